@@ -1,0 +1,12 @@
+"""Route modules. Importing them declares their routes; :func:`install` puts them on the app."""
+
+from __future__ import annotations
+
+from chalice import Chalice
+
+
+def install(app: Chalice) -> None:
+    from chalicelib.api import auth, notifications, users  # noqa: F401 - declares the routes
+    from chalicelib.api.routing import install_routes
+
+    install_routes(app)

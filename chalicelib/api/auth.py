@@ -1,0 +1,43 @@
+"""POST /auth, /auth/verify_pin, /auth/register, /auth/logout."""
+
+from __future__ import annotations
+
+from chalicelib.api.routing import NO_CONTENT, RequestContext, route
+from chalicelib.representations import user_json
+from chalicelib.services import auth, users
+from chalicelib.validation import Fields
+
+
+@route("/auth", ["POST"], auth=False)
+def request_pin(ctx: RequestContext):
+    fields = Fields(ctx.json_object())
+    phone = fields.phone("phone_number", required=True)
+    fields.raise_if_errors()
+    auth.request_pin(phone, ctx.source_ip)
+    return NO_CONTENT
+
+
+@route("/auth/verify_pin", ["POST"], auth=False)
+def verify_pin(ctx: RequestContext):
+    fields = Fields(ctx.json_object())
+    phone = fields.phone("phone_number", required=True)
+    pin = fields.string("pin", required=True, max_length=32)
+    fields.raise_if_errors()
+    user, token = auth.verify_pin(phone, pin)
+    return user_json(user, auth_token=token)
+
+
+@route("/auth/register", ["POST"])
+def register(ctx: RequestContext):
+    fields = Fields(ctx.json_object())
+    full_name = fields.string("full_name", required=True, min_length=2, max_length=256)
+    email = fields.email("email", required=True, max_length=256)
+    fields.raise_if_errors()
+    user = users.update_profile(ctx.user, {"full_name": full_name, "email": email})
+    return user_json(user, auth_token=ctx.token)
+
+
+@route("/auth/logout", ["POST"], body="none")
+def logout(ctx: RequestContext):
+    auth.logout(ctx.user, ctx.token)
+    return NO_CONTENT

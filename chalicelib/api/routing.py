@@ -1,0 +1,228 @@
+"""The HTTP plumbing every route shares, and the one place where errors become responses.
+
+Routes are declared with :func:`route` in the ``chalicelib.api`` modules and installed on the
+Chalice app by :func:`install_routes`, which also answers HEAD on every GET route, POST on every
+PATCH route, and a DRF-shaped 405 for every other method (API Gateway would otherwise answer an
+undeclared method itself, with a body the clients do not know).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+import uuid
+from dataclasses import dataclass, field
+from typing import Any, Callable
+from urllib.parse import urlencode
+
+from chalice import Chalice, Response
+
+from chalicelib.errors import (
+    ApiError,
+    BadRequest,
+    MethodNotAllowed,
+    NotAcceptable,
+    ServiceUnavailable,
+    UnsupportedMediaType,
+    ValidationError,
+)
+
+ALL_METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE")
+JSON_BODY, NO_BODY, MULTIPART_BODY = "json", "none", "multipart"
+
+log = logging.getLogger("invites")
+
+
+@dataclass(frozen=True)
+class RouteSpec:
+    path: str
+    methods: tuple[str, ...]
+    handler: Callable[["RequestContext"], Any]
+    auth: bool
+    body: str
+
+
+@dataclass
+class Reply:
+    """A handler's answer when it is not a plain 200 with a JSON body."""
+
+    body: Any = None
+    status: int = 200
+    headers: dict[str, str] = field(default_factory=dict)
+
+
+NO_CONTENT = Reply(status=204)
+ROUTES: list[RouteSpec] = []
+
+
+def route(path: str, methods: list[str], *, auth: bool = True, body: str = JSON_BODY):
+    """Declare ``handler(ctx)`` for ``path``. GET brings HEAD along, PATCH brings POST."""
+
+    def decorator(handler):
+        expanded = list(methods)
+        if "GET" in expanded and "HEAD" not in expanded:
+            expanded.append("HEAD")
+        if "PATCH" in expanded and "POST" not in expanded:
+            expanded.append("POST")
+        ROUTES.append(RouteSpec(path, tuple(expanded), handler, auth, body))
+        return handler
+
+    return decorator
+
+
+class RequestContext:
+    """What a handler needs from the request: caller, path params, query and parsed body."""
+
+    def __init__(self, request, params: dict[str, str]):
+        self.request = request
+        self.params = params
+        self.user = None
+        self.token: str | None = None
+        self.body: Any = None
+
+    @property
+    def method(self) -> str:
+        return self.request.method
+
+    @property
+    def source_ip(self) -> str:
+        identity = self.request.context.get("identity") or {}
+        return identity.get("sourceIp") or "unknown"
+
+    def query(self, name: str) -> str | None:
+        params = self.request.query_params or {}
+        return params.get(name)
+
+    def json_object(self) -> dict:
+        """The body as a JSON object (an empty body counts as ``{}``)."""
+        if self.body is None:
+            return {}
+        if not isinstance(self.body, dict):
+            kind = type(self.body).__name__
+            raise ValidationError({"non_field_errors": [f"Invalid data. Expected a dictionary, but got {kind}."]})
+        return self.body
+
+    def absolute_url(self, **query: Any) -> str:
+        """This route's absolute URL with ``query`` as its query string (for next/previous links)."""
+        headers = self.request.headers
+        scheme = headers.get("x-forwarded-proto", "http").split(",")[0].strip()
+        host = headers.get("host", "localhost")
+        path = self.request.context.get("path") or self.request.path
+        pairs = [(k, v) for k, v in query.items() if v is not None]
+        return f"{scheme}://{host}{path}" + (f"?{urlencode(pairs)}" if pairs else "")
+
+
+def _check_version(request) -> None:
+    """``Accept: application/json; version=1.0`` or no version at all; anything else is 406."""
+    accept = request.headers.get("accept") or ""
+    for media_range in accept.split(","):
+        for parameter in media_range.split(";")[1:]:
+            name, _, value = parameter.partition("=")
+            if name.strip().lower() == "version" and value.strip().strip('"') not in ("1.0", "1"):
+                raise NotAcceptable()
+
+
+def _parse_body(ctx: RequestContext, kind: str) -> None:
+    request = ctx.request
+    raw = request.raw_body or b""
+    content_type = (request.headers.get("content-type") or "").strip()
+    if kind == JSON_BODY:
+        if not raw.strip():
+            return
+        if content_type and not content_type.lower().startswith("application/json"):
+            raise UnsupportedMediaType(content_type.split(";")[0])
+        try:
+            ctx.body = json.loads(raw)
+        except (ValueError, UnicodeDecodeError) as exc:
+            raise BadRequest(f"JSON parse error - {exc}") from None
+    elif kind == MULTIPART_BODY and not content_type.lower().startswith("multipart/form-data"):
+        raise UnsupportedMediaType(content_type.split(";")[0] or "none")
+
+
+def _to_response(result: Any, method: str) -> Response:
+    if isinstance(result, Response):
+        return result
+    reply = result if isinstance(result, Reply) else Reply(body=result)
+    headers = {**reply.headers}
+    if reply.status == 204:
+        return Response(body="", status_code=reply.status, headers=headers)
+    headers.setdefault("Content-Type", "application/json")
+    if method == "HEAD":
+        return Response(body="", status_code=reply.status, headers=headers)
+    return Response(body=json.dumps(reply.body), status_code=reply.status, headers=headers)
+
+
+def _error_response(error: ApiError, method: str) -> Response:
+    return _to_response(Reply(body=error.body, status=int(error.status), headers=error.headers), method)
+
+
+def dispatch(app: Chalice, spec: RouteSpec | None, allowed: list[str], params: dict[str, str]) -> Response:
+    """Run one request through version check, auth, body parsing, the handler and error mapping."""
+    from chalicelib.aws import is_transient
+
+    request = app.current_request
+    started = time.perf_counter()
+    request_id = request.context.get("requestId") or str(uuid.uuid4())
+    ctx = RequestContext(request, params)
+    try:
+        _check_version(request)
+        if spec is None:
+            raise MethodNotAllowed(request.method, allowed)
+        if spec.auth:
+            from chalicelib.services.auth import authenticate
+
+            ctx.user, ctx.token = authenticate(request.headers.get("authorization"))
+        _parse_body(ctx, spec.body)
+        response = _to_response(spec.handler(ctx), request.method)
+    except ApiError as error:
+        response = _error_response(error, request.method)
+    except Exception as exc:  # noqa: BLE001 - the one place that turns faults into HTTP
+        if is_transient(exc):
+            log.warning("aws dependency unavailable: %s", type(exc).__name__)
+            response = _error_response(ServiceUnavailable(), request.method)
+        else:
+            log.exception("unhandled error on %s %s", request.method, request.path)
+            response = _error_response(ApiError({"detail": "Internal server error."}), request.method)
+            response.status_code = 500
+    response.headers["X-Request-Id"] = request_id
+    _log_request(request, response.status_code, started, request_id, ctx)
+    return response
+
+
+def _log_request(request, status: int, started: float, request_id: str, ctx: RequestContext) -> None:
+    """One JSON line per request. Never a pin, a token, a body or a whole phone number."""
+    line = {
+        "msg": "request",
+        "method": request.method,
+        "route": request.path,
+        "status": status,
+        "latency_ms": round((time.perf_counter() - started) * 1000, 1),
+        "request_id": request_id,
+    }
+    if ctx.user is not None:
+        line["user_id"] = ctx.user.id
+    print(json.dumps(line), flush=True)
+
+
+def install_routes(app: Chalice, routes: list[RouteSpec] | None = None) -> None:
+    """Register every declared route on ``app``, plus 405 answers for the undeclared methods."""
+    by_path: dict[str, dict[str, RouteSpec]] = {}
+    for spec in routes if routes is not None else ROUTES:
+        for method in spec.methods:
+            if method in by_path.setdefault(spec.path, {}):
+                raise ValueError(f"{method} {spec.path} declared twice")
+            by_path[spec.path][method] = spec
+    for path, specs in by_path.items():
+        allowed = [m for m in ALL_METHODS if m in specs]
+        for method in ALL_METHODS:
+            _register(app, path, method, specs.get(method), allowed)
+
+
+def _register(app: Chalice, path: str, method: str, spec: RouteSpec | None, allowed: list[str]) -> None:
+    def view(**params):
+        return dispatch(app, spec, allowed, params)
+
+    slug = path.strip("/").replace("/", "_").replace("{", "").replace("}", "") or "root"
+    view.__name__ = f"{method.lower()}_{slug}"
+    app.route(path, methods=[method], content_types=["*/*"])(view)

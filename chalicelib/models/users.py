@@ -1,0 +1,113 @@
+"""The users table: profiles, phone claims, tokens, iOS devices and favorite contacts.
+
+| item            | pk              | sk               |
+|-----------------|-----------------|------------------|
+| User            | USER#<id>       | PROFILE          |
+| PhoneClaim      | PHONE#<e164>    | PHONE            |
+| Token           | USER#<id>       | TOKEN#<sha256>   |
+| Device          | USER#<id>       | DEVICE#<token>   |
+| Favorite        | USER#<owner>    | FAV#<e164>       |
+
+The sparse index ``favorites_by_phone`` (``fav_phone``) finds who keeps a number as a favorite.
+"""
+
+from __future__ import annotations
+
+from pynamodb.attributes import (
+    BooleanAttribute,
+    DiscriminatorAttribute,
+    NumberAttribute,
+    TTLAttribute,
+    UnicodeAttribute,
+    UTCDateTimeAttribute,
+)
+from pynamodb.indexes import GlobalSecondaryIndex, KeysOnlyProjection
+from pynamodb.models import Model
+
+from chalicelib.models.base import table_meta
+
+PROFILE_SK = "PROFILE"
+PHONE_SK = "PHONE"
+
+
+def user_pk(user_id: int) -> str:
+    return f"USER#{user_id}"
+
+
+def phone_pk(e164: str) -> str:
+    return f"PHONE#{e164}"
+
+
+def token_sk(token_hash: str) -> str:
+    return f"TOKEN#{token_hash}"
+
+
+def device_sk(device_token: str) -> str:
+    return f"DEVICE#{device_token}"
+
+
+def favorite_sk(e164: str) -> str:
+    return f"FAV#{e164}"
+
+
+class FavoritesByPhone(GlobalSecondaryIndex):
+    class Meta:
+        index_name = "favorites_by_phone"
+        projection = KeysOnlyProjection()
+
+    fav_phone = UnicodeAttribute(hash_key=True)
+
+
+class UsersTable(Model):
+    Meta = table_meta("users_table")
+
+    pk = UnicodeAttribute(hash_key=True)
+    sk = UnicodeAttribute(range_key=True)
+    kind = DiscriminatorAttribute()
+    favorites_by_phone = FavoritesByPhone()
+
+
+class User(UsersTable, discriminator="user"):
+    id = NumberAttribute()
+    phone_number = UnicodeAttribute()
+    is_active = BooleanAttribute(default=False)
+    full_name = UnicodeAttribute(default="")
+    email = UnicodeAttribute(default="")
+    photo_key = UnicodeAttribute(null=True)
+    big_photo_key = UnicodeAttribute(null=True)
+    notify_new_invite = BooleanAttribute(default=True)
+    notify_invite_rsvp = BooleanAttribute(default=True)
+    notify_contact_joined = BooleanAttribute(default=True)
+    notify_event_full = BooleanAttribute(default=True)
+    notify_upcoming_event = BooleanAttribute(default=True)
+    notify_event_change = BooleanAttribute(default=True)
+    fb_token = UnicodeAttribute(null=True)
+    fb_id = UnicodeAttribute(null=True)
+    created = UTCDateTimeAttribute()
+    modified = UTCDateTimeAttribute()
+
+
+class PhoneClaim(UsersTable, discriminator="phone"):
+    """Makes a phone number belong to exactly one user (created with the user, conditionally)."""
+
+    user_id = NumberAttribute()
+
+
+class Token(UsersTable, discriminator="token"):
+    """A bearer token, kept only as its SHA-256; the plain token is ``<user id>.<secret>``."""
+
+    created = UTCDateTimeAttribute()
+    expires_at = TTLAttribute()
+
+
+class Device(UsersTable, discriminator="device"):
+    endpoint_arn = UnicodeAttribute()
+    created = UTCDateTimeAttribute()
+
+
+class Favorite(UsersTable, discriminator="favorite"):
+    id = NumberAttribute()
+    fav_phone = UnicodeAttribute()
+    contact_name = UnicodeAttribute(default="")
+    photo_key = UnicodeAttribute(null=True)
+    created = UTCDateTimeAttribute()

@@ -1,0 +1,153 @@
+"""Login by pin, bearer tokens, and their limits (CONTRACT.md, "Auth").
+
+Pins are 6 random digits kept only as an HMAC under the server key, for 10 minutes, single use,
+void after 5 wrong tries. Tokens are ``<user id>.<secret>`` and kept only as a SHA-256, so one
+BatchGetItem reads both the token and its user.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+import time
+from datetime import timedelta
+
+from pynamodb.exceptions import DeleteError, TransactWriteError, UpdateError
+
+from chalicelib import notify
+from chalicelib.config import get_settings
+from chalicelib.errors import InvalidToken, NotAuthenticated, Throttled, ValidationError
+from chalicelib.models.auth import Pin, pin_pk
+from chalicelib.models.base import transact_write
+from chalicelib.models.users import PROFILE_SK, Token, User, UsersTable, token_sk, user_pk
+from chalicelib.services.ratelimit import Limit
+from chalicelib.services.users import find_or_create_user
+from chalicelib.timeutil import utcnow
+
+INVALID_PIN = "Invalid pin."
+PIN_DIGITS = 6
+
+
+def _pin_hmac(e164: str, pin: str) -> str:
+    key = get_settings().pin_secret.encode()
+    return hmac.new(key, f"{e164}:{pin}".encode(), hashlib.sha256).hexdigest()
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def _sms_limits(e164: str, source_ip: str) -> list[Limit]:
+    settings = get_settings()
+    return [
+        Limit("sms-number", e164, settings.auth_sms_per_number_per_hour),
+        Limit("sms-ip", source_ip, settings.auth_sms_per_ip_per_hour),
+    ]
+
+
+def request_pin(e164: str, source_ip: str) -> None:
+    """Issue a pin for ``e164`` and text it. The limits and the pin are written in one transaction,
+    and undone when the text cannot be sent, so a failed send costs the caller nothing."""
+    settings = get_settings()
+    now = time.time()
+    limits = _sms_limits(e164, source_ip)
+    pin = f"{secrets.randbelow(10**PIN_DIGITS):0{PIN_DIGITS}d}"
+    nonce = secrets.token_hex(8)
+    item = Pin(pin_pk(e164), pin_hmac=_pin_hmac(e164, pin), nonce=nonce, attempts=0,
+               expires_at=timedelta(seconds=settings.pin_ttl_seconds))
+    try:
+        with transact_write() as transaction:
+            for limit in limits:
+                counter = _counter(limit, now)
+                transaction.update(counter, actions=limit.increment_actions(now),
+                                   condition=limit.below_limit_condition())
+            transaction.save(item)
+    except TransactWriteError as exc:
+        reasons = [r.code if r else None for r in (exc.cancellation_reasons or [])]
+        for limit, reason in zip(limits, reasons):
+            if reason == "ConditionalCheckFailed":
+                raise Throttled(limit.retry_after(now)) from None
+        raise
+    try:
+        notify.send_sms(e164, f"Your {settings.service_name} pin is {pin}.")
+    except Exception:
+        _undo_pin(item, limits, now)
+        raise
+
+
+def _counter(limit: Limit, now: float):
+    from chalicelib.models.auth import RateCounter
+
+    return RateCounter(limit.key(now))
+
+
+def _undo_pin(item: Pin, limits: list[Limit], now: float) -> None:
+    with transact_write() as transaction:
+        for limit in limits:
+            transaction.update(_counter(limit, now), actions=[limit.increment_actions(now, by=-1)[0]])
+        transaction.delete(item, condition=Pin.nonce == item.nonce)
+
+
+def verify_pin(e164: str, pin: str) -> tuple[User, str]:
+    """Spend one try of the pin; on a match, consume it and log the user in with a new token."""
+    settings = get_settings()
+    item = Pin(pin_pk(e164))
+    try:
+        # The try is counted before the comparison, so parallel guesses cannot exceed the limit.
+        item.update(
+            actions=[Pin.attempts.add(1)],
+            condition=Pin.pk.exists() & (Pin.attempts < settings.pin_max_attempts),
+        )
+    except UpdateError as exc:
+        if exc.cause_response_code == "ConditionalCheckFailedException":
+            raise ValidationError.field("pin", INVALID_PIN) from None
+        raise
+    expired = item.expires_at is None or item.expires_at.timestamp() <= time.time()
+    if expired or not hmac.compare_digest(item.pin_hmac, _pin_hmac(e164, pin)):
+        raise ValidationError.field("pin", INVALID_PIN)
+    try:
+        item.delete(condition=Pin.nonce == item.nonce)
+    except DeleteError as exc:
+        if exc.cause_response_code == "ConditionalCheckFailedException":
+            raise ValidationError.field("pin", INVALID_PIN) from None
+        raise
+    user, _ = find_or_create_user(e164, active=True)
+    return user, issue_token(user)
+
+
+def issue_token(user: User) -> str:
+    token = f"{user.id}.{secrets.token_urlsafe(32)}"
+    now = utcnow()
+    expires = now + timedelta(days=get_settings().token_ttl_days)
+    Token(user_pk(user.id), token_sk(hash_token(token)), created=now, expires_at=expires).save()
+    return token
+
+
+def authenticate(header: str | None) -> tuple[User, str]:
+    """The caller of ``Authorization: Bearer <token>``, in one BatchGetItem."""
+    if not header or not header.strip():
+        raise NotAuthenticated()
+    scheme, _, token = header.strip().partition(" ")
+    if scheme.lower() not in ("bearer", "token"):
+        raise NotAuthenticated()
+    token = token.strip()
+    user_id, dot, secret = token.partition(".")
+    if not dot or not user_id.isdigit() or not secret or len(token) > 200:
+        raise InvalidToken()
+    token_hash = hash_token(token)
+    items = UsersTable.batch_get(
+        [(user_pk(int(user_id)), PROFILE_SK), (user_pk(int(user_id)), token_sk(token_hash))],
+        consistent_read=True,
+    )
+    found = {item.sk: item for item in items}
+    user, stored = found.get(PROFILE_SK), found.get(token_sk(token_hash))
+    if not isinstance(user, User) or not isinstance(stored, Token):
+        raise InvalidToken()
+    if stored.expires_at <= utcnow():
+        raise InvalidToken()
+    return user, token
+
+
+def logout(user: User, token: str) -> None:
+    Token(user_pk(user.id), token_sk(hash_token(token))).delete()

@@ -1,0 +1,93 @@
+"""Avatars: sniffed, resized and stripped by `images`, stored in S3 under unguessable keys."""
+
+from __future__ import annotations
+
+import logging
+import secrets
+
+from chalicelib import aws
+from chalicelib.config import get_settings
+from chalicelib.errors import PayloadTooLarge, ValidationError
+from chalicelib.models.users import User
+from chalicelib.services.users import update_profile
+
+log = logging.getLogger("invites")
+PHOTO_FIELD = "photo"
+NO_FILE = "No file was submitted."
+
+
+def photo_from_multipart(content_type: str, body: bytes | str) -> bytes:
+    """The bytes of the ``photo`` part of a multipart/form-data body."""
+    from email.parser import BytesParser
+    from email.policy import HTTP
+
+    settings = get_settings()
+    if isinstance(body, str):
+        body = body.encode("latin-1")
+    if len(body) > settings.avatar_max_bytes + 64 * 1024:
+        raise PayloadTooLarge(f"File too large. Maximum size is {settings.avatar_max_bytes // (1024 * 1024)} MB.")
+    message = BytesParser(policy=HTTP).parsebytes(
+        b"Content-Type: " + content_type.encode("latin-1") + b"\r\n\r\n" + body
+    )
+    if not message.is_multipart():
+        raise ValidationError.field(PHOTO_FIELD, NO_FILE)
+    for part in message.iter_parts():
+        if part.get_param("name", header="content-disposition") == PHOTO_FIELD:
+            data = part.get_payload(decode=True)
+            if data:
+                return data
+    raise ValidationError.field(PHOTO_FIELD, NO_FILE)
+
+
+def _put(key: str, data: bytes, content_type: str) -> None:
+    aws.s3().put_object(
+        Bucket=get_settings().avatar_bucket,
+        Key=key,
+        Body=data,
+        ContentType=content_type,
+        CacheControl="public, max-age=31536000, immutable",
+    )
+
+
+def _delete_quietly(keys: list[str]) -> None:
+    """Delete objects nobody points at any more; a failure leaves garbage, never a broken profile."""
+    keys = [key for key in keys if key]
+    if not keys:
+        return
+    try:
+        aws.s3().delete_objects(
+            Bucket=get_settings().avatar_bucket, Delete={"Objects": [{"Key": k} for k in keys], "Quiet": True}
+        )
+    except Exception:  # noqa: BLE001
+        log.warning("could not delete %d stale avatar objects", len(keys))
+
+
+def change_avatar(user: User, data: bytes) -> User:
+    """Store both sizes, then point the profile at them; the old images go last."""
+    from chalicelib.services.images import process_image
+
+    settings = get_settings()
+    processed = process_image(
+        data, field=PHOTO_FIELD, max_bytes=settings.avatar_max_bytes, max_pixels=settings.avatar_max_pixels
+    )
+    prefix = f"avatars/{user.id}/{secrets.token_urlsafe(16)}"
+    big_key, small_key = f"{prefix}/big.jpg", f"{prefix}/small.jpg"
+    old_keys = [user.big_photo_key, user.photo_key]
+    with aws.aws_unavailable_as_503("Image storage"):
+        try:
+            _put(big_key, processed.big, processed.content_type)
+            _put(small_key, processed.small, processed.content_type)
+            update_profile(user, {"big_photo_key": big_key, "photo_key": small_key})
+        except Exception:
+            _delete_quietly([big_key, small_key])
+            raise
+    _delete_quietly(old_keys)
+    return user
+
+
+def remove_avatar(user: User) -> User:
+    old_keys = [user.big_photo_key, user.photo_key]
+    if any(old_keys):
+        update_profile(user, {"big_photo_key": None, "photo_key": None})
+        _delete_quietly(old_keys)
+    return user

@@ -1,0 +1,193 @@
+"""Validate an uploaded photo and re-encode it as two clean JPEGs (1024 px and a 200x200 square).
+
+Pillow is imported inside the functions so importing this module costs nothing at Lambda cold start.
+"""
+
+from __future__ import annotations
+
+import io
+import struct
+import zlib
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from chalicelib.errors import PayloadTooLarge, ValidationError
+
+if TYPE_CHECKING:
+    from PIL import Image
+
+BIG_SIDE = 1024
+SMALL_SIDE = 200
+JPEG_QUALITY = 85
+JPEG_CONTENT_TYPE = "image/jpeg"
+
+INVALID_IMAGE_MESSAGE = (
+    "Upload a valid image. The file you uploaded was either not an image or a corrupted image."
+)
+
+_JPEG_MAGIC = b"\xff\xd8\xff"
+_PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+# What Pillow raises on bytes it cannot parse or decode (header or pixel data).
+_DECODE_ERRORS = (OSError, SyntaxError, ValueError, EOFError, IndexError, TypeError, KeyError,
+                  struct.error, zlib.error)
+
+
+@dataclass(frozen=True)
+class ProcessedImage:
+    big: bytes  # JPEG, longest side at most BIG_SIDE (never upscaled)
+    small: bytes  # JPEG, exactly SMALL_SIDE x SMALL_SIDE, centre crop of `big`
+    content_type: str = JPEG_CONTENT_TYPE
+
+
+def process_image(data: bytes, *, field: str = "photo", max_bytes: int, max_pixels: int) -> ProcessedImage:
+    """Check an uploaded JPEG/PNG and return it oriented, metadata-free and resized as two JPEGs.
+
+    Raises PayloadTooLarge above `max_bytes`, and ValidationError keyed by `field` for anything
+    that is not a sound JPEG/PNG or that has more than `max_pixels` pixels.
+    """
+    if len(data) > max_bytes:
+        raise PayloadTooLarge(f"File too large. Maximum size is {_format_number(max_bytes / 2**20)} MB.")
+
+    image = _open_header(data, field)
+    width, height = image.size
+    if width * height > max_pixels:
+        raise ValidationError(
+            {field: [f"Image is too large: at most {_format_number(max_pixels / 1_000_000)} megapixels."]}
+        )
+
+    image = _decode(image, field)
+    big = _to_rgb(_orient(_shrink(image, BIG_SIDE)))
+    small = _square(big, SMALL_SIDE)
+    return ProcessedImage(big=_encode_jpeg(big), small=_encode_jpeg(small))
+
+
+def _invalid_image(field: str) -> ValidationError:
+    return ValidationError({field: [INVALID_IMAGE_MESSAGE]})
+
+
+def _format_number(value: float) -> str:
+    """5.0 -> "5", 2.5 -> "2.5"."""
+    return f"{value:.1f}".removesuffix(".0")
+
+
+def _open_header(data: bytes, field: str) -> Image.Image:
+    """Parse only the header of a JPEG or PNG, chosen from its magic number, without decoding pixels.
+
+    The format plugin is used directly so Pillow's global decompression-bomb check
+    (Image.MAX_IMAGE_PIXELS) neither fires nor is relied upon: the caller checks `max_pixels`.
+    """
+    from PIL import JpegImagePlugin, PngImagePlugin
+
+    if data.startswith(_JPEG_MAGIC):
+        image_class = JpegImagePlugin.JpegImageFile
+    elif data.startswith(_PNG_MAGIC):
+        image_class = PngImagePlugin.PngImageFile
+    else:
+        raise _invalid_image(field)
+    try:
+        image = image_class(io.BytesIO(data))
+    except _DECODE_ERRORS as error:
+        raise _invalid_image(field) from error
+    width, height = image.size
+    if width < 1 or height < 1:
+        raise _invalid_image(field)
+    return image
+
+
+def _decode(image: Image.Image, field: str) -> Image.Image:
+    """Decode the pixels (a JPEG straight at a reduced scale); truncated or corrupt data is refused."""
+    if image.format == "JPEG":
+        width, height = image.size
+        image.draft("RGB", _fit_within(width, height, BIG_SIDE))
+    try:
+        image.load()
+    except _DECODE_ERRORS as error:
+        raise _invalid_image(field) from error
+    return image
+
+
+def _orient(image: Image.Image) -> Image.Image:
+    """Apply the EXIF orientation in place; an unreadable EXIF block is ignored, not refused."""
+    from PIL import ImageOps
+
+    try:
+        ImageOps.exif_transpose(image, in_place=True)
+    except _DECODE_ERRORS:
+        pass
+    return image
+
+
+def _fit_within(width: int, height: int, side: int) -> tuple[int, int]:
+    """Size that fits in a side x side box, keeping the aspect ratio, never upscaling."""
+    scale = min(1.0, side / max(width, height))
+    return max(1, round(width * scale)), max(1, round(height * scale))
+
+
+def _shrink(image: Image.Image, side: int) -> Image.Image:
+    """Downscale to fit in side x side, in a mode Pillow resamples well (RGB, RGBA, L or CMYK)."""
+    from PIL import Image
+
+    image = _resamplable(image)
+    # BICUBIC after a 2x box reduction: visually the same as LANCZOS on photos, about 40% faster.
+    image.thumbnail((side, side), Image.Resampling.BICUBIC, reducing_gap=2.0)
+    return image
+
+
+def _resamplable(image: Image.Image) -> Image.Image:
+    """Convert palette, 1-bit and 16-bit modes, which resize badly or not at all."""
+    if image.mode in ("RGB", "RGBA", "L", "CMYK"):
+        return image
+    if image.mode.startswith("I"):  # 16/32-bit greyscale: scale down to 8 bits, don't clip
+        return image.convert("I").point(lambda value: value / 256).convert("L")
+    if image.mode in ("LA", "PA", "La", "RGBa") or "transparency" in image.info:
+        return image.convert("RGBA")
+    return image.convert("RGB")
+
+
+def _to_rgb(image: Image.Image) -> Image.Image:
+    """Convert to plain sRGB: colour-manage an embedded ICC profile, flatten any alpha onto white."""
+    from PIL import Image
+
+    image = _to_srgb(image)
+    if image.mode == "RGB":
+        return image
+    if image.mode == "RGBA" or "transparency" in image.info:
+        image = image.convert("RGBA")
+        flattened = Image.new("RGB", image.size, "white")
+        flattened.paste(image, mask=image.getchannel("A"))
+        return flattened
+    return image.convert("RGB")
+
+
+def _to_srgb(image: Image.Image) -> Image.Image:
+    """Convert RGB/CMYK pixels from their embedded ICC profile to sRGB, since the profile is dropped.
+
+    A missing, unusable or mismatching profile leaves the pixels unchanged.
+    """
+    icc_profile = image.info.get("icc_profile")
+    if not icc_profile or image.mode not in ("RGB", "CMYK"):
+        return image
+    from PIL import ImageCms
+
+    try:
+        return ImageCms.profileToProfile(
+            image, io.BytesIO(icc_profile), ImageCms.createProfile("sRGB"), outputMode="RGB"
+        )
+    except (ImageCms.PyCMSError, *_DECODE_ERRORS):
+        return image
+
+
+def _square(image: Image.Image, side: int) -> Image.Image:
+    """Centre crop to a square and resize to side x side."""
+    from PIL import Image, ImageOps
+
+    return ImageOps.fit(image, (side, side), Image.Resampling.LANCZOS)
+
+
+def _encode_jpeg(image: Image.Image) -> bytes:
+    """Encode as a fresh JPEG with no EXIF, ICC profile, comment or other metadata."""
+    image.info = {}
+    buffer = io.BytesIO()
+    image.save(buffer, format="JPEG", quality=JPEG_QUALITY, optimize=False)
+    return buffer.getvalue()

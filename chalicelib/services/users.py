@@ -1,0 +1,81 @@
+"""Users: finding and creating them by phone number, and editing the profile."""
+
+from __future__ import annotations
+
+from pynamodb.exceptions import TransactWriteError
+
+from chalicelib.ids import new_id
+from chalicelib.models.base import transact_write
+from chalicelib.models.users import PHONE_SK, PROFILE_SK, PhoneClaim, User, phone_pk, user_pk
+from chalicelib.timeutil import utcnow
+
+_CREATE_ATTEMPTS = 4
+
+
+def get_user(user_id: int) -> User | None:
+    try:
+        return User.get(user_pk(user_id), PROFILE_SK)
+    except User.DoesNotExist:
+        return None
+
+
+def find_user_by_phone(e164: str) -> User | None:
+    try:
+        claim = PhoneClaim.get(phone_pk(e164), PHONE_SK, consistent_read=True)
+    except PhoneClaim.DoesNotExist:
+        return None
+    return get_user(claim.user_id)
+
+
+def _create_user(e164: str, *, active: bool) -> User | None:
+    """Create the user and its phone claim together; None when the number was claimed meanwhile."""
+    now = utcnow()
+    user = User(
+        user_pk(0), PROFILE_SK, id=0, phone_number=e164, is_active=active, created=now, modified=now
+    )
+    for _ in range(_CREATE_ATTEMPTS):
+        user.id = new_id()
+        user.pk = user_pk(user.id)
+        claim = PhoneClaim(phone_pk(e164), PHONE_SK, user_id=user.id)
+        try:
+            with transact_write() as transaction:
+                transaction.save(claim, condition=PhoneClaim.pk.does_not_exist())
+                transaction.save(user, condition=User.pk.does_not_exist())
+        except TransactWriteError as exc:
+            reasons = [r.code if r else None for r in (exc.cancellation_reasons or [])]
+            if reasons and reasons[0] == "ConditionalCheckFailed":
+                return None
+            if len(reasons) > 1 and reasons[1] == "ConditionalCheckFailed":
+                continue  # id clash: draw another
+            raise
+        return user
+    raise RuntimeError("could not draw a free user id")
+
+
+def find_or_create_user(e164: str, *, active: bool) -> tuple[User, bool]:
+    """The user owning ``e164``, made if needed; activated when ``active``. Returns (user, activated)."""
+    for _ in range(_CREATE_ATTEMPTS):
+        user = find_user_by_phone(e164)
+        if user is None:
+            user = _create_user(e164, active=active)
+            if user is None:
+                continue  # someone claimed the number a moment ago: read theirs
+            return user, active
+        if active and not user.is_active:
+            user.update(actions=[User.is_active.set(True), User.modified.set(utcnow())])
+            return user, True
+        return user, False
+    raise RuntimeError("phone claim kept changing")
+
+
+def update_profile(user: User, changes: dict) -> User:
+    """Write only the named profile fields (the caller has validated them)."""
+    if not changes:
+        return user
+    actions = [
+        getattr(User, name).remove() if value is None else getattr(User, name).set(value)
+        for name, value in changes.items()
+    ]
+    actions.append(User.modified.set(utcnow()))
+    user.update(actions=actions, condition=User.pk.exists())
+    return user

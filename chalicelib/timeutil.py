@@ -1,0 +1,47 @@
+"""Time in and out: any ISO 8601 form or UNIX seconds in, UTC ``YYYY-MM-DDTHH:MM:SSZ`` out."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timezone
+
+_UNIX = re.compile(r"^-?\d+(\.\d+)?$")
+
+
+def utcnow() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def parse_datetime(value: object, *, allow_unix: bool = False) -> datetime | None:
+    """Parse an ISO 8601 string (a value without offset is UTC); None when it is not one."""
+    if isinstance(value, bool):
+        return None
+    if allow_unix and isinstance(value, (int, float)):
+        return _from_unix(float(value))
+    if not isinstance(value, str):
+        return None
+    text = value.strip()
+    if allow_unix and _UNIX.match(text):
+        return _from_unix(float(text))
+    if text.endswith(("Z", "z")):
+        text = text[:-1] + "+00:00"
+    try:
+        parsed = datetime.fromisoformat(text)
+    except ValueError:
+        return None
+    if parsed.tzinfo is None:
+        parsed = parsed.replace(tzinfo=timezone.utc)
+    return parsed.astimezone(timezone.utc)
+
+
+def _from_unix(seconds: float) -> datetime | None:
+    try:
+        return datetime.fromtimestamp(seconds, tz=timezone.utc)
+    except (OverflowError, OSError, ValueError):
+        return None
+
+
+def format_datetime(value: datetime | None) -> str | None:
+    if value is None:
+        return None
+    return value.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")

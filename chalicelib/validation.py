@@ -1,0 +1,190 @@
+"""Field validation with Django REST framework's messages, collecting every error before raising.
+
+    fields = Fields(body)
+    title = fields.string("title", max_length=200)
+    fields.raise_if_errors()      # 400 {"title": ["..."], ...} when anything was wrong
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from typing import Any
+
+from chalicelib.errors import ValidationError
+from chalicelib.phones import INVALID_PHONE, normalize_phone
+from chalicelib.timeutil import parse_datetime
+
+REQUIRED = "This field is required."
+NOT_NULL = "This field may not be null."
+BLANK = "This field may not be blank."
+NOT_STRING = "Not a valid string."
+NOT_BOOLEAN = "Must be a valid boolean."
+NOT_INTEGER = "A valid integer is required."
+NOT_NUMBER = "A valid number is required."
+NOT_EMAIL = "Enter a valid email address."
+NOT_LIST = 'Expected a list of items but got type "{kind}".'
+NOT_DATETIME = (
+    "Datetime has wrong format. Use one of these formats instead: "
+    "YYYY-MM-DDThh:mm[:ss[.uuuuuu]][+HH:MM|-HH:MM|Z]."
+)
+_EMAIL = re.compile(r"^[^@\s]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+$")
+_MISSING = object()
+
+
+def max_length_message(limit: int) -> str:
+    return f"Ensure this field has no more than {limit} characters."
+
+
+def min_length_message(limit: int) -> str:
+    return f"Ensure this field has at least {limit} characters."
+
+
+class Fields:
+    """Reads fields out of a JSON object; each reader returns None and records an error on bad input."""
+
+    def __init__(self, data: dict):
+        self.data = data
+        self.errors: dict[str, list[str]] = {}
+
+    def error(self, name: str, message: str) -> None:
+        self.errors.setdefault(name, []).append(message)
+
+    def present(self, name: str) -> bool:
+        return name in self.data
+
+    def _value(self, name: str, required: bool, nullable: bool = False) -> Any:
+        value = self.data.get(name, _MISSING)
+        if value is _MISSING:
+            if required:
+                self.error(name, REQUIRED)
+            return _MISSING
+        if value is None:
+            if not nullable:
+                self.error(name, NOT_NULL)
+            return _MISSING
+        return value
+
+    def string(
+        self,
+        name: str,
+        *,
+        required: bool = False,
+        min_length: int = 0,
+        max_length: int | None = None,
+        allow_blank: bool = True,
+        strip: bool = True,
+    ) -> str | None:
+        value = self._value(name, required)
+        if value is _MISSING:
+            return None
+        if not isinstance(value, str):
+            self.error(name, NOT_STRING)
+            return None
+        if strip:
+            value = value.strip()
+        if not value and (required or not allow_blank):
+            self.error(name, BLANK)
+            return None
+        if max_length is not None and len(value) > max_length:
+            self.error(name, max_length_message(max_length))
+            return None
+        if value and len(value) < min_length:
+            self.error(name, min_length_message(min_length))
+            return None
+        return value
+
+    def email(self, name: str, *, required: bool = False, max_length: int = 256) -> str | None:
+        value = self.string(name, required=required, max_length=max_length)
+        if value and not _EMAIL.match(value):
+            self.error(name, NOT_EMAIL)
+            return None
+        return value
+
+    def boolean(self, name: str, *, required: bool = False) -> bool | None:
+        value = self._value(name, required)
+        if value is _MISSING:
+            return None
+        if not isinstance(value, bool):
+            self.error(name, NOT_BOOLEAN)
+            return None
+        return value
+
+    def integer(
+        self, name: str, *, required: bool = False, min_value: int | None = None, max_value: int | None = None
+    ) -> int | None:
+        value = self._value(name, required)
+        if value is _MISSING:
+            return None
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)
+        if isinstance(value, bool) or not isinstance(value, int):
+            self.error(name, NOT_INTEGER)
+            return None
+        if min_value is not None and value < min_value:
+            self.error(name, f"Ensure this value is greater than or equal to {min_value}.")
+            return None
+        if max_value is not None and value > max_value:
+            self.error(name, f"Ensure this value is less than or equal to {max_value}.")
+            return None
+        return value
+
+    def number(self, name: str, *, required: bool = False, min_value: float, max_value: float) -> float | None:
+        value = self._value(name, required)
+        if value is _MISSING:
+            return None
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
+            self.error(name, NOT_NUMBER)
+            return None
+        if not min_value <= value <= max_value:
+            self.error(name, f"Ensure this value is between {min_value:g} and {max_value:g}.")
+            return None
+        return float(value)
+
+    def datetime(self, name: str, *, required: bool = False) -> datetime | None:
+        value = self._value(name, required)
+        if value is _MISSING:
+            return None
+        parsed = parse_datetime(value)
+        if parsed is None:
+            self.error(name, NOT_DATETIME)
+        return parsed
+
+    def phone(self, name: str, *, required: bool = False) -> str | None:
+        value = self._value(name, required)
+        if value is _MISSING:
+            return None
+        if not isinstance(value, str):
+            self.error(name, NOT_STRING)
+            return None
+        e164 = normalize_phone(value)
+        if e164 is None:
+            self.error(name, INVALID_PHONE)
+        return e164
+
+    def phone_list(self, name: str, *, required: bool = False, max_items: int = 1000) -> list[str] | None:
+        """Normalised numbers; errors keyed by position as DRF's ListField does."""
+        value = self._value(name, required)
+        if value is _MISSING:
+            return None
+        if not isinstance(value, list):
+            self.error(name, NOT_LIST.format(kind=type(value).__name__))
+            return None
+        if len(value) > max_items:
+            self.error(name, f"Ensure this field has no more than {max_items} elements.")
+            return None
+        numbers, item_errors = [], {}
+        for index, item in enumerate(value):
+            e164 = normalize_phone(item) if isinstance(item, str) else None
+            if e164 is None:
+                item_errors[str(index)] = [INVALID_PHONE if isinstance(item, str) else NOT_STRING]
+            else:
+                numbers.append(e164)
+        if item_errors:
+            self.errors[name] = item_errors
+            return None
+        return numbers
+
+    def raise_if_errors(self) -> None:
+        if self.errors:
+            raise ValidationError(self.errors)

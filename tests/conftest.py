@@ -1,0 +1,116 @@
+"""Test harness: settings first, then moto, then the app.
+
+Every test gets a fresh in-process moto (tables built from the PynamoDB models, the avatar bucket
+and the APNS platform application), a `chalice.test.Client`, and a counter of the AWS calls the
+service made. moto's actions run under one lock, so conditional writes are as atomic as DynamoDB's
+and race tests fail only for the service's sake (see DESIGN.md, "Local run and tests").
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections import Counter
+
+ACCOUNT = "123456789012"
+REGION = "us-east-1"
+APNS_APP = "invites-apns-test"
+
+os.environ.update(
+    {
+        "AWS_ACCESS_KEY_ID": "testing",
+        "AWS_SECRET_ACCESS_KEY": "testing",
+        "AWS_SESSION_TOKEN": "testing",
+        "AWS_DEFAULT_REGION": REGION,
+        "AWS_REGION": REGION,
+        "STAGE": "test",
+        "USERS_TABLE": "test-users",
+        "AUTH_TABLE": "test-auth",
+        "EVENTS_TABLE": "test-events",
+        "AVATAR_BUCKET": "test-avatars",
+        "AVATAR_BASE_URL": "https://cdn.example.test",
+        "APNS_PLATFORM_APPLICATION_ARN": f"arn:aws:sns:{REGION}:{ACCOUNT}:app/APNS/{APNS_APP}",
+        "PIN_SECRET": "test-pin-secret",
+        "FB_GRAPH_URL": "http://127.0.0.1:9/unset",
+        "FB_GRAPH_TIMEOUT_SECONDS": "2",
+    }
+)
+for proxy in ("HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy", "AWS_ENDPOINT_URL"):
+    os.environ.pop(proxy, None)
+
+import boto3  # noqa: E402
+import pytest  # noqa: E402
+from moto import mock_aws  # noqa: E402
+from moto.core.responses import BaseResponse  # noqa: E402
+
+
+class AwsCalls:
+    """Counts the AWS actions the service performs, e.g. ``calls["dynamodb:GetItem"]``."""
+
+    def __init__(self):
+        self.counts: Counter = Counter()
+        self.lock = threading.RLock()
+
+    def reset(self) -> None:
+        self.counts.clear()
+
+    def of(self, service: str) -> Counter:
+        prefix = f"{service}:"
+        return Counter({k[len(prefix):]: v for k, v in self.counts.items() if k.startswith(prefix)})
+
+    def total(self, service: str) -> int:
+        return sum(self.of(service).values())
+
+
+AWS_CALLS = AwsCalls()
+_original_call_action = BaseResponse.call_action
+
+
+def _serialised_call_action(self):
+    with AWS_CALLS.lock:
+        service = type(self).__module__.split(".")[1]
+        action = self._get_action()
+        AWS_CALLS.counts[f"{service}:{action}"] += 1
+        return _original_call_action(self)
+
+
+BaseResponse.call_action = _serialised_call_action
+
+
+def create_resources() -> None:
+    """Tables from the models, the bucket and the platform application, as production has them."""
+    from chalicelib.config import get_settings
+    from chalicelib.models.auth import AuthTable
+    from chalicelib.models.users import UsersTable
+
+    for model in (UsersTable, AuthTable):
+        model.create_table(wait=False)
+    settings = get_settings()
+    boto3.client("s3", region_name=REGION).create_bucket(Bucket=settings.avatar_bucket)
+    boto3.client("sns", region_name=REGION).create_platform_application(
+        Name=APNS_APP, Platform="APNS", Attributes={}
+    )
+
+
+@pytest.fixture
+def aws():
+    """A fresh moto account with the service's resources; yields the call counter."""
+    with mock_aws():
+        create_resources()
+        AWS_CALLS.reset()
+        yield AWS_CALLS
+
+
+@pytest.fixture
+def app(aws):
+    from app import app as chalice_app
+
+    return chalice_app
+
+
+@pytest.fixture
+def client(app):
+    from chalice.test import Client
+
+    with Client(app) as test_client:
+        yield test_client
