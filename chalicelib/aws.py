@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import threading
 from contextlib import contextmanager
-from functools import lru_cache
+from functools import cache
 
 from chalicelib.config import get_settings
 from chalicelib.errors import ServiceUnavailable
@@ -39,7 +39,7 @@ TRANSIENT_CODES = frozenset(
 _client_lock = threading.Lock()
 
 
-@lru_cache(maxsize=None)
+@cache
 def _client(service: str):
     import boto3  # boto3 costs ~250 ms: only the routes that need a client pay for it
 
@@ -70,7 +70,8 @@ def reset_clients() -> None:
 
 def is_transient(exc: BaseException) -> bool:
     """True when ``exc`` (botocore or PynamoDB) means an AWS dependency is throttling or down."""
-    from botocore.exceptions import BotoCoreError, ClientError, ConnectionError as BotoConnectionError
+    from botocore.exceptions import BotoCoreError, ClientError
+    from botocore.exceptions import ConnectionError as BotoConnectionError
     from pynamodb.exceptions import PynamoDBException
 
     if isinstance(exc, PynamoDBException):

@@ -27,7 +27,7 @@ class ValidationError(ApiError):
         super().__init__(errors)
 
     @classmethod
-    def field(cls, name: str, message: str) -> "ValidationError":
+    def field(cls, name: str, message: str) -> ValidationError:
         return cls({name: [message]})
 
 

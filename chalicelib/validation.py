@@ -1,8 +1,8 @@
 """Field validation with Django REST framework's messages, collecting every error before raising.
 
-    fields = Fields(body)
-    title = fields.string("title", max_length=200)
-    fields.raise_if_errors()      # 400 {"title": ["..."], ...} when anything was wrong
+fields = Fields(body)
+title = fields.string("title", max_length=200)
+fields.raise_if_errors()      # 400 {"title": ["..."], ...} when anything was wrong
 """
 
 from __future__ import annotations
@@ -25,10 +25,11 @@ NOT_NUMBER = "A valid number is required."
 NOT_EMAIL = "Enter a valid email address."
 NOT_LIST = 'Expected a list of items but got type "{kind}".'
 NOT_DATETIME = (
-    "Datetime has wrong format. Use one of these formats instead: "
-    "YYYY-MM-DDThh:mm[:ss[.uuuuuu]][+HH:MM|-HH:MM|Z]."
+    "Datetime has wrong format. Use one of these formats instead: YYYY-MM-DDThh:mm[:ss[.uuuuuu]][+HH:MM|-HH:MM|Z]."
 )
-_EMAIL = re.compile(r"^[^@\s]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+$")
+_EMAIL = re.compile(
+    r"^[^@\s]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+$"
+)
 _MISSING = object()
 
 

@@ -56,7 +56,7 @@ class AwsCalls:
 
     def of(self, service: str) -> Counter:
         prefix = f"{service}:"
-        return Counter({k[len(prefix):]: v for k, v in self.counts.items() if k.startswith(prefix)})
+        return Counter({k[len(prefix) :]: v for k, v in self.counts.items() if k.startswith(prefix)})
 
     def total(self, service: str) -> int:
         return sum(self.of(service).values())
@@ -81,15 +81,14 @@ def create_resources() -> None:
     """Tables from the models, the bucket and the platform application, as production has them."""
     from chalicelib.config import get_settings
     from chalicelib.models.auth import AuthTable
+    from chalicelib.models.events import EventsTable
     from chalicelib.models.users import UsersTable
 
-    for model in (UsersTable, AuthTable):
+    for model in (UsersTable, AuthTable, EventsTable):
         model.create_table(wait=False)
     settings = get_settings()
     boto3.client("s3", region_name=REGION).create_bucket(Bucket=settings.avatar_bucket)
-    boto3.client("sns", region_name=REGION).create_platform_application(
-        Name=APNS_APP, Platform="APNS", Attributes={}
-    )
+    boto3.client("sns", region_name=REGION).create_platform_application(Name=APNS_APP, Platform="APNS", Attributes={})
 
 
 @pytest.fixture

@@ -12,8 +12,9 @@ import json
 import logging
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 from urllib.parse import urlencode
 
 from chalice import Chalice, Response
@@ -38,7 +39,7 @@ log = logging.getLogger("invites")
 class RouteSpec:
     path: str
     methods: tuple[str, ...]
-    handler: Callable[["RequestContext"], Any]
+    handler: Callable[[RequestContext], Any]
     auth: bool
     body: str
 

@@ -54,18 +54,24 @@ def request_pin(e164: str, source_ip: str) -> None:
     limits = _sms_limits(e164, source_ip)
     pin = f"{secrets.randbelow(10**PIN_DIGITS):0{PIN_DIGITS}d}"
     nonce = secrets.token_hex(8)
-    item = Pin(pin_pk(e164), pin_hmac=_pin_hmac(e164, pin), nonce=nonce, attempts=0,
-               expires_at=timedelta(seconds=settings.pin_ttl_seconds))
+    item = Pin(
+        pin_pk(e164),
+        pin_hmac=_pin_hmac(e164, pin),
+        nonce=nonce,
+        attempts=0,
+        expires_at=timedelta(seconds=settings.pin_ttl_seconds),
+    )
     try:
         with transact_write() as transaction:
             for limit in limits:
                 counter = _counter(limit, now)
-                transaction.update(counter, actions=limit.increment_actions(now),
-                                   condition=limit.below_limit_condition())
+                transaction.update(
+                    counter, actions=limit.increment_actions(now), condition=limit.below_limit_condition()
+                )
             transaction.save(item)
     except TransactWriteError as exc:
         reasons = [r.code if r else None for r in (exc.cancellation_reasons or [])]
-        for limit, reason in zip(limits, reasons):
+        for limit, reason in zip(limits, reasons, strict=False):
             if reason == "ConditionalCheckFailed":
                 raise Throttled(limit.retry_after(now)) from None
         raise

@@ -21,16 +21,13 @@ SMALL_SIDE = 200
 JPEG_QUALITY = 85
 JPEG_CONTENT_TYPE = "image/jpeg"
 
-INVALID_IMAGE_MESSAGE = (
-    "Upload a valid image. The file you uploaded was either not an image or a corrupted image."
-)
+INVALID_IMAGE_MESSAGE = "Upload a valid image. The file you uploaded was either not an image or a corrupted image."
 
 _JPEG_MAGIC = b"\xff\xd8\xff"
 _PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
 # What Pillow raises on bytes it cannot parse or decode (header or pixel data).
-_DECODE_ERRORS = (OSError, SyntaxError, ValueError, EOFError, IndexError, TypeError, KeyError,
-                  struct.error, zlib.error)
+_DECODE_ERRORS = (OSError, SyntaxError, ValueError, EOFError, IndexError, TypeError, KeyError, struct.error, zlib.error)
 
 
 @dataclass(frozen=True)
@@ -67,8 +64,8 @@ def _invalid_image(field: str) -> ValidationError:
 
 
 def _format_number(value: float) -> str:
-    """5.0 -> "5", 2.5 -> "2.5"."""
-    return f"{value:.1f}".removesuffix(".0")
+    """5.0 -> "5", 2.5 -> "2.5", 4.7683 -> "4.77"."""
+    return f"{value:.2f}".rstrip("0").rstrip(".")
 
 
 def _open_header(data: bytes, field: str) -> Image.Image:

@@ -7,8 +7,8 @@ parallel requests can never pass more than ``limit`` (DynamoDB evaluates the con
 from __future__ import annotations
 
 import time
-from datetime import datetime, timezone
 from dataclasses import dataclass
+from datetime import UTC, datetime
 
 from pynamodb.exceptions import UpdateError
 
@@ -33,11 +33,14 @@ class Limit:
         return int((self.window(now) + 1) * self.window_seconds - now) + 1
 
     def expires_at(self, now: float) -> datetime:
-        return datetime.fromtimestamp((self.window(now) + 1) * self.window_seconds + 60, tz=timezone.utc)
+        return datetime.fromtimestamp((self.window(now) + 1) * self.window_seconds + 60, tz=UTC)
 
     def increment_actions(self, now: float, by: int = 1) -> list:
-        return [RateCounter.count.add(by), RateCounter.expires_at.set(self.expires_at(now)),
-                RateCounter.kind.set(RateCounter)]
+        return [
+            RateCounter.count.add(by),
+            RateCounter.expires_at.set(self.expires_at(now)),
+            RateCounter.kind.set(RateCounter),
+        ]
 
     def below_limit_condition(self):
         return RateCounter.pk.does_not_exist() | (RateCounter.count < self.limit)

@@ -30,9 +30,7 @@ def find_user_by_phone(e164: str) -> User | None:
 def _create_user(e164: str, *, active: bool) -> User | None:
     """Create the user and its phone claim together; None when the number was claimed meanwhile."""
     now = utcnow()
-    user = User(
-        user_pk(0), PROFILE_SK, id=0, phone_number=e164, is_active=active, created=now, modified=now
-    )
+    user = User(user_pk(0), PROFILE_SK, id=0, phone_number=e164, is_active=active, created=now, modified=now)
     for _ in range(_CREATE_ATTEMPTS):
         user.id = new_id()
         user.pk = user_pk(user.id)

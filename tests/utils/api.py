@@ -44,7 +44,9 @@ def login(client, phone: str, *, full_name: str | None = None, ip_headers=None) 
     user = json.loads(response.body)
     if full_name:
         response = post_json(
-            client, "/auth/register", {"full_name": full_name, "email": "someone@example.com"},
+            client,
+            "/auth/register",
+            {"full_name": full_name, "email": "someone@example.com"},
             token=user["auth_token"],
         )
         assert response.status_code == 200, response.body

@@ -1,0 +1,156 @@
+"""The events table: an event and everything said about it, in one partition.
+
+| item        | pk           | sk                          |
+|-------------|--------------|-----------------------------|
+| Event       | EVENT#<id>   | META                        |
+| Invitation  | EVENT#<id>   | INV#<user id>  (owner too)  |
+| Message     | EVENT#<id>   | MSG#<created>#<message id>  |
+| Poll        | EVENT#<id>   | POLL#<poll id>              |
+| Suggestion  | EVENT#<id>   | TS#<suggestion id>          |
+
+One Query of the partition returns an event with its invitees, messages and polls.
+Invitation items carry ``user_pk``/``date_key`` for the ``by_user`` index: a person's events by
+date (lists, filters, timeline, stats), and ``owner_id`` for "who has invited me".
+Event items carry ``remind_day``/``event_date_key`` for the sparse ``upcoming`` index that the
+scheduled reminder queries.
+"""
+
+from __future__ import annotations
+
+from pynamodb.attributes import (
+    BooleanAttribute,
+    DiscriminatorAttribute,
+    MapAttribute,
+    NumberAttribute,
+    UnicodeAttribute,
+    UTCDateTimeAttribute,
+)
+from pynamodb.indexes import GlobalSecondaryIndex, IncludeProjection, KeysOnlyProjection
+from pynamodb.models import Model
+
+from chalicelib.models.base import table_meta
+from chalicelib.timeutil import format_datetime
+
+META_SK = "META"
+INVITATION_PREFIX = "INV#"
+MESSAGE_PREFIX = "MSG#"
+POLL_PREFIX = "POLL#"
+SUGGESTION_PREFIX = "TS#"
+
+
+def event_pk(event_id: int) -> str:
+    return f"EVENT#{event_id}"
+
+
+def invitation_sk(user_id: int) -> str:
+    return f"{INVITATION_PREFIX}{user_id}"
+
+
+def date_key(event_date, event_id: int) -> str:
+    """Sorts by date, then id: ``2026-12-01T18:00:00Z#0000000000000042``."""
+    return f"{format_datetime(event_date)}#{event_id:016d}"
+
+
+class ByUser(GlobalSecondaryIndex):
+    """A person's invitations (as owner or guest) by event date."""
+
+    class Meta:
+        index_name = "by_user"
+        projection = IncludeProjection(
+            ["event_id", "owner_id", "role", "has_accepted", "cancelled", "created", "rsvp_time"]
+        )
+
+    user_pk = UnicodeAttribute(hash_key=True)
+    date_key = UnicodeAttribute(range_key=True)
+
+
+class Upcoming(GlobalSecondaryIndex):
+    """Events by the UTC day they happen, for the reminder schedule (sparse: only live events)."""
+
+    class Meta:
+        index_name = "upcoming"
+        projection = KeysOnlyProjection()
+
+    remind_day = UnicodeAttribute(hash_key=True)
+    date_key = UnicodeAttribute(range_key=True)
+
+
+class Location(MapAttribute):
+    latitude = NumberAttribute()
+    longitude = NumberAttribute()
+
+
+class EventsTable(Model):
+    Meta = table_meta("events_table")
+
+    pk = UnicodeAttribute(hash_key=True)
+    sk = UnicodeAttribute(range_key=True)
+    kind = DiscriminatorAttribute()
+    by_user = ByUser()
+    upcoming = Upcoming()
+
+
+class Event(EventsTable, discriminator="event"):
+    id = NumberAttribute()
+    owner_id = NumberAttribute()
+    title = UnicodeAttribute()
+    event_date = UTCDateTimeAttribute()
+    is_time_specified = BooleanAttribute(default=False)
+    total_spots = NumberAttribute(default=0)
+    # spots_filled = accepted guests + spots_filled_by_hand; both kept as atomic counters.
+    accepted_count = NumberAttribute(default=0)
+    spots_filled_by_hand = NumberAttribute(default=0)
+    spots_filled = NumberAttribute(default=0)
+    location = Location(null=True)
+    address = UnicodeAttribute(default="")
+    venue_name = UnicodeAttribute(default="")
+    cancelled = BooleanAttribute(default=False)
+    message_count = NumberAttribute(default=0)
+    poll_count = NumberAttribute(default=0)
+    remind_day = UnicodeAttribute(null=True)
+    date_key = UnicodeAttribute(null=True)
+    created = UTCDateTimeAttribute()
+    modified = UTCDateTimeAttribute()
+
+
+class Invitation(EventsTable, discriminator="invitation"):
+    id = NumberAttribute()
+    event_id = NumberAttribute()
+    user_id = NumberAttribute()
+    owner_id = NumberAttribute()
+    role = UnicodeAttribute()  # "owner" or "guest"
+    has_seen = BooleanAttribute(default=False)
+    has_accepted = BooleanAttribute(null=True)
+    rsvp_message = UnicodeAttribute(default="")
+    rsvp_time = UTCDateTimeAttribute(null=True)
+    cancelled = BooleanAttribute(default=False)
+    user_pk = UnicodeAttribute()
+    date_key = UnicodeAttribute()
+    created = UTCDateTimeAttribute()
+
+
+class Message(EventsTable, discriminator="message"):
+    id = NumberAttribute()
+    user_id = NumberAttribute()
+    body = UnicodeAttribute()
+    created = UTCDateTimeAttribute()
+
+
+class Poll(EventsTable, discriminator="poll"):
+    id = NumberAttribute()
+    user_id = NumberAttribute()
+    suggested_date = UTCDateTimeAttribute()
+    suggested_venue = UnicodeAttribute()
+    # trimmed, case-folded venue and the instant: two polls with the same key are duplicates
+    dedupe_key = UnicodeAttribute()
+    created = UTCDateTimeAttribute()
+
+
+class TimeSuggestion(EventsTable, discriminator="time_suggestion"):
+    id = NumberAttribute()
+    user_id = NumberAttribute()
+    suggested_time = UTCDateTimeAttribute()
+    comment = UnicodeAttribute(default="")
+    like_count = NumberAttribute(default=0)
+    is_set = BooleanAttribute(default=False)
+    created = UTCDateTimeAttribute()
