@@ -113,3 +113,47 @@ def client(app):
 
     with Client(app) as test_client:
         yield test_client
+
+
+@pytest.fixture
+def override_settings(monkeypatch):
+    """``override_settings(auth_sms_per_number_per_hour=2)``: changed settings for one test."""
+    from chalicelib.config import get_settings
+
+    def apply(**values):
+        for name, value in values.items():
+            monkeypatch.setenv(name.upper(), str(value))
+        get_settings.cache_clear()
+
+    yield apply
+    get_settings.cache_clear()
+
+
+@pytest.fixture
+def fail_aws(monkeypatch):
+    """``fail_aws("dynamodb", "BatchGetItem")``: that call answers ThrottlingException-like faults.
+
+    moto cannot inject faults, so this patches botocore's API call for the named operation.
+    """
+    from botocore.client import BaseClient
+    from botocore.exceptions import ClientError
+
+    failing: dict[tuple[str, str], str] = {}
+    original = BaseClient._make_api_call
+
+    def patched(self, operation_name, api_params):
+        service = self.meta.service_model.service_name
+        code = failing.get((service, operation_name))
+        if code:
+            raise ClientError(
+                {"Error": {"Code": code, "Message": "injected"}, "ResponseMetadata": {"HTTPStatusCode": 400}},
+                operation_name,
+            )
+        return original(self, operation_name, api_params)
+
+    monkeypatch.setattr(BaseClient, "_make_api_call", patched)
+
+    def fail(service: str, operation: str, code: str = "ThrottlingException"):
+        failing[(service, operation)] = code
+
+    return fail

@@ -71,7 +71,8 @@ def request_pin(e164: str, source_ip: str) -> None:
             transaction.save(item)
     except TransactWriteError as exc:
         reasons = [r.code if r else None for r in (exc.cancellation_reasons or [])]
-        for limit, reason in zip(limits, reasons, strict=False):
+        # PynamoDB sends puts before updates: the counters' reasons are the last ones.
+        for limit, reason in zip(limits, reasons[-len(limits):], strict=False):
             if reason == "ConditionalCheckFailed":
                 raise Throttled(limit.retry_after(now)) from None
         raise

@@ -1,0 +1,312 @@
+"""POST /auth, /auth/verify_pin, /auth/register, /auth/logout."""
+
+from __future__ import annotations
+
+import pytest
+
+from chalicelib.models.auth import Pin, pin_pk
+from chalicelib.models.users import Token, User, user_pk
+from tests.utils.api import body, get, last_pin, login, post_json, texts_to
+
+PHONE = "+14155550123"
+
+
+def _pin_item(phone: str):
+    try:
+        return Pin.get(pin_pk(phone), consistent_read=True)
+    except Pin.DoesNotExist:
+        return None
+
+
+# --- POST /auth ---------------------------------------------------------------------------
+
+
+def test_auth_texts_a_six_digit_pin_to_the_normalised_number(client):
+    response = post_json(client, "/auth", {"phone_number": "+1 (415) 555-0123"})
+    assert response.status_code == 204
+    assert response.body == b""
+    [text] = texts_to(PHONE)
+    assert text == f"Your Invites pin is {last_pin(PHONE)}."
+
+
+def test_pin_is_stored_only_as_hmac(client):
+    post_json(client, "/auth", {"phone_number": PHONE})
+    pin = last_pin(PHONE)
+    stored = _pin_item(PHONE)
+    assert stored is not None and stored.attempts == 0
+    assert pin not in str(stored.attribute_values)
+    assert 590 <= stored.expires_at.timestamp() - __import__("time").time() <= 600
+
+
+@pytest.mark.parametrize(
+    ("payload", "message"),
+    [
+        ({}, "This field is required."),
+        ({"phone_number": None}, "This field may not be null."),
+        ({"phone_number": 14155550123}, "Not a valid string."),
+        ({"phone_number": "4155550123"}, "Enter a valid phone number."),
+        ({"phone_number": "+1415555012"}, "Enter a valid phone number."),
+        ({"phone_number": "+1" + "4" * 40}, "Enter a valid phone number."),
+        ({"phone_number": "+1 hello"}, "Enter a valid phone number."),
+    ],
+)
+def test_auth_bad_number_is_400_by_field_and_sends_nothing(client, payload, message):
+    response = post_json(client, "/auth", payload)
+    assert response.status_code == 400
+    assert body(response) == {"phone_number": [message]}
+    assert texts_to(PHONE) == []
+
+
+def test_auth_per_number_limit_is_429_with_retry_after(client):
+    for _ in range(5):
+        assert post_json(client, "/auth", {"phone_number": PHONE}).status_code == 204
+    response = post_json(client, "/auth", {"phone_number": PHONE})
+    assert response.status_code == 429
+    retry_after = int(response.headers["Retry-After"])
+    assert 1 <= retry_after <= 3601
+    assert body(response) == {"detail": f"Request was throttled. Expected available in {retry_after} seconds."}
+    assert len(texts_to(PHONE)) == 5
+
+
+def test_auth_per_ip_limit_is_429(client, override_settings):
+    override_settings(auth_sms_per_ip_per_hour=3)
+    numbers = [f"+1415555014{i}" for i in range(4)]
+    statuses = [post_json(client, "/auth", {"phone_number": n}).status_code for n in numbers]
+    assert statuses == [204, 204, 204, 429]
+    assert texts_to(numbers[3]) == []
+
+
+def test_sns_down_on_auth_is_503_and_nothing_is_kept(client, fail_aws):
+    # GIVEN SNS throttles every publish
+    fail_aws("sns", "Publish", "Throttling")
+    # WHEN a pin is asked for
+    response = post_json(client, "/auth", {"phone_number": PHONE})
+    # THEN 503 with Retry-After, no pin stored, and the failed try did not use up the hourly limit
+    assert response.status_code == 503
+    assert int(response.headers["Retry-After"]) > 0
+    assert "detail" in body(response)
+    assert _pin_item(PHONE) is None
+
+
+def test_failed_sends_do_not_count_against_the_limit(client, monkeypatch):
+    from chalicelib import notify
+
+    real_send = notify.send_sms
+    calls = {"n": 0}
+
+    def flaky(phone, text):
+        calls["n"] += 1
+        if calls["n"] <= 5:
+            from botocore.exceptions import ClientError
+
+            raise ClientError({"Error": {"Code": "ServiceUnavailable"}}, "Publish")
+        real_send(phone, text)
+
+    monkeypatch.setattr(notify, "send_sms", flaky)
+    assert [post_json(client, "/auth", {"phone_number": PHONE}).status_code for _ in range(5)] == [503] * 5
+    assert post_json(client, "/auth", {"phone_number": PHONE}).status_code == 204
+
+
+def test_dynamodb_throttling_on_auth_is_503(client, fail_aws):
+    fail_aws("dynamodb", "TransactWriteItems", "ProvisionedThroughputExceededException")
+    response = post_json(client, "/auth", {"phone_number": PHONE})
+    assert response.status_code == 503
+    assert "Retry-After" in response.headers
+    assert texts_to(PHONE) == []
+
+
+# --- POST /auth/verify_pin ----------------------------------------------------------------
+
+
+def test_first_login_creates_an_active_user_with_every_flag_on(client):
+    user = login(client, PHONE)
+    assert user["phone_number"] == PHONE and user["is_active"] is True
+    assert user["full_name"] == "" and user["email"] == ""
+    assert user["photo"] is None and user["big_photo"] is None
+    flags = [k for k in user if k.startswith("notify_")]
+    assert flags and all(user[k] is True for k in flags)
+    assert 0 < user["id"] <= 2**53 - 1
+    assert user["auth_token"]
+
+
+def test_token_is_stored_only_as_a_hash(client):
+    user = login(client, PHONE)
+    stored = list(Token.query(user_pk(user["id"]), Token.sk.startswith("TOKEN#")))
+    assert len(stored) == 1
+    assert user["auth_token"] not in str(stored[0].attribute_values) + stored[0].sk
+
+
+def test_each_login_is_the_same_user_with_its_own_token(client):
+    first, second = login(client, PHONE), login(client, PHONE)
+    assert first["id"] == second["id"]
+    assert first["auth_token"] != second["auth_token"]
+    assert get(client, "/users/me", first["auth_token"]).status_code == 200
+    assert get(client, "/users/me", second["auth_token"]).status_code == 200
+
+
+def test_login_activates_a_user_who_was_only_an_invitee(client):
+    from chalicelib.services.users import find_or_create_user
+
+    invitee, _ = find_or_create_user(PHONE, active=False)
+    assert invitee.is_active is False
+    user = login(client, PHONE)
+    assert user["id"] == invitee.id and user["is_active"] is True
+
+
+def test_wrong_pin_is_400(client):
+    post_json(client, "/auth", {"phone_number": PHONE})
+    wrong = "000000" if last_pin(PHONE) != "000000" else "111111"
+    response = post_json(client, "/auth/verify_pin", {"phone_number": PHONE, "pin": wrong})
+    assert response.status_code == 400
+    assert body(response) == {"pin": ["Invalid pin."]}
+
+
+def test_pin_is_single_use(client):
+    post_json(client, "/auth", {"phone_number": PHONE})
+    pin = last_pin(PHONE)
+    assert post_json(client, "/auth/verify_pin", {"phone_number": PHONE, "pin": pin}).status_code == 200
+    again = post_json(client, "/auth/verify_pin", {"phone_number": PHONE, "pin": pin})
+    assert again.status_code == 400 and body(again) == {"pin": ["Invalid pin."]}
+
+
+def test_new_pin_replaces_the_previous_one(client):
+    post_json(client, "/auth", {"phone_number": PHONE})
+    old = last_pin(PHONE)
+    post_json(client, "/auth", {"phone_number": PHONE})
+    new = last_pin(PHONE)
+    if old != new:
+        assert post_json(client, "/auth/verify_pin", {"phone_number": PHONE, "pin": old}).status_code == 400
+    assert post_json(client, "/auth/verify_pin", {"phone_number": PHONE, "pin": new}).status_code == 200
+
+
+def test_pin_is_void_after_five_wrong_tries(client):
+    post_json(client, "/auth", {"phone_number": PHONE})
+    pin = last_pin(PHONE)
+    wrong = "000000" if pin != "000000" else "111111"
+    for _ in range(5):
+        assert post_json(client, "/auth/verify_pin", {"phone_number": PHONE, "pin": wrong}).status_code == 400
+    response = post_json(client, "/auth/verify_pin", {"phone_number": PHONE, "pin": pin})
+    assert response.status_code == 400 and body(response) == {"pin": ["Invalid pin."]}
+
+
+def test_expired_pin_is_400(client, monkeypatch):
+    import time
+
+    post_json(client, "/auth", {"phone_number": PHONE})
+    pin = last_pin(PHONE)
+    later = time.time() + 601
+    monkeypatch.setattr("chalicelib.services.auth.time.time", lambda: later)
+    response = post_json(client, "/auth/verify_pin", {"phone_number": PHONE, "pin": pin})
+    assert response.status_code == 400 and body(response) == {"pin": ["Invalid pin."]}
+
+
+def test_verify_for_a_number_never_asked_is_400(client):
+    response = post_json(client, "/auth/verify_pin", {"phone_number": PHONE, "pin": "123456"})
+    assert response.status_code == 400 and body(response) == {"pin": ["Invalid pin."]}
+
+
+@pytest.mark.parametrize(
+    ("payload", "expected"),
+    [
+        ({}, {"phone_number": ["This field is required."], "pin": ["This field is required."]}),
+        ({"phone_number": PHONE, "pin": 123456}, {"pin": ["Not a valid string."]}),
+        ({"phone_number": PHONE, "pin": "1" * 33}, {"pin": ["Ensure this field has no more than 32 characters."]}),
+        ({"phone_number": "nope", "pin": "123456"}, {"phone_number": ["Enter a valid phone number."]}),
+    ],
+)
+def test_verify_bad_input_is_400_by_field(client, payload, expected):
+    response = post_json(client, "/auth/verify_pin", payload)
+    assert response.status_code == 400
+    assert body(response) == expected
+
+
+# --- POST /auth/register ------------------------------------------------------------------
+
+
+def test_register_completes_the_profile_and_returns_the_callers_token(client):
+    token = login(client, PHONE)["auth_token"]
+    response = post_json(client, "/auth/register", {"full_name": "Ann Smith", "email": "ann@example.com"}, token)
+    assert response.status_code == 200
+    user = body(response)
+    assert user["full_name"] == "Ann Smith" and user["email"] == "ann@example.com"
+    assert user["auth_token"] == token
+    assert body(get(client, "/users/me", token))["full_name"] == "Ann Smith"
+
+
+def test_register_ignores_unknown_fields(client):
+    user = login(client, PHONE)
+    payload = {
+        "full_name": "Ann",
+        "email": "ann@example.com",
+        "is_active": False,
+        "id": 1,
+        "phone_number": "+14155559999",
+        "fb_token": "x",
+        "photo_key": "evil",
+    }
+    assert post_json(client, "/auth/register", payload, user["auth_token"]).status_code == 200
+    stored = User.get(user_pk(user["id"]), "PROFILE")
+    assert stored.is_active is True and stored.phone_number == PHONE
+    assert stored.fb_token is None and stored.photo_key is None
+
+
+@pytest.mark.parametrize(
+    ("payload", "expected"),
+    [
+        ({}, {"full_name": ["This field is required."], "email": ["This field is required."]}),
+        ({"full_name": "A", "email": "a@example.com"}, {"full_name": ["Ensure this field has at least 2 characters."]}),
+        (
+            {"full_name": "A" * 257, "email": "a@example.com"},
+            {"full_name": ["Ensure this field has no more than 256 characters."]},
+        ),
+        ({"full_name": ["Ann"], "email": "a@example.com"}, {"full_name": ["Not a valid string."]}),
+        ({"full_name": "Ann", "email": "not-an-address"}, {"email": ["Enter a valid email address."]}),
+        (
+            {"full_name": "Ann", "email": "a" * 245 + "@example.com"},
+            {"email": ["Ensure this field has no more than 256 characters."]},
+        ),
+        ({"full_name": "Ann", "email": 7}, {"email": ["Not a valid string."]}),
+    ],
+)
+def test_register_bad_input_is_400_by_field_and_nothing_stored(client, payload, expected):
+    user = login(client, PHONE)
+    response = post_json(client, "/auth/register", payload, user["auth_token"])
+    assert response.status_code == 400
+    assert body(response) == expected
+    stored = User.get(user_pk(user["id"]), "PROFILE")
+    assert stored.full_name == "" and stored.email == ""
+
+
+def test_register_needs_a_token(client):
+    response = post_json(client, "/auth/register", {"full_name": "Ann", "email": "a@example.com"})
+    assert response.status_code == 401
+
+
+# --- POST /auth/logout --------------------------------------------------------------------
+
+
+def test_logout_revokes_only_the_token_used(client):
+    phone_token, tablet_token = login(client, PHONE)["auth_token"], login(client, PHONE)["auth_token"]
+    response = client.http.post("/auth/logout", headers={"Authorization": f"Bearer {phone_token}"})
+    assert response.status_code == 204
+    assert get(client, "/users/me", phone_token).status_code == 401
+    assert get(client, "/users/me", tablet_token).status_code == 200
+
+
+def test_expired_token_is_401(client, monkeypatch):
+    from datetime import timedelta
+
+    from chalicelib.timeutil import utcnow
+
+    token = login(client, PHONE)["auth_token"]
+    later = utcnow() + timedelta(days=366)
+    monkeypatch.setattr("chalicelib.services.auth.utcnow", lambda: later)
+    response = get(client, "/users/me", token)
+    assert response.status_code == 401 and body(response) == {"detail": "Invalid token."}
+
+
+def test_authentication_costs_one_dynamodb_call(client, aws):
+    token = login(client, PHONE)["auth_token"]
+    aws.reset()
+    assert get(client, "/users/me", token).status_code == 200
+    assert aws.of("dynamodb") == {"BatchGetItem": 1}
