@@ -1,0 +1,184 @@
+"""POST /users/change_avatar and /users/remove_avatar (multipart upload, S3, Pillow)."""
+
+from __future__ import annotations
+
+import io
+import struct
+import zlib
+
+import boto3
+import pytest
+
+from chalicelib.models.users import User, user_pk
+from tests.utils.api import body, login
+
+BUCKET = "test-avatars"
+CDN = "https://cdn.example.test/"
+
+
+def _jpeg(width=1600, height=1200, exif=None) -> bytes:
+    from PIL import Image
+
+    out = io.BytesIO()
+    image = Image.effect_noise((width, height), 40).convert("RGB")
+    image.save(out, "JPEG", exif=exif or b"")
+    return out.getvalue()
+
+
+def _png_bomb(side=30000) -> bytes:
+    """A valid PNG header claiming side x side pixels, a few KB in all."""
+
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+
+    raw = zlib.compress(b"\x00" * 4096, 9)
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", struct.pack(">IIBBBBB", side, side, 8, 2, 0, 0, 0))
+        + chunk(b"IDAT", raw)
+        + chunk(b"IEND", b"")
+    )
+
+
+def _multipart(data: bytes, field="photo", filename="me.jpg", content_type="image/jpeg"):
+    boundary = "----invites-test-boundary"
+    payload = (
+        (
+            f'--{boundary}\r\nContent-Disposition: form-data; name="{field}"; filename="{filename}"\r\n'
+            f"Content-Type: {content_type}\r\n\r\n"
+        ).encode()
+        + data
+        + f"\r\n--{boundary}--\r\n".encode()
+    )
+    return payload, {"Content-Type": f"multipart/form-data; boundary={boundary}"}
+
+
+def _upload(client, token, data, **kwargs):
+    payload, headers = _multipart(data, **kwargs)
+    headers["Authorization"] = f"Bearer {token}"
+    return client.http.post("/users/change_avatar", body=payload, headers=headers)
+
+
+def _objects() -> list[str]:
+    listing = boto3.client("s3", region_name="us-east-1").list_objects_v2(Bucket=BUCKET)
+    return sorted(item["Key"] for item in listing.get("Contents", []))
+
+
+def _stored(user_id):
+    return User.get(user_pk(user_id), "PROFILE")
+
+
+def test_upload_stores_both_sizes_and_returns_their_urls(client):
+    from PIL import Image
+
+    user = login(client, "+14155550401")
+    response = _upload(client, user["auth_token"], _jpeg())
+    assert response.status_code == 200
+    profile = body(response)
+    assert profile["photo"].startswith(CDN) and profile["big_photo"].startswith(CDN)
+    s3 = boto3.client("s3", region_name="us-east-1")
+    big = s3.get_object(Bucket=BUCKET, Key=profile["big_photo"][len(CDN) :])
+    small = s3.get_object(Bucket=BUCKET, Key=profile["photo"][len(CDN) :])
+    assert big["ContentType"] == "image/jpeg"
+    assert Image.open(io.BytesIO(big["Body"].read())).size == (1024, 768)
+    assert Image.open(io.BytesIO(small["Body"].read())).size == (200, 200)
+    # unguessable keys: a random part of at least 128 bits
+    assert len(profile["photo"].split("/")[-2]) >= 22
+
+
+def test_gps_metadata_is_stripped(client):
+    from PIL import Image
+
+    exif = Image.Exif()
+    exif[0x010F] = "SpyCam"  # Make
+    exif[0x8825] = {1: "N", 2: (51.0, 30.0, 0.0)}  # GPS
+    user = login(client, "+14155550402")
+    profile = body(_upload(client, user["auth_token"], _jpeg(exif=exif.tobytes())))
+    data = (
+        boto3.client("s3", region_name="us-east-1")
+        .get_object(Bucket=BUCKET, Key=profile["big_photo"][len(CDN) :])["Body"]
+        .read()
+    )
+    assert b"SpyCam" not in data and not Image.open(io.BytesIO(data)).getexif()
+
+
+def test_new_avatar_replaces_the_old_objects(client):
+    user = login(client, "+14155550403")
+    first = body(_upload(client, user["auth_token"], _jpeg()))
+    second = body(_upload(client, user["auth_token"], _jpeg(800, 800)))
+    assert first["photo"] != second["photo"]
+    assert _objects() == sorted([second["photo"][len(CDN) :], second["big_photo"][len(CDN) :]])
+
+
+def test_remove_avatar_deletes_objects_and_answers_the_user(client):
+    user = login(client, "+14155550404")
+    _upload(client, user["auth_token"], _jpeg())
+    response = client.http.post("/users/remove_avatar", headers={"Authorization": f"Bearer {user['auth_token']}"})
+    assert response.status_code == 200
+    assert body(response)["photo"] is None and body(response)["big_photo"] is None
+    assert _objects() == []
+    assert _stored(user["id"]).photo_key is None
+
+
+INVALID = "Upload a valid image. The file you uploaded was either not an image or a corrupted image."
+
+
+@pytest.mark.parametrize(
+    ("data", "status", "expected"),
+    [
+        (b"just some text, not an image", 400, {"photo": [INVALID]}),
+        (b"GIF89a" + b"\x00" * 200, 400, {"photo": [INVALID]}),
+        ("truncated", 400, {"photo": [INVALID]}),
+        ("bomb", 400, {"photo": ["Image is too large: at most 40 megapixels."]}),
+    ],
+)
+def test_bad_uploads_are_refused_and_the_profile_unchanged(client, data, status, expected):
+    if data == "truncated":
+        data = _jpeg()[:3000]
+    elif data == "bomb":
+        data = _png_bomb()
+    user = login(client, "+14155550405")
+    response = _upload(client, user["auth_token"], data)
+    assert response.status_code == status
+    assert body(response) == expected
+    assert _stored(user["id"]).photo_key is None and _objects() == []
+
+
+def test_wrong_field_is_400(client):
+    user = login(client, "+14155550406")
+    response = _upload(client, user["auth_token"], _jpeg(), field="avatar")
+    assert response.status_code == 400 and body(response) == {"photo": ["No file was submitted."]}
+
+
+def test_over_five_megabytes_is_413(client):
+    user = login(client, "+14155550407")
+    response = _upload(client, user["auth_token"], b"\xff\xd8\xff" + b"\x00" * (5 * 1024 * 1024 + 70_000))
+    assert response.status_code == 413
+    assert body(response) == {"detail": "File too large. Maximum size is 5 MB."}
+    assert _objects() == []
+
+
+def test_not_multipart_is_415(client):
+    user = login(client, "+14155550408")
+    response = client.http.post(
+        "/users/change_avatar",
+        body=b"{}",
+        headers={"Content-Type": "application/json", "Authorization": f"Bearer {user['auth_token']}"},
+    )
+    assert response.status_code == 415
+
+
+def test_s3_down_on_upload_is_503_and_nothing_changes(client, fail_aws):
+    user = login(client, "+14155550409")
+    fail_aws("s3", "PutObject", "SlowDown")
+    response = _upload(client, user["auth_token"], _jpeg())
+    assert response.status_code == 503 and "Retry-After" in response.headers
+    assert _stored(user["id"]).photo_key is None and _objects() == []
+
+
+def test_profile_write_failing_after_upload_leaves_no_objects(client, fail_aws):
+    user = login(client, "+14155550410")
+    fail_aws("dynamodb", "UpdateItem", "ProvisionedThroughputExceededException")
+    response = _upload(client, user["auth_token"], _jpeg())
+    assert response.status_code == 503
+    assert _objects() == []
