@@ -1,20 +1,45 @@
 """53-bit ids made without a central counter.
 
-Layout: milliseconds since 2024-01-01 (41 bits, good until 2093) followed by 12 random bits.
-Every value fits in a JavaScript number or a Swift Double. Two ids made in the same millisecond
-collide with probability 1/4096, so every create is a conditional write that retries on clash.
+Layout: milliseconds since 2024-01-01 (41 bits, good until 2093), then a 12-bit sequence that
+starts at a random value each millisecond and counts up within it. One process never repeats an
+id (up to 4,096 a millisecond, then it waits for the next); two Lambda instances clash only when
+they draw overlapping sequences in the same millisecond, so every create is still a conditional
+write that retries on a clash. Every value fits in a JavaScript number or a Swift Double.
 """
 
 from __future__ import annotations
 
 import secrets
+import threading
 import time
 
 EPOCH_MS = 1_704_067_200_000
-RANDOM_BITS = 12
+SEQUENCE_BITS = 12
+SEQUENCE_MASK = (1 << SEQUENCE_BITS) - 1
 MAX_ID = 2**53 - 1
+
+_lock = threading.Lock()
+_last_ms = -1
+_first_sequence = 0
+_sequence = 0
+
+
+def _now_ms() -> int:
+    return int(time.time() * 1000) - EPOCH_MS
 
 
 def new_id() -> int:
-    millis = int(time.time() * 1000) - EPOCH_MS
-    return ((millis << RANDOM_BITS) | secrets.randbits(RANDOM_BITS)) & MAX_ID
+    global _last_ms, _first_sequence, _sequence
+    with _lock:
+        millis = _now_ms()
+        if millis > _last_ms:
+            _last_ms, _first_sequence = millis, secrets.randbits(SEQUENCE_BITS)
+            _sequence = _first_sequence
+        else:
+            _sequence = (_sequence + 1) & SEQUENCE_MASK
+            if _sequence == _first_sequence:  # 4,096 ids this millisecond: wait for the next one
+                while _now_ms() <= _last_ms:
+                    time.sleep(0.0001)
+                _last_ms, _first_sequence = _now_ms(), secrets.randbits(SEQUENCE_BITS)
+                _sequence = _first_sequence
+        return ((_last_ms << SEQUENCE_BITS) | _sequence) & MAX_ID

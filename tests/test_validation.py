@@ -1,0 +1,38 @@
+import pytest
+
+from chalicelib.errors import ValidationError
+from chalicelib.validation import Fields
+
+
+def test_every_error_is_collected_before_raising():
+    fields = Fields({"title": "x" * 201, "spots": -1, "when": "soon", "ok": True})
+    fields.string("title", required=True, max_length=200)
+    fields.integer("spots", min_value=0)
+    fields.datetime("when")
+    fields.boolean("ok")
+    fields.string("missing", required=True)
+    with pytest.raises(ValidationError) as caught:
+        fields.raise_if_errors()
+    assert set(caught.value.body) == {"title", "spots", "when", "missing"}
+    assert caught.value.body["spots"] == ["Ensure this value is greater than or equal to 0."]
+
+
+def test_phone_list_reports_each_bad_entry_by_position():
+    fields = Fields({"invite_phone_numbers": ["+14155552671", "nope", 5]})
+    assert fields.phone_list("invite_phone_numbers") is None
+    assert fields.errors == {
+        "invite_phone_numbers": {"1": ["Enter a valid phone number."], "2": ["Not a valid string."]}
+    }
+
+
+@pytest.mark.parametrize("value", [True, "1", 1.5, None])
+def test_integer_refuses_what_is_not_an_integer(value):
+    fields = Fields({"n": value})
+    assert fields.integer("n") is None
+    assert fields.errors
+
+
+def test_number_range_is_inclusive():
+    fields = Fields({"lat": 90, "lng": -180.5})
+    assert fields.number("lat", min_value=-90, max_value=90) == 90.0
+    assert fields.number("lng", min_value=-180, max_value=180) is None
