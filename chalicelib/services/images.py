@@ -21,13 +21,23 @@ SMALL_SIDE = 200
 JPEG_QUALITY = 85
 JPEG_CONTENT_TYPE = "image/jpeg"
 
-INVALID_IMAGE_MESSAGE = "Upload a valid image. The file you uploaded was either not an image or a corrupted image."
+INVALID_IMAGE = "Upload a valid image. The file you uploaded was either not an image or a corrupted image."
 
 _JPEG_MAGIC = b"\xff\xd8\xff"
 _PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
 # What Pillow raises on bytes it cannot parse or decode (header or pixel data).
-_DECODE_ERRORS = (OSError, SyntaxError, ValueError, EOFError, IndexError, TypeError, KeyError, struct.error, zlib.error)
+_DECODE_ERRORS = (
+    OSError,
+    SyntaxError,
+    ValueError,
+    EOFError,
+    IndexError,
+    TypeError,
+    KeyError,
+    struct.error,
+    zlib.error,
+)
 
 
 @dataclass(frozen=True)
@@ -53,14 +63,14 @@ def process_image(data: bytes, *, field: str = "photo", max_bytes: int, max_pixe
             {field: [f"Image is too large: at most {_format_number(max_pixels / 1_000_000)} megapixels."]}
         )
 
-    image = _decode(image, field)
+    image = _decode(data, image, field)
     big = _to_rgb(_orient(_shrink(image, BIG_SIDE)))
     small = _square(big, SMALL_SIDE)
     return ProcessedImage(big=_encode_jpeg(big), small=_encode_jpeg(small))
 
 
 def _invalid_image(field: str) -> ValidationError:
-    return ValidationError({field: [INVALID_IMAGE_MESSAGE]})
+    return ValidationError({field: [INVALID_IMAGE]})
 
 
 def _format_number(value: float) -> str:
@@ -92,12 +102,21 @@ def _open_header(data: bytes, field: str) -> Image.Image:
     return image
 
 
-def _decode(image: Image.Image, field: str) -> Image.Image:
-    """Decode the pixels (a JPEG straight at a reduced scale); truncated or corrupt data is refused."""
-    if image.format == "JPEG":
-        width, height = image.size
-        image.draft("RGB", _fit_within(width, height, BIG_SIDE))
+def _decode(data: bytes, image: Image.Image, field: str) -> Image.Image:
+    """Decode the pixels; truncated or corrupt data is refused.
+
+    A PNG's chunk checksums are verified first (its decoder alone misses some corrupt data);
+    a JPEG is decoded straight at a reduced scale in the DCT (draft), much faster than in full.
+    """
+    from PIL import PngImagePlugin
+
     try:
+        if image.format == "PNG":
+            image.verify()  # leaves this image unusable, so decode from a fresh one
+            image = PngImagePlugin.PngImageFile(io.BytesIO(data))
+        else:
+            width, height = image.size
+            image.draft("RGB", _fit_within(width, height, BIG_SIDE))
         image.load()
     except _DECODE_ERRORS as error:
         raise _invalid_image(field) from error
@@ -126,19 +145,20 @@ def _shrink(image: Image.Image, side: int) -> Image.Image:
     from PIL import Image
 
     image = _resamplable(image)
-    # BICUBIC after a 2x box reduction: visually the same as LANCZOS on photos, about 40% faster.
-    image.thumbnail((side, side), Image.Resampling.BICUBIC, reducing_gap=2.0)
+    # A box reduce() by an integer factor first (as JPEG's draft does in the DCT), then BICUBIC:
+    # visually the same as a full LANCZOS, about 3x faster on a 12 MP PNG.
+    image.thumbnail((side, side), Image.Resampling.BICUBIC, reducing_gap=1.5)
     return image
 
 
 def _resamplable(image: Image.Image) -> Image.Image:
-    """Convert palette, 1-bit and 16-bit modes, which resize badly or not at all."""
-    if image.mode in ("RGB", "RGBA", "L", "CMYK"):
-        return image
+    """Convert palette, 1-bit, 16-bit and transparent modes, which resize badly or not at all."""
     if image.mode.startswith("I"):  # 16/32-bit greyscale: scale down to 8 bits, don't clip
         return image.convert("I").point(lambda value: value / 256).convert("L")
     if image.mode in ("LA", "PA", "La", "RGBa") or "transparency" in image.info:
-        return image.convert("RGBA")
+        return image.convert("RGBA")  # resized with premultiplied alpha, flattened afterwards
+    if image.mode in ("RGB", "RGBA", "L", "CMYK"):
+        return image
     return image.convert("RGB")
 
 
