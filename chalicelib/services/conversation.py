@@ -1,0 +1,242 @@
+"""Messages, polls and time suggestions on an event (CONTRACT.md, "Messages, polls, time suggestions").
+
+Each post is one TransactWriteItems that checks the caller's invitation (owner or guest), changes
+the event's counter under its limit and "not cancelled", and stores the item; so limits hold under
+parallel posts, and a refused post stores nothing. Only a refused post reads the event again, to
+say why.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from datetime import datetime
+
+from pynamodb.exceptions import TransactWriteError
+
+from chalicelib.config import get_settings
+from chalicelib.errors import Conflict, NotFound, ValidationError
+from chalicelib.ids import new_id
+from chalicelib.models.base import transact_write
+from chalicelib.models.events import (
+    MESSAGE_PREFIX,
+    META_SK,
+    POLL_PREFIX,
+    SUGGESTION_PREFIX,
+    Event,
+    Invitation,
+    Message,
+    Poll,
+    TimeSuggestion,
+    event_pk,
+    invitation_sk,
+)
+from chalicelib.models.users import User
+from chalicelib.timeutil import format_datetime, utcnow
+
+EVENT_CANCELLED = "This event has been cancelled."
+POLL_LIMIT = 3
+POLL_REQUIRED = {"body": ["This field is required."]}
+POLL_LIMIT_BODY = {"_error_message": f"No more than {POLL_LIMIT} polls can be submitted."}
+FAILED = "ConditionalCheckFailed"
+
+
+def _not_cancelled():
+    return Event.cancelled.does_not_exist() | (Event.cancelled == False)  # noqa: E712 - a DynamoDB condition
+
+
+def _event(event_id: int) -> Event | None:
+    try:
+        return Event.get(event_pk(event_id), META_SK, consistent_read=True)
+    except Event.DoesNotExist:
+        return None
+
+
+def _reasons(exc: TransactWriteError) -> list[str | None]:
+    """Cancellation reasons in PynamoDB's order: condition checks, deletes, puts, updates."""
+    return [reason.code if reason else None for reason in (exc.cancellation_reasons or [])]
+
+
+def _check_membership(transaction, event_id: int, user: User) -> None:
+    transaction.condition_check(Invitation, event_pk(event_id), invitation_sk(user.id), Invitation.pk.exists())
+
+
+def _live_event_or_raise(event_id: int) -> Event:
+    """After a refused post whose invitation check passed: the event as it is now."""
+    event = _event(event_id)
+    if event is None:
+        raise NotFound()
+    if event.cancelled:
+        raise Conflict(EVENT_CANCELLED)
+    return event
+
+
+# --------------------------------------------------------------------------- messages
+
+
+def _message_result(body: str, event: Event, user: User, *, refused: bool, limit: int) -> dict:
+    """The spec's 201 and 409 bodies share these fields."""
+    return {
+        "body": body,
+        "is_owner": event.owner_id == user.id,
+        "error_message": f"The limit of {limit} messages for this event has been reached." if refused else None,
+        "error": refused,
+        "user_id": user.id,
+        "number_messages": event.message_count,
+    }
+
+
+def post_message(user: User, event_id: int, body: str) -> dict:
+    limit = get_settings().messages_per_event
+    now = utcnow()
+    message_id = new_id()
+    message = Message(
+        event_pk(event_id),
+        f"{MESSAGE_PREFIX}{format_datetime(now)}#{message_id:016d}",
+        id=message_id,
+        user_id=user.id,
+        body=body,
+        created=now,
+    )
+    try:
+        with transact_write() as transaction:
+            _check_membership(transaction, event_id, user)
+            transaction.save(message, condition=Message.pk.does_not_exist())
+            transaction.update(
+                Event(event_pk(event_id), META_SK),
+                actions=[Event.message_count.add(1)],
+                condition=Event.pk.exists() & _not_cancelled() & (Event.message_count < limit),
+            )
+    except TransactWriteError as exc:
+        reasons = _reasons(exc) + [None, None, None]
+        if reasons[0] == FAILED:
+            raise NotFound() from None
+        if reasons[2] == FAILED:
+            event = _live_event_or_raise(event_id)
+            if event.message_count >= limit:
+                raise Conflict(body=_message_result(body, event, user, refused=True, limit=limit)) from None
+        raise
+    event = _event(event_id)
+    return _message_result(body, event, user, refused=False, limit=limit)
+
+
+def message_json(message: Message, author: User | None) -> dict:
+    return {
+        "id": message.id,
+        "user_id": message.user_id,
+        "user_full_name": author.full_name if author else "",
+        "user_email": author.email if author else "",
+        "body": message.body,
+    }
+
+
+# --------------------------------------------------------------------------- polls
+
+
+def poll_dedupe_key(suggested_date: datetime, suggested_venue: str) -> str:
+    """Same instant and same venue (trimmed, case-insensitive): the same poll."""
+    return f"{format_datetime(suggested_date)}|{suggested_venue.strip().casefold()}"
+
+
+def post_poll(user: User, event_id: int, suggested_date: datetime, suggested_venue: str) -> Poll:
+    now = utcnow()
+    dedupe_key = poll_dedupe_key(suggested_date, suggested_venue)
+    poll = Poll(
+        event_pk(event_id),
+        POLL_PREFIX + hashlib.sha256(dedupe_key.encode()).hexdigest()[:32],
+        id=new_id(),
+        user_id=user.id,
+        suggested_date=suggested_date,
+        suggested_venue=suggested_venue.strip(),
+        dedupe_key=dedupe_key,
+        created=now,
+    )
+    try:
+        with transact_write() as transaction:
+            _check_membership(transaction, event_id, user)
+            transaction.save(poll, condition=Poll.pk.does_not_exist())
+            transaction.update(
+                Event(event_pk(event_id), META_SK),
+                actions=[Event.poll_count.add(1)],
+                condition=Event.pk.exists() & _not_cancelled() & (Event.poll_count < POLL_LIMIT),
+            )
+    except TransactWriteError as exc:
+        reasons = _reasons(exc) + [None, None, None]
+        if reasons[0] == FAILED:
+            raise NotFound() from None
+        if reasons[2] == FAILED:
+            event = _live_event_or_raise(event_id)
+            if event.poll_count >= POLL_LIMIT:
+                raise ValidationError(POLL_LIMIT_BODY) from None
+        if reasons[1] == FAILED:
+            raise ValidationError(POLL_REQUIRED) from None
+        raise
+    return poll
+
+
+def poll_json(poll: Poll) -> dict:
+    return {
+        "id": poll.id,
+        "suggested_date": format_datetime(poll.suggested_date),
+        "suggested_venue": poll.suggested_venue,
+    }
+
+
+# --------------------------------------------------------------------------- time suggestions
+
+
+@dataclass(frozen=True)
+class SuggestionInput:
+    suggested_time: datetime
+    comment: str = ""
+    like_count: int = 0
+    is_set: bool = False
+
+
+def suggest_time(user: User, event_id: int, data: SuggestionInput) -> TimeSuggestion:
+    suggestion_id = new_id()
+    suggestion = TimeSuggestion(
+        event_pk(event_id),
+        f"{SUGGESTION_PREFIX}{suggestion_id:016d}",
+        id=suggestion_id,
+        user_id=user.id,
+        suggested_time=data.suggested_time,
+        comment=data.comment,
+        like_count=data.like_count,
+        is_set=data.is_set,
+        created=utcnow(),
+    )
+    try:
+        with transact_write() as transaction:
+            _check_membership(transaction, event_id, user)
+            transaction.condition_check(Event, event_pk(event_id), META_SK, Event.pk.exists() & _not_cancelled())
+            transaction.save(suggestion, condition=TimeSuggestion.pk.does_not_exist())
+    except TransactWriteError as exc:
+        reasons = _reasons(exc) + [None, None]
+        if reasons[0] == FAILED:
+            raise NotFound() from None
+        if reasons[1] == FAILED:
+            _live_event_or_raise(event_id)
+        raise
+    return suggestion
+
+
+def list_time_suggestions(user: User, event_id: int) -> list[TimeSuggestion]:
+    """Oldest first; 404 unless the caller is the owner or an invitee."""
+    try:
+        Invitation.get(event_pk(event_id), invitation_sk(user.id))
+    except Invitation.DoesNotExist:
+        raise NotFound() from None
+    return list(TimeSuggestion.query(event_pk(event_id), TimeSuggestion.sk.startswith(SUGGESTION_PREFIX)))
+
+
+def time_suggestion_json(suggestion: TimeSuggestion) -> dict:
+    return {
+        "id": suggestion.id,
+        "user_id": suggestion.user_id,
+        "suggested_time": format_datetime(suggestion.suggested_time),
+        "comment": suggestion.comment,
+        "like_count": suggestion.like_count,
+        "is_set": suggestion.is_set,
+        "created": format_datetime(suggestion.created),
+    }
