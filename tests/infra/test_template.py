@@ -1,0 +1,167 @@
+"""infra/template.yaml and the PynamoDB models describe the same tables, and the template lints clean.
+
+Production and `make run` both build the tables from the template; tests build them from the models
+(tests/conftest.py). These tests keep the two from drifting apart.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+from pynamodb.attributes import TTLAttribute
+
+from chalicelib.models.auth import AuthTable
+from chalicelib.models.events import EventsTable
+from chalicelib.models.users import UsersTable
+
+TEMPLATE = Path(__file__).resolve().parents[2] / "infra" / "template.yaml"
+# Template resource -> the model of its table.
+TABLE_MODELS = {"UsersTable": UsersTable, "AuthTable": AuthTable, "EventsTable": EventsTable}
+
+
+class CfnLoader(yaml.SafeLoader):
+    """YAML with CloudFormation's short-form tags: ``!Ref X`` -> ``{"Ref": "X"}``, ``!Sub s`` -> ``{"Fn::Sub": s}``."""
+
+
+def _construct_tag(loader, tag_suffix, node):
+    if isinstance(node, yaml.ScalarNode):
+        value = loader.construct_scalar(node)
+    elif isinstance(node, yaml.SequenceNode):
+        value = loader.construct_sequence(node, deep=True)
+    else:
+        value = loader.construct_mapping(node, deep=True)
+    return {tag_suffix if tag_suffix in ("Ref", "Condition") else f"Fn::{tag_suffix}": value}
+
+
+CfnLoader.add_multi_constructor("!", _construct_tag)
+
+
+@pytest.fixture(scope="module")
+def template() -> dict:
+    return yaml.load(TEMPLATE.read_text(), Loader=CfnLoader)  # noqa: S506 - a SafeLoader subclass
+
+
+def _keys(key_schema: list[dict]) -> dict[str, str]:
+    return {key["AttributeName"]: key["KeyType"] for key in key_schema}
+
+
+def _attribute_definitions(definitions: list[dict]) -> dict[str, str]:
+    return {d["AttributeName"]: d["AttributeType"] for d in definitions}
+
+
+def _projection(projection: dict) -> tuple[str, list[str]]:
+    return projection["ProjectionType"], sorted(projection.get("NonKeyAttributes", []))
+
+
+def _item_models(model: type) -> list[type]:
+    """The table model and every item class stored in it (its discriminator subclasses)."""
+    found, pending = [], [model]
+    while pending:
+        cls = pending.pop()
+        found.append(cls)
+        pending.extend(cls.__subclasses__())
+    return found
+
+
+def _ttl_attributes(model: type) -> set[str]:
+    return {
+        attribute.attr_name
+        for cls in _item_models(model)
+        for attribute in cls.get_attributes().values()
+        if isinstance(attribute, TTLAttribute)
+    }
+
+
+def _table(template: dict, logical_id: str) -> dict:
+    resource = template["Resources"][logical_id]
+    assert resource["Type"] == "AWS::DynamoDB::Table"
+    return resource["Properties"]
+
+
+def test_every_table_of_the_template_has_a_model(template):
+    tables = {name for name, r in template["Resources"].items() if r["Type"] == "AWS::DynamoDB::Table"}
+    assert tables == set(TABLE_MODELS)
+
+
+@pytest.mark.parametrize("logical_id", sorted(TABLE_MODELS))
+def test_keys_and_attributes_match_the_model(template, logical_id):
+    model, table = TABLE_MODELS[logical_id], _table(template, logical_id)
+    schema = model._get_schema()
+
+    expected_keys = {model._hash_keyname: "HASH"}
+    if model._range_keyname:
+        expected_keys[model._range_keyname] = "RANGE"
+    assert _keys(table["KeySchema"]) == expected_keys == _keys(schema["key_schema"])
+    assert _attribute_definitions(table["AttributeDefinitions"]) == _attribute_definitions(
+        schema["attribute_definitions"]
+    )
+    assert table["BillingMode"] == model.Meta.billing_mode == "PAY_PER_REQUEST"
+    assert not table.get("LocalSecondaryIndexes") and not schema["local_secondary_indexes"]
+
+
+@pytest.mark.parametrize("logical_id", sorted(TABLE_MODELS))
+def test_global_secondary_indexes_match_the_model(template, logical_id):
+    model, table = TABLE_MODELS[logical_id], _table(template, logical_id)
+    in_template = {
+        index["IndexName"]: (_keys(index["KeySchema"]), _projection(index["Projection"]))
+        for index in table.get("GlobalSecondaryIndexes", [])
+    }
+    in_model = {
+        index["index_name"]: (_keys(index["key_schema"]), _projection(index["projection"]))
+        for index in model._get_schema()["global_secondary_indexes"]
+    }
+    assert in_template == in_model
+    # Every projected attribute is one some item of the table actually stores.
+    stored = {a.attr_name for cls in _item_models(model) for a in cls.get_attributes().values()}
+    for name, (_, (_, non_key)) in in_template.items():
+        assert set(non_key) <= stored, f"{name} projects attributes no item has: {set(non_key) - stored}"
+
+
+@pytest.mark.parametrize("logical_id", sorted(TABLE_MODELS))
+def test_ttl_matches_the_models_ttl_attribute(template, logical_id):
+    model, table = TABLE_MODELS[logical_id], _table(template, logical_id)
+    ttl = table.get("TimeToLiveSpecification")
+    in_template = {ttl["AttributeName"]} if ttl and ttl.get("Enabled") else set()
+    assert in_template == _ttl_attributes(model)
+    assert len(in_template) <= 1  # DynamoDB allows one TTL attribute per table
+
+
+@pytest.mark.parametrize("logical_id", sorted(TABLE_MODELS))
+def test_tables_are_encrypted_recoverable_and_kept(template, logical_id):
+    resource = template["Resources"][logical_id]
+    table = resource["Properties"]
+    assert table["PointInTimeRecoverySpecification"] == {"PointInTimeRecoveryEnabled": True}
+    assert table["SSESpecification"]["SSEEnabled"] is True
+    assert resource["DeletionPolicy"] == resource["UpdateReplacePolicy"] == "Retain"
+
+
+def test_avatar_bucket_is_private(template):
+    bucket = template["Resources"]["AvatarBucket"]
+    assert bucket["Type"] == "AWS::S3::Bucket"
+    block = bucket["Properties"]["PublicAccessBlockConfiguration"]
+    assert block == dict.fromkeys(
+        ("BlockPublicAcls", "BlockPublicPolicy", "IgnorePublicAcls", "RestrictPublicBuckets"), True
+    )
+    assert "AccessControl" not in bucket["Properties"]
+
+
+def test_outputs_name_every_table_and_bucket(template):
+    stateful = {
+        name for name, r in template["Resources"].items() if r["Type"] in ("AWS::DynamoDB::Table", "AWS::S3::Bucket")
+    }
+    referenced = {output["Value"].get("Ref") for output in template["Outputs"].values()}
+    assert stateful <= referenced
+
+
+def test_cfn_lint_passes():
+    local = Path(sys.executable).parent / "cfn-lint"
+    binary = str(local) if local.exists() else shutil.which("cfn-lint")
+    if binary is None:
+        pytest.skip("cfn-lint is not installed")
+    result = subprocess.run([binary, "--", str(TEMPLATE)], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stdout + result.stderr

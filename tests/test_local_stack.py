@@ -1,0 +1,232 @@
+"""End to end: `make run`'s local stack (scripts/local_stack.py) started for real, driven over HTTP.
+
+One test, so that pytest-xdist never splits it across workers and starts the stack twice: log in
+with the pin the emulator kept, read the profile, upload an avatar and open its URL as a browser
+would, check the console showed the pin, then stop the stack with SIGTERM and check it all went away.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+import requests
+
+from chalicelib.config import Settings
+
+ROOT = Path(__file__).resolve().parents[1]
+READY_LINE = "Ctrl-C stops everything."
+START_TIMEOUT_SECONDS = 25
+HTTP_TIMEOUT_SECONDS = 10
+PHONE = "+14155550123"
+JSON = {"Content-Type": "application/json"}
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def answers(port: int) -> bool:
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+            return True
+    except OSError:
+        return False
+
+
+def fresh_shell_environment() -> dict[str, str]:
+    """os.environ without what tests/conftest.py set for in-process tests, as `make run` would see it."""
+    settings = {field.name.upper() for field in dataclasses.fields(Settings)}
+    return {
+        name: value
+        for name, value in os.environ.items()
+        if name not in settings and not name.startswith("AWS_") and not name.startswith("PYTEST_")
+    }
+
+
+class LocalStack:
+    """The runner as a child process, its console captured line by line."""
+
+    def __init__(self):
+        self.api_port = free_port()
+        self.moto_port = free_port()
+        while self.moto_port == self.api_port:
+            self.moto_port = free_port()
+        self.api = f"http://127.0.0.1:{self.api_port}"
+        self.emulator = f"http://127.0.0.1:{self.moto_port}"
+        self.lines: list[str] = []
+        self.ready = threading.Event()
+        env = fresh_shell_environment()
+        env.update(PORT=str(self.api_port), MOTO_PORT=str(self.moto_port), AUTORELOAD="0", PYTHONUNBUFFERED="1")
+        self.started = time.monotonic()
+        self.process = subprocess.Popen(
+            [sys.executable, str(ROOT / "scripts" / "local_stack.py")],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            start_new_session=True,  # its own process group, so the finalizer can kill all of it
+        )
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
+
+    def _read(self) -> None:
+        for line in self.process.stdout:
+            self.lines.append(line.rstrip("\n"))
+            if READY_LINE in line:
+                self.ready.set()
+        self.ready.set()  # the runner exited: stop waiting
+
+    @property
+    def console(self) -> str:
+        return "\n".join(self.lines)
+
+    def wait_until_ready(self) -> float:
+        self.ready.wait(START_TIMEOUT_SECONDS)
+        assert self.process.poll() is None, f"the local stack exited early:\n{self.console}"
+        assert self.ready.is_set(), f"no banner within {START_TIMEOUT_SECONDS} s:\n{self.console}"
+        assert answers(self.api_port) and answers(self.moto_port), self.console
+        return time.monotonic() - self.started
+
+    def stop(self, timeout: float = 10) -> int:
+        """SIGTERM, as `kill` or a service manager would send; returns the runner's exit status."""
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+        status = self.process.wait(timeout)
+        self.reader.join(5)
+        return status
+
+    def kill(self) -> None:
+        """Last resort, after a failure: nothing of the stack may outlive the test."""
+        if self.process.poll() is None:
+            try:
+                self.stop()
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait(5)
+        # (stdout is left to the daemon reader: closing it would block while a child still holds the pipe)
+
+
+@pytest.fixture
+def local_stack():
+    stack = LocalStack()
+    try:
+        yield stack
+    finally:
+        stack.kill()
+
+
+def texts_kept_by_the_emulator(stack: LocalStack, phone: str) -> list[str]:
+    """moto server keeps every SMS: ``{"sns": {"SMS": [{"phone_number", "message", "message_id"}]}}``."""
+    data = requests.get(f"{stack.emulator}/moto-api/data.json", timeout=HTTP_TIMEOUT_SECONDS).json()
+    return [sms["message"] for sms in data["sns"]["SMS"] if sms["phone_number"] == phone]
+
+
+def echoed_notifications(stack: LocalStack) -> list[dict]:
+    found = []
+    for line in stack.lines:
+        if line.startswith("{"):
+            try:
+                record = json.loads(line)
+            except ValueError:
+                continue
+            if record.get("msg") in ("sms", "push"):
+                found.append(record)
+    return found
+
+
+def wait_for(condition, timeout: float = 5.0):
+    deadline = time.monotonic() + timeout
+    while True:
+        value = condition()
+        if value or time.monotonic() > deadline:
+            return value
+        time.sleep(0.05)
+
+
+def small_png() -> bytes:
+    from PIL import Image
+
+    buffer = io.BytesIO()
+    Image.new("RGB", (64, 48), (30, 120, 200)).save(buffer, format="PNG")
+    return buffer.getvalue()
+
+
+@pytest.mark.e2e
+def test_local_stack_logs_in_serves_avatars_and_stops_cleanly(local_stack):
+    local_stack.wait_until_ready()
+    api = local_stack.api
+    assert f"API        {api}" in local_stack.console
+    assert f"Emulator   {local_stack.emulator}" in local_stack.console
+
+    # Ask for a pin: it is texted through the emulator, which keeps it, and echoed on the console.
+    response = requests.post(f"{api}/auth", json={"phone_number": PHONE}, timeout=HTTP_TIMEOUT_SECONDS)
+    assert response.status_code == 204, response.text
+    texts = texts_kept_by_the_emulator(local_stack, PHONE)
+    assert len(texts) == 1, texts
+    pin = re.search(r"\b(\d{6})\b", texts[0]).group(1)
+    echoed = wait_for(lambda: [r for r in echoed_notifications(local_stack) if r["to"] == PHONE])
+    assert echoed == [{"msg": "sms", "to": PHONE, "text": texts[0]}], local_stack.console
+    assert pin in echoed[0]["text"]
+
+    # Log in with it.
+    response = requests.post(
+        f"{api}/auth/verify_pin", json={"phone_number": PHONE, "pin": pin}, timeout=HTTP_TIMEOUT_SECONDS
+    )
+    assert response.status_code == 200, response.text
+    user = response.json()
+    assert user["phone_number"] == PHONE
+    assert isinstance(user["id"], int)
+    token = user["auth_token"]
+    assert token.startswith(f"{user['id']}.")
+
+    # The token opens the profile; no token does not.
+    bearer = {"Authorization": f"Bearer {token}"}
+    response = requests.get(f"{api}/users/me", headers=bearer, timeout=HTTP_TIMEOUT_SECONDS)
+    assert response.status_code == 200, response.text
+    me = response.json()
+    assert me["id"] == user["id"] and me["phone_number"] == PHONE
+    assert me["photo"] is None and me["big_photo"] is None
+    assert "auth_token" not in me and "notify_event_change" in me
+    response = requests.get(f"{api}/users/me", timeout=HTTP_TIMEOUT_SECONDS)
+    assert response.status_code == 401, response.text
+
+    # The pin is single use.
+    response = requests.post(
+        f"{api}/auth/verify_pin", json={"phone_number": PHONE, "pin": pin}, timeout=HTTP_TIMEOUT_SECONDS
+    )
+    assert response.status_code == 400, response.text
+
+    # An uploaded avatar's URL points at the emulator and opens without credentials, as in a browser.
+    response = requests.post(
+        f"{api}/users/change_avatar",
+        headers=bearer,
+        files={"photo": ("me.png", small_png(), "image/png")},
+        timeout=HTTP_TIMEOUT_SECONDS,
+    )
+    assert response.status_code == 200, response.text
+    for url in (response.json()["photo"], response.json()["big_photo"]):
+        assert url.startswith(f"{local_stack.emulator}/"), url
+        image = requests.get(url, timeout=HTTP_TIMEOUT_SECONDS)
+        assert image.status_code == 200, url
+        assert image.headers["Content-Type"] == "image/jpeg"
+        assert image.content[:3] == b"\xff\xd8\xff"
+
+    # SIGTERM stops the API and the emulator, quietly.
+    assert local_stack.stop() == 0, local_stack.console
+    assert not answers(local_stack.api_port) and not answers(local_stack.moto_port)
+    assert "Traceback" not in local_stack.console, local_stack.console
