@@ -56,3 +56,15 @@ def user_summary_json(user: User) -> dict:
         "photo": media_url(user.photo_key),
         "big_photo": media_url(user.big_photo_key),
     }
+
+
+def favorite_json(favorite, *, owner_id: int) -> dict:
+    """A favorite contact (``favorite`` is a ``models.users.Favorite`` of ``owner_id``)."""
+    return {
+        "id": favorite.id,
+        "phone_number": favorite.fav_phone,
+        "contact_name": favorite.contact_name,
+        "photo_url": media_url(favorite.photo_key),
+        "owner": owner_id,
+        "is_favorite": True,
+    }

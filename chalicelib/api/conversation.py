@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from chalicelib.api.routing import NO_CONTENT, Reply, RequestContext, route
 from chalicelib.errors import ValidationError
+from chalicelib.representations_events import poll_json
 from chalicelib.services import conversation
 from chalicelib.services.events import parse_id
 from chalicelib.validation import Fields
@@ -33,7 +34,7 @@ def post_poll(ctx: RequestContext):
     suggested_venue = fields.string("suggested_venue", required=True, max_length=VENUE_MAX_LENGTH)
     fields.raise_if_errors()
     poll = conversation.post_poll(ctx.user, event_id, suggested_date, suggested_venue)
-    return Reply(conversation.poll_json(poll), status=201)
+    return Reply(poll_json(poll), status=201)
 
 
 @route("/events/{event_id}/time_suggestions", ["POST"])

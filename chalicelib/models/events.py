@@ -57,7 +57,8 @@ class ByUser(GlobalSecondaryIndex):
     class Meta:
         index_name = "by_user"
         projection = IncludeProjection(
-            ["event_id", "owner_id", "role", "has_accepted", "cancelled", "created", "rsvp_time"]
+            # ``kind`` too: PynamoDB filters every model query on its discriminator
+            ["kind", "event_id", "owner_id", "role", "has_accepted", "cancelled", "created", "rsvp_time"]
         )
 
     user_pk = UnicodeAttribute(hash_key=True)

@@ -39,7 +39,13 @@ def photo_from_multipart(content_type: str, body: bytes | str) -> bytes:
     raise ValidationError.field(PHOTO_FIELD, NO_FILE)
 
 
-def _put(key: str, data: bytes, content_type: str) -> None:
+def new_image_prefix(folder: str, owner_id: int) -> str:
+    """An unguessable key prefix for ``owner_id``'s images: ``<folder>/<owner>/<128 random bits>``."""
+    return f"{folder}/{owner_id}/{secrets.token_urlsafe(16)}"
+
+
+def put_image(key: str, data: bytes, content_type: str) -> None:
+    """Store one image object (immutable: every new image gets a new key)."""
     aws.s3().put_object(
         Bucket=get_settings().avatar_bucket,
         Key=key,
@@ -49,17 +55,17 @@ def _put(key: str, data: bytes, content_type: str) -> None:
     )
 
 
-def _delete_quietly(keys: list[str]) -> None:
+def delete_quietly(keys: list[str | None]) -> None:
     """Delete objects nobody points at any more; a failure leaves garbage, never a broken profile."""
     keys = [key for key in keys if key]
-    if not keys:
-        return
-    try:
-        aws.s3().delete_objects(
-            Bucket=get_settings().avatar_bucket, Delete={"Objects": [{"Key": k} for k in keys], "Quiet": True}
-        )
-    except Exception:  # noqa: BLE001
-        log.warning("could not delete %d stale avatar objects", len(keys))
+    for start in range(0, len(keys), 1000):  # DeleteObjects takes at most 1,000 keys
+        chunk = keys[start : start + 1000]
+        try:
+            aws.s3().delete_objects(
+                Bucket=get_settings().avatar_bucket, Delete={"Objects": [{"Key": k} for k in chunk], "Quiet": True}
+            )
+        except Exception:  # noqa: BLE001
+            log.warning("could not delete %d stale image objects", len(chunk))
 
 
 def change_avatar(user: User, data: bytes) -> User:
@@ -70,18 +76,18 @@ def change_avatar(user: User, data: bytes) -> User:
     processed = process_image(
         data, field=PHOTO_FIELD, max_bytes=settings.avatar_max_bytes, max_pixels=settings.avatar_max_pixels
     )
-    prefix = f"avatars/{user.id}/{secrets.token_urlsafe(16)}"
+    prefix = new_image_prefix("avatars", user.id)
     big_key, small_key = f"{prefix}/big.jpg", f"{prefix}/small.jpg"
     old_keys = [user.big_photo_key, user.photo_key]
     with aws.aws_unavailable_as_503("Image storage"):
         try:
-            _put(big_key, processed.big, processed.content_type)
-            _put(small_key, processed.small, processed.content_type)
+            put_image(big_key, processed.big, processed.content_type)
+            put_image(small_key, processed.small, processed.content_type)
             update_profile(user, {"big_photo_key": big_key, "photo_key": small_key})
         except Exception:
-            _delete_quietly([big_key, small_key])
+            delete_quietly([big_key, small_key])
             raise
-    _delete_quietly(old_keys)
+    delete_quietly(old_keys)
     return user
 
 
@@ -89,5 +95,5 @@ def remove_avatar(user: User) -> User:
     old_keys = [user.big_photo_key, user.photo_key]
     if any(old_keys):
         update_profile(user, {"big_photo_key": None, "photo_key": None})
-        _delete_quietly(old_keys)
+        delete_quietly(old_keys)
     return user

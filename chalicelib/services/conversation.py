@@ -32,9 +32,9 @@ from chalicelib.models.events import (
     invitation_sk,
 )
 from chalicelib.models.users import User
+from chalicelib.services.events import EVENT_CANCELLED
 from chalicelib.timeutil import format_datetime, utcnow
 
-EVENT_CANCELLED = "This event has been cancelled."
 POLL_LIMIT = 3
 POLL_REQUIRED = {"body": ["This field is required."]}
 POLL_LIMIT_BODY = {"_error_message": f"No more than {POLL_LIMIT} polls can be submitted."}
@@ -59,6 +59,44 @@ def _reasons(exc: TransactWriteError) -> list[str | None]:
 
 def _check_membership(transaction, event_id: int, user: User) -> None:
     transaction.condition_check(Invitation, event_pk(event_id), invitation_sk(user.id), Invitation.pk.exists())
+
+
+class _LimitReached(Exception):
+    def __init__(self, event: Event):
+        super().__init__(event.id)
+        self.event = event
+
+
+class _AlreadyStored(Exception):
+    pass
+
+
+def _store_counted(user: User, event_id: int, item, counter, limit: int) -> None:
+    """Store ``item`` (a new key) and add 1 to the event's ``counter`` under ``limit``, in one transaction
+    that also checks the caller is invited and the event not cancelled.
+
+    Raises NotFound (not a participant), Conflict (cancelled), _LimitReached or _AlreadyStored.
+    """
+    try:
+        with transact_write() as transaction:
+            _check_membership(transaction, event_id, user)
+            transaction.save(item, condition=type(item).pk.does_not_exist())
+            transaction.update(
+                Event(event_pk(event_id), META_SK),
+                actions=[counter.add(1)],
+                condition=Event.pk.exists() & _not_cancelled() & (counter < limit),
+            )
+    except TransactWriteError as exc:
+        reasons = _reasons(exc) + [None, None, None]
+        if reasons[0] == FAILED:
+            raise NotFound() from None
+        if reasons[2] == FAILED:
+            event = _live_event_or_raise(event_id)
+            if getattr(event, counter.attr_name) >= limit:
+                raise _LimitReached(event) from None
+        if reasons[1] == FAILED:
+            raise _AlreadyStored() from None
+        raise
 
 
 def _live_event_or_raise(event_id: int) -> Event:
@@ -99,35 +137,11 @@ def post_message(user: User, event_id: int, body: str) -> dict:
         created=now,
     )
     try:
-        with transact_write() as transaction:
-            _check_membership(transaction, event_id, user)
-            transaction.save(message, condition=Message.pk.does_not_exist())
-            transaction.update(
-                Event(event_pk(event_id), META_SK),
-                actions=[Event.message_count.add(1)],
-                condition=Event.pk.exists() & _not_cancelled() & (Event.message_count < limit),
-            )
-    except TransactWriteError as exc:
-        reasons = _reasons(exc) + [None, None, None]
-        if reasons[0] == FAILED:
-            raise NotFound() from None
-        if reasons[2] == FAILED:
-            event = _live_event_or_raise(event_id)
-            if event.message_count >= limit:
-                raise Conflict(body=_message_result(body, event, user, refused=True, limit=limit)) from None
-        raise
+        _store_counted(user, event_id, message, Event.message_count, limit)
+    except _LimitReached as full:
+        raise Conflict(body=_message_result(body, full.event, user, refused=True, limit=limit)) from None
     event = _event(event_id)
     return _message_result(body, event, user, refused=False, limit=limit)
-
-
-def message_json(message: Message, author: User | None) -> dict:
-    return {
-        "id": message.id,
-        "user_id": message.user_id,
-        "user_full_name": author.full_name if author else "",
-        "user_email": author.email if author else "",
-        "body": message.body,
-    }
 
 
 # --------------------------------------------------------------------------- polls
@@ -152,34 +166,12 @@ def post_poll(user: User, event_id: int, suggested_date: datetime, suggested_ven
         created=now,
     )
     try:
-        with transact_write() as transaction:
-            _check_membership(transaction, event_id, user)
-            transaction.save(poll, condition=Poll.pk.does_not_exist())
-            transaction.update(
-                Event(event_pk(event_id), META_SK),
-                actions=[Event.poll_count.add(1)],
-                condition=Event.pk.exists() & _not_cancelled() & (Event.poll_count < POLL_LIMIT),
-            )
-    except TransactWriteError as exc:
-        reasons = _reasons(exc) + [None, None, None]
-        if reasons[0] == FAILED:
-            raise NotFound() from None
-        if reasons[2] == FAILED:
-            event = _live_event_or_raise(event_id)
-            if event.poll_count >= POLL_LIMIT:
-                raise ValidationError(POLL_LIMIT_BODY) from None
-        if reasons[1] == FAILED:
-            raise ValidationError(POLL_REQUIRED) from None
-        raise
+        _store_counted(user, event_id, poll, Event.poll_count, POLL_LIMIT)
+    except _LimitReached:
+        raise ValidationError(POLL_LIMIT_BODY) from None
+    except _AlreadyStored:
+        raise ValidationError(POLL_REQUIRED) from None
     return poll
-
-
-def poll_json(poll: Poll) -> dict:
-    return {
-        "id": poll.id,
-        "suggested_date": format_datetime(poll.suggested_date),
-        "suggested_venue": poll.suggested_venue,
-    }
 
 
 # --------------------------------------------------------------------------- time suggestions

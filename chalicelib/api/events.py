@@ -1,0 +1,237 @@
+"""/events: the list, create, timeline, stats, sample replies, detail, edits, cancel, RSVP, seen."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from chalicelib.api.routing import NO_BODY, NO_CONTENT, Reply, RequestContext, route
+from chalicelib.errors import NotFound, ValidationError
+from chalicelib.representations_events import CREATE, DETAIL, LIST, TIMELINE, event_json, invitation_json
+from chalicelib.services import events
+from chalicelib.timeutil import parse_datetime
+from chalicelib.validation import REQUIRED, Fields
+
+INVALID_DATETIME = "Enter a valid date/time."
+NOT_DICT = "Invalid data. Expected a dictionary, but got {kind}."
+TIMELINE_TYPES = ("sent", "received")
+MAX_PER_PAGE = 1000
+
+
+# --------------------------------------------------------------------------- input
+
+
+def _time_part_given(raw: object) -> bool:
+    """False when the sent date's time part is 00:00:00 (in its own offset), else True."""
+    text = raw.strip() if isinstance(raw, str) else ""
+    if text.endswith(("Z", "z")):
+        text = text[:-1] + "+00:00"
+    try:
+        parsed = datetime.fromisoformat(text)
+    except ValueError:
+        return True
+    return (parsed.hour, parsed.minute, parsed.second, parsed.microsecond) != (0, 0, 0, 0)
+
+
+def _location(fields: Fields) -> dict | None:
+    """``{"latitude", "longitude"}``, ``{}`` to leave it unset, None when not sent."""
+    if not fields.present("location"):
+        return None
+    value = fields.data["location"]
+    if value is None or value == {}:
+        return {}
+    if not isinstance(value, dict):
+        fields.errors["location"] = {"non_field_errors": [NOT_DICT.format(kind=type(value).__name__)]}
+        return None
+    inner = Fields(value)
+    latitude = inner.number("latitude", required=True, min_value=-90, max_value=90)
+    longitude = inner.number("longitude", required=True, min_value=-180, max_value=180)
+    if inner.errors:
+        fields.errors["location"] = inner.errors
+        return None
+    return {"latitude": latitude, "longitude": longitude}
+
+
+def _event_input(body: dict, *, creating: bool) -> events.EventInput:
+    """Every field checked before anything is written; all errors at once."""
+    fields = Fields(body)
+    data = events.EventInput(
+        title=fields.string("title", required=creating, max_length=200, allow_blank=False),
+        event_date=fields.datetime("event_date", required=creating),
+        is_time_specified=fields.boolean("is_time_specified"),
+        total_spots=fields.integer("total_spots", min_value=0),
+        invite_phone_numbers=fields.phone_list("invite_phone_numbers"),
+        location=_location(fields),
+        address=fields.string("address", max_length=1000),
+        venue_name=fields.string("venue_name", max_length=100),
+    )
+    if not creating:
+        data.spot_filled = fields.integer("spot_filled", min_value=1)
+    fields.raise_if_errors()
+    if data.event_date is not None and data.is_time_specified is None:
+        data.is_time_specified = _time_part_given(body.get("event_date"))
+    return data
+
+
+def _rsvp_message(ctx: RequestContext) -> str:
+    body = dict(ctx.json_object())
+    if body.get("rsvp_message") is None:
+        body.pop("rsvp_message", None)
+    fields = Fields(body)
+    message = fields.string("rsvp_message", max_length=60)
+    fields.raise_if_errors()
+    return message or ""
+
+
+def _query_datetime(ctx: RequestContext, name: str, errors: dict) -> datetime | None:
+    raw = ctx.query(name)
+    if raw is None or raw == "":
+        return None
+    parsed = parse_datetime(raw, allow_unix=True)
+    if parsed is None:
+        errors[name] = [INVALID_DATETIME]
+    return parsed
+
+
+def _query_boolean(ctx: RequestContext, name: str, errors: dict) -> bool | None:
+    raw = ctx.query(name)
+    if raw is None or raw == "":
+        return None
+    value = raw.strip().lower()
+    if value in ("true", "1", "yes", "on"):
+        return True
+    if value in ("false", "0", "no", "off"):
+        return False
+    errors[name] = ["Must be a valid boolean."]
+    return None
+
+
+def _per_page(ctx: RequestContext, errors: dict) -> int:
+    raw = ctx.query("per_page")
+    if raw is None or raw == "":
+        return 30
+    try:
+        value = int(raw)
+    except ValueError:
+        errors["per_page"] = ["A valid integer is required."]
+        return 30
+    if value < 1:
+        errors["per_page"] = ["Ensure this value is greater than or equal to 1."]
+    elif value > MAX_PER_PAGE:
+        errors["per_page"] = [f"Ensure this value is less than or equal to {MAX_PER_PAGE}."]
+    return value
+
+
+def _page(ctx: RequestContext) -> int:
+    raw = ctx.query("page")
+    if raw is None or raw == "":
+        return 1
+    if not raw.isascii() or not raw.isdigit() or int(raw) < 1:
+        raise NotFound(events.INVALID_PAGE)
+    return int(raw)
+
+
+def _page_url(ctx: RequestContext, page: int) -> str:
+    query = {name: value for name, value in (ctx.request.query_params or {}).items() if name != "page"}
+    if page > 1:
+        query["page"] = page
+    return ctx.absolute_url(**query)
+
+
+# --------------------------------------------------------------------------- routes
+
+
+@route("/events", ["GET"])
+def list_events(ctx: RequestContext):
+    errors: dict = {}
+    after = _query_datetime(ctx, "event_after", errors)
+    before = _query_datetime(ctx, "event_before", errors)
+    i_am_owner = _query_boolean(ctx, "i_am_owner", errors)
+    per_page = _per_page(ctx, errors)
+    if errors:
+        raise ValidationError(errors)
+    page = _page(ctx)
+    result = events.list_events(
+        ctx.user, after=after, before=before, i_am_owner=i_am_owner, page=page, per_page=per_page
+    )
+    has_next = page * per_page < result.count
+    return {
+        "count": result.count,
+        "next": _page_url(ctx, page + 1) if has_next else None,
+        "previous": _page_url(ctx, page - 1) if page > 1 else None,
+        "results": [event_json(view, ctx.user.id, LIST) for view in result.views],
+    }
+
+
+@route("/events", ["POST"])
+def create_event(ctx: RequestContext):
+    data = _event_input(ctx.json_object(), creating=True)
+    view = events.create_event(ctx.user, data)
+    return Reply(event_json(view, ctx.user.id, CREATE), status=201)
+
+
+@route("/events/timeline", ["GET"])
+def timeline(ctx: RequestContext):
+    errors: dict = {}
+    kind = ctx.query("type")
+    if kind is None or kind == "":
+        errors["type"] = [REQUIRED]
+    elif kind not in TIMELINE_TYPES:
+        errors["type"] = [f'"{kind}" is not a valid choice.']
+    cursor = _query_datetime(ctx, "cursor", errors)
+    if errors:
+        raise ValidationError(errors)
+    return [event_json(view, ctx.user.id, TIMELINE) for view in events.timeline(ctx.user, kind, cursor)]
+
+
+@route("/events/stats", ["GET"])
+def stats(ctx: RequestContext):
+    return {"unresponded_invite_count": events.unresponded_count(ctx.user)}
+
+
+@route("/events/sample_rsvp_replies", ["GET"])
+def sample_rsvp_replies(ctx: RequestContext):
+    return [dict(reply) for reply in events.SAMPLE_RSVP_REPLIES]
+
+
+@route("/events/{event_id}", ["GET"])
+def event_detail(ctx: RequestContext):
+    view = events.get_event(ctx.user, events.parse_id(ctx.params.get("event_id")))
+    return event_json(view, ctx.user.id, DETAIL)
+
+
+@route("/events/{event_id}", ["PATCH"])
+def edit_event(ctx: RequestContext):
+    event_id = events.parse_id(ctx.params.get("event_id"))
+    data = _event_input(ctx.json_object(), creating=False)
+    view = events.update_event(ctx.user, event_id, data)
+    return event_json(view, ctx.user.id, DETAIL)
+
+
+@route("/events/{event_id}/cancel_event", ["PUT"], body=NO_BODY)
+def cancel_event(ctx: RequestContext):
+    events.cancel_event(ctx.user, events.parse_id(ctx.params.get("event_id")))
+    return NO_CONTENT
+
+
+def _rsvp(ctx: RequestContext, accept: bool):
+    event_id = events.parse_id(ctx.params.get("event_id"))
+    message = _rsvp_message(ctx)
+    invitation = events.rsvp(ctx.user, event_id, accept=accept, message=message)
+    return invitation_json(invitation, ctx.user)
+
+
+@route("/events/{event_id}/accept", ["POST"])
+def accept(ctx: RequestContext):
+    return _rsvp(ctx, True)
+
+
+@route("/events/{event_id}/reject", ["POST"])
+def reject(ctx: RequestContext):
+    return _rsvp(ctx, False)
+
+
+@route("/events/{event_id}/invitations/{invitation_id}/mark_seen", ["PUT"], body=NO_BODY)
+def mark_seen(ctx: RequestContext):
+    event_id = events.parse_id(ctx.params.get("event_id"))
+    invitation_id = events.parse_id(ctx.params.get("invitation_id"))
+    return invitation_json(events.mark_seen(ctx.user, event_id, invitation_id), ctx.user)

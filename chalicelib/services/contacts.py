@@ -1,0 +1,440 @@
+"""Favorite contacts and the lookups over the address book: who is registered, who invited me.
+
+Favorites live under the owner's partition (``USER#<owner>`` / ``FAV#<e164>``): one Query reads
+them all; writes go by ``BatchWriteItem`` (25 a call, the calls in parallel). Lookups of many
+numbers go by ``BatchGetItem`` (100 keys a call, the calls in parallel): one round for the phone
+claims, one for the profiles, so 1,000 numbers cost at most 20 calls in 2 sequential rounds.
+
+Error shapes of the favorites body (Django REST framework's own):
+
+- a JSON array of contacts (``ListSerializer`` of ``many=True``): a list with one object per entry,
+  ``{}`` for the good ones, e.g. ``[{}, {"phone_number": ["Enter a valid phone number."]}]``;
+  an entry that is not an object gets ``{"non_field_errors": ["Invalid data. Expected a
+  dictionary, but got str."]}`` in its place; an array over 1,000 entries, or a body that is
+  neither an array nor an object: ``{"non_field_errors": [...]}``. The same array may also come
+  wrapped as ``{"contacts": [...]}``; its errors are then keyed ``{"contacts": [...]}``.
+- the deprecated ``{"phone_numbers": [...]}`` (a ``ListField``): errors keyed by position,
+  ``{"phone_numbers": {"1": ["Enter a valid phone number."]}}``, or
+  ``{"phone_numbers": ["Ensure this field has no more than 1000 elements."]}``.
+
+Every entry is checked and every photo decoded and re-encoded before anything is written, so a
+400 stores nothing: no item and no S3 object.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import logging
+import random
+import re
+import time
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from chalicelib import aws
+from chalicelib.config import get_settings
+from chalicelib.errors import PayloadTooLarge, ServiceUnavailable, ValidationError
+from chalicelib.ids import new_id
+from chalicelib.models.events import Invitation
+from chalicelib.models.users import (
+    PHONE_SK,
+    PROFILE_SK,
+    Favorite,
+    PhoneClaim,
+    User,
+    UsersTable,
+    favorite_sk,
+    phone_pk,
+    user_pk,
+)
+from chalicelib.phones import normalize_phone
+from chalicelib.services import avatars
+from chalicelib.services.ratelimit import Limit, hit
+from chalicelib.timeutil import utcnow
+from chalicelib.validation import NOT_LIST, NOT_NULL, REQUIRED, Fields
+
+log = logging.getLogger("invites")
+T = TypeVar("T")
+R = TypeVar("R")
+
+MAX_ENTRIES = 1000
+MAX_NAME = 256
+BATCH_GET_LIMIT = 100  # keys per BatchGetItem
+BATCH_WRITE_LIMIT = 25  # requests per BatchWriteItem
+PARALLEL_CALLS = 10  # 1,000 keys = 10 BatchGetItem calls at once
+BATCH_ATTEMPTS = 5  # a call plus retries of what DynamoDB left unprocessed
+PHOTO_FIELD = "photo"
+PHOTO_FOLDER = "favorites"
+
+NO_DATA = "No data provided"
+NOT_A_DICT = "Invalid data. Expected a dictionary, but got {kind}."
+TOO_MANY = f"Ensure this field has no more than {MAX_ENTRIES} elements."
+_DATA_URI = re.compile(r"^data:[\w/+.-]*;base64,", re.IGNORECASE)
+_WHITESPACE = re.compile(r"\s+")
+
+# ``photo`` was not sent: an upsert keeps the stored photo.
+KEEP = object()
+
+
+@dataclass
+class ContactInput:
+    """One validated entry. ``contact_name`` None: not sent; ``photo`` KEEP, None (remove) or bytes."""
+
+    phone: str
+    contact_name: str | None = None
+    photo: Any = KEEP
+
+
+# Reading the body
+
+
+def _kind(value: Any) -> str:
+    return type(value).__name__
+
+
+def _entries_of(body: Any) -> tuple[str | None, list | None]:
+    """(key errors go under, list of contact objects) or (None, None) for the phone_numbers shape."""
+    if isinstance(body, list):
+        return "", body
+    if isinstance(body, dict) and "contacts" in body:
+        if not isinstance(body["contacts"], list):
+            raise ValidationError({"contacts": [NOT_LIST.format(kind=_kind(body["contacts"]))]})
+        return "contacts", body["contacts"]
+    if isinstance(body, dict):
+        return None, None
+    if body is None:
+        raise ValidationError({"non_field_errors": [NO_DATA]})
+    raise ValidationError({"non_field_errors": [NOT_LIST.format(kind=_kind(body))]})
+
+
+def _raise_list_errors(key: str, errors: list | dict) -> None:
+    raise ValidationError({key: errors} if key else errors)
+
+
+def parse_favorites(body: Any, *, with_details: bool) -> list[ContactInput]:
+    """Validate a favorites body of either shape; one entry per number, the last one sent wins.
+
+    ``with_details`` (POST) reads ``contact_name`` and ``photo`` too and turns each photo into a
+    clean JPEG (ready to store); without it (DELETE) only the numbers matter.
+    """
+    key, items = _entries_of(body)
+    if items is None:
+        fields = Fields(body)
+        numbers = fields.phone_list("phone_numbers", required=True, max_items=MAX_ENTRIES)
+        fields.raise_if_errors()
+        return list({phone: ContactInput(phone) for phone in numbers}.values())
+    if len(items) > MAX_ENTRIES:
+        _raise_list_errors(key, {"non_field_errors": [TOO_MANY]})
+
+    entries, errors = [], []
+    for item in items:
+        entry, item_errors = _parse_entry(item, with_details)
+        entries.append(entry)
+        errors.append(item_errors)
+    if any(errors):
+        _raise_list_errors(key, errors)
+
+    unique = list({entry.phone: entry for entry in entries}.values())
+    if with_details:
+        errors = [{} for _ in items]
+        position = {entry.phone: index for index, entry in enumerate(entries)}  # the last of each number
+        for entry in unique:
+            error = _process_photo(entry)
+            if error:
+                errors[position[entry.phone]] = {PHOTO_FIELD: [error]}
+        if any(errors):
+            _raise_list_errors(key, errors)
+    return unique
+
+
+def _parse_entry(item: Any, with_details: bool) -> tuple[ContactInput | None, dict]:
+    if not isinstance(item, dict):
+        return None, {"non_field_errors": [NOT_A_DICT.format(kind=_kind(item))]}
+    fields = Fields(item)
+    phone = fields.phone("phone_number", required=True)
+    entry = ContactInput(phone or "")
+    if with_details:
+        entry.contact_name = fields.string("contact_name", max_length=MAX_NAME)
+        if fields.present(PHOTO_FIELD):
+            entry.photo = _decode_photo(item[PHOTO_FIELD], fields)
+    return entry, fields.errors
+
+
+def _decode_photo(value: Any, fields: Fields) -> bytes | None:
+    """Base64 (optionally a ``data:image/...;base64,`` URI) to bytes; ``null`` or ``""`` removes."""
+    if value is None or value == "":
+        return None
+    if not isinstance(value, str):
+        fields.error(PHOTO_FIELD, _invalid_image_message())
+        return None
+    max_bytes = get_settings().avatar_max_bytes
+    text = _WHITESPACE.sub("", _DATA_URI.sub("", value, count=1))
+    if len(text) > (max_bytes + 2) // 3 * 4:  # too big before decoding anything
+        fields.error(PHOTO_FIELD, _too_large_message(max_bytes))
+        return None
+    try:
+        return base64.b64decode(text + "=" * (-len(text) % 4), validate=True)
+    except (binascii.Error, ValueError):
+        fields.error(PHOTO_FIELD, _invalid_image_message())
+        return None
+
+
+def _process_photo(entry: ContactInput) -> str | None:
+    """Replace the entry's raw photo by a clean JPEG; the error message when it is no good image."""
+    if not isinstance(entry.photo, bytes):
+        return None
+    from chalicelib.services.images import process_image
+
+    settings = get_settings()
+    try:
+        processed = process_image(
+            entry.photo, field=PHOTO_FIELD, max_bytes=settings.avatar_max_bytes, max_pixels=settings.avatar_max_pixels
+        )
+    except PayloadTooLarge:
+        return _too_large_message(settings.avatar_max_bytes)
+    except ValidationError as error:
+        return error.body[PHOTO_FIELD][0]
+    entry.photo = processed.big
+    return None
+
+
+def _invalid_image_message() -> str:
+    from chalicelib.services.images import INVALID_IMAGE
+
+    return INVALID_IMAGE
+
+
+def _too_large_message(max_bytes: int) -> str:
+    """Avatar's 413 text, here as a field error: "File too large. Maximum size is 5 MB."."""
+    size = f"{max_bytes / 2**20:.2f}".rstrip("0").rstrip(".")
+    return f"File too large. Maximum size is {size} MB."
+
+
+# Favorites
+
+
+def list_favorites(owner: User) -> list[Favorite]:
+    """The owner's favorites by contact_name, case-insensitively (then by number)."""
+    items = Favorite.query(user_pk(owner.id), Favorite.sk.startswith(favorite_sk("")), consistent_read=True)
+    return _sorted(items)
+
+
+def _sorted(favorites: Iterable[Favorite]) -> list[Favorite]:
+    return sorted(favorites, key=lambda f: (f.contact_name.casefold(), f.contact_name, f.fav_phone))
+
+
+def save_favorites(owner: User, body: Any) -> list[Favorite]:
+    """Upsert the entries (by normalised number) and return the whole list.
+
+    Order: validate and re-encode every photo; read the list; store the new photos (all of them,
+    or none: S3 trouble is a 503 with nothing written); write the items; only then delete the
+    photos they replaced. If a write fails, the new photos of items not written are deleted.
+    """
+    entries = parse_favorites(body, with_details=True)
+    current = {favorite.fav_phone: favorite for favorite in list_favorites(owner)}
+    now = utcnow()
+    changed: list[Favorite] = []
+    uploads: dict[str, tuple[str, bytes]] = {}  # sk -> (new key, JPEG)
+    replaced: dict[str, str] = {}  # sk -> photo key the write makes stale
+    for entry in entries:
+        old = current.get(entry.phone)
+        item = Favorite(
+            user_pk(owner.id),
+            favorite_sk(entry.phone),
+            id=old.id if old else new_id(),
+            fav_phone=entry.phone,
+            contact_name=entry.contact_name if entry.contact_name is not None else (old.contact_name if old else ""),
+            photo_key=old.photo_key if old else None,
+            created=old.created if old else now,
+        )
+        if entry.photo is not KEEP:
+            item.photo_key = None
+            if entry.photo is not None:
+                item.photo_key = f"{avatars.new_image_prefix(PHOTO_FOLDER, owner.id)}.jpg"
+                uploads[item.sk] = (item.photo_key, entry.photo)
+            if old and old.photo_key and old.photo_key != item.photo_key:
+                replaced[item.sk] = old.photo_key
+        if old and old.contact_name == item.contact_name and old.photo_key == item.photo_key:
+            continue  # nothing new: no write
+        changed.append(item)
+
+    with aws.aws_unavailable_as_503("Image storage"):
+        try:
+            parallel(lambda upload: avatars.put_image(upload[0], upload[1], "image/jpeg"), list(uploads.values()))
+        except Exception:
+            avatars.delete_quietly([key for key, _ in uploads.values()])
+            raise
+
+    written: set[str] = set()
+    try:
+        batch_write(changed, written=written)
+    except Exception:
+        avatars.delete_quietly([key for sk, (key, _) in uploads.items() if sk not in written])
+        avatars.delete_quietly([key for sk, key in replaced.items() if sk in written])
+        raise
+    avatars.delete_quietly(list(replaced.values()))
+    current.update({item.fav_phone: item for item in changed})
+    return _sorted(current.values())
+
+
+def delete_favorites(owner: User, body: Any) -> list[Favorite]:
+    """Remove the numbers named (unknown ones are ignored), then their photos; the rest of the list."""
+    entries = parse_favorites(body, with_details=False)
+    current = {favorite.fav_phone: favorite for favorite in list_favorites(owner)}
+    doomed = [current[entry.phone] for entry in entries if entry.phone in current]
+    written: set[str] = set()
+    try:
+        batch_write(doomed, delete=True, written=written)
+    finally:
+        avatars.delete_quietly([item.photo_key for item in doomed if item.sk in written])
+    return _sorted(item for item in current.values() if item.sk not in written)
+
+
+# Who is registered
+
+
+def contact_lookup_limit(user: User) -> Limit:
+    return Limit("contact-lookup", str(user.id), get_settings().contact_lookups_per_user_per_hour)
+
+
+def users_by_phone(caller: User, body: Any) -> list[tuple[str, User]]:
+    """``(number as sent, active user)`` for each distinct number sent that belongs to one.
+
+    Invalid numbers (and non-strings) are left out, as are unregistered and inactive ones; the
+    caller's own number is not special. Rate-limited per caller: enumerating who is registered
+    costs the limit's worth of requests an hour.
+    """
+    if not isinstance(body, dict):
+        raise ValidationError({"non_field_errors": [NO_DATA if body is None else NOT_A_DICT.format(kind=_kind(body))]})
+    sent = body.get("phone_numbers")
+    if "phone_numbers" not in body:
+        raise ValidationError({"phone_numbers": [REQUIRED]})
+    if sent is None:
+        raise ValidationError({"phone_numbers": [NOT_NULL]})
+    if not isinstance(sent, list):
+        raise ValidationError({"phone_numbers": [NOT_LIST.format(kind=_kind(sent))]})
+    if len(sent) > MAX_ENTRIES:
+        raise ValidationError({"phone_numbers": [TOO_MANY]})
+    hit(contact_lookup_limit(caller))
+
+    as_sent = {number: normalize_phone(number) for number in sent if isinstance(number, str)}
+    as_sent = {number: e164 for number, e164 in as_sent.items() if e164}
+    claims = batch_get([(phone_pk(e164), PHONE_SK) for e164 in set(as_sent.values())], PhoneClaim)  # round 1
+    owner_of = {claim.pk.removeprefix(phone_pk("")): claim.user_id for claim in claims}
+    profiles = batch_get([(user_pk(uid), PROFILE_SK) for uid in set(owner_of.values())], User)  # round 2
+    active = {profile.id: profile for profile in profiles if profile.is_active}
+    rows = []
+    for number, e164 in as_sent.items():
+        user = active.get(owner_of.get(e164))
+        if user is not None:
+            rows.append((number, user))
+    return rows
+
+
+# Who has invited me
+
+
+def who_has_invited_me(caller: User) -> list[User]:
+    """Distinct active owners of the events the caller is a guest of, latest invitation first.
+
+    One Query of the ``by_user`` index (the caller's invitations; never a Scan), then one round of
+    BatchGetItem for the owners. Invitations marked cancelled do not count. Not rate-limited: it
+    only names people who chose to invite the caller, so it cannot enumerate the user base.
+    """
+    invitations = Invitation.by_user.query(user_pk(caller.id), filter_condition=Invitation.role == "guest")
+    live = [inv for inv in invitations if not inv.cancelled and inv.owner_id != caller.id]
+    live.sort(key=lambda inv: inv.created, reverse=True)
+    owner_ids = list(dict.fromkeys(inv.owner_id for inv in live))
+    owners = {user.id: user for user in batch_get([(user_pk(uid), PROFILE_SK) for uid in owner_ids], User)}
+    return [owners[uid] for uid in owner_ids if uid in owners and owners[uid].is_active]
+
+
+# Batches
+
+
+def parallel(call: Callable[[T], R], args: Sequence[T]) -> list[R]:
+    """``call`` on every item, up to PARALLEL_CALLS at once; every call has finished on return.
+
+    The first failure is raised only after the other calls are done, so callers can clean up
+    knowing nothing is still in flight.
+    """
+    if len(args) <= 1:
+        return [call(arg) for arg in args]
+    with ThreadPoolExecutor(max_workers=min(PARALLEL_CALLS, len(args))) as pool:
+        futures = [pool.submit(call, arg) for arg in args]
+    return [future.result() for future in futures]
+
+
+def _chunks(items: Sequence[T], size: int) -> list[Sequence[T]]:
+    return [items[start : start + size] for start in range(0, len(items), size)]
+
+
+def _pause(attempt: int) -> None:
+    """Exponential backoff with full jitter before retrying what DynamoDB left unprocessed."""
+    time.sleep(random.uniform(0, 0.05 * 2**attempt))
+
+
+def _raw_key(pk: str, sk: str) -> dict:
+    return {"pk": {"S": pk}, "sk": {"S": sk}}
+
+
+def batch_get(keys: Sequence[tuple[str, str]], model: type[T]) -> list[T]:
+    """The items of ``model`` at ``keys`` (pk, sk) of the users table, missing ones left out.
+
+    BatchGetItem calls of 100 keys, all at once (one sequential round), each retrying its
+    UnprocessedKeys with backoff; still unprocessed after that: 503.
+    """
+    found = parallel(_batch_get_chunk, _chunks(list(dict.fromkeys(keys)), BATCH_GET_LIMIT))
+    return [item for chunk in found for item in chunk if isinstance(item, model)]
+
+
+def _batch_get_chunk(keys: Sequence[tuple[str, str]]) -> list[UsersTable]:
+    connection = UsersTable._get_connection()
+    table = UsersTable.Meta.table_name
+    pending = [_raw_key(pk, sk) for pk, sk in keys]
+    items: list[UsersTable] = []
+    for attempt in range(BATCH_ATTEMPTS):
+        if attempt:
+            _pause(attempt)
+        data = connection.batch_get_item(pending)
+        items.extend(UsersTable.from_raw_data(raw) for raw in data.get("Responses", {}).get(table, []))
+        pending = data.get("UnprocessedKeys", {}).get(table, {}).get("Keys")
+        if not pending:
+            return items
+    log.warning("BatchGetItem: %d keys still unprocessed", len(pending))
+    raise ServiceUnavailable()
+
+
+def batch_write(items: Sequence[Favorite], *, delete: bool = False, written: set[str]) -> None:
+    """Put (or delete) ``items`` by BatchWriteItem, 25 a call, the calls in parallel.
+
+    The sort key of every item known to be written is added to ``written`` as it goes, so a
+    caller can tell what happened when this raises (503 when DynamoDB keeps items unprocessed).
+    """
+    parallel(lambda chunk: _batch_write_chunk(chunk, delete, written), _chunks(list(items), BATCH_WRITE_LIMIT))
+
+
+def _batch_write_chunk(items: Sequence[Favorite], delete: bool, written: set[str]) -> None:
+    connection = Favorite._get_connection()
+    table = Favorite.Meta.table_name
+    pending = {item.sk: item for item in items}
+    for attempt in range(BATCH_ATTEMPTS):
+        if attempt:
+            _pause(attempt)
+        if delete:
+            data = connection.batch_write_item(delete_items=[_raw_key(i.pk, i.sk) for i in pending.values()])
+        else:
+            data = connection.batch_write_item(put_items=[i.serialize() for i in pending.values()])
+        left = set()
+        for request in data.get("UnprocessedItems", {}).get(table, []):
+            raw = request["DeleteRequest"]["Key"] if "DeleteRequest" in request else request["PutRequest"]["Item"]
+            left.add(raw["sk"]["S"])
+        written.update(sk for sk in pending if sk not in left)  # threads only add: safe under the GIL
+        pending = {sk: item for sk, item in pending.items() if sk in left}
+        if not pending:
+            return
+    log.warning("BatchWriteItem: %d items still unprocessed", len(pending))
+    raise ServiceUnavailable()

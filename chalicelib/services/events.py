@@ -1,0 +1,734 @@
+"""Events, invitations and RSVPs: the rules (CONTRACT.md, "Events"). No chalice imports.
+
+Reads:
+- one event (detail, edits, RSVP checks): one Query of its partition, then one BatchGetItem of
+  the people in it (100 keys a call, in parallel beyond that);
+- a person's events (list, timeline, stats): a Query of the ``by_user`` index, then the page's
+  partitions queried in parallel, then one parallel round of BatchGetItem for all the people.
+
+Writes that have limits are conditional: accept is a transaction of the invitation (its previous
+reply as condition, so a repeated accept never counts twice) and the META counters (condition
+``total_spots = 0 OR spots_filled < total_spots``); filling spots by hand is conditional on the
+total read. Cancel marks META (which every read of an event checks) and then flags every invitation
+item, so the ``by_user`` reads can drop it without reading META.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from pynamodb.exceptions import PutError, TransactWriteError, UpdateError
+
+from chalicelib import notify
+from chalicelib.config import get_settings
+from chalicelib.errors import Conflict, NotFound, PermissionDenied, Throttled, ValidationError
+from chalicelib.ids import MAX_ID, new_id
+from chalicelib.models.auth import RateCounter
+from chalicelib.models.base import transact_write
+from chalicelib.models.events import (
+    INVITATION_PREFIX,
+    META_SK,
+    Event,
+    EventsTable,
+    Invitation,
+    Location,
+    Message,
+    Poll,
+    date_key,
+    event_pk,
+    invitation_sk,
+)
+from chalicelib.models.users import PHONE_SK, PROFILE_SK, PhoneClaim, User, UsersTable, phone_pk, user_pk
+from chalicelib.services.ratelimit import Limit
+from chalicelib.services.users import find_or_create_user
+from chalicelib.timeutil import format_datetime, utcnow
+
+log = logging.getLogger("invites")
+
+OWNER, GUEST = "owner", "guest"
+EVENT_FULL = "This event is full."
+EVENT_CANCELLED = "This event has been cancelled."
+INVALID_PAGE = "Invalid page."
+TIMELINE_PAGE = 30
+TRANSACTION_ITEMS = 100  # DynamoDB's limit of items in one TransactWriteItems
+BATCH_GET_KEYS = 100  # DynamoDB's limit of keys in one BatchGetItem
+MAX_WORKERS = 16
+_ATTEMPTS = 5
+
+SAMPLE_RSVP_REPLIES = (
+    {"id": 1, "text": "Count me in!", "type": "accept"},
+    {"id": 2, "text": "See you there.", "type": "accept"},
+    {"id": 3, "text": "Wouldn't miss it.", "type": "accept"},
+    {"id": 4, "text": "I'll bring snacks.", "type": "accept"},
+    {"id": 5, "text": "Sorry, I can't make it.", "type": "reject"},
+    {"id": 6, "text": "Maybe next time.", "type": "reject"},
+    {"id": 7, "text": "I have other plans.", "type": "reject"},
+    {"id": 8, "text": "Have fun without me!", "type": "reject"},
+)
+
+
+# --------------------------------------------------------------------------- values in and out
+
+
+@dataclass
+class EventInput:
+    """Validated fields of a create or an edit; None means "not sent"."""
+
+    title: str | None = None
+    event_date: datetime | None = None
+    is_time_specified: bool | None = None
+    total_spots: int | None = None
+    invite_phone_numbers: list[str] | None = None
+    location: dict | None = None  # {"latitude", "longitude"}; {} to clear
+    address: str | None = None
+    venue_name: str | None = None
+    spot_filled: int | None = None
+
+
+@dataclass
+class EventView:
+    """An event with everything said about it, and the people needed to show it."""
+
+    event: Event
+    invitations: list[Invitation]  # the owner first, then guests in the order they were invited
+    messages: list[Message] = field(default_factory=list)  # oldest first
+    polls: list[Poll] = field(default_factory=list)
+    users: dict[int, User] = field(default_factory=dict)
+
+    def invitation_of(self, user_id: int) -> Invitation | None:
+        return next((inv for inv in self.invitations if inv.user_id == user_id), None)
+
+    def people(self) -> set[int]:
+        ids = {inv.user_id for inv in self.invitations} | {msg.user_id for msg in self.messages}
+        ids.add(self.event.owner_id)
+        return ids
+
+
+@dataclass
+class EventPage:
+    count: int
+    views: list[EventView]
+
+
+def parse_id(raw: str | None) -> int:
+    """A path id; anything that is not a positive 53-bit integer is simply not found."""
+    if not raw or not raw.isascii() or not raw.isdigit() or len(raw) > 16:
+        raise NotFound()
+    value = int(raw)
+    if value <= 0 or value > MAX_ID:
+        raise NotFound()
+    return value
+
+
+def whole_seconds(value: datetime) -> datetime:
+    return value.replace(microsecond=0)
+
+
+# --------------------------------------------------------------------------- parallel reads
+
+
+def _parallel(function: Callable, items: list) -> list:
+    """``[function(item) for item in items]``, run side by side when there is more than one."""
+    if len(items) <= 1:
+        return [function(item) for item in items]
+    with ThreadPoolExecutor(max_workers=min(MAX_WORKERS, len(items))) as pool:
+        return list(pool.map(function, items))
+
+
+def _chunks(items: list, size: int) -> list[list]:
+    return [items[i : i + size] for i in range(0, len(items), size)]
+
+
+def get_users(user_ids: Iterable[int]) -> dict[int, User]:
+    """Users by id: one BatchGetItem per 100 ids, the calls in parallel."""
+    keys = sorted(set(user_ids))
+    if not keys:
+        return {}
+
+    def fetch(chunk: list[int]) -> list[User]:
+        return [
+            item
+            for item in UsersTable.batch_get([(user_pk(uid), PROFILE_SK) for uid in chunk])
+            if isinstance(item, User)
+        ]
+
+    found: dict[int, User] = {}
+    for users in _parallel(fetch, _chunks(keys, BATCH_GET_KEYS)):
+        found.update({user.id: user for user in users})
+    return found
+
+
+def _load_partition(event_id: int, *, consistent: bool = True) -> EventView | None:
+    """The event's META, invitations, messages and polls in one Query (more pages only when huge)."""
+    event, invitations, messages, polls = None, [], [], []
+    for item in EventsTable.query(event_pk(event_id), consistent_read=consistent):
+        if isinstance(item, Event):
+            event = item
+        elif isinstance(item, Invitation):
+            invitations.append(item)
+        elif isinstance(item, Message):
+            messages.append(item)
+        elif isinstance(item, Poll):
+            polls.append(item)
+    if event is None:
+        return None
+    invitations.sort(key=lambda inv: (inv.role != OWNER, inv.created, inv.id))
+    messages.sort(key=lambda message: (message.created, message.id))  # oldest first
+    polls.sort(key=lambda poll: (poll.created, poll.id))
+    return EventView(event, invitations, messages, polls)
+
+
+def _with_users(views: list[EventView]) -> list[EventView]:
+    people: set[int] = set()
+    for view in views:
+        people |= view.people()
+    users = get_users(people)
+    for view in views:
+        view.users = users
+    return views
+
+
+def _participant_view(caller: User, event_id: int) -> EventView:
+    """The event as its owner or an invitee may see it (no people yet); 404 for anyone else."""
+    view = _load_partition(event_id)
+    if view is None or view.invitation_of(caller.id) is None and view.event.owner_id != caller.id:
+        raise NotFound()
+    return view
+
+
+def get_event(caller: User, event_id: int) -> EventView:
+    """Detail: one Query plus one BatchGetItem."""
+    return _with_users([_participant_view(caller, event_id)])[0]
+
+
+def _require_owner(caller: User, view: EventView) -> None:
+    if view.event.owner_id != caller.id:
+        raise PermissionDenied()
+
+
+def _require_live(event: Event) -> None:
+    if event.cancelled:
+        raise Conflict(EVENT_CANCELLED)
+
+
+# --------------------------------------------------------------------------- invitees and texts
+
+
+@dataclass
+class _Invitees:
+    users: list[User]
+    to_text: list[User]  # people without an active account: they learn of the invitation by SMS
+
+
+def _find_users_by_phone(numbers: list[str]) -> dict[str, User]:
+    """Registered (or invited) users of ``numbers``: two BatchGetItem rounds, no writes."""
+    claims: dict[str, int] = {}
+
+    def fetch(chunk: list[str]) -> list:
+        return list(UsersTable.batch_get([(phone_pk(number), PHONE_SK) for number in chunk], consistent_read=True))
+
+    for items in _parallel(fetch, _chunks(numbers, BATCH_GET_KEYS)):
+        for item in items:
+            if isinstance(item, PhoneClaim):
+                claims[item.pk.removeprefix("PHONE#")] = item.user_id
+    users = get_users(claims.values())
+    return {number: users[uid] for number, uid in claims.items() if uid in users}
+
+
+def _charge_invite_texts(owner_id: int, count: int) -> None:
+    """Count ``count`` invitation texts against the owner's hourly limit, all or none (429)."""
+    if count <= 0:
+        return
+    limit = Limit("invite-sms", str(owner_id), get_settings().invite_sms_per_owner_per_hour)
+    now = time.time()
+    if count > limit.limit:
+        raise Throttled(limit.retry_after(now))
+    condition = RateCounter.pk.does_not_exist() | (RateCounter.count <= limit.limit - count)
+    try:
+        RateCounter(limit.key(now)).update(actions=limit.increment_actions(now, by=count), condition=condition)
+    except UpdateError as exc:
+        if exc.cause_response_code == "ConditionalCheckFailedException":
+            raise Throttled(limit.retry_after(now)) from None
+        raise
+
+
+def _resolve_invitees(owner: User, numbers: list[str], *, skip_user_ids: set[int]) -> _Invitees:
+    """Users for ``numbers`` (made inactive when unknown), after charging the texts they need."""
+    numbers = [number for number in dict.fromkeys(numbers) if number != owner.phone_number]
+    if not numbers:
+        return _Invitees([], [])
+    known = _find_users_by_phone(numbers)
+    new_numbers = [number for number in numbers if number not in known]
+    fresh = [number for number in numbers if number not in known or known[number].id not in skip_user_ids]
+    needs_text = [number for number in fresh if number not in known or not known[number].is_active]
+    _charge_invite_texts(owner.id, len(needs_text))
+    made = _parallel(lambda number: find_or_create_user(number, active=False)[0], new_numbers)
+    known.update(dict(zip(new_numbers, made, strict=True)))
+    users = [known[number] for number in fresh if known[number].id not in skip_user_ids]
+    texted = set(needs_text)
+    return _Invitees(users, [user for user in users if user.phone_number in texted])
+
+
+def _invitation_text(owner: User, event: Event) -> str:
+    who = owner.full_name or owner.phone_number
+    when = event.event_date.strftime("%b %d, %Y at %H:%M UTC" if event.is_time_specified else "%b %d, %Y")
+    service = get_settings().service_name
+    return f'{who} invited you to "{event.title}" on {when}. Get the {service} app to reply.'
+
+
+def _send_invitation_texts(owner: User, event: Event, people: list[User]) -> None:
+    """Text each person; a failed text is logged, never undoes the invitation already stored."""
+    text = _invitation_text(owner, event)
+
+    def send(person: User) -> None:
+        try:
+            notify.send_sms(person.phone_number, text)
+        except Exception:  # noqa: BLE001 - the invitation stands; the text is best effort
+            log.warning("invitation text failed for user %s", person.id)
+
+    _parallel(send, people)
+
+
+def _distinct_ids(count: int) -> list[int]:
+    ids: set[int] = set()
+    while len(ids) < count:
+        ids.add(new_id())
+    return sorted(ids)
+
+
+def _new_invitation(event: Event, user_id: int, role: str, invitation_id: int, now: datetime) -> Invitation:
+    return Invitation(
+        event_pk(event.id),
+        invitation_sk(user_id),
+        id=invitation_id,
+        event_id=event.id,
+        user_id=user_id,
+        owner_id=event.owner_id,
+        role=role,
+        has_seen=role == OWNER,
+        has_accepted=True if role == OWNER else None,
+        rsvp_message="",
+        cancelled=False,
+        user_pk=user_pk(user_id),
+        date_key=date_key(event.event_date, event.id),
+        created=now,
+    )
+
+
+def _transaction_error_codes(exc: TransactWriteError) -> list[str | None]:
+    return [reason.code if reason else None for reason in (exc.cancellation_reasons or [])]
+
+
+# --------------------------------------------------------------------------- create
+
+
+def _location(value: dict | None) -> Location | None:
+    if not value:
+        return None
+    return Location(latitude=value["latitude"], longitude=value["longitude"])
+
+
+def _remind_day(event_date: datetime) -> str:
+    return format_datetime(event_date)[:10]
+
+
+def create_event(owner: User, data: EventInput) -> EventView:
+    """Store the event, the owner's invitation and one per invitee; text those without an account."""
+    event_date = whole_seconds(data.event_date)
+    invitees = _resolve_invitees(owner, data.invite_phone_numbers or [], skip_user_ids={owner.id})
+    now = utcnow()
+    for _ in range(_ATTEMPTS):
+        event = Event(
+            event_pk(0),
+            META_SK,
+            id=new_id(),
+            owner_id=owner.id,
+            title=data.title,
+            event_date=event_date,
+            is_time_specified=bool(data.is_time_specified),
+            total_spots=data.total_spots or 0,
+            accepted_count=0,
+            spots_filled_by_hand=0,
+            spots_filled=0,
+            location=_location(data.location),
+            address=data.address or "",
+            venue_name=data.venue_name or "",
+            cancelled=False,
+            message_count=0,
+            poll_count=0,
+            remind_day=_remind_day(event_date),
+            created=now,
+            modified=now,
+        )
+        event.pk = event_pk(event.id)
+        event.date_key = date_key(event_date, event.id)
+        ids = _distinct_ids(len(invitees.users) + 1)
+        invitations = [_new_invitation(event, owner.id, OWNER, ids[0], now)]
+        invitations += [
+            _new_invitation(event, user.id, GUEST, inv_id, now)
+            for user, inv_id in zip(invitees.users, ids[1:], strict=True)
+        ]
+        if _write_new_event(event, invitations):
+            break
+    else:
+        raise RuntimeError("could not draw a free event id")
+    _send_invitation_texts(owner, event, invitees.to_text)
+    users = {user.id: user for user in invitees.users}
+    users[owner.id] = owner
+    return EventView(event, invitations, users=users)
+
+
+def _write_new_event(event: Event, invitations: list[Invitation]) -> bool:
+    """META and the first 99 invitations in one transaction (False on an id clash), the rest after."""
+    first = invitations[: TRANSACTION_ITEMS - 1]
+    rest = _chunks(invitations[len(first) :], TRANSACTION_ITEMS)
+    try:
+        with transact_write() as transaction:
+            transaction.save(event, condition=Event.pk.does_not_exist())
+            for invitation in first:
+                transaction.save(invitation)
+    except TransactWriteError as exc:
+        if _transaction_error_codes(exc)[:1] == ["ConditionalCheckFailed"]:
+            return False
+        raise
+    _parallel(_save_all, rest)
+    return True
+
+
+def _save_all(items: list) -> None:
+    with transact_write() as transaction:
+        for item in items:
+            transaction.save(item)
+
+
+# --------------------------------------------------------------------------- lists
+
+
+def _by_user_filter(role: str | None):
+    condition = Invitation.cancelled == False  # noqa: E712 - a PynamoDB condition, not a comparison
+    if role is not None:
+        condition &= Invitation.role == role
+    return condition
+
+
+def _after_key(moment: datetime) -> str:
+    """Every date_key of an event strictly after ``moment`` sorts above this."""
+    return f"{format_datetime(moment)}#~"
+
+
+def _before_key(moment: datetime) -> str:
+    """Every date_key of an event strictly before ``moment`` sorts below this."""
+    if moment.microsecond:
+        moment = whole_seconds(moment) + timedelta(seconds=1)
+    return format_datetime(moment)
+
+
+def _load_events(event_ids: list[int]) -> list[EventView]:
+    """Round 2 and 3: the partitions in parallel, then everyone in them in one parallel round."""
+    views = _parallel(lambda event_id: _load_partition(event_id, consistent=False), event_ids)
+    return _with_users([view for view in views if view is not None and not view.event.cancelled])
+
+
+def list_events(
+    caller: User,
+    *,
+    after: datetime | None = None,
+    before: datetime | None = None,
+    i_am_owner: bool | None = None,
+    page: int = 1,
+    per_page: int = 30,
+) -> EventPage:
+    """The caller's live events by date then id; ``page`` past the end is 404 "Invalid page."."""
+    if after is not None and before is not None:
+        range_condition = Invitation.date_key.between(_after_key(after), _before_key(before))
+    elif after is not None:
+        range_condition = Invitation.date_key > _after_key(after)
+    elif before is not None:
+        range_condition = Invitation.date_key < _before_key(before)
+    else:
+        range_condition = None
+    role = None if i_am_owner is None else (OWNER if i_am_owner else GUEST)
+    if after is not None and before is not None and _after_key(after) >= _before_key(before):
+        keys = []
+    else:
+        keys = [
+            inv.event_id
+            for inv in Invitation.by_user.query(
+                user_pk(caller.id), range_key_condition=range_condition, filter_condition=_by_user_filter(role)
+            )
+        ]
+    count = len(keys)
+    pages = max(1, -(-count // per_page))
+    if page < 1 or page > pages:
+        raise NotFound(INVALID_PAGE)
+    return EventPage(count, _load_events(keys[(page - 1) * per_page : page * per_page]))
+
+
+def timeline(caller: User, kind: str, cursor: datetime | None) -> list[EventView]:
+    """Newest first, 30 a page, never ending inside a run of equal dates; ``cursor`` exclusive."""
+    role = OWNER if kind == "sent" else GUEST
+    range_condition = Invitation.date_key < _before_key(cursor) if cursor is not None else None
+    picked: list[Invitation] = []
+    for inv in Invitation.by_user.query(
+        user_pk(caller.id),
+        range_key_condition=range_condition,
+        filter_condition=_by_user_filter(role),
+        scan_index_forward=False,
+    ):
+        if len(picked) >= TIMELINE_PAGE and _date_of(inv) != _date_of(picked[-1]):
+            break
+        picked.append(inv)
+    return _load_events([inv.event_id for inv in picked])
+
+
+def _date_of(inv: Invitation) -> str:
+    return inv.date_key.partition("#")[0]
+
+
+def unresponded_count(caller: User) -> int:
+    """Invitations (not as owner) to live future events with no reply: one COUNT Query."""
+    condition = _by_user_filter(GUEST) & Invitation.has_accepted.does_not_exist()
+    return Invitation.count(
+        user_pk(caller.id),
+        range_key_condition=Invitation.date_key > _after_key(utcnow()),
+        filter_condition=condition,
+        index_name=Invitation.by_user.Meta.index_name,
+    )
+
+
+# --------------------------------------------------------------------------- RSVP
+
+
+def rsvp(caller: User, event_id: int, *, accept: bool, message: str | None) -> Invitation:
+    """Accept or reject; the last reply counts. Counts a guest once however often they accept."""
+    event_key = Event(event_pk(event_id), META_SK)
+    for _ in range(_ATTEMPTS):
+        try:
+            invitation = Invitation.get(event_pk(event_id), invitation_sk(caller.id), consistent_read=True)
+        except Invitation.DoesNotExist:
+            raise NotFound() from None
+        if invitation.role == OWNER:
+            raise PermissionDenied()
+        was_accepted = invitation.has_accepted is True
+        now = utcnow()
+        actions = [
+            Invitation.has_accepted.set(accept),
+            Invitation.rsvp_message.set(message or ""),
+            Invitation.rsvp_time.set(now),
+        ]
+        if was_accepted:
+            unchanged = Invitation.has_accepted == True  # noqa: E712
+        else:
+            unchanged = Invitation.has_accepted.does_not_exist() | (Invitation.has_accepted == False)  # noqa: E712
+        live = Event.cancelled == False  # noqa: E712
+        try:
+            with transact_write() as transaction:
+                transaction.update(invitation, actions=actions, condition=unchanged)
+                if accept and not was_accepted:
+                    room = (Event.total_spots == 0) | (Event.spots_filled < Event.total_spots)
+                    transaction.update(event_key, actions=_counter_actions(1, now), condition=live & room)
+                elif was_accepted and not accept:
+                    transaction.update(event_key, actions=_counter_actions(-1, now), condition=live)
+                else:
+                    transaction.condition_check(Event, event_pk(event_id), META_SK, condition=live)
+        except TransactWriteError as exc:
+            codes = _transaction_error_codes(exc)
+            if "TransactionConflict" in codes:
+                continue
+            if "ConditionalCheckFailed" not in codes:
+                raise
+            # Which condition failed is decided by reading again, not by the reasons' positions
+            # (emulators do not always report them per item): cancelled, full, or the reply moved.
+            event = Event.get(event_pk(event_id), META_SK, consistent_read=True)
+            _require_live(event)
+            full = bool(event.total_spots) and event.spots_filled >= event.total_spots
+            if accept and not was_accepted and full and _reply_of(event_id, caller.id) is not True:
+                raise Conflict(EVENT_FULL) from None
+            continue
+        invitation.has_accepted, invitation.rsvp_message, invitation.rsvp_time = accept, message or "", now
+        return invitation
+    raise Conflict("The reply changed meanwhile, try again.")
+
+
+def _reply_of(event_id: int, user_id: int) -> bool | None:
+    return Invitation.get(event_pk(event_id), invitation_sk(user_id), consistent_read=True).has_accepted
+
+
+def _counter_actions(delta: int, now: datetime) -> list:
+    return [Event.accepted_count.add(delta), Event.spots_filled.add(delta), Event.modified.set(now)]
+
+
+def mark_seen(caller: User, event_id: int, invitation_id: int) -> Invitation:
+    """Only the invited person marks their invitation seen; one Query and one UpdateItem."""
+    invitations = list(
+        Invitation.query(event_pk(event_id), Invitation.sk.startswith(INVITATION_PREFIX), consistent_read=True)
+    )
+    if not any(inv.user_id == caller.id for inv in invitations):
+        raise NotFound()
+    target = next((inv for inv in invitations if inv.id == invitation_id), None)
+    if target is None:
+        raise NotFound()
+    if target.user_id != caller.id:
+        raise PermissionDenied()
+    if not target.has_seen:
+        target.update(actions=[Invitation.has_seen.set(True)], condition=Invitation.pk.exists())
+    return target
+
+
+# --------------------------------------------------------------------------- edits and cancel
+
+
+def update_event(caller: User, event_id: int, data: EventInput) -> EventView:
+    """Owner only: invite more numbers, fill spots by hand, edit the event. 409 once cancelled."""
+    view = _participant_view(caller, event_id)
+    _require_owner(caller, view)
+    _require_live(view.event)
+    new_total = data.total_spots if data.total_spots is not None else view.event.total_spots
+    _check_spots(view.event, new_total, data.spot_filled or 0)
+    # texts are charged (429) and unknown numbers made into users before the event changes
+    existing = {inv.user_id for inv in view.invitations}
+    invitees = _resolve_invitees(caller, data.invite_phone_numbers or [], skip_user_ids=existing)
+    for _ in range(_ATTEMPTS):
+        event = view.event
+        new_total = data.total_spots if data.total_spots is not None else event.total_spots
+        _check_spots(event, new_total, data.spot_filled or 0)
+        actions, condition = _edit_actions(event, data, new_total)
+        try:
+            event.update(actions=actions, condition=condition)
+            break
+        except UpdateError as exc:
+            if exc.cause_response_code != "ConditionalCheckFailedException":
+                raise
+            view = _participant_view(caller, event_id)  # counters moved or the event was cancelled
+            _require_live(view.event)
+    else:
+        raise Conflict("The event changed meanwhile, try again.")
+    if data.event_date is not None:
+        _move_invitations(view, event)
+    if invitees.users:
+        _invite_more(caller, view, invitees)
+    return _with_users([view])[0]
+
+
+def _check_spots(event: Event, new_total: int, filling: int) -> None:
+    """400 when filling by hand, or lowering total_spots, would put spots_filled past the total."""
+    if new_total and event.spots_filled + filling > new_total:
+        if filling:
+            left = max(0, new_total - event.spots_filled)
+            raise ValidationError.field("spot_filled", f"Only {left} spots are left.")
+        raise ValidationError.field(
+            "total_spots", f"Ensure this value is greater than or equal to {event.spots_filled}."
+        )
+
+
+def _edit_actions(event: Event, data: EventInput, new_total: int) -> tuple[list, object]:
+    now = utcnow()
+    actions = [Event.modified.set(now)]
+    condition = Event.cancelled == False  # noqa: E712
+    if data.total_spots is not None or data.spot_filled:
+        # the check of _check_spots holds only for the counters it read
+        condition &= (Event.total_spots == event.total_spots) & (Event.spots_filled == event.spots_filled)
+    if data.title is not None:
+        actions.append(Event.title.set(data.title))
+    if data.event_date is not None:
+        event_date = whole_seconds(data.event_date)
+        actions += [
+            Event.event_date.set(event_date),
+            Event.date_key.set(date_key(event_date, event.id)),
+            Event.remind_day.set(_remind_day(event_date)),
+        ]
+    if data.is_time_specified is not None:
+        actions.append(Event.is_time_specified.set(data.is_time_specified))
+    if data.total_spots is not None:
+        actions.append(Event.total_spots.set(new_total))
+    if data.location is not None:
+        location = _location(data.location)
+        actions.append(Event.location.set(location) if location else Event.location.remove())
+    if data.address is not None:
+        actions.append(Event.address.set(data.address))
+    if data.venue_name is not None:
+        actions.append(Event.venue_name.set(data.venue_name))
+    if data.spot_filled:
+        actions += [Event.spots_filled_by_hand.add(data.spot_filled), Event.spots_filled.add(data.spot_filled)]
+    return actions, condition
+
+
+def _move_invitations(view: EventView, event: Event) -> None:
+    """A new date moves every invitation in the ``by_user`` index: ceil(n / 100) transactions."""
+    new_key = date_key(event.event_date, event.id)
+    for invitation in view.invitations:
+        invitation.date_key = new_key
+    _parallel(
+        lambda chunk: _update_all(chunk, [Invitation.date_key.set(new_key)]),
+        _chunks(view.invitations, TRANSACTION_ITEMS),
+    )
+
+
+def _update_all(invitations: list[Invitation], actions: list) -> None:
+    for attempt in range(_ATTEMPTS):
+        try:
+            with transact_write() as transaction:
+                for invitation in invitations:
+                    transaction.update(invitation, actions=actions, condition=Invitation.pk.exists())
+            return
+        except TransactWriteError as exc:
+            if "TransactionConflict" not in _transaction_error_codes(exc) or attempt == _ATTEMPTS - 1:
+                raise
+            time.sleep(0.05 * (attempt + 1))
+
+
+def _invite_more(owner: User, view: EventView, invitees: _Invitees) -> None:
+    now = utcnow()
+    ids = _distinct_ids(len(invitees.users))
+    added = [
+        _new_invitation(view.event, user.id, GUEST, inv_id, now)
+        for user, inv_id in zip(invitees.users, ids, strict=True)
+    ]
+
+    def save(chunk: list[Invitation]) -> list[Invitation]:
+        # a person invited by a parallel edit keeps that invitation (and its reply)
+        try:
+            with transact_write() as transaction:
+                for invitation in chunk:
+                    transaction.save(invitation, condition=Invitation.pk.does_not_exist())
+            return chunk
+        except TransactWriteError as exc:
+            if "ConditionalCheckFailed" not in _transaction_error_codes(exc):
+                raise
+        saved = []
+        for invitation in chunk:
+            try:
+                invitation.save(condition=Invitation.pk.does_not_exist())
+                saved.append(invitation)
+            except PutError as exc:
+                if exc.cause_response_code != "ConditionalCheckFailedException":
+                    raise
+        return saved
+
+    stored = [inv for chunk in _parallel(save, _chunks(added, TRANSACTION_ITEMS)) for inv in chunk]
+    view.invitations += stored
+    invited = {inv.user_id for inv in stored}
+    _send_invitation_texts(owner, view.event, [user for user in invitees.to_text if user.id in invited])
+
+
+def cancel_event(caller: User, event_id: int) -> None:
+    """Owner only, idempotent. META first (every read of the event checks it), then the flag on
+    each invitation, so the ``by_user`` reads (lists, timeline, stats) drop it: 1 UpdateItem plus
+    ceil(invitations / 100) TransactWriteItems, in parallel. A repeated cancel finishes the job."""
+    view = _participant_view(caller, event_id)
+    _require_owner(caller, view)
+    if not view.event.cancelled:
+        view.event.update(
+            actions=[Event.cancelled.set(True), Event.remind_day.remove(), Event.modified.set(utcnow())],
+            condition=Event.pk.exists(),
+        )
+    pending = [inv for inv in view.invitations if not inv.cancelled]
+    _parallel(
+        lambda chunk: _update_all(chunk, [Invitation.cancelled.set(True)]),
+        _chunks(pending, TRANSACTION_ITEMS),
+    )

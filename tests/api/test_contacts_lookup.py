@@ -1,0 +1,166 @@
+"""POST /users/from_phone_numbers: who of these numbers is registered, in batches, rate-limited."""
+
+from __future__ import annotations
+
+import pytest
+
+from chalicelib.models.users import PHONE_SK, PROFILE_SK, PhoneClaim, User, UsersTable, phone_pk, user_pk
+from chalicelib.services import auth, contacts, users
+from chalicelib.timeutil import utcnow
+from tests.utils.api import body, post_json
+
+PATH = "/users/from_phone_numbers"
+
+
+def _person(number: str, *, active: bool = True, full_name: str = "") -> tuple[User, str]:
+    user, _ = users.find_or_create_user(number, active=active)
+    if full_name:
+        user = users.update_profile(user, {"full_name": full_name})
+    return user, auth.issue_token(user) if active else ""
+
+
+def _many_users(numbers: list[str], *, first_id: int = 10_000) -> None:
+    """Active users with phone claims for ``numbers``, written directly (fast)."""
+    now = utcnow()
+    with UsersTable.batch_write() as batch:
+        for offset, number in enumerate(numbers):
+            uid = first_id + offset
+            batch.save(PhoneClaim(phone_pk(number), PHONE_SK, user_id=uid))
+            batch.save(
+                User(
+                    user_pk(uid),
+                    PROFILE_SK,
+                    id=uid,
+                    phone_number=number,
+                    is_active=True,
+                    full_name=f"User {offset}",
+                    created=now,
+                    modified=now,
+                )
+            )
+
+
+@pytest.fixture
+def caller(aws):
+    return _person("+14155550900", full_name="Caller")
+
+
+def _lookup(client, numbers, token):
+    return post_json(client, PATH, {"phone_numbers": numbers}, token)
+
+
+def test_returns_active_users_echoing_each_number_as_sent(client, caller):
+    _, token = caller
+    ann, _ = _person("+14155550101", full_name="Ann")
+    _person("+14155550102", active=False)  # invited, never logged in
+    sent = ["+1 (415) 555-0101", "+14155550102", "+14155550103", "not a number", "+1415", 42, None, "+14155550101"]
+    response = _lookup(client, sent, token)
+    assert response.status_code == 200
+    assert body(response) == [
+        {
+            "phone_number": "+1 (415) 555-0101",
+            "user": {
+                "id": ann.id,
+                "full_name": "Ann",
+                "phone_number": "+14155550101",
+                "photo": None,
+                "big_photo": None,
+            },
+        },
+        {
+            "phone_number": "+14155550101",
+            "user": {
+                "id": ann.id,
+                "full_name": "Ann",
+                "phone_number": "+14155550101",
+                "photo": None,
+                "big_photo": None,
+            },
+        },
+    ]
+
+
+def test_nothing_registered_is_an_empty_list(client, caller):
+    _, token = caller
+    assert body(_lookup(client, ["+14155550199"], token)) == []
+    assert body(_lookup(client, [], token)) == []
+
+
+def test_a_thousand_numbers_take_at_most_20_calls_in_2_rounds(client, caller, aws, monkeypatch):
+    _, token = caller
+    numbers = [f"+1212555{i:04d}" for i in range(1000)]
+    _many_users(numbers)
+    _lookup(client, numbers[:1], token)  # warm the table description PynamoDB caches per process
+    rounds = []
+    original = contacts.parallel
+
+    def counting(call, args):
+        if call is contacts._batch_get_chunk:
+            rounds.append(len(args))
+        return original(call, args)
+
+    monkeypatch.setattr(contacts, "parallel", counting)
+    aws.reset()
+    response = _lookup(client, numbers, token)
+    assert response.status_code == 200
+    rows = body(response)
+    assert len(rows) == 1000 and [row["phone_number"] for row in rows] == numbers
+    assert all(row["user"]["phone_number"] == row["phone_number"] for row in rows)
+    calls = aws.of("dynamodb")
+    assert rounds == [10, 10]  # two sequential rounds, each of 10 calls of 100 keys at once
+    # 20 BatchGetItem for the lookup, 1 more for authentication (token and profile in one call),
+    # and 1 UpdateItem for the rate-limit counter
+    assert calls == {"BatchGetItem": 21, "UpdateItem": 1}
+
+
+def test_too_many_numbers_and_wrong_shapes_are_400(client, caller, aws):
+    _, token = caller
+    cases = [
+        (
+            {"phone_numbers": ["+14155550101"] * 1001},
+            {"phone_numbers": ["Ensure this field has no more than 1000 elements."]},
+        ),
+        ({"numbers": []}, {"phone_numbers": ["This field is required."]}),
+        ({"phone_numbers": None}, {"phone_numbers": ["This field may not be null."]}),
+        ({"phone_numbers": "+14155550101"}, {"phone_numbers": ['Expected a list of items but got type "str".']}),
+        (["+14155550101"], {"non_field_errors": ["Invalid data. Expected a dictionary, but got list."]}),
+    ]
+    aws.reset()
+    for payload, expected in cases:
+        response = post_json(client, PATH, payload, token)
+        assert response.status_code == 400, payload
+        assert body(response) == expected
+    # authentication only: no lookup, and no rate-limit count
+    assert aws.of("dynamodb") == {"BatchGetItem": len(cases)}
+
+
+def test_lookups_are_rate_limited_per_user(client, caller, override_settings):
+    override_settings(contact_lookups_per_user_per_hour=2)
+    _, token = caller
+    _, other_token = _person("+14155550901")
+    for _ in range(2):
+        assert _lookup(client, ["+14155550101"], token).status_code == 200
+    response = _lookup(client, ["+14155550101"], token)
+    assert response.status_code == 429
+    retry_after = int(response.headers["Retry-After"])
+    assert 1 <= retry_after <= 3601
+    assert body(response) == {"detail": f"Request was throttled. Expected available in {retry_after} seconds."}
+    assert _lookup(client, ["+14155550101"], other_token).status_code == 200
+
+
+def test_requires_auth(client, aws):
+    response = _lookup(client, ["+14155550101"], None)
+    assert response.status_code == 401
+
+
+def test_dynamodb_throttling_is_503(client, caller, fail_aws):
+    _, token = caller
+    fail_aws("dynamodb", "BatchGetItem", "ProvisionedThroughputExceededException")
+    response = _lookup(client, ["+14155550101"], token)
+    assert response.status_code == 503 and "Retry-After" in response.headers
+
+
+def test_get_is_not_allowed(client, caller):
+    _, token = caller
+    response = client.http.get(PATH, headers={"Authorization": f"Bearer {token}"})
+    assert response.status_code == 405

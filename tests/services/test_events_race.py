@@ -1,0 +1,68 @@
+"""Parallel RSVPs at the service layer (chalice.test.Client shares current_request between threads)."""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+from threading import Barrier
+
+from chalicelib.errors import Conflict, ValidationError
+from chalicelib.services import events
+from tests.utils.factories import make_event, make_person, stored_event
+
+
+def _race(people, function):
+    barrier = Barrier(len(people))
+
+    def run(person):
+        barrier.wait()
+        try:
+            function(person)
+            return "ok"
+        except Conflict as exc:
+            return exc.body["detail"]
+        except ValidationError as exc:
+            return exc.body
+
+    with ThreadPoolExecutor(max_workers=len(people)) as pool:
+        return list(pool.map(run, people))
+
+
+def test_20_parallel_accepts_on_5_spots_fill_exactly_5(aws):
+    # GIVEN an event with 5 spots and 20 invitees
+    owner = make_person("Owner")
+    guests = [make_person(f"Guest {n}") for n in range(20)]
+    event = make_event(owner, *guests, total_spots=5)
+    # WHEN all 20 accept at once
+    outcomes = _race(guests, lambda guest: events.rsvp(guest.user, event.id, accept=True, message="me!"))
+    # THEN exactly 5 succeed, the others are told the event is full, and 5 spots are filled
+    assert outcomes.count("ok") == 5
+    assert outcomes.count("This event is full.") == 15
+    stored = stored_event(event.id)
+    assert stored.spots_filled == 5 and stored.accepted_count == 5
+    view = events.get_event(owner.user, event.id)
+    assert sum(1 for inv in view.invitations if inv.role == "guest" and inv.has_accepted) == 5
+
+
+def test_one_guest_accepting_in_parallel_counts_once(aws):
+    owner, guest = make_person("Owner"), make_person("Guest")
+    event = make_event(owner, guest, total_spots=5)
+    outcomes = _race([guest] * 8, lambda person: events.rsvp(person.user, event.id, accept=True, message=""))
+    assert outcomes == ["ok"] * 8
+    assert stored_event(event.id).spots_filled == 1
+
+
+def test_accepts_racing_spots_filled_by_hand_never_overfill(aws):
+    owner = make_person("Owner")
+    guests = [make_person(f"Guest {n}") for n in range(6)]
+    event = make_event(owner, *guests, total_spots=4)
+
+    def act(person):
+        if person is owner:
+            events.update_event(owner.user, event.id, events.EventInput(spot_filled=2))
+        else:
+            events.rsvp(person.user, event.id, accept=True, message="")
+
+    outcomes = _race([owner, *guests], act)
+    stored = stored_event(event.id)
+    assert stored.spots_filled == stored.accepted_count + stored.spots_filled_by_hand <= 4
+    assert outcomes.count("ok") == stored.accepted_count + (1 if stored.spots_filled_by_hand else 0)

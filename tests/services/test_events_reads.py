@@ -1,0 +1,62 @@
+"""Service reads: people fetched 100 ids a call, in parallel; ids parsed strictly."""
+
+from __future__ import annotations
+
+import pytest
+
+from chalicelib.errors import NotFound
+from chalicelib.ids import MAX_ID
+from chalicelib.models.users import PROFILE_SK, User, user_pk
+from chalicelib.services import events
+from chalicelib.timeutil import utcnow
+
+
+def test_get_users_batches_100_ids_a_call(aws):
+    now = utcnow()
+    with User.batch_write() as batch:
+        for n in range(1, 251):
+            batch.save(User(user_pk(n), PROFILE_SK, id=n, phone_number=f"+1202555{n:04d}", created=now, modified=now))
+    aws.reset()
+    found = events.get_users(range(1, 260))
+    assert sorted(found) == list(range(1, 251))
+    assert aws.of("dynamodb") == {"BatchGetItem": 3}
+    assert events.get_users([]) == {}
+
+
+@pytest.mark.parametrize("raw", ["", "0", "abc", "-1", "1e3", "١٢", str(MAX_ID + 1), "1" * 17, None])
+def test_parse_id_rejects_what_is_not_an_id(raw):
+    with pytest.raises(NotFound):
+        events.parse_id(raw)
+
+
+def test_parse_id_accepts_53_bit_ids():
+    assert events.parse_id("42") == 42 and events.parse_id(str(MAX_ID)) == MAX_ID
+
+
+def test_list_reads_the_page_partitions_side_by_side(aws, monkeypatch):
+    import threading
+
+    from tests.utils.factories import future, make_event, make_person
+
+    alice = make_person("Alice")
+    for n in range(6):
+        make_event(alice, when=future(1 + n))
+    # Two partition reads must be under way at once: sequential reads would break the barrier.
+    both_running = threading.Barrier(2, timeout=10)
+    lock, calls = threading.Lock(), []
+    original = events._load_partition
+
+    def recording(event_id, **kwargs):
+        if threading.current_thread() is threading.main_thread():
+            raise AssertionError("partition read on the request thread")
+        with lock:
+            calls.append(event_id)
+            meets = len(calls) <= 2
+        if meets:
+            both_running.wait()  # sequential reads would leave the first one waiting: BrokenBarrierError
+        return original(event_id, **kwargs)
+
+    monkeypatch.setattr(events, "_load_partition", recording)
+    page = events.list_events(alice.user, per_page=30)
+    assert page.count == 6 and len(page.views) == 6
+    assert not both_running.broken

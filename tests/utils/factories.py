@@ -1,0 +1,99 @@
+"""Service-level factories: users with tokens and events, without texting pins (fast tests)."""
+
+from __future__ import annotations
+
+import itertools
+from datetime import UTC, datetime, timedelta
+
+from chalicelib.models.events import META_SK, Event, EventsTable, event_pk
+from chalicelib.services import auth, events, users
+
+_numbers = itertools.count(100)
+
+
+def phone(n: int | None = None) -> str:
+    """A valid, distinct US number: +1 202 555 xxxx."""
+    return f"+1202555{(next(_numbers) if n is None else n) % 10000:04d}"
+
+
+class Person:
+    """A user and a bearer token for them."""
+
+    def __init__(self, user, token: str):
+        self.user = user
+        self.token = token
+
+    @property
+    def id(self) -> int:
+        return self.user.id
+
+    @property
+    def phone(self) -> str:
+        return self.user.phone_number
+
+
+def make_person(full_name: str = "Someone", number: str | None = None, *, active: bool = True) -> Person:
+    user, _ = users.find_or_create_user(number or phone(), active=active)
+    if full_name:
+        user = users.update_profile(user, {"full_name": full_name, "email": f"{full_name.split()[0].lower()}@ex.test"})
+    return Person(user, auth.issue_token(user) if active else "")
+
+
+def future(days: float = 10, hour: int = 18) -> datetime:
+    base = datetime.now(UTC) + timedelta(days=days)
+    return base.replace(hour=hour, minute=0, second=0, microsecond=0)
+
+
+def make_event(owner: Person, *guests: Person, title: str = "Dinner", when: datetime | None = None, **extra):
+    """An event of ``owner`` with ``guests`` invited (no texts: they all have accounts)."""
+    data = events.EventInput(
+        title=title,
+        event_date=when or future(),
+        is_time_specified=True,
+        invite_phone_numbers=[guest.phone for guest in guests],
+        **extra,
+    )
+    return events.create_event(owner.user, data).event
+
+
+def stored_event(event_id: int) -> Event:
+    return Event.get(event_pk(event_id), META_SK, consistent_read=True)
+
+
+def table_items() -> list[dict]:
+    """Every item of the events table, for "nothing stored" assertions (a test-only Scan)."""
+    return sorted(
+        (item.serialize() for item in EventsTable.scan()), key=lambda item: (item["pk"]["S"], item["sk"]["S"])
+    )
+
+
+def put(client, path: str, token: str | None = None):
+    """A PUT with no body (Content-Length 0), as the spec's action routes take."""
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    return client.http.request("PUT", path, headers=headers)
+
+
+def add_message(event_id: int, author: Person, text: str, at: datetime):
+    from chalicelib.ids import new_id
+    from chalicelib.models.events import MESSAGE_PREFIX, Message
+
+    message_id = new_id()
+    sk = f"{MESSAGE_PREFIX}{at.strftime('%Y-%m-%dT%H:%M:%S.%fZ')}#{message_id}"
+    Message(event_pk(event_id), sk, id=message_id, user_id=author.id, body=text, created=at).save()
+
+
+def add_poll(event_id: int, author: Person, venue: str, when: datetime, at: datetime):
+    from chalicelib.ids import new_id
+    from chalicelib.models.events import POLL_PREFIX, Poll
+
+    poll_id = new_id()
+    Poll(
+        event_pk(event_id),
+        f"{POLL_PREFIX}{poll_id}",
+        id=poll_id,
+        user_id=author.id,
+        suggested_date=when,
+        suggested_venue=venue,
+        dedupe_key=f"{when.isoformat()}|{venue.lower()}",
+        created=at,
+    ).save()
