@@ -29,8 +29,7 @@ import logging
 import random
 import re
 import time
-from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -50,6 +49,7 @@ from chalicelib.models.users import (
     phone_pk,
     user_pk,
 )
+from chalicelib.parallel import chunks, parallel_map
 from chalicelib.phones import normalize_phone
 from chalicelib.services import avatars
 from chalicelib.services.ratelimit import Limit, hit
@@ -64,7 +64,6 @@ MAX_ENTRIES = 1000
 MAX_NAME = 256
 BATCH_GET_LIMIT = 100  # keys per BatchGetItem
 BATCH_WRITE_LIMIT = 25  # requests per BatchWriteItem
-PARALLEL_CALLS = 10  # 1,000 keys = 10 BatchGetItem calls at once
 BATCH_ATTEMPTS = 5  # a call plus retries of what DynamoDB left unprocessed
 PHOTO_FIELD = "photo"
 PHOTO_FOLDER = "favorites"
@@ -263,7 +262,7 @@ def save_favorites(owner: User, body: Any) -> list[Favorite]:
 
     with aws.aws_unavailable_as_503("Image storage"):
         try:
-            parallel(lambda upload: avatars.put_image(upload[0], upload[1], "image/jpeg"), list(uploads.values()))
+            parallel_map(lambda upload: avatars.put_image(upload[0], upload[1], "image/jpeg"), list(uploads.values()))
         except Exception:
             avatars.delete_quietly([key for key, _ in uploads.values()])
             raise
@@ -355,23 +354,6 @@ def who_has_invited_me(caller: User) -> list[User]:
 # Batches
 
 
-def parallel(call: Callable[[T], R], args: Sequence[T]) -> list[R]:
-    """``call`` on every item, up to PARALLEL_CALLS at once; every call has finished on return.
-
-    The first failure is raised only after the other calls are done, so callers can clean up
-    knowing nothing is still in flight.
-    """
-    if len(args) <= 1:
-        return [call(arg) for arg in args]
-    with ThreadPoolExecutor(max_workers=min(PARALLEL_CALLS, len(args))) as pool:
-        futures = [pool.submit(call, arg) for arg in args]
-    return [future.result() for future in futures]
-
-
-def _chunks(items: Sequence[T], size: int) -> list[Sequence[T]]:
-    return [items[start : start + size] for start in range(0, len(items), size)]
-
-
 def _pause(attempt: int) -> None:
     """Exponential backoff with full jitter before retrying what DynamoDB left unprocessed."""
     time.sleep(random.uniform(0, 0.05 * 2**attempt))
@@ -387,7 +369,7 @@ def batch_get(keys: Sequence[tuple[str, str]], model: type[T]) -> list[T]:
     BatchGetItem calls of 100 keys, all at once (one sequential round), each retrying its
     UnprocessedKeys with backoff; still unprocessed after that: 503.
     """
-    found = parallel(_batch_get_chunk, _chunks(list(dict.fromkeys(keys)), BATCH_GET_LIMIT))
+    found = parallel_map(_batch_get_chunk, chunks(list(dict.fromkeys(keys)), BATCH_GET_LIMIT))
     return [item for chunk in found for item in chunk if isinstance(item, model)]
 
 
@@ -414,7 +396,7 @@ def batch_write(items: Sequence[Favorite], *, delete: bool = False, written: set
     The sort key of every item known to be written is added to ``written`` as it goes, so a
     caller can tell what happened when this raises (503 when DynamoDB keeps items unprocessed).
     """
-    parallel(lambda chunk: _batch_write_chunk(chunk, delete, written), _chunks(list(items), BATCH_WRITE_LIMIT))
+    parallel_map(lambda chunk: _batch_write_chunk(chunk, delete, written), chunks(list(items), BATCH_WRITE_LIMIT))
 
 
 def _batch_write_chunk(items: Sequence[Favorite], delete: bool, written: set[str]) -> None:

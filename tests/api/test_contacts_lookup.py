@@ -92,14 +92,14 @@ def test_a_thousand_numbers_take_at_most_20_calls_in_2_rounds(client, caller, aw
     _many_users(numbers)
     _lookup(client, numbers[:1], token)  # warm the table description PynamoDB caches per process
     rounds = []
-    original = contacts.parallel
+    original = contacts.parallel_map
 
     def counting(call, args):
         if call is contacts._batch_get_chunk:
             rounds.append(len(args))
         return original(call, args)
 
-    monkeypatch.setattr(contacts, "parallel", counting)
+    monkeypatch.setattr(contacts, "parallel_map", counting)
     aws.reset()
     response = _lookup(client, numbers, token)
     assert response.status_code == 200
