@@ -8,37 +8,13 @@ and race tests fail only for the service's sake (see DESIGN.md, "Local run and t
 
 from __future__ import annotations
 
-import os
 import threading
 from collections import Counter
 
-ACCOUNT = "123456789012"
-REGION = "us-east-1"
-APNS_APP = "invites-apns-test"
+from tests.utils.aws_env import ACCOUNT, APNS_APP, REGION, create_resources, use_test_environment  # noqa: F401
 
-os.environ.update(
-    {
-        "AWS_ACCESS_KEY_ID": "testing",
-        "AWS_SECRET_ACCESS_KEY": "testing",
-        "AWS_SESSION_TOKEN": "testing",
-        "AWS_DEFAULT_REGION": REGION,
-        "AWS_REGION": REGION,
-        "STAGE": "test",
-        "USERS_TABLE": "test-users",
-        "AUTH_TABLE": "test-auth",
-        "EVENTS_TABLE": "test-events",
-        "AVATAR_BUCKET": "test-avatars",
-        "AVATAR_BASE_URL": "https://cdn.example.test",
-        "APNS_PLATFORM_APPLICATION_ARN": f"arn:aws:sns:{REGION}:{ACCOUNT}:app/APNS/{APNS_APP}",
-        "PIN_SECRET": "test-pin-secret",
-        "FB_GRAPH_URL": "http://127.0.0.1:9/unset",
-        "FB_GRAPH_TIMEOUT_SECONDS": "2",
-    }
-)
-for proxy in ("HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy", "AWS_ENDPOINT_URL"):
-    os.environ.pop(proxy, None)
+use_test_environment()
 
-import boto3  # noqa: E402
 import pytest  # noqa: E402
 from moto import mock_aws  # noqa: E402
 from moto.core.responses import BaseResponse  # noqa: E402
@@ -75,20 +51,6 @@ def _serialised_call_action(self):
 
 
 BaseResponse.call_action = _serialised_call_action
-
-
-def create_resources() -> None:
-    """Tables from the models, the bucket and the platform application, as production has them."""
-    from chalicelib.config import get_settings
-    from chalicelib.models.auth import AuthTable
-    from chalicelib.models.events import EventsTable
-    from chalicelib.models.users import UsersTable
-
-    for model in (UsersTable, AuthTable, EventsTable):
-        model.create_table(wait=False)
-    settings = get_settings()
-    boto3.client("s3", region_name=REGION).create_bucket(Bucket=settings.avatar_bucket)
-    boto3.client("sns", region_name=REGION).create_platform_application(Name=APNS_APP, Platform="APNS", Attributes={})
 
 
 @pytest.fixture
