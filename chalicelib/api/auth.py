@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from chalicelib.api.routing import NO_CONTENT, RequestContext, route
-from chalicelib.representations import user_json
-from chalicelib.services import auth, users
+from chalicelib.lazy import lazy_import
 from chalicelib.validation import Fields
+
+auth = lazy_import("chalicelib.services.auth")
+users = lazy_import("chalicelib.services.users")
+representations = lazy_import("chalicelib.representations")
 
 
 @route("/auth", ["POST"], auth=False)
@@ -24,7 +27,7 @@ def verify_pin(ctx: RequestContext):
     pin = fields.string("pin", required=True, max_length=32)
     fields.raise_if_errors()
     user, token = auth.verify_pin(phone, pin)
-    return user_json(user, auth_token=token)
+    return representations.user_json(user, auth_token=token)
 
 
 @route("/auth/register", ["POST"])
@@ -34,7 +37,7 @@ def register(ctx: RequestContext):
     email = fields.email("email", required=True, max_length=256)
     fields.raise_if_errors()
     user = users.update_profile(ctx.user, {"full_name": full_name, "email": email})
-    return user_json(user, auth_token=ctx.token)
+    return representations.user_json(user, auth_token=ctx.token)
 
 
 @route("/auth/logout", ["POST"], body="none")

@@ -4,12 +4,15 @@ who_has_invited_me and fb_friends. Rules live in ``services.contacts`` and ``ser
 from __future__ import annotations
 
 from chalicelib.api.routing import RequestContext, route
-from chalicelib.representations import favorite_json, user_json, user_summary_json
-from chalicelib.services import contacts, social
+from chalicelib.lazy import lazy_import
+
+contacts = lazy_import("chalicelib.services.contacts")
+social = lazy_import("chalicelib.services.social")
+representations = lazy_import("chalicelib.representations")
 
 
 def _favorites(ctx: RequestContext, favorites) -> list[dict]:
-    return [favorite_json(favorite, owner_id=ctx.user.id) for favorite in favorites]
+    return [representations.favorite_json(favorite, owner_id=ctx.user.id) for favorite in favorites]
 
 
 @route("/users/favorite_contacts", ["GET"])
@@ -30,12 +33,12 @@ def delete_favorites(ctx: RequestContext):
 @route("/users/from_phone_numbers", ["POST"])
 def from_phone_numbers(ctx: RequestContext):
     rows = contacts.users_by_phone(ctx.user, ctx.body)
-    return [{"phone_number": number, "user": user_summary_json(user)} for number, user in rows]
+    return [{"phone_number": number, "user": representations.user_summary_json(user)} for number, user in rows]
 
 
 @route("/users/who_has_invited_me", ["GET"])
 def who_has_invited_me(ctx: RequestContext):
-    return [user_json(owner, with_event_change=True) for owner in contacts.who_has_invited_me(ctx.user)]
+    return [representations.user_json(owner, with_event_change=True) for owner in contacts.who_has_invited_me(ctx.user)]
 
 
 @route("/users/fb_friends", ["GET"])

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from chalicelib.api.routing import NO_CONTENT, Reply, RequestContext, route
 from chalicelib.errors import ValidationError
-from chalicelib.representations_events import poll_json
-from chalicelib.services import conversation
-from chalicelib.services.events import parse_id
+from chalicelib.lazy import lazy_import
 from chalicelib.validation import Fields
+
+conversation = lazy_import("chalicelib.services.conversation")
+events = lazy_import("chalicelib.services.events")
+views = lazy_import("chalicelib.representations_events")
 
 MESSAGE_MAX_LENGTH = 2000
 VENUE_MAX_LENGTH = 100
@@ -16,7 +18,7 @@ COMMENT_MAX_LENGTH = 500
 
 @route("/events/{event_id}/messages", ["POST"])
 def post_message(ctx: RequestContext):
-    event_id = parse_id(ctx.params["event_id"])
+    event_id = events.parse_id(ctx.params["event_id"])
     fields = Fields(ctx.json_object())
     body = fields.string("body", required=True, max_length=MESSAGE_MAX_LENGTH)
     fields.raise_if_errors()
@@ -25,7 +27,7 @@ def post_message(ctx: RequestContext):
 
 @route("/events/{event_id}/polls", ["POST"])
 def post_poll(ctx: RequestContext):
-    event_id = parse_id(ctx.params["event_id"])
+    event_id = events.parse_id(ctx.params["event_id"])
     data = ctx.json_object()
     if any(data.get(name) in (None, "") for name in ("suggested_date", "suggested_venue")):
         raise ValidationError(conversation.POLL_REQUIRED)  # the spec's body for a missing field
@@ -34,12 +36,12 @@ def post_poll(ctx: RequestContext):
     suggested_venue = fields.string("suggested_venue", required=True, max_length=VENUE_MAX_LENGTH)
     fields.raise_if_errors()
     poll = conversation.post_poll(ctx.user, event_id, suggested_date, suggested_venue)
-    return Reply(poll_json(poll), status=201)
+    return Reply(views.poll_json(poll), status=201)
 
 
 @route("/events/{event_id}/time_suggestions", ["POST"])
 def suggest_time(ctx: RequestContext):
-    event_id = parse_id(ctx.params["event_id"])
+    event_id = events.parse_id(ctx.params["event_id"])
     fields = Fields(ctx.json_object())
     suggested_time = fields.datetime("suggested_time", required=True)
     comment = fields.string("comment", max_length=COMMENT_MAX_LENGTH)
@@ -58,6 +60,6 @@ def suggest_time(ctx: RequestContext):
 
 @route("/events/{event_id}/time_suggestions", ["GET"])
 def list_time_suggestions(ctx: RequestContext):
-    event_id = parse_id(ctx.params["event_id"])
+    event_id = events.parse_id(ctx.params["event_id"])
     suggestions = conversation.list_time_suggestions(ctx.user, event_id)
     return [conversation.time_suggestion_json(s) for s in suggestions]

@@ -6,10 +6,12 @@ from datetime import datetime
 
 from chalicelib.api.routing import NO_BODY, NO_CONTENT, Reply, RequestContext, route
 from chalicelib.errors import NotFound, ValidationError
-from chalicelib.representations_events import CREATE, DETAIL, LIST, TIMELINE, event_json, invitation_json
-from chalicelib.services import events
+from chalicelib.lazy import lazy_import
 from chalicelib.timeutil import parse_datetime
 from chalicelib.validation import REQUIRED, Fields
+
+events = lazy_import("chalicelib.services.events")
+views = lazy_import("chalicelib.representations_events")
 
 INVALID_DATETIME = "Enter a valid date/time."
 NOT_DICT = "Invalid data. Expected a dictionary, but got {kind}."
@@ -158,7 +160,7 @@ def list_events(ctx: RequestContext):
         "count": result.count,
         "next": _page_url(ctx, page + 1) if has_next else None,
         "previous": _page_url(ctx, page - 1) if page > 1 else None,
-        "results": [event_json(view, ctx.user.id, LIST) for view in result.views],
+        "results": [views.event_json(view, ctx.user.id, views.LIST) for view in result.views],
     }
 
 
@@ -166,7 +168,7 @@ def list_events(ctx: RequestContext):
 def create_event(ctx: RequestContext):
     data = _event_input(ctx.json_object(), creating=True)
     view = events.create_event(ctx.user, data)
-    return Reply(event_json(view, ctx.user.id, CREATE), status=201)
+    return Reply(views.event_json(view, ctx.user.id, views.CREATE), status=201)
 
 
 @route("/events/timeline", ["GET"])
@@ -180,7 +182,7 @@ def timeline(ctx: RequestContext):
     cursor = _query_datetime(ctx, "cursor", errors)
     if errors:
         raise ValidationError(errors)
-    return [event_json(view, ctx.user.id, TIMELINE) for view in events.timeline(ctx.user, kind, cursor)]
+    return [views.event_json(view, ctx.user.id, views.TIMELINE) for view in events.timeline(ctx.user, kind, cursor)]
 
 
 @route("/events/stats", ["GET"])
@@ -196,7 +198,7 @@ def sample_rsvp_replies(ctx: RequestContext):
 @route("/events/{event_id}", ["GET"])
 def event_detail(ctx: RequestContext):
     view = events.get_event(ctx.user, events.parse_id(ctx.params.get("event_id")))
-    return event_json(view, ctx.user.id, DETAIL)
+    return views.event_json(view, ctx.user.id, views.DETAIL)
 
 
 @route("/events/{event_id}", ["PATCH"])
@@ -204,7 +206,7 @@ def edit_event(ctx: RequestContext):
     event_id = events.parse_id(ctx.params.get("event_id"))
     data = _event_input(ctx.json_object(), creating=False)
     view = events.update_event(ctx.user, event_id, data)
-    return event_json(view, ctx.user.id, DETAIL)
+    return views.event_json(view, ctx.user.id, views.DETAIL)
 
 
 @route("/events/{event_id}/cancel_event", ["PUT"], body=NO_BODY)
@@ -217,7 +219,7 @@ def _rsvp(ctx: RequestContext, accept: bool):
     event_id = events.parse_id(ctx.params.get("event_id"))
     message = _rsvp_message(ctx)
     invitation = events.rsvp(ctx.user, event_id, accept=accept, message=message)
-    return invitation_json(invitation, ctx.user)
+    return views.invitation_json(invitation, ctx.user)
 
 
 @route("/events/{event_id}/accept", ["POST"])
@@ -234,4 +236,4 @@ def reject(ctx: RequestContext):
 def mark_seen(ctx: RequestContext):
     event_id = events.parse_id(ctx.params.get("event_id"))
     invitation_id = events.parse_id(ctx.params.get("invitation_id"))
-    return invitation_json(events.mark_seen(ctx.user, event_id, invitation_id), ctx.user)
+    return views.invitation_json(events.mark_seen(ctx.user, event_id, invitation_id), ctx.user)

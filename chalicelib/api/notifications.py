@@ -5,8 +5,10 @@ from __future__ import annotations
 import re
 
 from chalicelib.api.routing import NO_CONTENT, RequestContext, route
-from chalicelib.services import devices
+from chalicelib.lazy import lazy_import
 from chalicelib.validation import Fields
+
+devices = lazy_import("chalicelib.services.devices")
 
 _DEVICE_TOKEN = re.compile(r"^[0-9a-fA-F]{64}$")
 

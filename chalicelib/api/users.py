@@ -3,16 +3,27 @@
 from __future__ import annotations
 
 from chalicelib.api.routing import MULTIPART_BODY, NO_BODY, RequestContext, route
-from chalicelib.representations import NOTIFY_FLAGS, user_json
-from chalicelib.services import avatars, social, users
+from chalicelib.lazy import lazy_import
 from chalicelib.validation import Fields
 
-EDITABLE_FLAGS = NOTIFY_FLAGS + ("notify_event_change",)
+avatars = lazy_import("chalicelib.services.avatars")
+social = lazy_import("chalicelib.services.social")
+users = lazy_import("chalicelib.services.users")
+representations = lazy_import("chalicelib.representations")
+
+EDITABLE_FLAGS = (
+    "notify_new_invite",
+    "notify_invite_rsvp",
+    "notify_contact_joined",
+    "notify_event_full",
+    "notify_upcoming_event",
+    "notify_event_change",
+)
 
 
 @route("/users/me", ["GET"])
 def me(ctx: RequestContext):
-    return user_json(ctx.user, with_event_change=True)
+    return representations.user_json(ctx.user, with_event_change=True)
 
 
 @route("/users/me", ["PATCH"])
@@ -26,18 +37,18 @@ def edit_me(ctx: RequestContext):
         changes[flag] = fields.boolean(flag)
     fields.raise_if_errors()
     changes = {name: value for name, value in changes.items() if value is not None}
-    return user_json(users.update_profile(ctx.user, changes), with_event_change=True)
+    return representations.user_json(users.update_profile(ctx.user, changes), with_event_change=True)
 
 
 @route("/users/change_avatar", ["POST"], body=MULTIPART_BODY)
 def change_avatar(ctx: RequestContext):
     photo = avatars.photo_from_multipart(ctx.request.headers.get("content-type", ""), ctx.request.raw_body)
-    return user_json(avatars.change_avatar(ctx.user, photo))
+    return representations.user_json(avatars.change_avatar(ctx.user, photo))
 
 
 @route("/users/remove_avatar", ["POST"], body=NO_BODY)
 def remove_avatar(ctx: RequestContext):
-    return user_json(avatars.remove_avatar(ctx.user))
+    return representations.user_json(avatars.remove_avatar(ctx.user))
 
 
 @route("/users/fb_token", ["POST"])
@@ -45,4 +56,4 @@ def link_fb_token(ctx: RequestContext):
     fields = Fields(ctx.json_object())
     token = fields.string("fb_token", required=True, max_length=1024)
     fields.raise_if_errors()
-    return user_json(social.link_account(ctx.user, token))
+    return representations.user_json(social.link_account(ctx.user, token))

@@ -76,13 +76,13 @@ def test_unknown_or_malformed_token_is_401_invalid(client):
 
 
 def test_a_bug_is_500_without_traceback(client, monkeypatch):
-    from chalicelib.api import users as users_api
+    from chalicelib import representations
 
     def broken(user, with_event_change=False):
         raise KeyError("secret internals")
 
     token = login(client, "+14155550107")["auth_token"]
-    monkeypatch.setattr(users_api, "user_json", broken)
+    monkeypatch.setattr(representations, "user_json", broken)
     response = get(client, "/users/me", token)
     assert response.status_code == 500
     assert body(response) == {"detail": "Internal server error."}
