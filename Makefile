@@ -6,7 +6,7 @@ PORT ?= 8000
 MOTO_PORT ?= 5000
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint install clean
+.PHONY: run test bench lint install clean
 
 $(STAMP): requirements.txt requirements-dev.txt
 	$(PYTHON) -m venv $(VENV)
@@ -21,6 +21,9 @@ run: $(STAMP)
 test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest -n 2
+
+bench: $(STAMP)
+	$(BIN)/python scripts/bench.py
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
