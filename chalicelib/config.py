@@ -18,7 +18,16 @@ class Settings:
     # Public base of avatar URLs (a CDN in production); "" means the S3 endpoint itself.
     avatar_base_url: str = ""
     apns_platform_application_arn: str = ""
+    # SQS queue of notification fan-out. Unset: each notification is processed in the request's own
+    # process right away (tests, `make run`).
     notifications_queue_url: str = ""
+    # Name of that queue, read when the app is packaged/deployed (the SQS handler's event source).
+    notifications_queue_name: str = "invites-notifications"
+    # How long a worker holds a push claim before another delivery may take it over: longer than
+    # the handler's Lambda timeout, shorter than the queue's visibility timeout.
+    notification_lease_seconds: int = 75
+    # Upcoming-event reminders go to events starting within this many hours.
+    reminder_hours_ahead: int = 24
     # Server key for pin HMACs. Must be set outside local runs and tests.
     pin_secret: str = "local-development-pin-secret"
     pin_ttl_seconds: int = 600

@@ -8,7 +8,7 @@ from chalicelib import aws
 from chalicelib.config import get_settings
 
 
-def _echo(kind: str, to: str, text: str) -> None:
+def _echo(kind: str, to: str | int, text: str) -> None:
     if get_settings().echo_notifications:
         print(json.dumps({"msg": kind, "to": to, "text": text}), flush=True)
 
@@ -21,3 +21,17 @@ def send_sms(e164: str, text: str) -> None:
         attributes["AWS.SNS.SMS.SenderID"] = {"DataType": "String", "StringValue": settings.sms_sender_id}
     aws.sns().publish(PhoneNumber=e164, Message=text, MessageAttributes=attributes)
     _echo("sms", e164, text)
+
+
+def push_payload(title: str, body: str, data: dict) -> dict:
+    """The APNS payload: an alert, the default sound, no badge, and the app's data (``type``, ...)."""
+    return {"aps": {"alert": {"title": title, "body": body}, "sound": "default"}, **data}
+
+
+def send_push(endpoint_arn: str, to_user_id: int, title: str, body: str, data: dict) -> None:
+    """Publish one push to one SNS platform endpoint. Raises the AWS error when SNS refuses or is
+    down (``EndpointDisabled`` and the like are for the caller to act on)."""
+    payload = json.dumps(push_payload(title, body, data))
+    message = {"default": f"{title}: {body}", "APNS": payload, "APNS_SANDBOX": payload}
+    aws.sns().publish(TargetArn=endpoint_arn, MessageStructure="json", Message=json.dumps(message))
+    _echo("push", to_user_id, f"{title}: {body}")

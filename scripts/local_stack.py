@@ -44,10 +44,20 @@ OUTPUT_SETTINGS = {
     "ApnsPlatformApplicationArn": "APNS_PLATFORM_APPLICATION_ARN",
 }
 
-# Properties moto's CloudFormation fails on, dropped from the local copy only ({resource type: names}).
-# Empty today: moto 5.2.5 creates every resource of the template (see apply_ignored_properties for
-# the ones it accepts but does not apply).
-UNSUPPORTED_LOCALLY: dict[str, set[str]] = {}
+# What moto's CloudFormation cannot create, dropped from the local copy only: {resource type: property names},
+# or ALL for the whole resource (then also every resource, output and condition that refers to it).
+# moto 5.2.5 skips these types with a warning and then fails on any output that refers to them. Locally the
+# avatars are served by the emulator itself (make_avatars_public), there are no alarms, and notifications are
+# sent inline (no NOTIFICATIONS_QUEUE_URL: see app_environment), so nothing of the app misses them.
+# See apply_ignored_properties for what moto accepts but does not apply.
+ALL = frozenset({"*"})
+UNSUPPORTED_LOCALLY: dict[str, frozenset[str]] = {
+    "AWS::CloudFront::Distribution": ALL,
+    "AWS::CloudFront::OriginAccessControl": ALL,
+    "AWS::S3::BucketPolicy": ALL,  # CloudFront-only; locally make_avatars_public sets a public-read one
+    "AWS::CloudWatch::Alarm": ALL,
+    "AWS::SNS::Subscription": ALL,
+}
 
 READY_TIMEOUT_SECONDS = 60
 STOP_TIMEOUT_SECONDS = 5
@@ -94,12 +104,51 @@ def load_template(path: Path = TEMPLATE) -> dict:
     return yaml.load(path.read_text(), Loader=CfnLoader)  # noqa: S506 - SafeLoader subclass
 
 
+def _refers_to(value, names: set[str]) -> bool:
+    """True when a template fragment refers to one of ``names`` (Ref, GetAtt, DependsOn or a ${...} of Sub)."""
+    if isinstance(value, dict):
+        for key, inner in value.items():
+            if key == "Ref" and inner in names:
+                return True
+            if key == "Fn::GetAtt" and (inner[0] if isinstance(inner, list) else str(inner).split(".")[0]) in names:
+                return True
+            if key == "Fn::Sub":
+                text = inner[0] if isinstance(inner, list) else inner
+                if any(f"${{{name}}}" in text or f"${{{name}." in text for name in names):
+                    return True
+            if _refers_to(inner, names):
+                return True
+        return False
+    if isinstance(value, list):
+        return any(_refers_to(inner, names) for inner in value)
+    return False
+
+
 def local_template_body(template: dict) -> str:
-    """The production template minus the properties moto cannot create."""
-    for resource in template.get("Resources", {}).values():
+    """The production template minus what moto cannot create (UNSUPPORTED_LOCALLY)."""
+    resources = template.get("Resources", {})
+    dropped = {name for name, r in resources.items() if UNSUPPORTED_LOCALLY.get(r.get("Type")) == ALL}
+    while True:  # whatever refers to a dropped resource goes too
+        more = {
+            name
+            for name, resource in resources.items()
+            if name not in dropped
+            and (_refers_to(resource, dropped) or set(_as_list(resource.get("DependsOn"))) & dropped)
+        }
+        if not more:
+            break
+        dropped |= more
+    for name in dropped:
+        del resources[name]
+    template["Outputs"] = {k: v for k, v in template.get("Outputs", {}).items() if not _refers_to(v, dropped)}
+    for resource in resources.values():
         for name in UNSUPPORTED_LOCALLY.get(resource.get("Type"), ()):
             resource.get("Properties", {}).pop(name, None)
     return json.dumps(template)
+
+
+def _as_list(value) -> list:
+    return value if isinstance(value, list) else [value] if value else []
 
 
 # --- the emulator -----------------------------------------------------------------------------------
@@ -224,8 +273,12 @@ def create_platform_application(endpoint: str) -> str:
 def app_environment(moto_port: int, outputs: dict[str, str]) -> dict[str, str]:
     """The chalice child's environment: fake credentials, every AWS call to the emulator."""
     env = dict(os.environ)
+    # No NOTIFICATIONS_QUEUE_URL: locally notifications are processed inline, in the request, because
+    # nothing consumes the emulator's queue (the stack has one: its outputs NotificationsQueueUrl/Name are
+    # deliberately not in OUTPUT_SETTINGS). Set it from the outputs only with a local consumer for it.
     for name in ("AWS_PROFILE", "AWS_DEFAULT_PROFILE", "AWS_SESSION_TOKEN", "AWS_SECURITY_TOKEN", "AVATAR_BASE_URL"):
         env.pop(name, None)
+    env.pop("NOTIFICATIONS_QUEUE_URL", None)
     no_proxy = ",".join(filter(None, [env.get("NO_PROXY") or env.get("no_proxy"), HOST, "localhost"]))
     env.update(FAKE_CREDENTIALS)
     env.update(

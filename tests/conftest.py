@@ -73,7 +73,9 @@ def app(aws):
 def client(app):
     from chalice.test import Client
 
-    with Client(app) as test_client:
+    # The test client applies a stage's environment_variables of .chalice/config.json around every request
+    # (stage "dev" by default). dev and prod carry deployed table names and placeholders; "local" only STAGE.
+    with Client(app, stage_name="local") as test_client:
         yield test_client
 
 

@@ -4,6 +4,7 @@
 |--------------|-------------------------------------|
 | Pin          | PIN#<e164>                          |
 | RateCounter  | RATE#<scope>#<subject>#<window>     |
+| SentNotification | SENT#<type>#<occurrence>#<user id>#<device> |
 """
 
 from __future__ import annotations
@@ -16,6 +17,10 @@ from chalicelib.models.base import table_meta
 
 def pin_pk(e164: str) -> str:
     return f"PIN#{e164}"
+
+
+def sent_pk(kind: str, occurrence: str, user_id: int, device: str) -> str:
+    return f"SENT#{kind}#{occurrence}#{user_id}#{device}"
 
 
 def rate_pk(scope: str, subject: str, window: int) -> str:
@@ -42,4 +47,15 @@ class RateCounter(AuthTable, discriminator="rate"):
     """Requests counted in one fixed window; the item expires with its window."""
 
     count = NumberAttribute(default=0)
+    expires_at = TTLAttribute()
+
+
+class SentNotification(AuthTable, discriminator="sent"):
+    """One push to one device, claimed before it is sent, so a redelivered queue message never sends
+    it twice. ``state`` is "sending" while a worker holds the claim (``nonce``, since ``claimed_at``),
+    "sent" once SNS took it; a claim left "sending" longer than the lease may be taken over."""
+
+    state = UnicodeAttribute()
+    nonce = UnicodeAttribute()
+    claimed_at = NumberAttribute()
     expires_at = TTLAttribute()

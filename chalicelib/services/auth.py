@@ -119,7 +119,11 @@ def verify_pin(e164: str, pin: str) -> tuple[User, str]:
         if exc.cause_response_code == "ConditionalCheckFailedException":
             raise ValidationError.field("pin", INVALID_PIN) from None
         raise
-    user, _ = find_or_create_user(e164, active=True)
+    user, activated = find_or_create_user(e164, active=True)
+    if activated:  # first login: tell the people who keep this number as a favorite
+        from chalicelib.services import notifications
+
+        notifications.enqueue(notifications.CONTACT_JOINED, user_id=user.id)
     return user, issue_token(user)
 
 

@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import logging
+
+from pynamodb.exceptions import DeleteError
+
 from chalicelib import aws
 from chalicelib.config import get_settings
 from chalicelib.models.users import Device, device_sk, user_pk
 from chalicelib.timeutil import utcnow
+
+log = logging.getLogger("invites")
 
 
 def _find(user, token: str) -> Device | None:
@@ -36,3 +42,23 @@ def remove_device(user, token: str) -> None:
 
 def user_devices(user_id: int) -> list[Device]:
     return list(Device.query(user_pk(user_id), Device.sk.startswith("DEVICE#")))
+
+
+def forget_endpoint(device: Device) -> None:
+    """Delete an endpoint SNS reported disabled or gone, and the Device item that names it.
+
+    The item is deleted only while it still names that endpoint, so a registration made meanwhile
+    stands. Raises transient AWS faults (the caller retries); a missing endpoint is fine."""
+    from botocore.exceptions import ClientError
+
+    try:
+        aws.sns().delete_endpoint(EndpointArn=device.endpoint_arn)
+    except ClientError as exc:
+        if aws.is_transient(exc):
+            raise
+        log.warning("could not delete endpoint of a device: %s", exc.response.get("Error", {}).get("Code"))
+    try:
+        device.delete(condition=Device.endpoint_arn == device.endpoint_arn)
+    except DeleteError as exc:
+        if exc.cause_response_code != "ConditionalCheckFailedException":
+            raise

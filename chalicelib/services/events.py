@@ -9,8 +9,13 @@ Reads:
 Writes that have limits are conditional: accept is a transaction of the invitation (its previous
 reply as condition, so a repeated accept never counts twice) and the META counters (condition
 ``total_spots = 0 OR spots_filled < total_spots``); filling spots by hand is conditional on the
-total read. Cancel marks META (which every read of an event checks) and then flags every invitation
-item, so the ``by_user`` reads can drop it without reading META.
+total read. Cancel marks META (which every read of an event checks); the flag on every invitation
+item (so the ``by_user`` reads can drop it without reading META) is written off the request path,
+by the notifications queue handler.
+
+Each trigger of a notification (create and invite: new invite; RSVP; edit; cancel) hands one
+message to ``notifications.enqueue`` after its own writes; people without an account are texted
+here instead, and pushes skip them.
 """
 
 from __future__ import annotations
@@ -20,7 +25,7 @@ import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from pynamodb.exceptions import PutError, TransactWriteError, UpdateError
 
@@ -44,6 +49,7 @@ from chalicelib.models.events import (
     invitation_sk,
 )
 from chalicelib.models.users import PHONE_SK, PROFILE_SK, PhoneClaim, User, UsersTable, phone_pk, user_pk
+from chalicelib.services import notifications
 from chalicelib.services.ratelimit import Limit
 from chalicelib.services.users import find_or_create_user
 from chalicelib.timeutil import format_datetime, utcnow
@@ -294,6 +300,15 @@ def _send_invitation_texts(owner: User, event: Event, people: list[User]) -> Non
     _parallel(send, people)
 
 
+def _enqueue_new_invites(owner: User, event: Event, invited: list[User]) -> None:
+    """One push message for the invitees who have an account (the others were texted)."""
+    with_account = [user.id for user in invited if user.is_active]
+    if with_account:
+        notifications.enqueue(
+            notifications.NEW_INVITE, event_id=event.id, actor_id=owner.id, user_ids=with_account
+        )
+
+
 def _distinct_ids(count: int) -> list[int]:
     ids: set[int] = set()
     while len(ids) < count:
@@ -378,6 +393,7 @@ def create_event(owner: User, data: EventInput) -> EventView:
     else:
         raise RuntimeError("could not draw a free event id")
     _send_invitation_texts(owner, event, invitees.to_text)
+    _enqueue_new_invites(owner, event, invitees.users)
     users = {user.id: user for user in invitees.users}
     users[owner.id] = owner
     return EventView(event, invitations, users=users)
@@ -423,8 +439,8 @@ def _after_key(moment: datetime) -> str:
 
 def _before_key(moment: datetime) -> str:
     """Every date_key of an event strictly before ``moment`` sorts below this."""
-    if moment.microsecond:
-        moment = whole_seconds(moment) + timedelta(seconds=1)
+    if moment.microsecond:  # the events of its whole second are before it (no +1 s: 9999-12-31T23:59:59.5 is valid)
+        return f"{format_datetime(moment)}#~"
     return format_datetime(moment)
 
 
@@ -514,7 +530,8 @@ def rsvp(caller: User, event_id: int, *, accept: bool, message: str | None) -> I
             raise NotFound() from None
         if invitation.role == OWNER:
             raise PermissionDenied()
-        was_accepted = invitation.has_accepted is True
+        previous_reply = invitation.has_accepted
+        was_accepted = previous_reply is True
         now = utcnow()
         actions = [
             Invitation.has_accepted.set(accept),
@@ -551,6 +568,10 @@ def rsvp(caller: User, event_id: int, *, accept: bool, message: str | None) -> I
                 raise Conflict(EVENT_FULL) from None
             continue
         invitation.has_accepted, invitation.rsvp_message, invitation.rsvp_time = accept, message or "", now
+        if previous_reply is not accept:  # a repeated reply tells the owner nothing new
+            notifications.enqueue(
+                notifications.INVITE_RSVP, event_id=event_id, actor_id=caller.id, accepted=accept, message=message or ""
+            )
         return invitation
     raise Conflict("The reply changed meanwhile, try again.")
 
@@ -610,8 +631,12 @@ def update_event(caller: User, event_id: int, data: EventInput) -> EventView:
         raise Conflict("The event changed meanwhile, try again.")
     if data.event_date is not None:
         _move_invitations(view, event)
-    if invitees.users:
-        _invite_more(caller, view, invitees)
+    added = _invite_more(caller, view, invitees) if invitees.users else []
+    changed = [name for name in notifications.FIELD_WORDS if getattr(data, name) is not None]
+    if changed:
+        notifications.enqueue(
+            notifications.EVENT_CHANGED, event_id=event_id, actor_id=caller.id, fields=changed, exclude=added
+        )
     return _with_users([view])[0]
 
 
@@ -682,7 +707,8 @@ def _update_all(invitations: list[Invitation], actions: list) -> None:
             time.sleep(0.05 * (attempt + 1))
 
 
-def _invite_more(owner: User, view: EventView, invitees: _Invitees) -> None:
+def _invite_more(owner: User, view: EventView, invitees: _Invitees) -> list[int]:
+    """Store the new invitations (text or push their people); returns their user ids."""
     now = utcnow()
     ids = _distinct_ids(len(invitees.users))
     added = [
@@ -714,21 +740,37 @@ def _invite_more(owner: User, view: EventView, invitees: _Invitees) -> None:
     view.invitations += stored
     invited = {inv.user_id for inv in stored}
     _send_invitation_texts(owner, view.event, [user for user in invitees.to_text if user.id in invited])
+    _enqueue_new_invites(owner, view.event, [user for user in invitees.users if user.id in invited])
+    return sorted(invited)
 
 
 def cancel_event(caller: User, event_id: int) -> None:
-    """Owner only, idempotent. META first (every read of the event checks it), then the flag on
-    each invitation, so the ``by_user`` reads (lists, timeline, stats) drop it: 1 UpdateItem plus
-    ceil(invitations / 100) TransactWriteItems, in parallel. A repeated cancel finishes the job."""
+    """Owner only, idempotent: one Query and one UpdateItem of META, whatever the number of invitees.
+
+    Every read of the event checks META (detail, lists, timeline), so it is cancelled from here on.
+    The ``cancelled`` copy on each invitation (for the ``by_user`` COUNT of stats) and the pushes to
+    the invitees are one ``event_cancelled`` message; the queue handler writes the flags
+    (ceil(invitations / 100) TransactWriteItems). If the message cannot be queued, the flags are
+    written here instead. A repeated cancel queues it again while any flag is missing."""
     view = _participant_view(caller, event_id)
     _require_owner(caller, view)
-    if not view.event.cancelled:
+    was_live = not view.event.cancelled
+    if was_live:
         view.event.update(
             actions=[Event.cancelled.set(True), Event.remind_day.remove(), Event.modified.set(utcnow())],
             condition=Event.pk.exists(),
         )
+    if was_live or any(not inv.cancelled for inv in view.invitations):
+        if not notifications.enqueue(notifications.EVENT_CANCELLED, event_id=event_id, actor_id=caller.id):
+            flag_invitations_cancelled(view)
+
+
+def flag_invitations_cancelled(view: EventView) -> None:
+    """Copy the cancel onto each invitation not flagged yet: ceil(n / 100) transactions in parallel."""
     pending = [inv for inv in view.invitations if not inv.cancelled]
     _parallel(
         lambda chunk: _update_all(chunk, [Invitation.cancelled.set(True)]),
         _chunks(pending, TRANSACTION_ITEMS),
     )
+    for invitation in pending:
+        invitation.cancelled = True

@@ -165,3 +165,85 @@ def test_cfn_lint_passes():
         pytest.skip("cfn-lint is not installed")
     result = subprocess.run([binary, "--", str(TEMPLATE)], capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+# --- queue, CDN, alarms (issue 7) ------------------------------------------------------------------------
+
+
+def test_notification_queue_has_a_dead_letter_queue(template):
+    import json
+
+    queue = template["Resources"]["NotificationsQueue"]["Properties"]
+    assert queue["QueueName"] == {"Fn::Sub": "${NamePrefix}-${Stage}-notifications"}
+    assert queue["RedrivePolicy"] == {
+        "deadLetterTargetArn": {"Fn::GetAtt": "NotificationsDeadLetterQueue.Arn"},
+        "maxReceiveCount": 5,
+    }
+    dead = template["Resources"]["NotificationsDeadLetterQueue"]["Properties"]
+    assert dead["MessageRetentionPeriod"] > queue["MessageRetentionPeriod"]  # a dead letter outlives its source
+    # AWS: visibility timeout at least 6x the timeout of the function the queue feeds
+    config = json.loads((TEMPLATE.parents[1] / ".chalice" / "config.json").read_text())
+    for stage in ("dev", "prod"):
+        settings = config["stages"][stage]
+        timeouts = [settings["lambda_timeout"]] + [
+            f.get("lambda_timeout", 0) for f in settings.get("lambda_functions", {}).values()
+        ]
+        assert queue["VisibilityTimeout"] >= 6 * max(timeouts), stage
+
+
+def test_only_the_distribution_reads_the_bucket(template):
+    resources = template["Resources"]
+    statements = resources["AvatarBucketPolicy"]["Properties"]["PolicyDocument"]["Statement"]
+    allows = [s for s in statements if s["Effect"] == "Allow"]
+    assert len(allows) == 1
+    (allow,) = allows
+    assert allow["Principal"] == {"Service": "cloudfront.amazonaws.com"} and allow["Action"] == "s3:GetObject"
+    assert "${AvatarDistribution}" in allow["Condition"]["StringEquals"]["AWS:SourceArn"]["Fn::Sub"]
+    origin = resources["AvatarDistribution"]["Properties"]["DistributionConfig"]["Origins"][0]
+    assert origin["OriginAccessControlId"] == {"Fn::GetAtt": "AvatarOriginAccessControl.Id"}
+    assert template["Outputs"]["AvatarBaseUrl"]["Value"] == {"Fn::Sub": "https://${AvatarDistribution.DomainName}"}
+
+
+def test_alarms_watch_sms_spend_dead_letters_and_5xx(template):
+    alarms = {
+        r["Properties"]["MetricName"]: r["Properties"]
+        for r in template["Resources"].values()
+        if r["Type"] == "AWS::CloudWatch::Alarm"
+    }
+    assert set(alarms) == {"SMSMonthToDateSpentUSD", "ApproximateNumberOfMessagesVisible", "5XXError"}
+    assert alarms["SMSMonthToDateSpentUSD"]["Namespace"] == "AWS/SNS"
+    dead = alarms["ApproximateNumberOfMessagesVisible"]
+    assert dead["Dimensions"] == [
+        {"Name": "QueueName", "Value": {"Fn::GetAtt": "NotificationsDeadLetterQueue.QueueName"}}
+    ]
+    assert dead["Threshold"] == 0 and dead["ComparisonOperator"] == "GreaterThanThreshold"
+    api = alarms["5XXError"]
+    assert api["Namespace"] == "AWS/ApiGateway" and api["Statistic"] == "Average"  # the average is the rate
+    assert {d["Name"]: d["Value"] for d in api["Dimensions"]} == {
+        "ApiName": {"Ref": "ApiName"},
+        "Stage": {"Ref": "ApiStageName"},
+    }
+    for alarm in alarms.values():
+        assert alarm["AlarmActions"] == [{"Ref": "AlarmTopic"}]
+
+
+def test_the_local_copy_drops_only_what_moto_cannot_create(template):
+    import copy
+    import json
+
+    from tests.infra.scripts import load
+
+    local_stack = load("local_stack")
+    local = json.loads(local_stack.local_template_body(copy.deepcopy(template)))
+    dropped = set(template["Resources"]) - set(local["Resources"])
+    assert dropped == {
+        "AvatarBucketPolicy",
+        "AvatarOriginAccessControl",
+        "AvatarDistribution",
+        "AlarmEmailSubscription",
+        "SmsSpendAlarm",
+        "DeadLetterAlarm",
+        "Api5xxAlarm",
+    }
+    assert set(template["Outputs"]) - set(local["Outputs"]) == {"AvatarBaseUrl", "AvatarDistributionId"}
+    assert set(local_stack.OUTPUT_SETTINGS) <= set(local["Outputs"])

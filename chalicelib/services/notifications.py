@@ -1,0 +1,518 @@
+"""Push notifications (CONTRACT.md, "Notifications"). No chalice imports.
+
+A request that causes notifications calls :func:`enqueue` once per trigger, after its own writes:
+one small SQS message (``{"type", "id", "event_id", "actor_id", ...}``). The queue's Lambda
+(:func:`handle_queue_batch`) expands it to recipients, keeps those whose ``notify_*`` flag allows
+it, and publishes an APNS push to each of their devices (SNS platform endpoints). Without a queue
+URL (tests, ``make run``) the message is processed right away in the same process.
+
+Types and who gets what:
+
+| message           | recipients                          | flag                    | once per                 |
+|-------------------|-------------------------------------|-------------------------|--------------------------|
+| ``new_invite``    | the invitees named (active only)    | ``notify_new_invite``   | event, invitee           |
+| ``invite_rsvp``   | the owner                           | ``notify_invite_rsvp``  | message, owner           |
+|  (event full)     | the owner, when an accept filled it | ``notify_event_full``   | event, owner             |
+| ``contact_joined``| users keeping the number as favorite| ``notify_contact_joined``| joiner, recipient       |
+| ``event_changed`` | the invitees (not the owner)        | ``notify_event_change`` | message, invitee         |
+| ``event_cancelled``| the invitees; also flags invitations| ``notify_event_change``| event, invitee           |
+| ``upcoming_event``| owner and accepted invitees         | ``notify_upcoming_event``| event and its date, attendee |
+
+Invitees without an account (``is_active`` false) get the SMS invitation from the request instead
+(services/events.py); pushes skip them, so nobody gets both.
+
+Idempotency: before each publish, a claim ``SENT#<type>#<occurrence>#<user>#<device>`` is put in the
+auth table under "absent, or a stale claim" (conditional PutItem, TTL). Publish OK: the claim
+becomes "sent". A transient failure: the claim is deleted (only if still ours) and the message
+fails, so SQS delivers it again and only the pushes without a claim are retried. A worker that dies
+between claim and publish leaves a "sending" claim that the next delivery takes over once the
+lease (``NOTIFICATION_LEASE_SECONDS``) is over. So a redelivered message sends nothing twice, and a
+failed push is retried, then parked in the queue's dead-letter queue.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import secrets
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from pynamodb.exceptions import PutError, UpdateError
+
+from chalicelib import aws, notify
+from chalicelib.config import get_settings
+from chalicelib.ids import new_id
+from chalicelib.models.auth import SentNotification, sent_pk
+from chalicelib.models.events import Event, EventsTable
+from chalicelib.models.users import PROFILE_SK, Favorite, User, UsersTable, favorite_sk, user_pk
+from chalicelib.services import devices, events
+from chalicelib.services.users import get_user
+from chalicelib.timeutil import format_datetime, utcnow
+
+log = logging.getLogger("invites")
+
+NEW_INVITE = "new_invite"
+INVITE_RSVP = "invite_rsvp"
+EVENT_FULL = "event_full"
+CONTACT_JOINED = "contact_joined"
+EVENT_CHANGED = "event_changed"
+EVENT_CANCELLED = "event_cancelled"
+UPCOMING_EVENT = "upcoming_event"
+
+SENDING, SENT = "sending", "sent"
+CLAIM_DAYS = 14  # at least the queue's retention: a redelivery always finds the claim
+SQS_BATCH = 10
+BATCH_GET_KEYS = 100
+
+# Edited fields, as a person would name them.
+FIELD_WORDS = {
+    "title": "title",
+    "event_date": "date",
+    "is_time_specified": "time",
+    "location": "location",
+    "address": "address",
+    "venue_name": "venue",
+}
+
+
+class RetryLater(Exception):
+    """Some pushes of a message failed for a reason that may pass: let the queue deliver it again."""
+
+
+@dataclass
+class Outcome:
+    """What processing one message did, for logs and tests."""
+
+    sent: int = 0
+    duplicates: int = 0  # already claimed by an earlier delivery
+    removed_endpoints: int = 0
+    failed: int = 0
+
+    def __iadd__(self, other: Outcome) -> Outcome:
+        self.sent += other.sent
+        self.duplicates += other.duplicates
+        self.removed_endpoints += other.removed_endpoints
+        self.failed += other.failed
+        return self
+
+
+@dataclass(frozen=True)
+class Push:
+    kind: str  # the payload's "type" and the first part of the idempotency key
+    occurrence: str  # what makes it one notification: an event id, or the queue message's id
+    title: str
+    body: str
+    event_id: int | None = None
+    expires_at: datetime | None = None  # of the claim; default CLAIM_DAYS from now
+    extra: dict = field(default_factory=dict)
+
+    def data(self) -> dict:
+        return {"type": self.kind, "event_id": self.event_id, **self.extra}
+
+
+# --------------------------------------------------------------------------- request side
+
+
+def enqueue(kind: str, **fields) -> bool:
+    """Hand one trigger to the notifications queue; never raises.
+
+    Without a queue URL the message is processed here and now (local runs). Returns False when it
+    could not be handed over (logged): the caller's own change stands, its notifications are lost.
+    """
+    message = {"type": kind, "id": new_id(), **fields}
+    url = get_settings().notifications_queue_url
+    try:
+        if url:
+            aws.sqs().send_message(QueueUrl=url, MessageBody=json.dumps(message))
+        else:
+            process(message)
+        return True
+    except Exception:  # noqa: BLE001 - a notification never fails the request that caused it
+        log.exception("notification %s for event %s not handed over", kind, fields.get("event_id"))
+        return False
+
+
+def _send_many(messages: list[dict]) -> None:
+    url = get_settings().notifications_queue_url
+    if not url:
+        for message in messages:
+            try:
+                process(message)
+            except Exception:  # noqa: BLE001 - one event's failure must not stop the others
+                log.exception("notification %s failed", message.get("type"))
+        return
+    for chunk in events._chunks(messages, SQS_BATCH):
+        entries = [{"Id": str(n), "MessageBody": json.dumps(message)} for n, message in enumerate(chunk)]
+        answer = aws.sqs().send_message_batch(QueueUrl=url, Entries=entries)
+        if answer.get("Failed"):
+            raise RetryLater(f"{len(answer['Failed'])} reminder messages not queued")
+
+
+# --------------------------------------------------------------------------- queue side
+
+
+def handle_queue_batch(records: Iterable[tuple[str, str]]) -> None:
+    """The SQS handler: process each ``(body, receipt handle)``. When any fails, the others are
+    deleted from the queue and the batch raises, so SQS delivers only the failed ones again (their
+    pushes already sent are skipped by their claims). Unreadable messages are logged and dropped."""
+    done, failed, total = [], 0, 0
+    for body, receipt in records:
+        total += 1
+        try:
+            message = json.loads(body)
+            if not isinstance(message, dict):
+                raise ValueError("not an object")
+        except ValueError:
+            log.error("dropping an unreadable notification message")
+            done.append(receipt)
+            continue
+        try:
+            process(message)
+        except Exception:  # noqa: BLE001 - reported below by failing the batch
+            log.exception("notification %s failed; the queue will retry it", message.get("type"))
+            failed += 1
+            continue
+        done.append(receipt)
+    if failed:
+        _delete_from_queue(done)
+        raise RetryLater(f"{failed} of {total} notification messages failed")
+
+
+def _delete_from_queue(receipts: list[str]) -> None:
+    url = get_settings().notifications_queue_url
+    if not url or not receipts:
+        return
+    for chunk in events._chunks(receipts, SQS_BATCH):
+        try:
+            entries = [{"Id": str(n), "ReceiptHandle": receipt} for n, receipt in enumerate(chunk)]
+            aws.sqs().delete_message_batch(QueueUrl=url, Entries=entries)
+        except Exception:  # noqa: BLE001 - they come back and are skipped by their claims
+            log.warning("could not delete processed notification messages")
+
+
+def process(message: dict) -> Outcome:
+    """Expand one message to its pushes and send them. Raises :class:`RetryLater` when some failed
+    for a reason that may pass, after trying all of them."""
+    handler = _HANDLERS.get(message.get("type"))
+    if handler is None:
+        log.error("dropping a notification of unknown type %r", message.get("type"))
+        return Outcome()
+    outcome = handler(message)
+    if outcome.failed:
+        raise RetryLater(f"{outcome.failed} pushes of {message.get('type')} failed")
+    return outcome
+
+
+# --------------------------------------------------------------------------- the schedule
+
+
+def enqueue_reminders(now: datetime | None = None) -> int:
+    """Queue one ``upcoming_event`` message per live event starting within the reminder window,
+    found through the sparse ``upcoming`` index (one Query per UTC day in the window, never a Scan).
+    Returns how many. A reminded event leaves the index, so the hourly run finds each one once."""
+    now = now or utcnow()
+    end = now + timedelta(hours=get_settings().reminder_hours_ahead)
+    window = Event.date_key.between(format_datetime(now), f"{format_datetime(end)}#~")
+    messages = []
+    day = now.date()
+    while day <= end.date():
+        for item in _index_keys(EventsTable, "upcoming", day.isoformat(), window):
+            event_id = int(item["pk"]["S"].removeprefix("EVENT#"))
+            messages.append(
+                {"type": UPCOMING_EVENT, "id": new_id(), "event_id": event_id, "date_key": item["date_key"]["S"]}
+            )
+        day += timedelta(days=1)
+    _send_many(messages)
+    return len(messages)
+
+
+def _index_keys(model, index_name: str, hash_key: str, range_key_condition=None) -> list[dict]:
+    """Raw items of a keys-only index (PynamoDB's model queries filter on ``kind``, not projected)."""
+    connection = model._get_connection()
+    items, start = [], None
+    while True:
+        page = connection.query(
+            hash_key, range_key_condition=range_key_condition, index_name=index_name, exclusive_start_key=start
+        )
+        items += page.get("Items", [])
+        start = page.get("LastEvaluatedKey")
+        if not start:
+            return items
+
+
+# --------------------------------------------------------------------------- the triggers
+
+
+def _name(user: User | None) -> str:
+    if user is None:
+        return "Someone"
+    return user.full_name or user.phone_number
+
+
+def _when(event: Event) -> str:
+    return event.event_date.strftime("%b %d, %Y at %H:%M UTC" if event.is_time_specified else "%b %d, %Y")
+
+
+def _event_expiry(event: Event) -> datetime:
+    """Claims of once-per-event pushes live until the event is over (at least CLAIM_DAYS)."""
+    return max(utcnow() + timedelta(days=CLAIM_DAYS), event.event_date + timedelta(days=1))
+
+
+def _view(event_id: int, *, live: bool = True) -> events.EventView | None:
+    view = events._load_partition(int(event_id))
+    if view is None or (live and view.event.cancelled):
+        return None
+    return view
+
+
+def _guest_ids(view: events.EventView) -> list[int]:
+    return [inv.user_id for inv in view.invitations if inv.role == events.GUEST]
+
+
+def _on_new_invite(message: dict) -> Outcome:
+    view = _view(message["event_id"])
+    if view is None:
+        return Outcome()
+    event = view.event
+    invited = set(_guest_ids(view))
+    ids = [uid for uid in message.get("user_ids", []) if uid in invited]
+    users = events.get_users([*ids, event.owner_id])
+    push = Push(
+        NEW_INVITE,
+        str(event.id),
+        event.title,
+        f"{_name(users.get(event.owner_id))} invited you: {_when(event)}.",
+        event.id,
+        _event_expiry(event),
+    )
+    return _deliver([(users[uid], push) for uid in ids if uid in users], "notify_new_invite")
+
+
+def _on_invite_rsvp(message: dict) -> Outcome:
+    view = _view(message["event_id"])
+    if view is None:
+        return Outcome()
+    event = view.event
+    users = events.get_users([event.owner_id, message["actor_id"]])
+    owner, guest = users.get(event.owner_id), users.get(message["actor_id"])
+    if owner is None:
+        return Outcome()
+    accepted = bool(message.get("accepted"))
+    body = f"{_name(guest)} is coming." if accepted else f"{_name(guest)} can't make it."
+    if message.get("message"):
+        body += f" \u201c{message['message']}\u201d"
+    reply = Push(INVITE_RSVP, str(message["id"]), event.title, body, event.id)
+    outcome = _deliver([(owner, reply)], "notify_invite_rsvp")
+    if accepted and event.total_spots and event.spots_filled >= event.total_spots:
+        full = Push(
+            EVENT_FULL,
+            str(event.id),
+            event.title,
+            f"All {event.total_spots} spots are taken.",
+            event.id,
+            _event_expiry(event),
+        )
+        outcome += _deliver([(owner, full)], "notify_event_full")
+    return outcome
+
+
+def _on_contact_joined(message: dict) -> Outcome:
+    joiner = get_user(int(message["user_id"]))
+    if joiner is None or not joiner.is_active:
+        return Outcome()
+    phone = joiner.phone_number
+    keepers = sorted(
+        {int(item["pk"]["S"].removeprefix("USER#")) for item in _index_keys(UsersTable, "favorites_by_phone", phone)}
+        - {joiner.id}
+    )
+    # each keeper's profile (flags) and favorite (the name they gave the number): one BatchGetItem per 50
+    keys = [key for uid in keepers for key in ((user_pk(uid), PROFILE_SK), (user_pk(uid), favorite_sk(phone)))]
+    found: dict[str, dict] = {}
+    chunks = events._chunks(keys, BATCH_GET_KEYS)
+    for items in events._parallel(lambda chunk: list(UsersTable.batch_get(chunk)), chunks):
+        for item in items:
+            found.setdefault(item.pk, {})[item.sk] = item
+    service = get_settings().service_name
+    pairs = []
+    for uid in keepers:
+        items = found.get(user_pk(uid), {})
+        user, favorite = items.get(PROFILE_SK), items.get(favorite_sk(phone))
+        if not isinstance(user, User):
+            continue
+        name = (favorite.contact_name if isinstance(favorite, Favorite) else "") or joiner.full_name or phone
+        push = Push(CONTACT_JOINED, str(joiner.id), service, f"{name} joined {service}.", extra={"user_id": joiner.id})
+        pairs.append((user, push))
+    return _deliver(pairs, "notify_contact_joined")
+
+
+def _on_event_changed(message: dict) -> Outcome:
+    view = _view(message["event_id"])
+    if view is None:
+        return Outcome()
+    event = view.event
+    left_out = set(message.get("exclude", []))  # invited by the same edit: they get new_invite
+    ids = [uid for uid in _guest_ids(view) if uid not in left_out]
+    users = events.get_users([*ids, event.owner_id])
+    words = [FIELD_WORDS.get(name, name) for name in message.get("fields", [])]
+    what = ", ".join(dict.fromkeys(words)) or "details"
+    body = f"{_name(users.get(event.owner_id))} changed the {what}."
+    push = Push(EVENT_CHANGED, str(message["id"]), event.title, body, event.id)
+    return _deliver([(users[uid], push) for uid in ids if uid in users], "notify_event_change")
+
+
+def _on_event_cancelled(message: dict) -> Outcome:
+    """Flags every invitation cancelled (the part of cancel taken off the request), then tells the
+    invitees. Nothing when the event is not cancelled (a message about a cancel that failed)."""
+    view = _view(message["event_id"], live=False)
+    if view is None or not view.event.cancelled:
+        return Outcome()
+    events.flag_invitations_cancelled(view)
+    event = view.event
+    ids = _guest_ids(view)
+    users = events.get_users([*ids, event.owner_id])
+    push = Push(
+        EVENT_CANCELLED,
+        str(event.id),
+        event.title,
+        f"{_name(users.get(event.owner_id))} cancelled the event.",
+        event.id,
+        _event_expiry(event),
+    )
+    return _deliver([(users[uid], push) for uid in ids if uid in users], "notify_event_change")
+
+
+def _on_upcoming_event(message: dict) -> Outcome:
+    view = _view(message["event_id"])
+    if view is None or view.event.date_key != message.get("date_key") or view.event.event_date <= utcnow():
+        return Outcome()  # cancelled, moved (the new date has its own reminder) or over
+    event = view.event
+    ids = [event.owner_id] + [
+        inv.user_id for inv in view.invitations if inv.role == events.GUEST and inv.has_accepted is True
+    ]
+    users = events.get_users(ids)
+    push = Push(
+        UPCOMING_EVENT,
+        f"{event.id}@{event.date_key.partition('#')[0]}",
+        event.title,
+        f"Starts {_when(event)}.",
+        event.id,
+        _event_expiry(event),
+    )
+    outcome = _deliver([(users[uid], push) for uid in ids if uid in users], "notify_upcoming_event")
+    if not outcome.failed:
+        # reminded: out of the ``upcoming`` index, unless the date moved meanwhile
+        try:
+            event.update(actions=[Event.remind_day.remove()], condition=Event.date_key == message["date_key"])
+        except UpdateError as exc:
+            if exc.cause_response_code != "ConditionalCheckFailedException":
+                raise
+    return outcome
+
+
+_HANDLERS = {
+    NEW_INVITE: _on_new_invite,
+    INVITE_RSVP: _on_invite_rsvp,
+    CONTACT_JOINED: _on_contact_joined,
+    EVENT_CHANGED: _on_event_changed,
+    EVENT_CANCELLED: _on_event_cancelled,
+    UPCOMING_EVENT: _on_upcoming_event,
+}
+
+
+# --------------------------------------------------------------------------- delivery
+
+
+def _deliver(pairs: list[tuple[User, Push]], flag: str) -> Outcome:
+    """Each push to every device of its user, for active users whose ``flag`` is on, once."""
+    wanted = [(user, push) for user, push in pairs if user.is_active and getattr(user, flag)]
+    total = Outcome()
+    for outcome in events._parallel(lambda pair: _deliver_to_user(*pair), wanted):
+        total += outcome
+    return total
+
+
+def _deliver_to_user(user: User, push: Push) -> Outcome:
+    outcome = Outcome()
+    for device in devices.user_devices(user.id):
+        token = device.sk.removeprefix("DEVICE#")
+        claim = _claim(sent_pk(push.kind, push.occurrence, user.id, token), push.expires_at)
+        if claim is None:
+            outcome.duplicates += 1
+            continue
+        try:
+            notify.send_push(device.endpoint_arn, user.id, push.title, push.body, push.data())
+        except Exception as exc:  # noqa: BLE001 - sorted out below
+            if _endpoint_gone(exc):
+                try:
+                    devices.forget_endpoint(device)
+                except Exception:  # noqa: BLE001 - retried with the message
+                    log.warning("could not forget a disabled endpoint of user %s", user.id)
+                    _release(claim)
+                    outcome.failed += 1
+                    continue
+                log.info("removed a disabled push endpoint of user %s", user.id)
+                outcome.removed_endpoints += 1
+                continue  # the claim stays: there is nothing left to send to
+            log.warning("push %s to user %s failed: %s", push.kind, user.id, _error_code(exc))
+            _release(claim)
+            outcome.failed += 1
+            continue
+        _mark_sent(claim)
+        outcome.sent += 1
+    return outcome
+
+
+def _error_code(exc: BaseException) -> str:
+    response = getattr(exc, "response", None) or {}
+    return response.get("Error", {}).get("Code") or type(exc).__name__
+
+
+def _endpoint_gone(exc: BaseException) -> bool:
+    """SNS says the endpoint is disabled (APNS dropped the token) or does not exist."""
+    response = getattr(exc, "response", None)
+    if not isinstance(response, dict):
+        return False
+    error = response.get("Error", {})
+    code, text = error.get("Code", ""), (error.get("Message") or "").lower()
+    if code in ("EndpointDisabled", "EndpointDisabledException", "NotFound", "NotFoundException"):
+        return True
+    return code in ("InvalidParameter", "InvalidParameterException") and ("endpoint" in text or "targetarn" in text)
+
+
+def _claim(key: str, expires_at: datetime | None) -> SentNotification | None:
+    """Take the key; None when a delivery already sent it, or is sending it within its lease."""
+    now = int(time.time())
+    lease = get_settings().notification_lease_seconds
+    claim = SentNotification(
+        key,
+        state=SENDING,
+        nonce=secrets.token_hex(8),
+        claimed_at=now,
+        expires_at=expires_at or timedelta(days=CLAIM_DAYS),
+    )
+    stale = (SentNotification.state == SENDING) & (SentNotification.claimed_at < now - lease)
+    try:
+        claim.save(condition=SentNotification.pk.does_not_exist() | stale)
+    except PutError as exc:
+        if exc.cause_response_code == "ConditionalCheckFailedException":
+            return None
+        raise
+    return claim
+
+
+def _release(claim: SentNotification) -> None:
+    """Give the key back after a failed publish, so the redelivery sends it."""
+    try:
+        claim.delete(condition=SentNotification.nonce == claim.nonce)
+    except Exception:  # noqa: BLE001 - then the lease runs out and the redelivery takes it over
+        log.warning("could not release a push claim")
+
+
+def _mark_sent(claim: SentNotification) -> None:
+    try:
+        claim.update(actions=[SentNotification.state.set(SENT)], condition=SentNotification.nonce == claim.nonce)
+    except Exception:  # noqa: BLE001 - the push went out; a "sending" claim still blocks for its lease
+        log.warning("could not mark a push claim sent")

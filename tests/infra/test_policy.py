@@ -1,0 +1,271 @@
+"""Every AWS action the code performs is allowed by the stage policy, and the policy allows nothing else.
+
+Chalice's generated policy cannot see PynamoDB's calls, so the stages run with autogen_policy false and
+.chalice/policy-<stage>.json. Three sources of "what the code does":
+- a representative flow of requests (and the notification worker) under moto, recording every
+  (service, action) the service performed (tests/conftest.py counts them);
+- a scan of chalicelib/ and app.py for boto3 client calls (``aws.sqs().send_message_batch(...)``), which
+  catches calls the flow does not reach;
+- what AWS itself does with the functions' role: the SQS event source and CloudWatch Logs.
+"""
+
+from __future__ import annotations
+
+import ast
+import base64
+import io
+import json
+import re
+from pathlib import Path
+
+import boto3
+import pytest
+
+from tests.utils.api import body, get, login, post_json
+from tests.utils.factories import put
+
+ROOT = Path(__file__).resolve().parents[2]
+STAGES = ("dev", "prod")
+
+# Call (service:operation) -> the IAM action that authorises it, where the two differ.
+IAM_ACTION = {
+    "s3:DeleteObjects": "s3:DeleteObject",
+    "s3:HeadObject": "s3:GetObject",
+    "sqs:SendMessageBatch": "sqs:SendMessage",
+    "sqs:DeleteMessageBatch": "sqs:DeleteMessage",
+    "sqs:ChangeMessageVisibilityBatch": "sqs:ChangeMessageVisibility",
+    "sns:PublishBatch": "sns:Publish",
+}
+# A transaction needs the action of each of its items too.
+TRANSACT_ITEM_ACTION = {
+    "Put": "PutItem",
+    "Update": "UpdateItem",
+    "Delete": "DeleteItem",
+    "ConditionCheck": "ConditionCheckItem",
+}
+# What AWS does with the role itself: the SQS event source mapping of the notification handler
+# (AWSLambdaSQSQueueExecutionRole's actions) and the functions' logs.
+PERFORMED_BY_AWS = {
+    "sqs:ReceiveMessage",
+    "sqs:DeleteMessage",
+    "sqs:GetQueueAttributes",
+    "logs:CreateLogGroup",
+    "logs:CreateLogStream",
+    "logs:PutLogEvents",
+}
+# Granted though no test sees the call: PynamoDB's Connection describes a table it has no schema for
+# (Model.exists(), count(), describe_table(); a connection-level call on an unknown table).
+GRANTED_FOR_PYNAMODB = {"dynamodb:DescribeTable"}
+
+OWNER, GUEST, STRANGER = "+14155550180", "+14155550181", "+14155550182"
+DEVICE = "b2" * 32
+
+
+def policy_actions(stage: str) -> set[str]:
+    policy = json.loads((ROOT / ".chalice" / f"policy-{stage}.json").read_text())
+    actions = set()
+    for statement in policy["Statement"]:
+        assert statement["Effect"] == "Allow"
+        listed = statement["Action"]
+        actions.update([listed] if isinstance(listed, str) else listed)
+    assert not any("*" in action for action in actions), "name every action; no wildcards"
+    return actions
+
+
+def iam_action(service: str, operation: str) -> str:
+    key = f"{service}:{operation}"
+    return IAM_ACTION.get(key, key)
+
+
+# --- the calls in the code --------------------------------------------------------------------------------
+
+
+def _camel(method: str) -> str:
+    return "".join(part.capitalize() for part in method.split("_"))
+
+
+def client_calls_in_code() -> set[str]:
+    """``aws.<service>().<method>(...)`` anywhere in chalicelib/ or app.py, as IAM actions."""
+    found = set()
+    for path in [ROOT / "app.py", *sorted((ROOT / "chalicelib").rglob("*.py"))]:
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
+                continue
+            target = node.func.value  # aws.sqs() in aws.sqs().send_message(...)
+            if (
+                isinstance(target, ast.Call)
+                and isinstance(target.func, ast.Attribute)
+                and isinstance(target.func.value, ast.Name)
+                and target.func.value.id == "aws"
+                and target.func.attr in ("sns", "s3", "sqs", "dynamodb")
+            ):
+                found.add(iam_action(target.func.attr, _camel(node.func.attr)))
+    return found
+
+
+def test_the_scan_finds_the_known_calls():
+    calls = client_calls_in_code()
+    assert {"sns:Publish", "sns:CreatePlatformEndpoint", "s3:PutObject", "s3:DeleteObject"} <= calls
+
+
+# --- a representative flow ----------------------------------------------------------------------------------
+
+
+def _jpeg() -> bytes:
+    from PIL import Image
+
+    out = io.BytesIO()
+    Image.new("RGB", (64, 48), (10, 120, 200)).save(out, "JPEG")
+    return out.getvalue()
+
+
+def _upload_avatar(client, token: str):
+    boundary = "----policy-test"
+    payload = (
+        (
+            f'--{boundary}\r\nContent-Disposition: form-data; name="photo"; filename="me.jpg"\r\n'
+            "Content-Type: image/jpeg\r\n\r\n"
+        ).encode()
+        + _jpeg()
+        + f"\r\n--{boundary}--\r\n".encode()
+    )
+    headers = {"Content-Type": f"multipart/form-data; boundary={boundary}", "Authorization": f"Bearer {token}"}
+    return client.http.post("/users/change_avatar", body=payload, headers=headers)
+
+
+def _ok(response):
+    assert 200 <= response.status_code < 300, (response.status_code, response.body)
+    return body(response)
+
+
+def run_the_flow(client) -> None:
+    """Most routes once, as the mobile apps use them; notifications go through the queue."""
+    owner = login(client, OWNER, full_name="Olive Owner")["auth_token"]
+    _ok(get(client, "/users/me", owner))
+    _ok(post_json(client, "/users/me", {"full_name": "Olive O."}, owner, method="PATCH"))
+    _ok(_upload_avatar(client, owner))
+    _ok(_upload_avatar(client, owner))  # replaces: deletes the old objects
+    _ok(client.http.post("/users/remove_avatar", headers={"Authorization": f"Bearer {owner}"}))
+    _ok(post_json(client, "/notifications/add_ios_device", {"token": DEVICE}, owner))
+    photo = base64.b64encode(_jpeg()).decode()
+    favorites = [
+        {"contact_name": "Gus", "phone_number": GUEST, "photo": photo},
+        {"contact_name": "Sam", "phone_number": STRANGER},
+    ]
+    _ok(post_json(client, "/users/favorite_contacts", favorites, owner))
+    _ok(get(client, "/users/favorite_contacts", owner))
+    _ok(post_json(client, "/users/favorite_contacts", {"phone_numbers": [STRANGER]}, owner, method="DELETE"))
+
+    guest = login(client, GUEST, full_name="Gus Guest")["auth_token"]
+    _ok(post_json(client, "/notifications/add_ios_device", {"token": "c3" * 32}, guest))
+    _ok(post_json(client, "/users/from_phone_numbers", {"phone_numbers": [OWNER, STRANGER]}, guest))
+    event = {
+        "title": "Picnic",
+        "event_date": "2031-06-01T12:00:00Z",
+        "total_spots": 3,
+        "invite_phone_numbers": [GUEST, STRANGER],
+    }  # the stranger has no account: texted
+    event_id = _ok(post_json(client, "/events", event, owner))["id"]
+    _ok(post_json(client, f"/events/{event_id}", {"venue_name": "The Park"}, owner, method="PATCH"))
+    _ok(get(client, "/users/who_has_invited_me", guest))
+    listed = _ok(get(client, "/events", guest))
+    invitation_id = next(e for e in listed["results"] if e["id"] == event_id).get("invitation_id")
+    _ok(get(client, "/events/timeline?type=received", guest))
+    _ok(get(client, "/events/timeline?type=sent", owner))
+    _ok(get(client, "/events/stats", guest))
+    _ok(get(client, f"/events/{event_id}", guest))
+    _ok(post_json(client, f"/events/{event_id}/accept", {"rsvp_message": "Coming"}, guest))
+    _ok(post_json(client, f"/events/{event_id}/reject", {}, guest))
+    _ok(post_json(client, f"/events/{event_id}/accept", {}, guest))
+    if invitation_id:
+        put(client, f"/events/{event_id}/invitations/{invitation_id}/mark_seen", guest)
+    _ok(post_json(client, f"/events/{event_id}/messages", {"body": "Bring snacks"}, guest))
+    poll = {"suggested_date": "2031-06-02T12:00:00Z", "suggested_venue": "The Beach"}
+    _ok(post_json(client, f"/events/{event_id}/polls", poll, guest))
+    _ok(post_json(client, f"/events/{event_id}/time_suggestions", {"suggested_time": "2031-06-01T15:00:00Z"}, guest))
+    _ok(get(client, f"/events/{event_id}/time_suggestions", guest))
+    soon = {"title": "Coffee", "event_date": "2031-01-01T09:00:00Z", "invite_phone_numbers": [GUEST]}
+    soon_id = _ok(post_json(client, "/events", soon, owner))["id"]
+    _ok(put(client, f"/events/{soon_id}/cancel_event", owner))
+    _ok(post_json(client, "/notifications/remove_ios_device", {"token": DEVICE}, owner))
+    _ok(client.http.post("/auth/logout", headers={"Authorization": f"Bearer {guest}"}))
+
+
+class Recorder:
+    """Every AWS operation made through botocore while ``on`` (PynamoDB's calls too): ``{"dynamodb:Query", ...}``.
+
+    At this level rather than moto's (tests/conftest.py counts moto actions, but moto's S3 answers
+    outside the counted path), and with the test's own calls left out by switching it off.
+    """
+
+    def __init__(self):
+        self.on = False
+        self.operations: set[str] = set()
+
+    def install(self, monkeypatch) -> None:
+        from botocore.client import BaseClient
+
+        original = BaseClient._make_api_call
+        recorder = self
+
+        def recording(client, operation_name, api_params):
+            if recorder.on:
+                service = client.meta.service_model.endpoint_prefix
+                recorder.operations.add(f"{service}:{operation_name}")
+                if operation_name == "TransactWriteItems":  # IAM checks each item's own action as well
+                    for item in api_params.get("TransactItems", []):
+                        recorder.operations.update(f"dynamodb:{TRANSACT_ITEM_ACTION[kind]}" for kind in item)
+            return original(client, operation_name, api_params)
+
+        monkeypatch.setattr(BaseClient, "_make_api_call", recording)
+
+
+def drain_queue(url: str, recorder: Recorder) -> None:
+    """The notification worker: what SQS would hand the Lambda handler, in batches of 10."""
+    from chalicelib.services import notifications
+
+    sqs = boto3.client("sqs", region_name="us-east-1")
+    for _ in range(20):
+        recorder.on = False  # receiving and deleting is the event source's (PERFORMED_BY_AWS)
+        received = sqs.receive_message(QueueUrl=url, MaxNumberOfMessages=10).get("Messages", [])
+        if not received:
+            return
+        recorder.on = True
+        notifications.handle_queue_batch((m["Body"], m["ReceiptHandle"]) for m in received)
+        recorder.on = False
+        sqs.delete_message_batch(
+            QueueUrl=url, Entries=[{"Id": str(n), "ReceiptHandle": m["ReceiptHandle"]} for n, m in enumerate(received)]
+        )
+
+
+@pytest.fixture
+def performed(client, override_settings, monkeypatch) -> set[str]:
+    """The IAM actions of every AWS call the flow made (the test's own calls left out)."""
+    from chalicelib.services import notifications
+
+    url = boto3.client("sqs", region_name="us-east-1").create_queue(QueueName="invites-test-notifications")["QueueUrl"]
+    override_settings(notifications_queue_url=url)
+    recorder = Recorder()
+    recorder.install(monkeypatch)
+    recorder.on = True
+    run_the_flow(client)
+    notifications.enqueue_reminders()  # the hourly schedule
+    drain_queue(url, recorder)
+    return {iam_action(*operation.split(":", 1)) for operation in recorder.operations}
+
+
+def test_the_stage_policies_allow_exactly_what_the_code_performs(performed):
+    # one test, so the flow runs once
+    services = {action.split(":")[0] for action in performed}
+    assert {"dynamodb", "s3", "sns", "sqs"} <= services, performed  # the flow reaches every service
+    needed = performed | client_calls_in_code() | PERFORMED_BY_AWS
+    for stage in STAGES:
+        allowed = policy_actions(stage)
+        missing, unused = needed - allowed, allowed - needed - GRANTED_FOR_PYNAMODB
+        assert missing == set(), f"add to .chalice/policy-{stage}.json: {sorted(missing)}"
+        assert unused == set(), f"not used; remove from .chalice/policy-{stage}.json: {sorted(unused)}"
+
+
+def test_the_stage_policies_differ_only_by_stage():
+    dev, prod = ((ROOT / ".chalice" / f"policy-{stage}.json").read_text() for stage in STAGES)
+    assert re.sub(r"\binvites-dev\b", "invites-STAGE", dev) == re.sub(r"\binvites-prod\b", "invites-STAGE", prod)
