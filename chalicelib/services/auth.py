@@ -13,7 +13,7 @@ import secrets
 import time
 from datetime import timedelta
 
-from pynamodb.exceptions import DeleteError, TransactWriteError, UpdateError
+from pynamodb.exceptions import TransactWriteError, UpdateError
 
 from chalicelib import notify
 from chalicelib.config import get_settings
@@ -21,8 +21,9 @@ from chalicelib.errors import InvalidToken, NotAuthenticated, Throttled, Validat
 from chalicelib.models.auth import Pin, pin_pk
 from chalicelib.models.base import transact_write
 from chalicelib.models.users import PROFILE_SK, Token, User, UsersTable, token_sk, user_pk
+from chalicelib.parallel import parallel_map
+from chalicelib.services import users
 from chalicelib.services.ratelimit import Limit
-from chalicelib.services.users import find_or_create_user
 from chalicelib.timeutil import utcnow
 
 INVALID_PIN = "Invalid pin."
@@ -97,41 +98,61 @@ def _undo_pin(item: Pin, limits: list[Limit], now: float) -> None:
 
 
 def verify_pin(e164: str, pin: str) -> tuple[User, str]:
-    """Spend one try of the pin; on a match, consume it and log the user in with a new token."""
-    settings = get_settings()
+    """Spend one try of the pin; on a match, consume it and log the user in with a new token.
+
+    Three rounds: the try and the phone claim read side by side; the user read (or made); one
+    transaction that consumes the pin, stores the token and activates a former invitee."""
     item = Pin(pin_pk(e164))
+    _, claim = parallel_map(lambda step: step(), [lambda: _spend_try(item), lambda: users.find_claim(e164)])
+    expired = item.expires_at is None or item.expires_at.timestamp() <= time.time()
+    if expired or not hmac.compare_digest(item.pin_hmac, _pin_hmac(e164, pin)):
+        raise ValidationError.field("pin", INVALID_PIN)
+    user, created = users.user_for_login(e164, claim)
+    activating = not user.is_active
+    token, token_item = _new_token(user)
     try:
-        # The try is counted before the comparison, so parallel guesses cannot exceed the limit.
+        with transact_write() as transaction:
+            transaction.delete(item, condition=Pin.nonce == item.nonce)
+            transaction.save(token_item)
+            if activating:
+                transaction.update(user, actions=[User.is_active.set(True), User.modified.set(utcnow())])
+    except TransactWriteError as exc:
+        reasons = [r.code if r else None for r in (exc.cancellation_reasons or [])]
+        if reasons and reasons[0] == "ConditionalCheckFailed":  # used by a parallel request meanwhile
+            raise ValidationError.field("pin", INVALID_PIN) from None
+        raise
+    if activating:
+        user.is_active = True
+    if created or activating:  # first login: tell the people who keep this number as a favorite
+        from chalicelib.services import notifications
+
+        notifications.enqueue(notifications.CONTACT_JOINED, user_id=user.id)
+    return user, token
+
+
+def _spend_try(item: Pin) -> None:
+    """Count one try before the comparison, so parallel guesses cannot pass the limit."""
+    try:
         item.update(
             actions=[Pin.attempts.add(1)],
-            condition=Pin.pk.exists() & (Pin.attempts < settings.pin_max_attempts),
+            condition=Pin.pk.exists() & (Pin.attempts < get_settings().pin_max_attempts),
         )
     except UpdateError as exc:
         if exc.cause_response_code == "ConditionalCheckFailedException":
             raise ValidationError.field("pin", INVALID_PIN) from None
         raise
-    expired = item.expires_at is None or item.expires_at.timestamp() <= time.time()
-    if expired or not hmac.compare_digest(item.pin_hmac, _pin_hmac(e164, pin)):
-        raise ValidationError.field("pin", INVALID_PIN)
-    try:
-        item.delete(condition=Pin.nonce == item.nonce)
-    except DeleteError as exc:
-        if exc.cause_response_code == "ConditionalCheckFailedException":
-            raise ValidationError.field("pin", INVALID_PIN) from None
-        raise
-    user, activated = find_or_create_user(e164, active=True)
-    if activated:  # first login: tell the people who keep this number as a favorite
-        from chalicelib.services import notifications
-
-        notifications.enqueue(notifications.CONTACT_JOINED, user_id=user.id)
-    return user, issue_token(user)
 
 
-def issue_token(user: User) -> str:
+def _new_token(user: User) -> tuple[str, Token]:
     token = f"{user.id}.{secrets.token_urlsafe(32)}"
     now = utcnow()
     expires = now + timedelta(days=get_settings().token_ttl_days)
-    Token(user_pk(user.id), token_sk(hash_token(token)), created=now, expires_at=expires).save()
+    return token, Token(user_pk(user.id), token_sk(hash_token(token)), created=now, expires_at=expires)
+
+
+def issue_token(user: User) -> str:
+    token, item = _new_token(user)
+    item.save()
     return token
 
 

@@ -22,8 +22,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Iterable
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -49,6 +48,7 @@ from chalicelib.models.events import (
     invitation_sk,
 )
 from chalicelib.models.users import PHONE_SK, PROFILE_SK, PhoneClaim, User, UsersTable, phone_pk, user_pk
+from chalicelib.parallel import chunks, parallel_map
 from chalicelib.services import notifications
 from chalicelib.services.ratelimit import Limit
 from chalicelib.services.users import find_or_create_user
@@ -63,7 +63,6 @@ INVALID_PAGE = "Invalid page."
 TIMELINE_PAGE = 30
 TRANSACTION_ITEMS = 100  # DynamoDB's limit of items in one TransactWriteItems
 BATCH_GET_KEYS = 100  # DynamoDB's limit of keys in one BatchGetItem
-MAX_WORKERS = 16
 _ATTEMPTS = 5
 
 SAMPLE_RSVP_REPLIES = (
@@ -138,18 +137,6 @@ def whole_seconds(value: datetime) -> datetime:
 # --------------------------------------------------------------------------- parallel reads
 
 
-def _parallel(function: Callable, items: list) -> list:
-    """``[function(item) for item in items]``, run side by side when there is more than one."""
-    if len(items) <= 1:
-        return [function(item) for item in items]
-    with ThreadPoolExecutor(max_workers=min(MAX_WORKERS, len(items))) as pool:
-        return list(pool.map(function, items))
-
-
-def _chunks(items: list, size: int) -> list[list]:
-    return [items[i : i + size] for i in range(0, len(items), size)]
-
-
 def get_users(user_ids: Iterable[int]) -> dict[int, User]:
     """Users by id: one BatchGetItem per 100 ids, the calls in parallel."""
     keys = sorted(set(user_ids))
@@ -164,7 +151,7 @@ def get_users(user_ids: Iterable[int]) -> dict[int, User]:
         ]
 
     found: dict[int, User] = {}
-    for users in _parallel(fetch, _chunks(keys, BATCH_GET_KEYS)):
+    for users in parallel_map(fetch, chunks(keys, BATCH_GET_KEYS)):
         found.update({user.id: user for user in users})
     return found
 
@@ -238,7 +225,7 @@ def _find_users_by_phone(numbers: list[str]) -> dict[str, User]:
     def fetch(chunk: list[str]) -> list:
         return list(UsersTable.batch_get([(phone_pk(number), PHONE_SK) for number in chunk], consistent_read=True))
 
-    for items in _parallel(fetch, _chunks(numbers, BATCH_GET_KEYS)):
+    for items in parallel_map(fetch, chunks(numbers, BATCH_GET_KEYS)):
         for item in items:
             if isinstance(item, PhoneClaim):
                 claims[item.pk.removeprefix("PHONE#")] = item.user_id
@@ -273,7 +260,7 @@ def _resolve_invitees(owner: User, numbers: list[str], *, skip_user_ids: set[int
     fresh = [number for number in numbers if number not in known or known[number].id not in skip_user_ids]
     needs_text = [number for number in fresh if number not in known or not known[number].is_active]
     _charge_invite_texts(owner.id, len(needs_text))
-    made = _parallel(lambda number: find_or_create_user(number, active=False)[0], new_numbers)
+    made = parallel_map(lambda number: find_or_create_user(number, active=False)[0], new_numbers)
     known.update(dict(zip(new_numbers, made, strict=True)))
     users = [known[number] for number in fresh if known[number].id not in skip_user_ids]
     texted = set(needs_text)
@@ -297,7 +284,7 @@ def _send_invitation_texts(owner: User, event: Event, people: list[User]) -> Non
         except Exception:  # noqa: BLE001 - the invitation stands; the text is best effort
             log.warning("invitation text failed for user %s", person.id)
 
-    _parallel(send, people)
+    parallel_map(send, people)
 
 
 def _enqueue_new_invites(owner: User, event: Event, invited: list[User]) -> None:
@@ -402,7 +389,7 @@ def create_event(owner: User, data: EventInput) -> EventView:
 def _write_new_event(event: Event, invitations: list[Invitation]) -> bool:
     """META and the first 99 invitations in one transaction (False on an id clash), the rest after."""
     first = invitations[: TRANSACTION_ITEMS - 1]
-    rest = _chunks(invitations[len(first) :], TRANSACTION_ITEMS)
+    rest = chunks(invitations[len(first) :], TRANSACTION_ITEMS)
     try:
         with transact_write() as transaction:
             transaction.save(event, condition=Event.pk.does_not_exist())
@@ -412,7 +399,7 @@ def _write_new_event(event: Event, invitations: list[Invitation]) -> bool:
         if _transaction_error_codes(exc)[:1] == ["ConditionalCheckFailed"]:
             return False
         raise
-    _parallel(_save_all, rest)
+    parallel_map(_save_all, rest)
     return True
 
 
@@ -446,7 +433,7 @@ def _before_key(moment: datetime) -> str:
 
 def _load_events(event_ids: list[int]) -> list[EventView]:
     """Round 2 and 3: the partitions in parallel, then everyone in them in one parallel round."""
-    views = _parallel(lambda event_id: _load_partition(event_id, consistent=False), event_ids)
+    views = parallel_map(lambda event_id: _load_partition(event_id, consistent=False), event_ids)
     return _with_users([view for view in views if view is not None and not view.event.cancelled])
 
 
@@ -688,9 +675,9 @@ def _move_invitations(view: EventView, event: Event) -> None:
     new_key = date_key(event.event_date, event.id)
     for invitation in view.invitations:
         invitation.date_key = new_key
-    _parallel(
+    parallel_map(
         lambda chunk: _update_all(chunk, [Invitation.date_key.set(new_key)]),
-        _chunks(view.invitations, TRANSACTION_ITEMS),
+        chunks(view.invitations, TRANSACTION_ITEMS),
     )
 
 
@@ -736,7 +723,7 @@ def _invite_more(owner: User, view: EventView, invitees: _Invitees) -> list[int]
                     raise
         return saved
 
-    stored = [inv for chunk in _parallel(save, _chunks(added, TRANSACTION_ITEMS)) for inv in chunk]
+    stored = [inv for chunk in parallel_map(save, chunks(added, TRANSACTION_ITEMS)) for inv in chunk]
     view.invitations += stored
     invited = {inv.user_id for inv in stored}
     _send_invitation_texts(owner, view.event, [user for user in invitees.to_text if user.id in invited])
@@ -768,9 +755,9 @@ def cancel_event(caller: User, event_id: int) -> None:
 def flag_invitations_cancelled(view: EventView) -> None:
     """Copy the cancel onto each invitation not flagged yet: ceil(n / 100) transactions in parallel."""
     pending = [inv for inv in view.invitations if not inv.cancelled]
-    _parallel(
+    parallel_map(
         lambda chunk: _update_all(chunk, [Invitation.cancelled.set(True)]),
-        _chunks(pending, TRANSACTION_ITEMS),
+        chunks(pending, TRANSACTION_ITEMS),
     )
     for invitation in pending:
         invitation.cancelled = True

@@ -48,6 +48,7 @@ from chalicelib.ids import new_id
 from chalicelib.models.auth import SentNotification, sent_pk
 from chalicelib.models.events import Event, EventsTable
 from chalicelib.models.users import PROFILE_SK, Favorite, User, UsersTable, favorite_sk, user_pk
+from chalicelib.parallel import chunks, parallel_map
 from chalicelib.services import devices, events
 from chalicelib.services.users import get_user
 from chalicelib.timeutil import format_datetime, utcnow
@@ -144,7 +145,7 @@ def _send_many(messages: list[dict]) -> None:
             except Exception:  # noqa: BLE001 - one event's failure must not stop the others
                 log.exception("notification %s failed", message.get("type"))
         return
-    for chunk in events._chunks(messages, SQS_BATCH):
+    for chunk in chunks(messages, SQS_BATCH):
         entries = [{"Id": str(n), "MessageBody": json.dumps(message)} for n, message in enumerate(chunk)]
         answer = aws.sqs().send_message_batch(QueueUrl=url, Entries=entries)
         if answer.get("Failed"):
@@ -185,7 +186,7 @@ def _delete_from_queue(receipts: list[str]) -> None:
     url = get_settings().notifications_queue_url
     if not url or not receipts:
         return
-    for chunk in events._chunks(receipts, SQS_BATCH):
+    for chunk in chunks(receipts, SQS_BATCH):
         try:
             entries = [{"Id": str(n), "ReceiptHandle": receipt} for n, receipt in enumerate(chunk)]
             aws.sqs().delete_message_batch(QueueUrl=url, Entries=entries)
@@ -331,8 +332,7 @@ def _on_contact_joined(message: dict) -> Outcome:
     # each keeper's profile (flags) and favorite (the name they gave the number): one BatchGetItem per 50
     keys = [key for uid in keepers for key in ((user_pk(uid), PROFILE_SK), (user_pk(uid), favorite_sk(phone)))]
     found: dict[str, dict] = {}
-    chunks = events._chunks(keys, BATCH_GET_KEYS)
-    for items in events._parallel(lambda chunk: list(UsersTable.batch_get(chunk)), chunks):
+    for items in parallel_map(lambda chunk: list(UsersTable.batch_get(chunk)), chunks(keys, BATCH_GET_KEYS)):
         for item in items:
             found.setdefault(item.pk, {})[item.sk] = item
     service = get_settings().service_name
@@ -429,7 +429,7 @@ def _deliver(pairs: list[tuple[User, Push]], flag: str) -> Outcome:
     """Each push to every device of its user, for active users whose ``flag`` is on, once."""
     wanted = [(user, push) for user, push in pairs if user.is_active and getattr(user, flag)]
     total = Outcome()
-    for outcome in events._parallel(lambda pair: _deliver_to_user(*pair), wanted):
+    for outcome in parallel_map(lambda pair: _deliver_to_user(*pair), wanted):
         total += outcome
     return total
 

@@ -19,12 +19,29 @@ def get_user(user_id: int) -> User | None:
         return None
 
 
-def find_user_by_phone(e164: str) -> User | None:
+def find_claim(e164: str) -> PhoneClaim | None:
     try:
-        claim = PhoneClaim.get(phone_pk(e164), PHONE_SK, consistent_read=True)
+        return PhoneClaim.get(phone_pk(e164), PHONE_SK, consistent_read=True)
     except PhoneClaim.DoesNotExist:
         return None
-    return get_user(claim.user_id)
+
+
+def find_user_by_phone(e164: str) -> User | None:
+    claim = find_claim(e164)
+    return get_user(claim.user_id) if claim else None
+
+
+def user_for_login(e164: str, claim: PhoneClaim | None) -> tuple[User, bool]:
+    """The user about to log in with ``e164``, whose claim was read already; made (active) when the
+    number is new. Returns (user, created). Activating an invitee is left to the caller's transaction."""
+    if claim is not None:
+        user = get_user(claim.user_id)
+        if user is not None:
+            return user, False
+    user = _create_user(e164, active=True)
+    if user is not None:
+        return user, True
+    return find_or_create_user(e164, active=False)[0], False  # claimed a moment ago: theirs
 
 
 def _create_user(e164: str, *, active: bool) -> User | None:
