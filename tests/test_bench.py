@@ -1,0 +1,30 @@
+"""`make bench` in its smoke size: it still runs, writes every key, and the call-count targets hold.
+
+Only the DynamoDB figures are asserted (they are counts, not timings)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_benchmark_smoke_run_writes_every_figure(tmp_path):
+    out = tmp_path / "bench.json"
+    subprocess.run(
+        [sys.executable, "scripts/bench.py", "--smoke", "--out", str(out)], cwd=ROOT, check=True, capture_output=True
+    )
+    results = json.loads(out.read_text())
+    assert set(results) >= {"cold_import_ms", "round_trips", "avatar_ms", "deployment_zip_mb", "latency_ms"}
+    assert set(results["cold_import_ms"]) >= {"app", "baseline", "ratio"}
+    assert set(results["avatar_ms"]) >= {"jpeg_12mp", "png_12mp"}
+    trips = results["round_trips"]
+    assert len(trips) >= 30 and set(trips) == set(results["latency_ms"])
+    assert all(t["scans"] == 0 for t in trips.values())
+    assert all(t["sequential"] <= 3 for t in trips.values()), {k: t for k, t in trips.items() if t["sequential"] > 3}
+    assert trips["GET /events/{id}"]["calls"] <= 2
+    assert trips["GET /events/stats"]["calls"] == 1
+    assert trips["GET /events"]["sequential"] <= 3
