@@ -5,6 +5,7 @@ BIN := $(VENV)/bin
 PORT ?= 8000
 MOTO_PORT ?= 5000
 STAMP := $(VENV)/.installed
+DOCS_ASSETS := chalicelib/static/swagger-ui/VERSION
 
 .PHONY: run test bench lint install clean
 
@@ -13,16 +14,20 @@ $(STAMP): requirements.txt requirements-dev.txt
 	$(BIN)/pip install --quiet --disable-pip-version-check -r requirements-dev.txt
 	touch $(STAMP)
 
-install: $(STAMP)
+# Swagger UI for GET /docs, fetched from the npm registry (not kept in the repository).
+$(DOCS_ASSETS): scripts/docs_assets.py | $(STAMP)
+	$(BIN)/python scripts/docs_assets.py
 
-run: $(STAMP)
+install: $(STAMP) $(DOCS_ASSETS)
+
+run: $(STAMP) $(DOCS_ASSETS)
 	PORT=$(PORT) MOTO_PORT=$(MOTO_PORT) $(BIN)/python scripts/local_stack.py
 
-test: $(STAMP)
+test: $(STAMP) $(DOCS_ASSETS)
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest -n 2
 
-bench: $(STAMP)
+bench: $(STAMP) $(DOCS_ASSETS)
 	$(BIN)/python scripts/bench.py
 
 lint: $(STAMP)

@@ -31,7 +31,10 @@ def parse_datetime(value: object, *, allow_unix: bool = False) -> datetime | Non
         return None
     if parsed.tzinfo is None:
         parsed = parsed.replace(tzinfo=UTC)
-    return parsed.astimezone(UTC)
+    try:
+        return parsed.astimezone(UTC)
+    except OverflowError:  # e.g. 0001-01-01T00:00:00+01:00 is before the first representable UTC instant
+        return None
 
 
 def _from_unix(seconds: float) -> datetime | None:
@@ -44,4 +47,6 @@ def _from_unix(seconds: float) -> datetime | None:
 def format_datetime(value: datetime | None) -> str | None:
     if value is None:
         return None
-    return value.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    # Not strftime: its %Y drops the zero padding of years before 1000 ("817-08-07..."), which is no ISO 8601
+    # and sorts after "2030-..." in the date keys of the indexes.
+    return value.astimezone(UTC).replace(tzinfo=None, microsecond=0).isoformat() + "Z"

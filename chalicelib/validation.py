@@ -31,6 +31,9 @@ _EMAIL = re.compile(
     r"^[^@\s]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+$"
 )
 _MISSING = object()
+# The largest integer a field takes unless it says less: exact in JavaScript and in a Swift Double, as ids are
+# (CONTRACT.md), and far inside DynamoDB's numbers (38 digits), which refuse the likes of 1e300 with a 500.
+MAX_SAFE_INTEGER = 2**53 - 1
 
 
 def max_length_message(limit: int) -> str:
@@ -112,7 +115,7 @@ class Fields:
         return value
 
     def integer(
-        self, name: str, *, required: bool = False, min_value: int | None = None, max_value: int | None = None
+        self, name: str, *, required: bool = False, min_value: int | None = None, max_value: int = MAX_SAFE_INTEGER
     ) -> int | None:
         value = self._value(name, required)
         if value is _MISSING:
@@ -125,7 +128,7 @@ class Fields:
         if min_value is not None and value < min_value:
             self.error(name, f"Ensure this value is greater than or equal to {min_value}.")
             return None
-        if max_value is not None and value > max_value:
+        if value > max_value:
             self.error(name, f"Ensure this value is less than or equal to {max_value}.")
             return None
         return value

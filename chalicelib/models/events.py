@@ -76,9 +76,17 @@ class Upcoming(GlobalSecondaryIndex):
     date_key = UnicodeAttribute(range_key=True)
 
 
+class CoordinateAttribute(NumberAttribute):
+    """A latitude or longitude. DynamoDB refuses a number nearer to 0 than 1e-130 (ValidationException), so such a
+    value, valid JSON and a valid coordinate, is stored as the 0 it is to any map."""
+
+    def serialize(self, value):
+        return super().serialize(0.0 if abs(value) < 1e-130 else value)
+
+
 class Location(MapAttribute):
-    latitude = NumberAttribute()
-    longitude = NumberAttribute()
+    latitude = CoordinateAttribute()
+    longitude = CoordinateAttribute()
 
 
 class EventsTable(Model):

@@ -1,0 +1,49 @@
+"""Schemathesis hooks for tests/contract/test_schemathesis.py, loaded by the CLI through SCHEMATHESIS_HOOKS.
+
+The test logs people in and makes events on the live stack, then passes them in CONTRACT_FIXTURES
+(JSON). These hooks put the bearer token on every request and mix real ids into the generated path
+parameters, so the operations on an event reach their 200s and 4xx rules, not only 404:
+
+- ``owned``: events of the caller's; ``invited``: events the caller is invited to;
+- ``disposable``: an event of the caller's that ``cancel_event`` may cancel (the others stay live);
+- ``invitation_ids``: the caller's invitation in an invited event, and another person's.
+
+``/auth/logout`` gets a token of its own, so revoking it leaves the others working.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+import schemathesis
+from hypothesis import strategies as st
+
+FIXTURES = json.loads(os.environ.get("CONTRACT_FIXTURES") or "{}")
+
+
+@schemathesis.auth()
+class BearerToken:
+    def get(self, case, context):
+        return FIXTURES["token"]
+
+    def set(self, case, data, context):
+        token = FIXTURES["logout_token"] if case.operation.path == "/auth/logout" else data
+        case.headers = {**(case.headers or {}), "Authorization": f"Bearer {token}"}
+
+
+@schemathesis.hook
+def flatmap_path_parameters(context, path_parameters):
+    if not path_parameters or "event_id" not in path_parameters:
+        return st.just(path_parameters)
+    generated = path_parameters["event_id"]
+    if context.operation.path.endswith("/cancel_event"):
+        # Schemathesis also reuses ids seen in responses: keep the events the other operations need live.
+        keep = set(FIXTURES["owned"] + FIXTURES["invited"])
+        event_ids = FIXTURES["disposable"] + ([generated] if generated not in keep else [])
+    else:
+        event_ids = FIXTURES["owned"] + FIXTURES["invited"] + [generated]
+    choices = {"event_id": st.sampled_from(event_ids)}
+    if "invitation_id" in path_parameters:
+        choices["invitation_id"] = st.sampled_from([*FIXTURES["invitation_ids"], path_parameters["invitation_id"]])
+    return st.fixed_dictionaries({**{k: st.just(v) for k, v in path_parameters.items()}, **choices})

@@ -1,0 +1,107 @@
+"""openapi.yaml: valid OpenAPI 3.1, in step with the JSON the bundle serves, and with the routes the app registers."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+from openapi_spec_validator import validate
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _load_build_script():
+    spec = importlib.util.spec_from_file_location("build_openapi", ROOT / "scripts" / "build_openapi.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+build_openapi = _load_build_script()
+OPERATIONS = ("get", "head", "post", "put", "patch", "delete")
+
+
+@pytest.fixture(scope="module")
+def document() -> dict:
+    return build_openapi.load_source()
+
+
+def documented_operations(document: dict) -> set[tuple[str, str]]:
+    return {
+        (path, method.upper()) for path, item in document["paths"].items() for method in item if method in OPERATIONS
+    }
+
+
+def declared_routes() -> dict[str, dict]:
+    """{path: {method: RouteSpec}} of the declared routes (GET brings HEAD, PATCH brings POST)."""
+    import app  # noqa: F401 - importing the app declares and installs every route
+    from chalicelib.api.routing import ROUTES
+
+    routes: dict[str, dict] = {}
+    for spec in ROUTES:
+        for method in spec.methods:
+            routes.setdefault(spec.path, {})[method] = spec
+    return routes
+
+
+def test_the_document_is_valid_openapi_3_1(document):
+    assert document["openapi"].startswith("3.1.")
+    validate(document)
+
+
+def test_the_served_json_is_built_from_the_yaml():
+    assert build_openapi.main(["--check"]) == 0, "chalicelib/openapi.json is stale: run scripts/build_openapi.py"
+
+
+def test_every_route_the_app_registers_is_documented_and_nothing_else():
+    from app import app
+
+    declared = declared_routes()
+    # Chalice registers every method on every path; the ones no route declares only answer 405.
+    registered = {
+        (path, method) for path, methods in app.routes.items() for method in methods if method in declared.get(path, {})
+    }
+    assert set(app.routes) == set(declared), "a route registered outside chalicelib.api.routing"
+    documented = documented_operations(build_openapi.load_source())
+    assert sorted(registered - documented) == [], "undocumented routes"
+    assert sorted(documented - registered) == [], "documented routes the app does not serve"
+
+
+def test_head_and_post_as_patch_are_documented_with_their_routes(document):
+    for path, item in document["paths"].items():
+        if "get" in item:
+            assert "head" in item, f"HEAD {path}"
+            assert all("content" not in response for response in resolved_responses(document, item["head"]))
+        if "patch" in item:
+            assert "post" in item, f"POST {path}"
+            assert item["post"]["responses"] == item["patch"]["responses"], path
+            assert item["post"]["requestBody"] == item["patch"]["requestBody"], path
+
+
+def test_every_operation_documents_the_version_header_and_auth_as_the_routes_take_it(document):
+    declared = declared_routes()
+    for path, item in document["paths"].items():
+        for method, operation in item.items():
+            if method not in OPERATIONS:
+                continue
+            where = f"{method.upper()} {path}"
+            assert {"$ref": "#/components/parameters/Accept"} in operation["parameters"], where
+            assert "406" in operation["responses"], where
+            needs_auth = declared[path][method.upper()].auth
+            assert (operation.get("security") != []) == needs_auth, where
+            assert ("401" in operation["responses"]) == needs_auth, where
+
+
+def test_operation_ids_are_unique(document):
+    ids = [op["operationId"] for item in document["paths"].values() for m, op in item.items() if m in OPERATIONS]
+    assert len(ids) == len(set(ids))
+
+
+def resolved_responses(document: dict, operation: dict) -> list[dict]:
+    def resolve(node: dict) -> dict:
+        while "$ref" in node:
+            node = document["components"]["responses"][node["$ref"].rsplit("/", 1)[-1]]
+        return node
+
+    return [resolve(response) for response in operation["responses"].values()]
