@@ -7,118 +7,18 @@ would, check the console showed the pin, then stop the stack with SIGTERM and ch
 
 from __future__ import annotations
 
-import dataclasses
 import io
 import json
-import os
 import re
-import signal
-import socket
-import subprocess
-import sys
-import threading
 import time
-from pathlib import Path
 
 import pytest
 import requests
 
-from chalicelib.config import Settings
+from tests.utils.live_stack import HTTP_TIMEOUT_SECONDS, LocalStack, answers
 
-ROOT = Path(__file__).resolve().parents[1]
-READY_LINE = "Ctrl-C stops everything."
-START_TIMEOUT_SECONDS = 25
-HTTP_TIMEOUT_SECONDS = 10
 PHONE = "+14155550123"
 JSON = {"Content-Type": "application/json"}
-
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def answers(port: int) -> bool:
-    try:
-        with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-            return True
-    except OSError:
-        return False
-
-
-def fresh_shell_environment() -> dict[str, str]:
-    """os.environ without what tests/conftest.py set for in-process tests, as `make run` would see it."""
-    settings = {field.name.upper() for field in dataclasses.fields(Settings)}
-    return {
-        name: value
-        for name, value in os.environ.items()
-        if name not in settings and not name.startswith("AWS_") and not name.startswith("PYTEST_")
-    }
-
-
-class LocalStack:
-    """The runner as a child process, its console captured line by line."""
-
-    def __init__(self):
-        self.api_port = free_port()
-        self.moto_port = free_port()
-        while self.moto_port == self.api_port:
-            self.moto_port = free_port()
-        self.api = f"http://127.0.0.1:{self.api_port}"
-        self.emulator = f"http://127.0.0.1:{self.moto_port}"
-        self.lines: list[str] = []
-        self.ready = threading.Event()
-        env = fresh_shell_environment()
-        env.update(PORT=str(self.api_port), MOTO_PORT=str(self.moto_port), AUTORELOAD="0", PYTHONUNBUFFERED="1")
-        self.started = time.monotonic()
-        self.process = subprocess.Popen(
-            [sys.executable, str(ROOT / "scripts" / "local_stack.py")],
-            cwd=ROOT,
-            env=env,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-            start_new_session=True,  # its own process group, so the finalizer can kill all of it
-        )
-        self.reader = threading.Thread(target=self._read, daemon=True)
-        self.reader.start()
-
-    def _read(self) -> None:
-        for line in self.process.stdout:
-            self.lines.append(line.rstrip("\n"))
-            if READY_LINE in line:
-                self.ready.set()
-        self.ready.set()  # the runner exited: stop waiting
-
-    @property
-    def console(self) -> str:
-        return "\n".join(self.lines)
-
-    def wait_until_ready(self) -> float:
-        self.ready.wait(START_TIMEOUT_SECONDS)
-        assert self.process.poll() is None, f"the local stack exited early:\n{self.console}"
-        assert self.ready.is_set(), f"no banner within {START_TIMEOUT_SECONDS} s:\n{self.console}"
-        assert answers(self.api_port) and answers(self.moto_port), self.console
-        return time.monotonic() - self.started
-
-    def stop(self, timeout: float = 10) -> int:
-        """SIGTERM, as `kill` or a service manager would send; returns the runner's exit status."""
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-        status = self.process.wait(timeout)
-        self.reader.join(5)
-        return status
-
-    def kill(self) -> None:
-        """Last resort, after a failure: nothing of the stack may outlive the test."""
-        if self.process.poll() is None:
-            try:
-                self.stop()
-            except subprocess.TimeoutExpired:
-                os.killpg(self.process.pid, signal.SIGKILL)
-                self.process.wait(5)
-        # (stdout is left to the daemon reader: closing it would block while a child still holds the pipe)
 
 
 @pytest.fixture

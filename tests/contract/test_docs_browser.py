@@ -16,7 +16,7 @@ import tempfile
 import pytest
 import yaml
 
-from tests.contract.live import ROOT, LiveStack
+from tests.utils.live_stack import ROOT, LocalStack
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 BROWSER_TIMEOUT_SECONDS = 60
@@ -59,7 +59,7 @@ def test_docs_page_renders_every_operation_in_a_real_browser():
             pytest.fail("chromium is missing in CI: .ci/run installs it")
         pytest.skip("chromium is not installed (apt-get install chromium; .ci/run does it in CI)")
     document = yaml.safe_load((ROOT / "openapi.yaml").read_text())
-    with LiveStack() as stack:
+    with LocalStack() as stack:
         dom = render(f"{stack.api}/docs")
         requested = [line for line in stack.lines if '"msg": "request"' in line]
     # Swagger UI ran: the title and every path are rendered from openapi.json, which the page fetched.

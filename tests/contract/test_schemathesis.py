@@ -20,8 +20,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.contract.live import HTTP_TIMEOUT_SECONDS, LiveStack
 from tests.fakes.graph_server import FakeGraph
+from tests.utils.live_stack import HTTP_TIMEOUT_SECONDS, LocalStack
 
 ROOT = Path(__file__).resolve().parents[2]
 CONFIG = Path(__file__).resolve().parent / "schemathesis.toml"
@@ -39,7 +39,7 @@ RUN_TIMEOUT_SECONDS = 420
 CALLER, FRIEND, STRANGER = "+14155550140", "+14155550141", "+14155550142"
 
 
-def prepare(stack: LiveStack) -> dict:
+def prepare(stack: LocalStack) -> dict:
     """People and events for the hooks (schemathesis_hooks.py): the caller owns some, is invited to some."""
     caller = stack.login(CALLER, full_name="Contract Caller")
     logout = stack.login(CALLER)  # a second device's token, for /auth/logout to revoke
@@ -113,7 +113,7 @@ def run(command: list[str], env: dict[str, str]) -> tuple[int, str, float]:
 
 @pytest.mark.e2e
 def test_every_operation_conforms_to_the_document():
-    with FakeGraph() as graph, LiveStack(FB_GRAPH_URL=graph.url, FB_GRAPH_TIMEOUT_SECONDS="2") as stack:
+    with FakeGraph() as graph, LocalStack(FB_GRAPH_URL=graph.url, FB_GRAPH_TIMEOUT_SECONDS="2") as stack:
         graph.add_user(token="contract-fb-token", id="5001", name="Contract Caller", friends=[("5002", "Pal")])
         env = {
             **os.environ,

@@ -1,22 +1,24 @@
-"""The real local stack (scripts/local_stack.py, what `make run` runs) on free ports, for contract tests.
+"""`make run`'s local stack (scripts/local_stack.py) started for real on free ports, driven over HTTP.
 
-Like tests/test_local_stack.py, but with settings passed to the app (the fake Graph API's URL, so no
-request ever leaves 127.0.0.1) and helpers to log people in with the pin the emulator kept.
+Used by the end-to-end test and the contract tests (Schemathesis, the browser check of /docs).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 import signal
+import socket
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import requests
 
-from tests.test_local_stack import answers, free_port, fresh_shell_environment
+from chalicelib.config import Settings
 
 ROOT = Path(__file__).resolve().parents[2]
 READY_LINE = "Ctrl-C stops everything."
@@ -24,8 +26,32 @@ START_TIMEOUT_SECONDS = 30
 HTTP_TIMEOUT_SECONDS = 10
 
 
-class LiveStack:
-    """The runner as a child process in its own process group; use as a context manager."""
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def answers(port: int) -> bool:
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+            return True
+    except OSError:
+        return False
+
+
+def fresh_shell_environment() -> dict[str, str]:
+    """os.environ without what tests/conftest.py set for in-process tests, as `make run` would see it."""
+    settings = {field.name.upper() for field in dataclasses.fields(Settings)}
+    return {
+        name: value
+        for name, value in os.environ.items()
+        if name not in settings and not name.startswith("AWS_") and not name.startswith("PYTEST_")
+    }
+
+
+class LocalStack:
+    """The runner as a child process, its console captured line by line."""
 
     def __init__(self, **settings: str):
         self.api_port = free_port()
@@ -35,10 +61,11 @@ class LiveStack:
         self.api = f"http://127.0.0.1:{self.api_port}"
         self.emulator = f"http://127.0.0.1:{self.moto_port}"
         self.lines: list[str] = []
-        self._ready = threading.Event()
+        self.ready = threading.Event()
         env = fresh_shell_environment()
-        env.update(settings)
+        env.update(settings)  # e.g. FB_GRAPH_URL of a fake Graph API, so nothing leaves 127.0.0.1
         env.update(PORT=str(self.api_port), MOTO_PORT=str(self.moto_port), AUTORELOAD="0", PYTHONUNBUFFERED="1")
+        self.started = time.monotonic()
         self.process = subprocess.Popen(
             [sys.executable, str(ROOT / "scripts" / "local_stack.py")],
             cwd=ROOT,
@@ -46,39 +73,57 @@ class LiveStack:
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             text=True,
-            start_new_session=True,
+            start_new_session=True,  # its own process group, so the finalizer can kill all of it
         )
-        threading.Thread(target=self._read, daemon=True).start()
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
 
     def _read(self) -> None:
         for line in self.process.stdout:
             self.lines.append(line.rstrip("\n"))
             if READY_LINE in line:
-                self._ready.set()
-        self._ready.set()
+                self.ready.set()
+        self.ready.set()  # the runner exited: stop waiting
 
     @property
     def console(self) -> str:
         return "\n".join(self.lines)
 
-    def __enter__(self) -> LiveStack:
-        self._ready.wait(START_TIMEOUT_SECONDS)
-        if self.process.poll() is not None or not self._ready.is_set() or not answers(self.api_port):
-            self.close()
-            raise RuntimeError(f"the local stack did not start:\n{self.console}")
-        return self
+    def wait_until_ready(self) -> float:
+        self.ready.wait(START_TIMEOUT_SECONDS)
+        assert self.process.poll() is None, f"the local stack exited early:\n{self.console}"
+        assert self.ready.is_set(), f"no banner within {START_TIMEOUT_SECONDS} s:\n{self.console}"
+        assert answers(self.api_port) and answers(self.moto_port), self.console
+        return time.monotonic() - self.started
 
-    def __exit__(self, *exc_info) -> None:
-        self.close()
-
-    def close(self) -> None:
+    def stop(self, timeout: float = 10) -> int:
+        """SIGTERM, as `kill` or a service manager would send; returns the runner's exit status."""
         if self.process.poll() is None:
             self.process.send_signal(signal.SIGTERM)
+        status = self.process.wait(timeout)
+        self.reader.join(5)
+        return status
+
+    def kill(self) -> None:
+        """Last resort, after a failure: nothing of the stack may outlive the test."""
+        if self.process.poll() is None:
             try:
-                self.process.wait(10)
+                self.stop()
             except subprocess.TimeoutExpired:
                 os.killpg(self.process.pid, signal.SIGKILL)
                 self.process.wait(5)
+        # (stdout is left to the daemon reader: closing it would block while a child still holds the pipe)
+
+    def __enter__(self) -> LocalStack:
+        try:
+            self.wait_until_ready()
+        except AssertionError as failure:
+            self.kill()
+            raise RuntimeError(f"the local stack did not start: {failure}") from None
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.kill()
 
     # --- driving it as a client ---------------------------------------------------------------------
 
