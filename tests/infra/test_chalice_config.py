@@ -8,11 +8,10 @@ import json
 from pathlib import Path
 
 import pytest
-import yaml
 
 from chalicelib.config import Settings
 from tests.infra.scripts import load
-from tests.infra.test_template import TEMPLATE, CfnLoader
+from tests.infra.test_template import load_template
 
 ROOT = Path(__file__).resolve().parents[2]
 CONFIG = json.loads((ROOT / ".chalice" / "config.json").read_text())
@@ -22,7 +21,7 @@ SETTINGS = {field.name.upper() for field in dataclasses.fields(Settings)}
 
 @pytest.fixture(scope="module")
 def template() -> dict:
-    return yaml.load(TEMPLATE.read_text(), Loader=CfnLoader)  # noqa: S506 - a SafeLoader subclass
+    return load_template()
 
 
 def _stage(stage: str) -> dict:

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.infra.test_template import TEMPLATE, CfnLoader
+from tests.infra.test_template import load_template
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
@@ -89,9 +89,8 @@ def test_chalice_package_for_prod(tmp_path):
         assert not role.get("ManagedPolicyArns"), name
 
     # the SQS handler listens to the queue infra/template.yaml makes for this stage
-    import yaml
 
-    template = yaml.load(TEMPLATE.read_text(), Loader=CfnLoader)  # noqa: S506 - a SafeLoader subclass
+    template = load_template()
     queue_name = template["Resources"]["NotificationsQueue"]["Properties"]["QueueName"]["Fn::Sub"]
     expected = queue_name.replace("${NamePrefix}", "invites").replace("${Stage}", STAGE)
     sources = [

@@ -12,38 +12,26 @@ import sys
 from pathlib import Path
 
 import pytest
-import yaml
 from pynamodb.attributes import TTLAttribute
 
 from chalicelib.models.auth import AuthTable
 from chalicelib.models.events import EventsTable
 from chalicelib.models.users import UsersTable
+from tests.infra.scripts import load  # noqa: E402
 
 TEMPLATE = Path(__file__).resolve().parents[2] / "infra" / "template.yaml"
 # Template resource -> the model of its table.
 TABLE_MODELS = {"UsersTable": UsersTable, "AuthTable": AuthTable, "EventsTable": EventsTable}
 
 
-class CfnLoader(yaml.SafeLoader):
-    """YAML with CloudFormation's short-form tags: ``!Ref X`` -> ``{"Ref": "X"}``, ``!Sub s`` -> ``{"Fn::Sub": s}``."""
-
-
-def _construct_tag(loader, tag_suffix, node):
-    if isinstance(node, yaml.ScalarNode):
-        value = loader.construct_scalar(node)
-    elif isinstance(node, yaml.SequenceNode):
-        value = loader.construct_sequence(node, deep=True)
-    else:
-        value = loader.construct_mapping(node, deep=True)
-    return {tag_suffix if tag_suffix in ("Ref", "Condition") else f"Fn::{tag_suffix}": value}
-
-
-CfnLoader.add_multi_constructor("!", _construct_tag)
+def load_template() -> dict:
+    """The template with short-form tags in their long form, read as `make run` reads it."""
+    return load("local_stack").load_template(TEMPLATE)
 
 
 @pytest.fixture(scope="module")
 def template() -> dict:
-    return yaml.load(TEMPLATE.read_text(), Loader=CfnLoader)  # noqa: S506 - a SafeLoader subclass
+    return load_template()
 
 
 def _keys(key_schema: list[dict]) -> dict[str, str]:
@@ -176,7 +164,7 @@ def test_notification_queue_has_a_dead_letter_queue(template):
     queue = template["Resources"]["NotificationsQueue"]["Properties"]
     assert queue["QueueName"] == {"Fn::Sub": "${NamePrefix}-${Stage}-notifications"}
     assert queue["RedrivePolicy"] == {
-        "deadLetterTargetArn": {"Fn::GetAtt": "NotificationsDeadLetterQueue.Arn"},
+        "deadLetterTargetArn": {"Fn::GetAtt": ["NotificationsDeadLetterQueue", "Arn"]},
         "maxReceiveCount": 5,
     }
     dead = template["Resources"]["NotificationsDeadLetterQueue"]["Properties"]
@@ -200,7 +188,7 @@ def test_only_the_distribution_reads_the_bucket(template):
     assert allow["Principal"] == {"Service": "cloudfront.amazonaws.com"} and allow["Action"] == "s3:GetObject"
     assert "${AvatarDistribution}" in allow["Condition"]["StringEquals"]["AWS:SourceArn"]["Fn::Sub"]
     origin = resources["AvatarDistribution"]["Properties"]["DistributionConfig"]["Origins"][0]
-    assert origin["OriginAccessControlId"] == {"Fn::GetAtt": "AvatarOriginAccessControl.Id"}
+    assert origin["OriginAccessControlId"] == {"Fn::GetAtt": ["AvatarOriginAccessControl", "Id"]}
     assert template["Outputs"]["AvatarBaseUrl"]["Value"] == {"Fn::Sub": "https://${AvatarDistribution.DomainName}"}
 
 
@@ -214,7 +202,7 @@ def test_alarms_watch_sms_spend_dead_letters_and_5xx(template):
     assert alarms["SMSMonthToDateSpentUSD"]["Namespace"] == "AWS/SNS"
     dead = alarms["ApproximateNumberOfMessagesVisible"]
     assert dead["Dimensions"] == [
-        {"Name": "QueueName", "Value": {"Fn::GetAtt": "NotificationsDeadLetterQueue.QueueName"}}
+        {"Name": "QueueName", "Value": {"Fn::GetAtt": ["NotificationsDeadLetterQueue", "QueueName"]}}
     ]
     assert dead["Threshold"] == 0 and dead["ComparisonOperator"] == "GreaterThanThreshold"
     api = alarms["5XXError"]
