@@ -35,6 +35,10 @@ TRANSIENT_CODES = frozenset(
         "TransactionConflictException",
     }
 )
+# Reasons of a cancelled transaction (TransactionCanceledException) that mean the same.
+TRANSIENT_CANCELLATION_REASONS = frozenset(
+    {"TransactionConflict", "ThrottlingError", "ProvisionedThroughputExceeded", "RequestLimitExceeded"}
+)
 
 _client_lock = threading.Lock()
 
@@ -68,6 +72,22 @@ def reset_clients() -> None:
     _client.cache_clear()
 
 
+def error_code(exc: BaseException) -> str | None:
+    """The AWS error code of a botocore ``ClientError`` or of a PynamoDB error wrapping one, else None.
+
+    Use it instead of PynamoDB's ``cause_response_code``, which raises AttributeError when the cause
+    is a read timeout or a closed connection (their ``response`` is None).
+    """
+    from pynamodb.exceptions import PynamoDBException
+
+    if isinstance(exc, PynamoDBException):
+        exc = exc.cause
+    response = getattr(exc, "response", None)
+    if not isinstance(response, dict):
+        return None
+    return response.get("Error", {}).get("Code")
+
+
 def is_transient(exc: BaseException) -> bool:
     """True when ``exc`` (botocore or PynamoDB) means an AWS dependency is throttling or down."""
     from botocore.exceptions import BotoCoreError, ClientError
@@ -75,12 +95,17 @@ def is_transient(exc: BaseException) -> bool:
     from pynamodb.exceptions import PynamoDBException
 
     if isinstance(exc, PynamoDBException):
-        if exc.cause_response_code in TRANSIENT_CODES:
+        if error_code(exc) in TRANSIENT_CODES:
             return True
         return exc.cause is not None and exc.cause is not exc and is_transient(exc.cause)
     if isinstance(exc, ClientError):
         error = exc.response.get("Error", {})
         status = exc.response.get("ResponseMetadata", {}).get("HTTPStatusCode") or 0
+        # PynamoDB keeps a cancelled transaction's reasons on the error, botocore in the response
+        reasons = [getattr(reason, "code", None) for reason in getattr(exc, "cancellation_reasons", None) or []]
+        reasons += [reason.get("Code") for reason in exc.response.get("CancellationReasons") or []]
+        if TRANSIENT_CANCELLATION_REASONS.intersection(reasons):
+            return True
         return error.get("Code") in TRANSIENT_CODES or status >= 500
     if isinstance(exc, (BotoConnectionError, BotoCoreError)):
         return True

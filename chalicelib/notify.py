@@ -8,18 +8,32 @@ from chalicelib import aws
 from chalicelib.config import get_settings
 
 
+class SmsRefused(Exception):
+    """SNS refused a text for a reason that will not pass; carries only the error code."""
+
+
 def _echo(kind: str, to: str | int, text: str) -> None:
-    if get_settings().echo_notifications:
+    """Local runs only: the text holds a pin and the SMS a whole number, never for a deployed stage's logs."""
+    settings = get_settings()
+    if settings.echo_notifications and settings.stage == "local":
         print(json.dumps({"msg": kind, "to": to, "text": text}), flush=True)
 
 
 def send_sms(e164: str, text: str) -> None:
-    """Send one transactional text. Raises the AWS error when SNS refuses or is down."""
+    """Send one transactional text. Raises the AWS error when SNS is down, SmsRefused when it refuses."""
+    from botocore.exceptions import ClientError
+
     settings = get_settings()
     attributes = {"AWS.SNS.SMS.SMSType": {"DataType": "String", "StringValue": "Transactional"}}
     if settings.sms_sender_id:
         attributes["AWS.SNS.SMS.SenderID"] = {"DataType": "String", "StringValue": settings.sms_sender_id}
-    aws.sns().publish(PhoneNumber=e164, Message=text, MessageAttributes=attributes)
+    try:
+        aws.sns().publish(PhoneNumber=e164, Message=text, MessageAttributes=attributes)
+    except ClientError as exc:
+        if aws.is_transient(exc):
+            raise
+        # SNS's message may quote the number; the logged traceback must not
+        raise SmsRefused(aws.error_code(exc) or "unknown") from None
     _echo("sms", e164, text)
 
 

@@ -99,7 +99,7 @@ class Fields:
         return value
 
     def email(self, name: str, *, required: bool = False, max_length: int = 256) -> str | None:
-        value = self.string(name, required=required, max_length=max_length)
+        value = self.string(name, required=required, max_length=max_length, allow_blank=False)
         if value and not _EMAIL.match(value):
             self.error(name, NOT_EMAIL)
             return None

@@ -25,11 +25,16 @@ def post_message(ctx: RequestContext):
     return Reply(conversation.post_message(ctx.user, event_id, body), status=201)
 
 
+def _missing(value: object) -> bool:
+    """Absent, null or only blanks (a venue is compared trimmed, so "  " names none)."""
+    return value is None or isinstance(value, str) and not value.strip()
+
+
 @route("/events/{event_id}/polls", ["POST"])
 def post_poll(ctx: RequestContext):
     event_id = events.parse_id(ctx.params["event_id"])
     data = ctx.json_object()
-    if any(data.get(name) in (None, "") for name in ("suggested_date", "suggested_venue")):
+    if any(_missing(data.get(name)) for name in ("suggested_date", "suggested_venue")):
         raise ValidationError(conversation.POLL_REQUIRED)  # the spec's body for a missing field
     fields = Fields(data)
     suggested_date = fields.datetime("suggested_date", required=True)

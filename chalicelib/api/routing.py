@@ -135,7 +135,7 @@ def _parse_body(ctx: RequestContext, kind: str) -> None:
             raise UnsupportedMediaType(content_type.split(";")[0])
         try:
             ctx.body = json.loads(raw)
-        except (ValueError, UnicodeDecodeError) as exc:
+        except (ValueError, RecursionError) as exc:  # RecursionError: nested too deep
             raise BadRequest(f"JSON parse error - {exc}") from None
     elif kind == MULTIPART_BODY and not content_type.lower().startswith("multipart/form-data"):
         raise UnsupportedMediaType(content_type.split(";")[0] or "none")

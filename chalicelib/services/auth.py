@@ -16,7 +16,8 @@ from datetime import timedelta
 from pynamodb.exceptions import TransactWriteError, UpdateError
 
 from chalicelib import notify
-from chalicelib.config import get_settings
+from chalicelib.aws import error_code
+from chalicelib.config import Settings, get_settings
 from chalicelib.errors import InvalidToken, NotAuthenticated, Throttled, ValidationError
 from chalicelib.models.auth import Pin, pin_pk
 from chalicelib.models.base import transact_write
@@ -31,7 +32,11 @@ PIN_DIGITS = 6
 
 
 def _pin_hmac(e164: str, pin: str) -> str:
-    key = get_settings().pin_secret.encode()
+    settings = get_settings()
+    if settings.pin_secret == Settings.pin_secret and settings.stage not in ("local", "test"):
+        # the development key is public: pins under it would be as good as stored in clear
+        raise RuntimeError("PIN_SECRET is not set for this stage")
+    key = settings.pin_secret.encode()
     return hmac.new(key, f"{e164}:{pin}".encode(), hashlib.sha256).hexdigest()
 
 
@@ -73,7 +78,7 @@ def request_pin(e164: str, source_ip: str) -> None:
     except TransactWriteError as exc:
         reasons = [r.code if r else None for r in (exc.cancellation_reasons or [])]
         # PynamoDB sends puts before updates: the counters' reasons are the last ones.
-        for limit, reason in zip(limits, reasons[-len(limits):], strict=False):
+        for limit, reason in zip(limits, reasons[-len(limits) :], strict=False):
             if reason == "ConditionalCheckFailed":
                 raise Throttled(limit.retry_after(now)) from None
         raise
@@ -138,7 +143,7 @@ def _spend_try(item: Pin) -> None:
             condition=Pin.pk.exists() & (Pin.attempts < get_settings().pin_max_attempts),
         )
     except UpdateError as exc:
-        if exc.cause_response_code == "ConditionalCheckFailedException":
+        if error_code(exc) == "ConditionalCheckFailedException":
             raise ValidationError.field("pin", INVALID_PIN) from None
         raise
 
@@ -165,7 +170,7 @@ def authenticate(header: str | None) -> tuple[User, str]:
         raise NotAuthenticated()
     token = token.strip()
     user_id, dot, secret = token.partition(".")
-    if not dot or not user_id.isdigit() or not secret or len(token) > 200:
+    if not dot or not (user_id.isascii() and user_id.isdigit()) or not secret or len(token) > 200:
         raise InvalidToken()
     token_hash = hash_token(token)
     items = UsersTable.batch_get(

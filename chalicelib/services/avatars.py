@@ -7,7 +7,7 @@ import secrets
 
 from chalicelib import aws
 from chalicelib.config import get_settings
-from chalicelib.errors import PayloadTooLarge, ValidationError
+from chalicelib.errors import PayloadTooLarge, ServiceUnavailable, ValidationError
 from chalicelib.models.users import User
 from chalicelib.services.users import update_profile
 
@@ -61,11 +61,14 @@ def delete_quietly(keys: list[str | None]) -> None:
     for start in range(0, len(keys), 1000):  # DeleteObjects takes at most 1,000 keys
         chunk = keys[start : start + 1000]
         try:
-            aws.s3().delete_objects(
+            answer = aws.s3().delete_objects(
                 Bucket=get_settings().avatar_bucket, Delete={"Objects": [{"Key": k} for k in chunk], "Quiet": True}
             )
         except Exception:  # noqa: BLE001
             log.warning("could not delete %d stale image objects", len(chunk))
+            continue
+        if answer.get("Errors"):  # DeleteObjects answers 200 and lists the keys it could not delete
+            log.warning("could not delete %d stale image objects", len(answer["Errors"]))
 
 
 def change_avatar(user: User, data: bytes) -> User:
@@ -91,9 +94,28 @@ def change_avatar(user: User, data: bytes) -> User:
     return user
 
 
+def delete_images(keys: list[str | None]) -> None:
+    """Delete objects that must go (a removed avatar stays public at its URL otherwise).
+
+    S3 down, or refusing some keys (DeleteObjects reports them in ``Errors``): 503."""
+    keys = [key for key in keys if key]
+    if not keys:
+        return
+    with aws.aws_unavailable_as_503("Image storage"):
+        answer = aws.s3().delete_objects(
+            Bucket=get_settings().avatar_bucket, Delete={"Objects": [{"Key": k} for k in keys], "Quiet": True}
+        )
+    codes = sorted({error.get("Code") or "unknown" for error in answer.get("Errors") or []})
+    if codes:
+        log.warning("could not delete %d image objects: %s", len(answer["Errors"]), ", ".join(codes))
+        raise ServiceUnavailable("Image storage is unavailable, try again later.")
+
+
 def remove_avatar(user: User) -> User:
+    """Delete the objects first, then clear the profile: a failure in between is healed by a retry,
+    whereas the other order would forget the keys of objects still public."""
     old_keys = [user.big_photo_key, user.photo_key]
     if any(old_keys):
+        delete_images(old_keys)
         update_profile(user, {"big_photo_key": None, "photo_key": None})
-        delete_quietly(old_keys)
     return user

@@ -9,13 +9,14 @@ say why.
 from __future__ import annotations
 
 import hashlib
+import time
 from dataclasses import dataclass
 from datetime import datetime
 
 from pynamodb.exceptions import TransactWriteError
 
 from chalicelib.config import get_settings
-from chalicelib.errors import Conflict, NotFound, ValidationError
+from chalicelib.errors import Conflict, NotFound, ServiceUnavailable, ValidationError
 from chalicelib.ids import new_id
 from chalicelib.models.base import transact_write
 from chalicelib.models.events import (
@@ -39,6 +40,8 @@ POLL_LIMIT = 3
 POLL_REQUIRED = {"body": ["This field is required."]}
 POLL_LIMIT_BODY = {"_error_message": f"No more than {POLL_LIMIT} polls can be submitted."}
 FAILED = "ConditionalCheckFailed"
+CONFLICT = "TransactionConflict"  # another transaction held an item (the META of a busy event): nothing written
+_ATTEMPTS = 5
 
 
 def _not_cancelled():
@@ -75,28 +78,39 @@ def _store_counted(user: User, event_id: int, item, counter, limit: int) -> None
     """Store ``item`` (a new key) and add 1 to the event's ``counter`` under ``limit``, in one transaction
     that also checks the caller is invited and the event not cancelled.
 
-    Raises NotFound (not a participant), Conflict (cancelled), _LimitReached or _AlreadyStored.
+    Raises NotFound (not a participant), Conflict (cancelled), _LimitReached or _AlreadyStored; a transaction
+    conflict is tried again, and after the last try is a 503 (nothing was written).
     """
-    try:
-        with transact_write() as transaction:
-            _check_membership(transaction, event_id, user)
-            transaction.save(item, condition=type(item).pk.does_not_exist())
-            transaction.update(
-                Event(event_pk(event_id), META_SK),
-                actions=[counter.add(1)],
-                condition=Event.pk.exists() & _not_cancelled() & (counter < limit),
-            )
-    except TransactWriteError as exc:
-        reasons = _reasons(exc) + [None, None, None]
-        if reasons[0] == FAILED:
-            raise NotFound() from None
-        if reasons[2] == FAILED:
-            event = _live_event_or_raise(event_id)
-            if getattr(event, counter.attr_name) >= limit:
-                raise _LimitReached(event) from None
-        if reasons[1] == FAILED:
-            raise _AlreadyStored() from None
-        raise
+    for attempt in range(_ATTEMPTS):
+        try:
+            with transact_write() as transaction:
+                _check_membership(transaction, event_id, user)
+                transaction.save(item, condition=type(item).pk.does_not_exist())
+                transaction.update(
+                    Event(event_pk(event_id), META_SK),
+                    actions=[counter.add(1)],
+                    condition=Event.pk.exists() & _not_cancelled() & (counter < limit),
+                )
+            return
+        except TransactWriteError as exc:
+            reasons = _reasons(exc) + [None, None, None]
+            if reasons[0] == FAILED:
+                raise NotFound() from None
+            if reasons[2] == FAILED:
+                event = _live_event_or_raise(event_id)
+                if getattr(event, counter.attr_name) >= limit:
+                    raise _LimitReached(event) from None
+            if reasons[1] == FAILED:
+                raise _AlreadyStored() from None
+            _raise_unless_conflict(exc, attempt)
+    raise ServiceUnavailable()
+
+
+def _raise_unless_conflict(exc: TransactWriteError, attempt: int) -> None:
+    """A transaction conflict (a parallel write held an item) is worth another try after a pause."""
+    if CONFLICT not in _reasons(exc):
+        raise exc
+    time.sleep(0.02 * (attempt + 1))
 
 
 def _live_event_or_raise(event_id: int) -> Event:
@@ -198,19 +212,21 @@ def suggest_time(user: User, event_id: int, data: SuggestionInput) -> TimeSugges
         is_set=data.is_set,
         created=utcnow(),
     )
-    try:
-        with transact_write() as transaction:
-            _check_membership(transaction, event_id, user)
-            transaction.condition_check(Event, event_pk(event_id), META_SK, Event.pk.exists() & _not_cancelled())
-            transaction.save(suggestion, condition=TimeSuggestion.pk.does_not_exist())
-    except TransactWriteError as exc:
-        reasons = _reasons(exc) + [None, None]
-        if reasons[0] == FAILED:
-            raise NotFound() from None
-        if reasons[1] == FAILED:
-            _live_event_or_raise(event_id)
-        raise
-    return suggestion
+    for attempt in range(_ATTEMPTS):
+        try:
+            with transact_write() as transaction:
+                _check_membership(transaction, event_id, user)
+                transaction.condition_check(Event, event_pk(event_id), META_SK, Event.pk.exists() & _not_cancelled())
+                transaction.save(suggestion, condition=TimeSuggestion.pk.does_not_exist())
+            return suggestion
+        except TransactWriteError as exc:
+            reasons = _reasons(exc) + [None, None]
+            if reasons[0] == FAILED:
+                raise NotFound() from None
+            if reasons[1] == FAILED:
+                _live_event_or_raise(event_id)
+            _raise_unless_conflict(exc, attempt)
+    raise ServiceUnavailable()
 
 
 def list_time_suggestions(user: User, event_id: int) -> list[TimeSuggestion]:

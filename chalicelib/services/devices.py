@@ -60,5 +60,5 @@ def forget_endpoint(device: Device) -> None:
     try:
         device.delete(condition=Device.endpoint_arn == device.endpoint_arn)
     except DeleteError as exc:
-        if exc.cause_response_code != "ConditionalCheckFailedException":
+        if aws.error_code(exc) != "ConditionalCheckFailedException":
             raise

@@ -26,9 +26,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from pynamodb.exceptions import PutError, TransactWriteError, UpdateError
+from pynamodb.exceptions import PutError, TransactGetError, TransactWriteError, UpdateError
+from pynamodb.transactions import TransactGet
 
-from chalicelib import notify
+from chalicelib import aws, notify
 from chalicelib.config import get_settings
 from chalicelib.errors import Conflict, NotFound, PermissionDenied, Throttled, ValidationError
 from chalicelib.ids import MAX_ID, new_id
@@ -245,7 +246,7 @@ def _charge_invite_texts(owner_id: int, count: int) -> None:
     try:
         RateCounter(limit.key(now)).update(actions=limit.increment_actions(now, by=count), condition=condition)
     except UpdateError as exc:
-        if exc.cause_response_code == "ConditionalCheckFailedException":
+        if aws.error_code(exc) == "ConditionalCheckFailedException":
             raise Throttled(limit.retry_after(now)) from None
         raise
 
@@ -291,9 +292,7 @@ def _enqueue_new_invites(owner: User, event: Event, invited: list[User]) -> None
     """One push message for the invitees who have an account (the others were texted)."""
     with_account = [user.id for user in invited if user.is_active]
     if with_account:
-        notifications.enqueue(
-            notifications.NEW_INVITE, event_id=event.id, actor_id=owner.id, user_ids=with_account
-        )
+        notifications.enqueue(notifications.NEW_INVITE, event_id=event.id, actor_id=owner.id, user_ids=with_account)
 
 
 def _distinct_ids(count: int) -> list[int]:
@@ -548,10 +547,13 @@ def rsvp(caller: User, event_id: int, *, accept: bool, message: str | None) -> I
                 raise
             # Which condition failed is decided by reading again, not by the reasons' positions
             # (emulators do not always report them per item): cancelled, full, or the reply moved.
-            event = Event.get(event_pk(event_id), META_SK, consistent_read=True)
+            snapshot = _event_and_reply(event_id, caller.id)
+            if snapshot is None:
+                continue
+            event, reply = snapshot
             _require_live(event)
             full = bool(event.total_spots) and event.spots_filled >= event.total_spots
-            if accept and not was_accepted and full and _reply_of(event_id, caller.id) is not True:
+            if accept and not was_accepted and full and reply is not True:
                 raise Conflict(EVENT_FULL) from None
             continue
         invitation.has_accepted, invitation.rsvp_message, invitation.rsvp_time = accept, message or "", now
@@ -563,8 +565,18 @@ def rsvp(caller: User, event_id: int, *, accept: bool, message: str | None) -> I
     raise Conflict("The reply changed meanwhile, try again.")
 
 
-def _reply_of(event_id: int, user_id: int) -> bool | None:
-    return Invitation.get(event_pk(event_id), invitation_sk(user_id), consistent_read=True).has_accepted
+def _event_and_reply(event_id: int, user_id: int) -> tuple[Event, bool | None] | None:
+    """META and the caller's reply at one instant (TransactGetItems), so "full" means full of others' spots:
+    two reads could straddle a parallel reply of the caller's own. None when a write held them (try again)."""
+    try:
+        with TransactGet(connection=EventsTable._get_connection().connection) as transaction:
+            event = transaction.get(Event, event_pk(event_id), META_SK)
+            invitation = transaction.get(Invitation, event_pk(event_id), invitation_sk(user_id))
+    except TransactGetError as exc:
+        if "TransactionConflict" in [reason.code if reason else None for reason in exc.cancellation_reasons or []]:
+            return None
+        raise
+    return event.get(), invitation.get().has_accepted
 
 
 def _counter_actions(delta: int, now: datetime) -> list:
@@ -610,7 +622,7 @@ def update_event(caller: User, event_id: int, data: EventInput) -> EventView:
             event.update(actions=actions, condition=condition)
             break
         except UpdateError as exc:
-            if exc.cause_response_code != "ConditionalCheckFailedException":
+            if aws.error_code(exc) != "ConditionalCheckFailedException":
                 raise
             view = _participant_view(caller, event_id)  # counters moved or the event was cancelled
             _require_live(view.event)
@@ -719,7 +731,7 @@ def _invite_more(owner: User, view: EventView, invitees: _Invitees) -> list[int]
                 invitation.save(condition=Invitation.pk.does_not_exist())
                 saved.append(invitation)
             except PutError as exc:
-                if exc.cause_response_code != "ConditionalCheckFailedException":
+                if aws.error_code(exc) != "ConditionalCheckFailedException":
                     raise
         return saved
 

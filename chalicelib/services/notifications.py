@@ -407,7 +407,7 @@ def _on_upcoming_event(message: dict) -> Outcome:
         try:
             event.update(actions=[Event.remind_day.remove()], condition=Event.date_key == message["date_key"])
         except UpdateError as exc:
-            if exc.cause_response_code != "ConditionalCheckFailedException":
+            if aws.error_code(exc) != "ConditionalCheckFailedException":
                 raise
     return outcome
 
@@ -497,7 +497,7 @@ def _claim(key: str, expires_at: datetime | None) -> SentNotification | None:
     try:
         claim.save(condition=SentNotification.pk.does_not_exist() | stale)
     except PutError as exc:
-        if exc.cause_response_code == "ConditionalCheckFailedException":
+        if aws.error_code(exc) == "ConditionalCheckFailedException":
             return None
         raise
     return claim

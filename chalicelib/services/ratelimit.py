@@ -12,6 +12,7 @@ from datetime import UTC, datetime
 
 from pynamodb.exceptions import UpdateError
 
+from chalicelib.aws import error_code
 from chalicelib.errors import Throttled
 from chalicelib.models.auth import RateCounter, rate_pk
 
@@ -54,6 +55,6 @@ def hit(limit: Limit, now: float | None = None) -> None:
             actions=limit.increment_actions(now), condition=limit.below_limit_condition()
         )
     except UpdateError as exc:
-        if exc.cause_response_code == "ConditionalCheckFailedException":
+        if error_code(exc) == "ConditionalCheckFailedException":
             raise Throttled(limit.retry_after(now)) from None
         raise

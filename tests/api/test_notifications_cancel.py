@@ -22,8 +22,17 @@ def _guests(count: int) -> list:
     with UsersTable.batch_write() as batch:
         for _ in range(count):
             user_id, number = new_id(), phone()
-            batch.save(User(user_pk(user_id), PROFILE_SK, id=user_id, phone_number=number, is_active=True,
-                            created=now, modified=now))
+            batch.save(
+                User(
+                    user_pk(user_id),
+                    PROFILE_SK,
+                    id=user_id,
+                    phone_number=number,
+                    is_active=True,
+                    created=now,
+                    modified=now,
+                )
+            )
             batch.save(PhoneClaim(phone_pk(number), PHONE_SK, user_id=user_id))
             people.append(SimpleNamespace(phone=number))
     return people

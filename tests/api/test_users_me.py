@@ -38,6 +38,7 @@ def test_patch_me_changes_only_the_fields_sent(client):
         ({"full_name": ""}, {"full_name": ["This field may not be blank."]}),
         ({"full_name": "x" * 257}, {"full_name": ["Ensure this field has no more than 256 characters."]}),
         ({"email": "nope"}, {"email": ["Enter a valid email address."]}),
+        ({"email": " "}, {"email": ["This field may not be blank."]}),
         (
             {"full_name": 5, "notify_event_full": None},
             {"full_name": ["Not a valid string."], "notify_event_full": ["This field may not be null."]},

@@ -155,9 +155,7 @@ class FakeGraph:
             return 200, _json(_select({"id": user.id, "name": user.name}, query))
         if parts.path == "/me/friends":
             return 200, _json(self._friends_page(user, parts.path, query))
-        return 404, _json(
-            {"error": {"message": "Unknown path components", "type": "OAuthException", "code": 2500}}
-        )
+        return 404, _json({"error": {"message": "Unknown path components", "type": "OAuthException", "code": 2500}})
 
     def _friends_page(self, user: FakeUser, path: str, query: dict[str, str]) -> dict:
         try:
