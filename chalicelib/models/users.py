@@ -6,6 +6,7 @@
 | PhoneClaim      | PHONE#<e164>    | PHONE            |
 | Token           | USER#<id>       | TOKEN#<sha256>   |
 | Device          | USER#<id>       | DEVICE#<token>   |
+| DeviceOwner     | DEVICE#<token>  | OWNER            |
 | Favorite        | USER#<owner>    | FAV#<e164>       |
 
 The sparse index ``favorites_by_phone`` (``fav_phone``) finds who keeps a number as a favorite.
@@ -28,6 +29,7 @@ from chalicelib.models.base import table_meta
 
 PROFILE_SK = "PROFILE"
 PHONE_SK = "PHONE"
+OWNER_SK = "OWNER"
 
 
 def user_pk(user_id: int) -> str:
@@ -43,6 +45,10 @@ def token_sk(token_hash: str) -> str:
 
 
 def device_sk(device_token: str) -> str:
+    return f"DEVICE#{device_token}"
+
+
+def device_owner_pk(device_token: str) -> str:
     return f"DEVICE#{device_token}"
 
 
@@ -103,6 +109,13 @@ class Token(UsersTable, discriminator="token"):
 class Device(UsersTable, discriminator="device"):
     endpoint_arn = UnicodeAttribute()
     created = UTCDateTimeAttribute()
+
+
+class DeviceOwner(UsersTable, discriminator="device_owner"):
+    """The user a device token belongs to now. SNS keeps one endpoint per token, so when a phone
+    changes hands, the previous user's Device item goes, and their pushes stop reaching it."""
+
+    user_id = NumberAttribute()
 
 
 class Favorite(UsersTable, discriminator="favorite"):

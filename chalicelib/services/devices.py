@@ -8,7 +8,8 @@ from pynamodb.exceptions import DeleteError
 
 from chalicelib import aws
 from chalicelib.config import get_settings
-from chalicelib.models.users import Device, device_sk, user_pk
+from chalicelib.models.base import transact_write
+from chalicelib.models.users import OWNER_SK, Device, DeviceOwner, UsersTable, device_owner_pk, device_sk, user_pk
 from chalicelib.timeutil import utcnow
 
 log = logging.getLogger("invites")
@@ -22,13 +23,25 @@ def _find(user, token: str) -> Device | None:
 
 
 def add_device(user, token: str) -> None:
-    """Register ``token`` for push; doing it again changes nothing."""
-    if _find(user, token) is not None:
+    """Register ``token`` for push to ``user``; doing it again changes nothing. A token another user
+    registered before moves to this one: one phone, one owner."""
+    keys = [(user_pk(user.id), device_sk(token)), (device_owner_pk(token), OWNER_SK)]
+    found = list(UsersTable.batch_get(keys, consistent_read=True))
+    mine = next((item for item in found if isinstance(item, Device)), None)
+    owner = next((item for item in found if isinstance(item, DeviceOwner)), None)
+    if mine is not None and owner is not None and owner.user_id == user.id:
         return
-    arn = get_settings().apns_platform_application_arn
-    # Same token, same attributes: SNS hands back the existing endpoint, so a retry is safe.
-    endpoint = aws.sns().create_platform_endpoint(PlatformApplicationArn=arn, Token=token)["EndpointArn"]
-    Device(user_pk(user.id), device_sk(token), endpoint_arn=endpoint, created=utcnow()).save()
+    if mine is not None:
+        endpoint = mine.endpoint_arn
+    else:
+        arn = get_settings().apns_platform_application_arn
+        # Same token, same attributes: SNS hands back the existing endpoint, so a retry is safe.
+        endpoint = aws.sns().create_platform_endpoint(PlatformApplicationArn=arn, Token=token)["EndpointArn"]
+    with transact_write() as transaction:
+        transaction.save(Device(user_pk(user.id), device_sk(token), endpoint_arn=endpoint, created=utcnow()))
+        transaction.save(DeviceOwner(device_owner_pk(token), OWNER_SK, user_id=user.id))
+        if owner is not None and owner.user_id != user.id:
+            transaction.delete(Device(user_pk(owner.user_id), device_sk(token)))
 
 
 def remove_device(user, token: str) -> None:
@@ -37,7 +50,12 @@ def remove_device(user, token: str) -> None:
     if device is None:
         return
     aws.sns().delete_endpoint(EndpointArn=device.endpoint_arn)
-    device.delete()
+    with transact_write() as transaction:
+        transaction.delete(device)
+        transaction.delete(
+            DeviceOwner(device_owner_pk(token), OWNER_SK),
+            condition=DeviceOwner.user_id.does_not_exist() | (DeviceOwner.user_id == user.id),
+        )
 
 
 def user_devices(user_id: int) -> list[Device]:

@@ -69,3 +69,29 @@ def test_sns_down_on_add_device_is_503_and_nothing_stored(client, fail_aws):
     response = post_json(client, "/notifications/add_ios_device", {"token": DEVICE}, user["auth_token"])
     assert response.status_code == 503 and "Retry-After" in response.headers
     assert _devices(user["id"]) == []
+
+
+def test_a_phone_that_changes_hands_stops_getting_the_last_owners_pushes(client):
+    # GIVEN Ann registered her phone
+    ann = login(client, "+14155550211")
+    post_json(client, "/notifications/add_ios_device", {"token": DEVICE}, ann["auth_token"])
+    # WHEN Bob logs in on that phone and registers it
+    bob = login(client, "+14155550212")
+    response = post_json(client, "/notifications/add_ios_device", {"token": DEVICE}, bob["auth_token"])
+    # THEN the device is Bob's alone: Ann's pushes no longer reach it
+    assert response.status_code == 204
+    assert _devices(ann["id"]) == []
+    [device] = _devices(bob["id"])
+    assert _endpoints()[device.endpoint_arn].token == DEVICE and len(_endpoints()) == 1
+    # and when Ann takes it back, it is hers again
+    post_json(client, "/notifications/add_ios_device", {"token": DEVICE}, ann["auth_token"])
+    assert _devices(bob["id"]) == [] and len(_devices(ann["id"])) == 1
+
+
+def test_removing_a_device_frees_it(client):
+    from chalicelib.models.users import DeviceOwner
+
+    user = login(client, "+14155550213")
+    post_json(client, "/notifications/add_ios_device", {"token": DEVICE}, user["auth_token"])
+    post_json(client, "/notifications/remove_ios_device", {"token": DEVICE}, user["auth_token"])
+    assert list(DeviceOwner.query(f"DEVICE#{DEVICE}")) == []
