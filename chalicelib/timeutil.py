@@ -23,17 +23,25 @@ def parse_datetime(value: object, *, allow_unix: bool = False) -> datetime | Non
     text = value.strip()
     if allow_unix and _UNIX.match(text):
         return _from_unix(float(text))
-    if text.endswith(("Z", "z")):
-        text = text[:-1] + "+00:00"
-    try:
-        parsed = datetime.fromisoformat(text)
-    except ValueError:
+    parsed = parse_iso_as_sent(text)
+    if parsed is None:
         return None
     if parsed.tzinfo is None:
         parsed = parsed.replace(tzinfo=UTC)
     try:
         return parsed.astimezone(UTC)
     except OverflowError:  # e.g. 0001-01-01T00:00:00+01:00 is before the first representable UTC instant
+        return None
+
+
+def parse_iso_as_sent(text: str) -> datetime | None:
+    """An ISO 8601 string as sent, in its own offset (or naive when it has none); None when not one."""
+    text = text.strip()
+    if text.endswith(("Z", "z")):
+        text = text[:-1] + "+00:00"
+    try:
+        return datetime.fromisoformat(text)
+    except ValueError:
         return None
 
 

@@ -7,7 +7,7 @@ from datetime import datetime
 from chalicelib.api.routing import NO_BODY, NO_CONTENT, Reply, RequestContext, route
 from chalicelib.errors import NotFound, ValidationError
 from chalicelib.lazy import lazy_import
-from chalicelib.timeutil import parse_datetime
+from chalicelib.timeutil import parse_datetime, parse_iso_as_sent
 from chalicelib.validation import REQUIRED, Fields
 
 events = lazy_import("chalicelib.services.events")
@@ -24,12 +24,8 @@ MAX_PER_PAGE = 1000
 
 def _time_part_given(raw: object) -> bool:
     """False when the sent date's time part is 00:00:00 (in its own offset), else True."""
-    text = raw.strip() if isinstance(raw, str) else ""
-    if text.endswith(("Z", "z")):
-        text = text[:-1] + "+00:00"
-    try:
-        parsed = datetime.fromisoformat(text)
-    except ValueError:
+    parsed = parse_iso_as_sent(raw) if isinstance(raw, str) else None
+    if parsed is None:
         return True
     return (parsed.hour, parsed.minute, parsed.second, parsed.microsecond) != (0, 0, 0, 0)
 

@@ -85,6 +85,7 @@ def add_message(event_id: int, author: Person, text: str, at: datetime):
 def add_poll(event_id: int, author: Person, venue: str, when: datetime, at: datetime):
     from chalicelib.ids import new_id
     from chalicelib.models.events import POLL_PREFIX, Poll
+    from chalicelib.services.conversation import poll_dedupe_key
 
     poll_id = new_id()
     Poll(
@@ -94,6 +95,6 @@ def add_poll(event_id: int, author: Person, venue: str, when: datetime, at: date
         user_id=author.id,
         suggested_date=when,
         suggested_venue=venue,
-        dedupe_key=f"{when.isoformat()}|{venue.lower()}",
+        dedupe_key=poll_dedupe_key(when, venue),
         created=at,
     ).save()
