@@ -113,6 +113,11 @@ class Push:
     def data(self) -> dict:
         return {"type": self.kind, "event_id": self.event_id, **self.extra}
 
+    @classmethod
+    def once_per_event(cls, kind: str, event: Event, body: str, occurrence: str | None = None) -> Push:
+        """A push sent at most once per recipient for ``event``: its claim lasts until the event is over."""
+        return cls(kind, occurrence or str(event.id), event.title, body, event.id, _event_expiry(event))
+
 
 # --------------------------------------------------------------------------- request side
 
@@ -281,14 +286,7 @@ def _on_new_invite(message: dict) -> Outcome:
     invited = set(_guest_ids(view))
     ids = [uid for uid in message.get("user_ids", []) if uid in invited]
     users = events.get_users([*ids, event.owner_id])
-    push = Push(
-        NEW_INVITE,
-        str(event.id),
-        event.title,
-        f"{_name(users.get(event.owner_id))} invited you: {_when(event)}.",
-        event.id,
-        _event_expiry(event),
-    )
+    push = Push.once_per_event(NEW_INVITE, event, f"{_name(users.get(event.owner_id))} invited you: {_when(event)}.")
     return _deliver([(users[uid], push) for uid in ids if uid in users], "notify_new_invite")
 
 
@@ -308,14 +306,7 @@ def _on_invite_rsvp(message: dict) -> Outcome:
     reply = Push(INVITE_RSVP, str(message["id"]), event.title, body, event.id)
     outcome = _deliver([(owner, reply)], "notify_invite_rsvp")
     if accepted and event.total_spots and event.spots_filled >= event.total_spots:
-        full = Push(
-            EVENT_FULL,
-            str(event.id),
-            event.title,
-            f"All {event.total_spots} spots are taken.",
-            event.id,
-            _event_expiry(event),
-        )
+        full = Push.once_per_event(EVENT_FULL, event, f"All {event.total_spots} spots are taken.")
         outcome += _deliver([(owner, full)], "notify_event_full")
     return outcome
 
@@ -373,14 +364,7 @@ def _on_event_cancelled(message: dict) -> Outcome:
     event = view.event
     ids = _guest_ids(view)
     users = events.get_users([*ids, event.owner_id])
-    push = Push(
-        EVENT_CANCELLED,
-        str(event.id),
-        event.title,
-        f"{_name(users.get(event.owner_id))} cancelled the event.",
-        event.id,
-        _event_expiry(event),
-    )
+    push = Push.once_per_event(EVENT_CANCELLED, event, f"{_name(users.get(event.owner_id))} cancelled the event.")
     return _deliver([(users[uid], push) for uid in ids if uid in users], "notify_event_change")
 
 
@@ -393,13 +377,8 @@ def _on_upcoming_event(message: dict) -> Outcome:
         inv.user_id for inv in view.invitations if inv.role == events.GUEST and inv.has_accepted is True
     ]
     users = events.get_users(ids)
-    push = Push(
-        UPCOMING_EVENT,
-        f"{event.id}@{event.date_key.partition('#')[0]}",
-        event.title,
-        f"Starts {_when(event)}.",
-        event.id,
-        _event_expiry(event),
+    push = Push.once_per_event(
+        UPCOMING_EVENT, event, f"Starts {_when(event)}.", occurrence=f"{event.id}@{event.date_key.partition('#')[0]}"
     )
     outcome = _deliver([(users[uid], push) for uid in ids if uid in users], "notify_upcoming_event")
     if not outcome.failed:
