@@ -17,6 +17,8 @@ scheduled reminder queries.
 
 from __future__ import annotations
 
+from datetime import UTC
+
 from pynamodb.attributes import (
     BooleanAttribute,
     DiscriminatorAttribute,
@@ -44,6 +46,11 @@ def event_pk(event_id: int) -> str:
 
 def invitation_sk(user_id: int) -> str:
     return f"{INVITATION_PREFIX}{user_id}"
+
+
+def message_sk(created, message_id: int) -> str:
+    """Sorts oldest first: ``MSG#2026-12-01T18:00:00.123456Z#0000000000000042``."""
+    return f"{MESSAGE_PREFIX}{created.astimezone(UTC):%Y-%m-%dT%H:%M:%S.%f}Z#{message_id:016d}"
 
 
 def date_key(event_date, event_id: int) -> str:

@@ -20,7 +20,6 @@ from chalicelib.errors import Conflict, NotFound, ServiceUnavailable, Validation
 from chalicelib.ids import new_id
 from chalicelib.models.base import transact_write
 from chalicelib.models.events import (
-    MESSAGE_PREFIX,
     META_SK,
     POLL_PREFIX,
     SUGGESTION_PREFIX,
@@ -31,6 +30,7 @@ from chalicelib.models.events import (
     TimeSuggestion,
     event_pk,
     invitation_sk,
+    message_sk,
 )
 from chalicelib.models.users import User
 from chalicelib.services.events import EVENT_CANCELLED
@@ -144,7 +144,7 @@ def post_message(user: User, event_id: int, body: str) -> dict:
     message_id = new_id()
     message = Message(
         event_pk(event_id),
-        f"{MESSAGE_PREFIX}{format_datetime(now)}#{message_id:016d}",
+        message_sk(now, message_id),
         id=message_id,
         user_id=user.id,
         body=body,

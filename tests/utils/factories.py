@@ -75,11 +75,12 @@ def put(client, path: str, token: str | None = None):
 
 def add_message(event_id: int, author: Person, text: str, at: datetime):
     from chalicelib.ids import new_id
-    from chalicelib.models.events import MESSAGE_PREFIX, Message
+    from chalicelib.models.events import Message, message_sk
 
     message_id = new_id()
-    sk = f"{MESSAGE_PREFIX}{at.strftime('%Y-%m-%dT%H:%M:%S.%fZ')}#{message_id}"
-    Message(event_pk(event_id), sk, id=message_id, user_id=author.id, body=text, created=at).save()
+    Message(
+        event_pk(event_id), message_sk(at, message_id), id=message_id, user_id=author.id, body=text, created=at
+    ).save()
 
 
 def add_poll(event_id: int, author: Person, venue: str, when: datetime, at: datetime):
