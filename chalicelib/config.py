@@ -33,10 +33,24 @@ class Settings:
     pin_ttl_seconds: int = 600
     pin_max_attempts: int = 5
     token_ttl_days: int = 365
-    auth_sms_per_number_per_hour: int = 5
+    # Pins texted to one number per window (15 minutes): also the longest someone else can hold a
+    # number's login back by asking for its pins.
+    auth_sms_per_number: int = 5
+    auth_sms_number_window_seconds: int = 900
+    # Per caller address (IPv6 counted per /64) and hour: pins asked for, and verify_pin tries.
     auth_sms_per_ip_per_hour: int = 100
+    auth_verify_per_ip_per_hour: int = 60
     invite_sms_per_owner_per_hour: int = 50
-    contact_lookups_per_user_per_hour: int = 60
+    # Invitation texts one number without an active user receives in 24 hours, from all owners together.
+    invite_sms_per_stranger_per_day: int = 3
+    # Segments (GSM-7 153 / UCS-2 67 characters each) an invitation text may take.
+    invite_sms_max_segments: int = 2
+    # Only numbers of these countries (ISO 3166 alpha-2, comma-separated, e.g. "US,CA,GB") are texted; "": all.
+    sms_countries: str = ""
+    # Numbers one user may look up through from_phone_numbers in any 24 hours.
+    contact_lookup_numbers_per_user_per_day: int = 2000
+    # iOS devices per user; an 11th drops the one registered longest ago.
+    devices_per_user: int = 10
     messages_per_event: int = 200
     avatar_max_bytes: int = 5 * 1024 * 1024
     avatar_max_pixels: int = 40_000_000

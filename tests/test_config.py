@@ -11,8 +11,12 @@ def test_settings_come_from_upper_case_environment_variables(override_settings):
 
 def test_defaults_match_the_contract():
     defaults = Settings()
-    assert defaults.auth_sms_per_number_per_hour == 5
-    assert defaults.auth_sms_per_ip_per_hour == 100
+    assert defaults.auth_sms_per_number == 5 and defaults.auth_sms_number_window_seconds == 15 * 60
+    assert defaults.auth_sms_per_ip_per_hour == 100 and defaults.auth_verify_per_ip_per_hour == 60
+    assert defaults.contact_lookup_numbers_per_user_per_day == 2000
+    assert defaults.invite_sms_per_owner_per_hour == 50 and defaults.invite_sms_per_stranger_per_day == 3
+    assert defaults.invite_sms_max_segments == 2 and defaults.sms_countries == ""
+    assert defaults.devices_per_user == 10
     assert defaults.messages_per_event == 200
     assert defaults.avatar_max_bytes == 5 * 1024 * 1024
     assert defaults.pin_ttl_seconds == 600 and defaults.pin_max_attempts == 5

@@ -52,7 +52,7 @@ from chalicelib.models.users import (
 from chalicelib.parallel import chunks, parallel_map
 from chalicelib.phones import normalize_phone
 from chalicelib.services import avatars
-from chalicelib.services.ratelimit import Limit, hit
+from chalicelib.services.ratelimit import RollingLimit
 from chalicelib.timeutil import utcnow
 from chalicelib.validation import NOT_LIST, NOT_NULL, REQUIRED, Fields
 
@@ -295,16 +295,18 @@ def delete_favorites(owner: User, body: Any) -> list[Favorite]:
 # Who is registered
 
 
-def contact_lookup_limit(user: User) -> Limit:
-    return Limit("contact-lookup", str(user.id), get_settings().contact_lookups_per_user_per_hour)
+def contact_lookup_limit(user: User) -> RollingLimit:
+    return RollingLimit("contact-lookup", str(user.id), get_settings().contact_lookup_numbers_per_user_per_day)
 
 
 def users_by_phone(caller: User, body: Any) -> list[tuple[str, User]]:
     """``(number as sent, active user)`` for each distinct number sent that belongs to one.
 
     Invalid numbers (and non-strings) are left out, as are unregistered and inactive ones; the
-    caller's own number is not special. Rate-limited per caller: enumerating who is registered
-    costs the limit's worth of requests an hour.
+    caller's own number is not special. Limited by numbers, not requests: each distinct valid
+    number counts against the caller's allowance of any 24 hours. A request whose numbers do not
+    all fit what is left is refused whole (429, nothing counted, nothing looked up), so a client
+    learns to send smaller batches later rather than getting a silently partial answer.
     """
     if not isinstance(body, dict):
         raise ValidationError({"non_field_errors": [NO_DATA if body is None else NOT_A_DICT.format(kind=_kind(body))]})
@@ -317,10 +319,10 @@ def users_by_phone(caller: User, body: Any) -> list[tuple[str, User]]:
         raise ValidationError({"phone_numbers": [NOT_LIST.format(kind=_kind(sent))]})
     if len(sent) > MAX_ENTRIES:
         raise ValidationError({"phone_numbers": [TOO_MANY]})
-    hit(contact_lookup_limit(caller))
 
     as_sent = {number: normalize_phone(number) for number in sent if isinstance(number, str)}
     as_sent = {number: e164 for number, e164 in as_sent.items() if e164}
+    contact_lookup_limit(caller).charge(len(set(as_sent.values())))
     claims = batch_get([(phone_pk(e164), PHONE_SK) for e164 in set(as_sent.values())], PhoneClaim)  # round 1
     owner_of = {claim.pk.removeprefix(phone_pk("")): claim.user_id for claim in claims}
     profiles = batch_get([(user_pk(uid), PROFILE_SK) for uid in set(owner_of.values())], User)  # round 2

@@ -1,20 +1,44 @@
-"""Fixed-window rate limits kept as conditional counters in the auth table.
+"""Rate limits kept as conditional counters in the auth table.
 
-A counter item per (scope, subject, window) is incremented only while it is below the limit, so
-parallel requests can never pass more than ``limit`` (DynamoDB evaluates the condition atomically).
+``Limit``: a fixed window. A counter item per (scope, subject, window) is incremented only while it
+is below the limit, so parallel requests can never pass more than ``limit`` (DynamoDB evaluates the
+condition atomically). Across a window's edge a caller may spend two windows' worth in a moment.
+
+``RollingLimit``: at most ``limit`` units in ANY ``period`` (e.g. numbers looked up in 24 hours),
+for limits where that edge would matter. The period is cut into buckets (an hour each); a charge
+reads the buckets that any period ending now can touch, and adds to the current bucket in one
+transaction conditional on that sum (and on the previous bucket, the only other one a request
+still in flight might write), so parallel charges never pass the limit either.
 """
 
 from __future__ import annotations
 
+import ipaddress
 import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from pynamodb.exceptions import UpdateError
+from pynamodb.exceptions import TransactWriteError, UpdateError
 
 from chalicelib.aws import error_code
 from chalicelib.errors import Throttled
-from chalicelib.models.auth import RateCounter, rate_pk
+from chalicelib.models.auth import AuthTable, RateCounter, rate_pk
+
+_ROLLING_ATTEMPTS = 5
+
+
+def address_subject(source_ip: str) -> str:
+    """The subject a per-address limit counts: an IPv4 address, or an IPv6 address's /64 (one
+    customer's network; counting single IPv6 addresses would give each caller 2^64 allowances)."""
+    try:
+        address = ipaddress.ip_address(source_ip.strip())
+    except ValueError:
+        return source_ip
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.IPv6Network((address, 64), strict=False))
+    return str(address)
 
 
 @dataclass(frozen=True)
@@ -58,3 +82,77 @@ def hit(limit: Limit, now: float | None = None) -> None:
         if error_code(exc) == "ConditionalCheckFailedException":
             raise Throttled(limit.retry_after(now)) from None
         raise
+
+
+@dataclass(frozen=True)
+class RollingLimit:
+    """At most ``limit`` units per subject in any ``period_seconds``, counted in buckets."""
+
+    scope: str
+    subject: str
+    limit: int
+    period_seconds: int = 86400
+    bucket_seconds: int = 3600
+
+    def bucket(self, now: float) -> int:
+        return int(now // self.bucket_seconds)
+
+    def buckets(self, now: float) -> list[int]:
+        """The buckets a period ending now overlaps, oldest first (the current one last)."""
+        current = self.bucket(now)
+        return list(range(current - -(-self.period_seconds // self.bucket_seconds), current + 1))
+
+    def key(self, bucket: int) -> str:
+        return rate_pk(self.scope, self.subject, bucket)
+
+    def retry_after(self, counts: dict[int, int], amount: int, now: float) -> int:
+        """Seconds until ``amount`` more fits, assuming nothing else is charged meanwhile."""
+        buckets = self.buckets(now)
+        for later in range(1, len(buckets) + 1):
+            still_counted = sum(counts.get(b, 0) for b in buckets if b >= buckets[0] + later)
+            if still_counted + amount <= self.limit:
+                return int((buckets[-1] + later) * self.bucket_seconds - now) + 1
+        return int((buckets[-1] + len(buckets)) * self.bucket_seconds - now) + 1
+
+    def _counts(self, buckets: list[int]) -> dict[int, int]:
+        keys = {self.key(b): b for b in buckets}
+        found = AuthTable.batch_get(list(keys), consistent_read=True)
+        return {keys[item.pk]: int(item.count) for item in found if isinstance(item, RateCounter)}
+
+    def charge(self, amount: int, now: float | None = None) -> None:
+        """Count ``amount`` units, all or none: 429 with Retry-After when they do not fit."""
+        from chalicelib.models.base import transact_write
+
+        if amount <= 0:
+            return
+        now = time.time() if now is None else now
+        buckets = self.buckets(now)
+        current, previous = buckets[-1], buckets[-2]
+        expires = datetime.fromtimestamp((current + 1) * self.bucket_seconds + self.period_seconds + 60, tz=UTC)
+        for _ in range(_ROLLING_ATTEMPTS):
+            counts = self._counts(buckets)
+            earlier = sum(counts.get(b, 0) for b in buckets[:-1])
+            room = self.limit - earlier - amount
+            if counts.get(current, 0) > room:
+                raise Throttled(self.retry_after(counts, amount, now))
+            seen = counts.get(previous)
+            unchanged = RateCounter.pk.does_not_exist() if seen is None else RateCounter.count == seen
+            try:
+                with transact_write() as transaction:
+                    transaction.condition_check(RateCounter, self.key(previous), condition=unchanged)
+                    transaction.update(
+                        RateCounter(self.key(current)),
+                        actions=[
+                            RateCounter.count.add(amount),
+                            RateCounter.expires_at.set(expires),
+                            RateCounter.kind.set(RateCounter),
+                        ],
+                        condition=RateCounter.pk.does_not_exist() | (RateCounter.count <= room),
+                    )
+                return
+            except TransactWriteError as exc:
+                reasons = [r.code if r else None for r in (exc.cancellation_reasons or [])]
+                if "ConditionalCheckFailed" not in reasons and "TransactionConflict" not in reasons:
+                    raise
+                # a parallel charge got there first: read the buckets again
+        raise Throttled(self.bucket_seconds)

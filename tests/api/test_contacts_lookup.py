@@ -109,8 +109,8 @@ def test_a_thousand_numbers_take_at_most_20_calls_in_2_rounds(client, caller, aw
     calls = aws.of("dynamodb")
     assert rounds == [10, 10]  # two sequential rounds, each of 10 calls of 100 keys at once
     # 20 BatchGetItem for the lookup, 1 more for authentication (token and profile in one call),
-    # and 1 UpdateItem for the rate-limit counter
-    assert calls == {"BatchGetItem": 21, "UpdateItem": 1}
+    # 1 to read the rate-limit buckets of the last 24 hours and 1 transaction adding to the current one
+    assert calls == {"BatchGetItem": 22, "TransactWriteItems": 1}
 
 
 def test_too_many_numbers_and_wrong_shapes_are_400(client, caller, aws):
@@ -134,18 +134,42 @@ def test_too_many_numbers_and_wrong_shapes_are_400(client, caller, aws):
     assert aws.of("dynamodb") == {"BatchGetItem": len(cases)}
 
 
-def test_lookups_are_rate_limited_per_user(client, caller, override_settings):
-    override_settings(contact_lookups_per_user_per_hour=2)
+def test_lookups_count_numbers_not_requests(client, caller):
+    # the enumeration of issue 13: 1,000 numbers a request, request after request
     _, token = caller
     _, other_token = _person("+14155550901")
-    for _ in range(2):
-        assert _lookup(client, ["+14155550101"], token).status_code == 200
-    response = _lookup(client, ["+14155550101"], token)
+    for batch in range(2):
+        numbers = [f"+1212555{batch}{i:03d}" for i in range(1000)]
+        assert _lookup(client, numbers, token).status_code == 200
+    # 2,000 numbers in 24 hours: even one more is refused
+    response = _lookup(client, ["+12125559999"], token)
     assert response.status_code == 429
     retry_after = int(response.headers["Retry-After"])
-    assert 1 <= retry_after <= 3601
+    assert 1 <= retry_after <= 25 * 3600 + 1
     assert body(response) == {"detail": f"Request was throttled. Expected available in {retry_after} seconds."}
-    assert _lookup(client, ["+14155550101"], other_token).status_code == 200
+    assert _lookup(client, ["+12125559999"], other_token).status_code == 200
+
+
+def test_a_request_whose_numbers_do_not_fit_is_refused_whole_and_costs_nothing(client, caller, override_settings):
+    override_settings(contact_lookup_numbers_per_user_per_day=5)
+    _, token = caller
+    ann, _ = _person("+14155550101", full_name="Ann")
+    assert _lookup(client, ["+14155550101", "+14155550102", "+14155550103"], token).status_code == 200
+    refused = _lookup(client, ["+14155550101", "+14155550104", "+14155550105"], token)
+    assert refused.status_code == 429 and "Retry-After" in refused.headers
+    # the refused three were not counted: two more still fit, and are answered
+    answered = _lookup(client, ["+14155550101", "+14155550104"], token)
+    assert answered.status_code == 200 and [row["user"]["id"] for row in body(answered)] == [ann.id]
+    assert _lookup(client, ["+14155550106"], token).status_code == 429
+
+
+def test_repeated_and_invalid_numbers_are_not_counted(client, caller, override_settings):
+    override_settings(contact_lookup_numbers_per_user_per_day=2)
+    _, token = caller
+    same_number = ["+14155550101", "+1 (415) 555-0101", "+14155550101", "not a number", 42]
+    for _ in range(2):
+        assert _lookup(client, same_number, token).status_code == 200
+    assert _lookup(client, ["+14155550102", "+14155550103"], token).status_code == 429
 
 
 def test_requires_auth(client, aws):
