@@ -12,7 +12,7 @@ from datetime import datetime
 from typing import Any
 
 from chalicelib.errors import ValidationError
-from chalicelib.phones import INVALID_PHONE, normalize_phone
+from chalicelib.phones import INVALID_MOBILE, INVALID_PHONE, can_receive_texts, normalize_phone
 from chalicelib.timeutil import parse_datetime
 
 REQUIRED = "This field is required."
@@ -154,7 +154,8 @@ class Fields:
             self.error(name, NOT_DATETIME)
         return parsed
 
-    def phone(self, name: str, *, required: bool = False) -> str | None:
+    def phone(self, name: str, *, required: bool = False, textable: bool = False) -> str | None:
+        """A number in E.164; with ``textable``, only one the service may text (``can_receive_texts``)."""
         value = self._value(name, required)
         if value is _MISSING:
             return None
@@ -164,9 +165,14 @@ class Fields:
         e164 = normalize_phone(value)
         if e164 is None:
             self.error(name, INVALID_PHONE)
+        elif textable and not can_receive_texts(e164):
+            self.error(name, INVALID_MOBILE)
+            return None
         return e164
 
-    def phone_list(self, name: str, *, required: bool = False, max_items: int = 1000) -> list[str] | None:
+    def phone_list(
+        self, name: str, *, required: bool = False, max_items: int = 1000, textable: bool = False
+    ) -> list[str] | None:
         """Normalised numbers; errors keyed by position as DRF's ListField does."""
         value = self._value(name, required)
         if value is _MISSING:
@@ -182,6 +188,8 @@ class Fields:
             e164 = normalize_phone(item) if isinstance(item, str) else None
             if e164 is None:
                 item_errors[str(index)] = [INVALID_PHONE if isinstance(item, str) else NOT_STRING]
+            elif textable and not can_receive_texts(e164):
+                item_errors[str(index)] = [INVALID_MOBILE]
             else:
                 numbers.append(e164)
         if item_errors:

@@ -14,7 +14,7 @@ representations = lazy_import("chalicelib.representations")
 @route("/auth", ["POST"], auth=False)
 def request_pin(ctx: RequestContext):
     fields = Fields(ctx.json_object())
-    phone = fields.phone("phone_number", required=True)
+    phone = fields.phone("phone_number", required=True, textable=True)
     fields.raise_if_errors()
     auth.request_pin(phone, ctx.source_ip)
     return NO_CONTENT
@@ -26,7 +26,7 @@ def verify_pin(ctx: RequestContext):
     phone = fields.phone("phone_number", required=True)
     pin = fields.string("pin", required=True, max_length=32)
     fields.raise_if_errors()
-    user, token = auth.verify_pin(phone, pin)
+    user, token = auth.verify_pin(phone, pin, ctx.source_ip)
     return representations.user_json(user, auth_token=token)
 
 

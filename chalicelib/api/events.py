@@ -57,7 +57,7 @@ def _event_input(body: dict, *, creating: bool) -> events.EventInput:
         event_date=fields.datetime("event_date", required=creating),
         is_time_specified=fields.boolean("is_time_specified"),
         total_spots=fields.integer("total_spots", min_value=0),
-        invite_phone_numbers=fields.phone_list("invite_phone_numbers"),
+        invite_phone_numbers=fields.phone_list("invite_phone_numbers", textable=True),
         location=_location(fields),
         address=fields.string("address", max_length=1000),
         venue_name=fields.string("venue_name", max_length=100),

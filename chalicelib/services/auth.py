@@ -24,7 +24,7 @@ from chalicelib.models.base import transact_write
 from chalicelib.models.users import PROFILE_SK, Token, User, UsersTable, token_sk, user_pk
 from chalicelib.parallel import parallel_map
 from chalicelib.services import users
-from chalicelib.services.ratelimit import Limit
+from chalicelib.services.ratelimit import Limit, address_subject, hit
 from chalicelib.timeutil import utcnow
 
 INVALID_PIN = "Invalid pin."
@@ -47,8 +47,8 @@ def hash_token(token: str) -> str:
 def _sms_limits(e164: str, source_ip: str) -> list[Limit]:
     settings = get_settings()
     return [
-        Limit("sms-number", e164, settings.auth_sms_per_number_per_hour),
-        Limit("sms-ip", source_ip, settings.auth_sms_per_ip_per_hour),
+        Limit("sms-number", e164, settings.auth_sms_per_number, settings.auth_sms_number_window_seconds),
+        Limit("sms-ip", address_subject(source_ip), settings.auth_sms_per_ip_per_hour),
     ]
 
 
@@ -102,11 +102,15 @@ def _undo_pin(item: Pin, limits: list[Limit], now: float) -> None:
         transaction.delete(item, condition=Pin.nonce == item.nonce)
 
 
-def verify_pin(e164: str, pin: str) -> tuple[User, str]:
+def verify_pin(e164: str, pin: str, source_ip: str) -> tuple[User, str]:
     """Spend one try of the pin; on a match, consume it and log the user in with a new token.
 
-    Three rounds: the try and the phone claim read side by side; the user read (or made); one
-    transaction that consumes the pin, stores the token and activates a former invitee."""
+    Every try first counts against the caller's address (429 beyond the hourly limit), so one
+    address cannot void other people's pins by the thousand. Then three rounds: the try and the
+    phone claim read side by side; the user read (or made); one transaction that consumes the pin,
+    stores the token and activates a former invitee."""
+    settings = get_settings()
+    hit(Limit("verify-ip", address_subject(source_ip), settings.auth_verify_per_ip_per_hour))
     item = Pin(pin_pk(e164))
     _, claim = parallel_map(lambda step: step(), [lambda: _spend_try(item), lambda: users.find_claim(e164)])
     expired = item.expires_at is None or item.expires_at.timestamp() <= time.time()

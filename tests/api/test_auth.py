@@ -6,7 +6,7 @@ import pytest
 
 from chalicelib.models.auth import Pin, pin_pk
 from chalicelib.models.users import Token, User, user_pk
-from tests.utils.api import body, get, last_pin, login, post_json, texts_to
+from tests.utils.api import body, call_from, get, last_pin, login, post_json, texts_to
 
 PHONE = "+14155550123"
 
@@ -63,9 +63,57 @@ def test_auth_per_number_limit_is_429_with_retry_after(client):
     response = post_json(client, "/auth", {"phone_number": PHONE})
     assert response.status_code == 429
     retry_after = int(response.headers["Retry-After"])
-    assert 1 <= retry_after <= 3601
+    assert 1 <= retry_after <= 15 * 60 + 1
     assert body(response) == {"detail": f"Request was throttled. Expected available in {retry_after} seconds."}
     assert len(texts_to(PHONE)) == 5
+
+
+def test_someone_else_holds_a_numbers_login_back_for_15_minutes_at_most(client, monkeypatch):
+    import time
+
+    # GIVEN a stranger asked for the victim's pin five times and spent every try of the last one
+    start = time.time()
+    for _ in range(5):
+        assert post_json(client, "/auth", {"phone_number": PHONE}).status_code == 204
+    for _ in range(5):
+        post_json(client, "/auth/verify_pin", {"phone_number": PHONE, "pin": "000000"})
+    assert post_json(client, "/auth", {"phone_number": PHONE}).status_code == 429
+    # WHEN the victim asks 15 minutes later
+    monkeypatch.setattr(time, "time", lambda: start + 15 * 60 + 1)
+    response = post_json(client, "/auth", {"phone_number": PHONE})
+    # THEN a new pin comes, and it logs them in
+    assert response.status_code == 204
+    verified = post_json(client, "/auth/verify_pin", {"phone_number": PHONE, "pin": last_pin(PHONE)})
+    assert verified.status_code == 200
+
+
+@pytest.mark.parametrize(
+    "number",
+    [
+        "+19005551234",  # US premium rate
+        "+18005551234",  # US toll free
+        "+15005550006",  # US personal number
+        "+448701234567",  # GB premium rate
+        "+447640123456",  # GB pager
+        "+447012345678",  # GB personal number
+        "+442079460000",  # GB fixed line
+    ],
+)
+def test_auth_refuses_numbers_that_cannot_take_a_text(client, number):
+    response = post_json(client, "/auth", {"phone_number": number})
+    assert response.status_code == 400
+    assert body(response) == {"phone_number": ["Enter a valid mobile phone number."]}
+    assert texts_to(number) == []
+
+
+def test_texts_can_be_restricted_to_some_countries(client, override_settings):
+    override_settings(sms_countries="US, ca")
+    france, canada = "+33612345678", "+16135550123"
+    response = post_json(client, "/auth", {"phone_number": france})
+    assert response.status_code == 400
+    assert body(response) == {"phone_number": ["Enter a valid mobile phone number."]}
+    assert post_json(client, "/auth", {"phone_number": canada}).status_code == 204
+    assert texts_to(france) == [] and len(texts_to(canada)) == 1
 
 
 def test_auth_per_ip_limit_is_429(client, override_settings):
@@ -74,6 +122,18 @@ def test_auth_per_ip_limit_is_429(client, override_settings):
     statuses = [post_json(client, "/auth", {"phone_number": n}).status_code for n in numbers]
     assert statuses == [204, 204, 204, 429]
     assert texts_to(numbers[3]) == []
+
+
+def test_auth_per_ip_limit_counts_an_ipv6_caller_per_64(client, override_settings, monkeypatch):
+    override_settings(auth_sms_per_ip_per_hour=2)
+    numbers = [f"+1415555015{i}" for i in range(4)]
+    statuses = []
+    for address, number in zip(["2001:db8:7:1::1", "2001:db8:7:1::2", "2001:db8:7:1:ffff::3"], numbers, strict=False):
+        call_from(monkeypatch, address)
+        statuses.append(post_json(client, "/auth", {"phone_number": number}).status_code)
+    assert statuses == [204, 204, 429]
+    call_from(monkeypatch, "2001:db8:7:2::1")  # the next /64
+    assert post_json(client, "/auth", {"phone_number": numbers[3]}).status_code == 204
 
 
 def test_sns_down_on_auth_is_503_and_nothing_is_kept(client, fail_aws):
@@ -177,6 +237,24 @@ def test_new_pin_replaces_the_previous_one(client):
     if old != new:
         assert post_json(client, "/auth/verify_pin", {"phone_number": PHONE, "pin": old}).status_code == 400
     assert post_json(client, "/auth/verify_pin", {"phone_number": PHONE, "pin": new}).status_code == 200
+
+
+def test_verify_tries_are_limited_per_caller_address_and_ipv6_per_64(client, override_settings, monkeypatch):
+    override_settings(auth_verify_per_ip_per_hour=3)
+    post_json(client, "/auth", {"phone_number": PHONE})
+    wrong = {"phone_number": PHONE, "pin": "999999" if last_pin(PHONE) != "999999" else "999998"}
+    call_from(monkeypatch, "2001:db8:5:5::1")
+    assert [post_json(client, "/auth/verify_pin", wrong).status_code for _ in range(3)] == [400] * 3
+    # another address of the same /64: the limit is spent, and a throttled try costs the pin nothing
+    call_from(monkeypatch, "2001:db8:5:5:abcd::9")
+    response = post_json(client, "/auth/verify_pin", {"phone_number": PHONE, "pin": last_pin(PHONE)})
+    assert response.status_code == 429
+    retry_after = int(response.headers["Retry-After"])
+    assert 1 <= retry_after <= 3601
+    assert body(response) == {"detail": f"Request was throttled. Expected available in {retry_after} seconds."}
+    assert _pin_item(PHONE).attempts == 3
+    call_from(monkeypatch, "203.0.113.77")
+    assert post_json(client, "/auth/verify_pin", {"phone_number": PHONE, "pin": last_pin(PHONE)}).status_code == 200
 
 
 def test_pin_is_void_after_five_wrong_tries(client):

@@ -56,3 +56,10 @@ def login(client, phone: str, *, full_name: str | None = None, ip_headers=None) 
 
 def body(response):
     return json.loads(response.body) if response.body else None
+
+
+def call_from(monkeypatch, address: str) -> None:
+    """Make the test client's requests come from ``address`` (API Gateway's ``identity.sourceIp``)."""
+    from chalice.local import LambdaEventConverter
+
+    monkeypatch.setattr(LambdaEventConverter, "LOCAL_SOURCE_IP", address)
