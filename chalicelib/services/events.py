@@ -29,7 +29,7 @@ from datetime import datetime
 from pynamodb.exceptions import PutError, TransactGetError, TransactWriteError, UpdateError
 from pynamodb.transactions import TransactGet
 
-from chalicelib import aws, notify
+from chalicelib import aws, notify, sms
 from chalicelib.config import get_settings
 from chalicelib.errors import Conflict, NotFound, PermissionDenied, Throttled, ValidationError
 from chalicelib.ids import MAX_ID, new_id
@@ -51,7 +51,7 @@ from chalicelib.models.events import (
 from chalicelib.models.users import PHONE_SK, PROFILE_SK, PhoneClaim, User, UsersTable, phone_pk, user_pk
 from chalicelib.parallel import chunks, parallel_map
 from chalicelib.services import notifications
-from chalicelib.services.ratelimit import Limit
+from chalicelib.services.ratelimit import Limit, RollingLimit
 from chalicelib.services.users import find_or_create_user
 from chalicelib.timeutil import format_datetime, utcnow
 
@@ -234,50 +234,90 @@ def _find_users_by_phone(numbers: list[str]) -> dict[str, User]:
     return {number: users[uid] for number, uid in claims.items() if uid in users}
 
 
-def _charge_invite_texts(owner_id: int, count: int) -> None:
-    """Count ``count`` invitation texts against the owner's hourly limit, all or none (429)."""
-    if count <= 0:
-        return
+def _take_owner_texts(owner_id: int, wanted: int) -> tuple[int, Limit, float]:
+    """Take up to ``wanted`` texts from the owner's hourly quota; how many it had left (maybe 0).
+
+    Never a 429: an answer that changed when the quota runs out would tell the owner which numbers
+    have no account (they are the ones texted). The add is conditional on the room it read, so
+    parallel requests never take more than the quota."""
     limit = Limit("invite-sms", str(owner_id), get_settings().invite_sms_per_owner_per_hour)
     now = time.time()
-    if count > limit.limit:
-        raise Throttled(limit.retry_after(now))
-    condition = RateCounter.pk.does_not_exist() | (RateCounter.count <= limit.limit - count)
+    counter = RateCounter(limit.key(now))
+    for _ in range(_ATTEMPTS):
+        try:
+            used = RateCounter.get(limit.key(now), consistent_read=True).count
+        except RateCounter.DoesNotExist:
+            used = 0
+        take = min(wanted, limit.limit - used)
+        if take <= 0:
+            return 0, limit, now
+        condition = RateCounter.pk.does_not_exist() | (RateCounter.count <= limit.limit - take)
+        try:
+            counter.update(actions=limit.increment_actions(now, by=take), condition=condition)
+            return take, limit, now
+        except UpdateError as exc:
+            if aws.error_code(exc) != "ConditionalCheckFailedException":
+                raise
+    return 0, limit, now
+
+
+def _give_back_owner_texts(limit: Limit, now: float, count: int) -> None:
+    if count > 0:
+        RateCounter(limit.key(now)).update(actions=[RateCounter.count.add(-count)])
+
+
+def _stranger_may_be_texted(person: User) -> bool:
+    """Count one invitation text to a number without an active user: at most a few in any 24 hours
+    from all owners together, so nobody can use the service to flood a stranger's phone."""
+    limit = RollingLimit("invite-sms-to", person.phone_number, get_settings().invite_sms_per_stranger_per_day)
     try:
-        RateCounter(limit.key(now)).update(actions=limit.increment_actions(now, by=count), condition=condition)
-    except UpdateError as exc:
-        if aws.error_code(exc) == "ConditionalCheckFailedException":
-            raise Throttled(limit.retry_after(now)) from None
-        raise
+        limit.charge(1)
+    except Throttled:
+        return False
+    return True
 
 
 def _resolve_invitees(owner: User, numbers: list[str], *, skip_user_ids: set[int]) -> _Invitees:
-    """Users for ``numbers`` (made inactive when unknown), after charging the texts they need."""
+    """Users for ``numbers`` (made inactive when unknown); those without an active account are to be texted."""
     numbers = [number for number in dict.fromkeys(numbers) if number != owner.phone_number]
     if not numbers:
         return _Invitees([], [])
     known = _find_users_by_phone(numbers)
     new_numbers = [number for number in numbers if number not in known]
     fresh = [number for number in numbers if number not in known or known[number].id not in skip_user_ids]
-    needs_text = [number for number in fresh if number not in known or not known[number].is_active]
-    _charge_invite_texts(owner.id, len(needs_text))
     made = parallel_map(lambda number: find_or_create_user(number, active=False)[0], new_numbers)
     known.update(dict(zip(new_numbers, made, strict=True)))
     users = [known[number] for number in fresh if known[number].id not in skip_user_ids]
-    texted = set(needs_text)
-    return _Invitees(users, [user for user in users if user.phone_number in texted])
+    return _Invitees(users, [user for user in users if not user.is_active])
 
 
-def _invitation_text(owner: User, event: Event) -> str:
-    who = owner.full_name or owner.phone_number
+def invitation_text(owner: User, event: Event, link: str = "") -> str:
+    """The invitation SMS: the service's own words first, the inviter's name and the title made one
+    line and cut so the whole text (``link`` included, kept whole) takes at most the allowed segments."""
+    settings = get_settings()
     when = event.event_date.strftime("%b %d, %Y at %H:%M UTC" if event.is_time_specified else "%b %d, %Y")
-    service = get_settings().service_name
-    return f'{who} invited you to "{event.title}" on {when}. Get the {service} app to reply.'
+    service = settings.service_name
+    tail = f" {link}" if link else ""
+
+    def template(who: str, title: str) -> str:
+        return f'{service} invitation: {who} invited you to "{title}" on {when}. Get the {service} app to reply.{tail}'
+
+    return sms.fit(template, owner.full_name or owner.phone_number, event.title, settings.invite_sms_max_segments)
 
 
 def _send_invitation_texts(owner: User, event: Event, people: list[User]) -> None:
-    """Text each person; a failed text is logged, never undoes the invitation already stored."""
-    text = _invitation_text(owner, event)
+    """Text the invitees without an account, as far as the limits allow; the invitations stand
+    either way, and the answer is the same: the owner's hourly quota (texts beyond it are not
+    sent), then each number's daily cap. A failed text is logged, never undoes the invitation."""
+    if not people:
+        return
+    taken, limit, now = _take_owner_texts(owner.id, len(people))
+    allowed = parallel_map(_stranger_may_be_texted, people[:taken])
+    chosen = [person for person, ok in zip(people[:taken], allowed, strict=True) if ok]
+    _give_back_owner_texts(limit, now, taken - len(chosen))
+    if len(chosen) < len(people):
+        log.info("invitation texts not sent: %d of %d over a limit", len(people) - len(chosen), len(people))
+    text = invitation_text(owner, event)
 
     def send(person: User) -> None:
         try:
@@ -285,7 +325,7 @@ def _send_invitation_texts(owner: User, event: Event, people: list[User]) -> Non
         except Exception:  # noqa: BLE001 - the invitation stands; the text is best effort
             log.warning("invitation text failed for user %s", person.id)
 
-    parallel_map(send, people)
+    parallel_map(send, chosen)
 
 
 def _enqueue_new_invites(owner: User, event: Event, invited: list[User]) -> None:
@@ -610,7 +650,7 @@ def update_event(caller: User, event_id: int, data: EventInput) -> EventView:
     _require_live(view.event)
     new_total = data.total_spots if data.total_spots is not None else view.event.total_spots
     _check_spots(view.event, new_total, data.spot_filled or 0)
-    # texts are charged (429) and unknown numbers made into users before the event changes
+    # unknown numbers are made into users before the event changes
     existing = {inv.user_id for inv in view.invitations}
     invitees = _resolve_invitees(caller, data.invite_phone_numbers or [], skip_user_ids=existing)
     for _ in range(_ATTEMPTS):
