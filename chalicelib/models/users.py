@@ -20,6 +20,7 @@ from pynamodb.attributes import (
     NumberAttribute,
     TTLAttribute,
     UnicodeAttribute,
+    UnicodeSetAttribute,
     UTCDateTimeAttribute,
 )
 from pynamodb.indexes import GlobalSecondaryIndex, KeysOnlyProjection
@@ -81,6 +82,8 @@ class User(UsersTable, discriminator="user"):
     email = UnicodeAttribute(default="")
     photo_key = UnicodeAttribute(null=True)
     big_photo_key = UnicodeAttribute(null=True)
+    # Avatar objects replaced but maybe not deleted yet (see services.avatars); never shown.
+    stale_photo_keys = UnicodeSetAttribute(null=True)
     notify_new_invite = BooleanAttribute(default=True)
     notify_invite_rsvp = BooleanAttribute(default=True)
     notify_contact_joined = BooleanAttribute(default=True)

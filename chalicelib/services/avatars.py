@@ -5,15 +5,18 @@ from __future__ import annotations
 import logging
 import secrets
 
+from pynamodb.exceptions import UpdateError
+
 from chalicelib import aws
 from chalicelib.config import get_settings
-from chalicelib.errors import PayloadTooLarge, ServiceUnavailable, ValidationError
+from chalicelib.errors import Conflict, PayloadTooLarge, ServiceUnavailable, ValidationError
 from chalicelib.models.users import User
-from chalicelib.services.users import update_profile
+from chalicelib.timeutil import utcnow
 
 log = logging.getLogger("invites")
 PHOTO_FIELD = "photo"
 NO_FILE = "No file was submitted."
+SWAP_ATTEMPTS = 12  # parallel uploads of one user take turns; each turn lets one through
 
 
 def photo_from_multipart(content_type: str, body: bytes | str) -> bytes:
@@ -72,7 +75,13 @@ def delete_quietly(keys: list[str | None]) -> None:
 
 
 def change_avatar(user: User, data: bytes) -> User:
-    """Store both sizes, then point the profile at them; the old images go last."""
+    """Store both sizes, point the profile at them, then delete every avatar object it replaced.
+
+    Parallel uploads (and removals) take turns on the profile: each swap is conditional on the keys
+    it replaces and records them as stale in the same write, so every replaced object is known, and
+    each request deletes all the stale ones before it answers (its own upload's objects too, if it
+    cannot get its turn). An upload of an earlier request still in flight may write its objects
+    later; that request deletes them itself before answering."""
     from chalicelib.services.images import process_image
 
     settings = get_settings()
@@ -81,17 +90,63 @@ def change_avatar(user: User, data: bytes) -> User:
     )
     prefix = new_image_prefix("avatars", user.id)
     big_key, small_key = f"{prefix}/big.jpg", f"{prefix}/small.jpg"
-    old_keys = [user.big_photo_key, user.photo_key]
     with aws.aws_unavailable_as_503("Image storage"):
         try:
             put_image(big_key, processed.big, processed.content_type)
             put_image(small_key, processed.small, processed.content_type)
-            update_profile(user, {"big_photo_key": big_key, "photo_key": small_key})
+            _swap_keys(user, big_key, small_key)
         except Exception:
             delete_quietly([big_key, small_key])
             raise
-    delete_quietly(old_keys)
+    _delete_stale(user, strict=False)
     return user
+
+
+def _same_keys(user: User):
+    condition = User.pk.exists()
+    for attribute, value in ((User.big_photo_key, user.big_photo_key), (User.photo_key, user.photo_key)):
+        condition &= attribute.does_not_exist() if value is None else attribute == value
+    return condition
+
+
+def _swap_keys(user: User, big_key: str | None, small_key: str | None) -> None:
+    """Point the profile at the new keys (None: no avatar), recording the replaced ones as stale,
+    conditional on the keys read; another request's swap in between means: read and try again."""
+    for attempt in range(SWAP_ATTEMPTS):
+        if attempt:
+            user.refresh(consistent_read=True)
+        replaced = {key for key in (user.big_photo_key, user.photo_key) if key}
+        actions = [
+            User.big_photo_key.set(big_key) if big_key else User.big_photo_key.remove(),
+            User.photo_key.set(small_key) if small_key else User.photo_key.remove(),
+            User.modified.set(utcnow()),
+        ]
+        if replaced:
+            actions.append(User.stale_photo_keys.add(replaced))
+        try:
+            user.update(actions=actions, condition=_same_keys(user))  # refreshes ``user`` from the answer
+            return
+        except UpdateError as exc:
+            if aws.error_code(exc) != "ConditionalCheckFailedException":
+                raise
+    raise Conflict("The avatar changed meanwhile, try again.")
+
+
+def _delete_stale(user: User, *, strict: bool) -> None:
+    """Delete the objects the profile recorded as replaced, then forget them. ``strict``: S3 trouble
+    is a 503 (the keys stay recorded, so a retry deletes them); else it is logged, and the next
+    change or removal of the avatar deletes them."""
+    stale = sorted(user.stale_photo_keys or [])
+    if not stale:
+        return
+    try:
+        delete_images(stale)
+    except Exception:
+        if strict:
+            raise
+        log.warning("could not delete %d replaced avatar objects", len(stale))
+        return
+    user.update(actions=[User.stale_photo_keys.delete(set(stale))], condition=User.pk.exists())
 
 
 def delete_images(keys: list[str | None]) -> None:
@@ -112,10 +167,9 @@ def delete_images(keys: list[str | None]) -> None:
 
 
 def remove_avatar(user: User) -> User:
-    """Delete the objects first, then clear the profile: a failure in between is healed by a retry,
-    whereas the other order would forget the keys of objects still public."""
-    old_keys = [user.big_photo_key, user.photo_key]
-    if any(old_keys):
-        delete_images(old_keys)
-        update_profile(user, {"big_photo_key": None, "photo_key": None})
+    """Clear the profile's keys (recording them as stale in the same write), then delete every stale
+    object: S3 down is a 503 with the keys still recorded, so a retry deletes them."""
+    if user.big_photo_key or user.photo_key:
+        _swap_keys(user, None, None)
+    _delete_stale(user, strict=True)
     return user
