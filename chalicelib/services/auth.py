@@ -21,7 +21,7 @@ from chalicelib.config import Settings, get_settings
 from chalicelib.errors import InvalidToken, NotAuthenticated, Throttled, ValidationError
 from chalicelib.models.auth import Pin, pin_pk
 from chalicelib.models.base import transact_write
-from chalicelib.models.users import PROFILE_SK, Token, User, UsersTable, token_sk, user_pk
+from chalicelib.models.users import PROFILE_SK, PhoneClaim, Token, User, UsersTable, token_sk, user_pk
 from chalicelib.parallel import parallel_map
 from chalicelib.services import users
 from chalicelib.services.ratelimit import Limit, address_subject, hit
@@ -105,14 +105,13 @@ def _undo_pin(item: Pin, limits: list[Limit], now: float) -> None:
 def verify_pin(e164: str, pin: str, source_ip: str) -> tuple[User, str]:
     """Spend one try of the pin; on a match, consume it and log the user in with a new token.
 
-    Every try first counts against the caller's address (429 beyond the hourly limit), so one
-    address cannot void other people's pins by the thousand. Then three rounds: the try and the
-    phone claim read side by side; the user read (or made); one transaction that consumes the pin,
-    stores the token and activates a former invitee."""
-    settings = get_settings()
-    hit(Limit("verify-ip", address_subject(source_ip), settings.auth_verify_per_ip_per_hour))
+    Every try also counts against the caller's address (429 beyond the hourly limit, and then the
+    try costs the pin nothing), so one address cannot void other people's pins by the thousand.
+    Three rounds: the address count, the try and the phone claim read side by side; the user read
+    (or made); one transaction that consumes the pin, stores the token and activates a former
+    invitee."""
     item = Pin(pin_pk(e164))
-    _, claim = parallel_map(lambda step: step(), [lambda: _spend_try(item), lambda: users.find_claim(e164)])
+    claim = _first_round(item, e164, source_ip)
     expired = item.expires_at is None or item.expires_at.timestamp() <= time.time()
     if expired or not hmac.compare_digest(item.pin_hmac, _pin_hmac(e164, pin)):
         raise ValidationError.field("pin", INVALID_PIN)
@@ -137,6 +136,37 @@ def verify_pin(e164: str, pin: str, source_ip: str) -> tuple[User, str]:
 
         notifications.enqueue(notifications.CONTACT_JOINED, user_id=user.id)
     return user, token
+
+
+def _first_round(item: Pin, e164: str, source_ip: str) -> PhoneClaim | None:
+    """Count the try against the address and the pin side by side, and read the phone claim.
+    Over the address limit: the pin's try is given back (if it was spent) and the answer is 429."""
+    limit = Limit("verify-ip", address_subject(source_ip), get_settings().auth_verify_per_ip_per_hour)
+
+    def outcome(step):
+        try:
+            return step()
+        except (Throttled, ValidationError) as error:
+            return error
+
+    throttled, spent, claim = parallel_map(
+        outcome, [lambda: hit(limit), lambda: _spend_try(item), lambda: users.find_claim(e164)]
+    )
+    if isinstance(throttled, Throttled):
+        if not isinstance(spent, ValidationError):
+            _give_back_try(item)
+        raise throttled
+    if isinstance(spent, ValidationError):
+        raise spent
+    return claim
+
+
+def _give_back_try(item: Pin) -> None:
+    try:
+        item.update(actions=[Pin.attempts.add(-1)], condition=Pin.nonce == item.nonce)
+    except UpdateError as exc:
+        if error_code(exc) != "ConditionalCheckFailedException":  # replaced or used meanwhile: nothing to give back
+            raise
 
 
 def _spend_try(item: Pin) -> None:

@@ -322,10 +322,10 @@ def users_by_phone(caller: User, body: Any) -> list[tuple[str, User]]:
 
     as_sent = {number: normalize_phone(number) for number in sent if isinstance(number, str)}
     as_sent = {number: e164 for number, e164 in as_sent.items() if e164}
-    contact_lookup_limit(caller).charge(len(set(as_sent.values())))
-    claims = batch_get([(phone_pk(e164), PHONE_SK) for e164 in set(as_sent.values())], PhoneClaim)  # round 1
+    distinct = sorted(set(as_sent.values()))
+    claims = _claims_within_limit(contact_lookup_limit(caller), distinct)  # rounds 1 and 2
     owner_of = {claim.pk.removeprefix(phone_pk("")): claim.user_id for claim in claims}
-    profiles = batch_get([(user_pk(uid), PROFILE_SK) for uid in set(owner_of.values())], User)  # round 2
+    profiles = batch_get([(user_pk(uid), PROFILE_SK) for uid in set(owner_of.values())], User)  # round 3
     active = {profile.id: profile for profile in profiles if profile.is_active}
     rows = []
     for number, e164 in as_sent.items():
@@ -333,6 +333,24 @@ def users_by_phone(caller: User, body: Any) -> list[tuple[str, User]]:
         if user is not None:
             rows.append((number, user))
     return rows
+
+
+def _claims_within_limit(limit: RollingLimit, numbers: list[str]) -> list[PhoneClaim]:
+    """The phone claims of ``numbers``, once they are counted against ``limit`` (429 otherwise).
+
+    The counts are read first (over the limit: 429 before any lookup); the add to them and the
+    claims' BatchGetItem calls then run side by side, and the claims are used only if the add held.
+    """
+    if not numbers:
+        return []
+    now = time.time()
+    counts = limit.read(now)
+    limit.check(counts, len(numbers), now)
+    jobs = [lambda: limit.commit(counts, len(numbers), now)]
+    for chunk in chunks([(phone_pk(e164), PHONE_SK) for e164 in numbers], BATCH_GET_LIMIT):
+        jobs.append(lambda chunk=chunk: _batch_get_chunk(chunk))
+    results = parallel_map(lambda job: job(), jobs)
+    return [item for chunk in results[1:] for item in chunk if isinstance(item, PhoneClaim)]
 
 
 # Who has invited me

@@ -234,47 +234,62 @@ def _find_users_by_phone(numbers: list[str]) -> dict[str, User]:
     return {number: users[uid] for number, uid in claims.items() if uid in users}
 
 
-def _take_owner_texts(owner_id: int, wanted: int) -> tuple[int, Limit, float]:
+def _take_owner_texts(limit: Limit, now: float, wanted: int) -> int:
     """Take up to ``wanted`` texts from the owner's hourly quota; how many it had left (maybe 0).
 
     Never a 429: an answer that changed when the quota runs out would tell the owner which numbers
-    have no account (they are the ones texted). The add is conditional on the room it read, so
-    parallel requests never take more than the quota."""
-    limit = Limit("invite-sms", str(owner_id), get_settings().invite_sms_per_owner_per_hour)
-    now = time.time()
+    have no account (they are the ones texted). Each add is conditional on the room it assumes, so
+    parallel requests never take more than the quota: all ``wanted`` first, else what a read shows."""
     counter = RateCounter(limit.key(now))
+    take = wanted
     for _ in range(_ATTEMPTS):
+        if take <= 0:
+            return 0
+        condition = RateCounter.pk.does_not_exist() | (RateCounter.count <= limit.limit - take)
+        try:
+            counter.update(actions=limit.increment_actions(now, by=take), condition=condition)
+            return take
+        except UpdateError as exc:
+            if aws.error_code(exc) != "ConditionalCheckFailedException":
+                raise
         try:
             used = RateCounter.get(limit.key(now), consistent_read=True).count
         except RateCounter.DoesNotExist:
             used = 0
         take = min(wanted, limit.limit - used)
-        if take <= 0:
-            return 0, limit, now
-        condition = RateCounter.pk.does_not_exist() | (RateCounter.count <= limit.limit - take)
+    return 0
+
+
+def _stranger_limit(person: User) -> RollingLimit:
+    """Invitation texts to a number without an active user, from all owners together: a few in any
+    24 hours, so nobody can use the service to flood a stranger's phone."""
+    return RollingLimit("invite-sms-to", person.phone_number, get_settings().invite_sms_per_stranger_per_day)
+
+
+def _texts_allowed(owner: User, people: list[User]) -> list[User]:
+    """Those of ``people`` the limits let text now, counted: the owner's hourly quota (the first as
+    far as it goes), then each number's daily cap. Two rounds: the owner's quota and the numbers'
+    counts read side by side, then the numbers' adds; texts the caps refuse go back to the owner."""
+    owner_limit = Limit("invite-sms", str(owner.id), get_settings().invite_sms_per_owner_per_hour)
+    now = time.time()
+    jobs = [lambda: _take_owner_texts(owner_limit, now, len(people))]
+    jobs += [lambda person=person: _stranger_limit(person).read(now) for person in people]
+    taken, *counts = parallel_map(lambda job: job(), jobs)
+
+    def charge(index: int) -> bool:
+        limit = _stranger_limit(people[index])
         try:
-            counter.update(actions=limit.increment_actions(now, by=take), condition=condition)
-            return take, limit, now
-        except UpdateError as exc:
-            if aws.error_code(exc) != "ConditionalCheckFailedException":
-                raise
-    return 0, limit, now
+            limit.check(counts[index], 1, now)
+            limit.commit(counts[index], 1, now)
+        except Throttled:
+            return False
+        return True
 
-
-def _give_back_owner_texts(limit: Limit, now: float, count: int) -> None:
-    if count > 0:
-        RateCounter(limit.key(now)).update(actions=[RateCounter.count.add(-count)])
-
-
-def _stranger_may_be_texted(person: User) -> bool:
-    """Count one invitation text to a number without an active user: at most a few in any 24 hours
-    from all owners together, so nobody can use the service to flood a stranger's phone."""
-    limit = RollingLimit("invite-sms-to", person.phone_number, get_settings().invite_sms_per_stranger_per_day)
-    try:
-        limit.charge(1)
-    except Throttled:
-        return False
-    return True
+    allowed = parallel_map(charge, list(range(taken)))
+    chosen = [people[index] for index in range(taken) if allowed[index]]
+    if len(chosen) < taken:
+        RateCounter(owner_limit.key(now)).update(actions=[RateCounter.count.add(len(chosen) - taken)])
+    return chosen
 
 
 def _resolve_invitees(owner: User, numbers: list[str], *, skip_user_ids: set[int]) -> _Invitees:
@@ -307,14 +322,10 @@ def invitation_text(owner: User, event: Event, link: str = "") -> str:
 
 def _send_invitation_texts(owner: User, event: Event, people: list[User]) -> None:
     """Text the invitees without an account, as far as the limits allow; the invitations stand
-    either way, and the answer is the same: the owner's hourly quota (texts beyond it are not
-    sent), then each number's daily cap. A failed text is logged, never undoes the invitation."""
+    either way, and the answer is the same. A failed text is logged, never undoes the invitation."""
     if not people:
         return
-    taken, limit, now = _take_owner_texts(owner.id, len(people))
-    allowed = parallel_map(_stranger_may_be_texted, people[:taken])
-    chosen = [person for person, ok in zip(people[:taken], allowed, strict=True) if ok]
-    _give_back_owner_texts(limit, now, taken - len(chosen))
+    chosen = _texts_allowed(owner, people)
     if len(chosen) < len(people):
         log.info("invitation texts not sent: %d of %d over a limit", len(people) - len(chosen), len(people))
     text = invitation_text(owner, event)

@@ -114,27 +114,30 @@ class RollingLimit:
                 return int((buckets[-1] + later) * self.bucket_seconds - now) + 1
         return int((buckets[-1] + len(buckets)) * self.bucket_seconds - now) + 1
 
-    def _counts(self, buckets: list[int]) -> dict[int, int]:
-        keys = {self.key(b): b for b in buckets}
+    def read(self, now: float) -> dict[int, int]:
+        """The counts of every bucket a period ending ``now`` touches (one BatchGetItem)."""
+        keys = {self.key(b): b for b in self.buckets(now)}
         found = AuthTable.batch_get(list(keys), consistent_read=True)
         return {keys[item.pk]: int(item.count) for item in found if isinstance(item, RateCounter)}
 
-    def charge(self, amount: int, now: float | None = None) -> None:
-        """Count ``amount`` units, all or none: 429 with Retry-After when they do not fit."""
+    def check(self, counts: dict[int, int], amount: int, now: float) -> None:
+        """429 with Retry-After when ``amount`` more does not fit the counts read."""
+        if sum(counts.values()) + amount > self.limit:
+            raise Throttled(self.retry_after(counts, amount, now))
+
+    def commit(self, counts: dict[int, int], amount: int, now: float) -> None:
+        """Add ``amount`` to the current bucket, conditional on the counts read (the earlier buckets'
+        sum, and the previous bucket unchanged); when a parallel charge moved them, read again."""
         from chalicelib.models.base import transact_write
 
-        if amount <= 0:
-            return
-        now = time.time() if now is None else now
         buckets = self.buckets(now)
         current, previous = buckets[-1], buckets[-2]
         expires = datetime.fromtimestamp((current + 1) * self.bucket_seconds + self.period_seconds + 60, tz=UTC)
-        for _ in range(_ROLLING_ATTEMPTS):
-            counts = self._counts(buckets)
-            earlier = sum(counts.get(b, 0) for b in buckets[:-1])
-            room = self.limit - earlier - amount
-            if counts.get(current, 0) > room:
-                raise Throttled(self.retry_after(counts, amount, now))
+        for attempt in range(_ROLLING_ATTEMPTS):
+            if attempt:
+                counts = self.read(now)
+                self.check(counts, amount, now)
+            room = self.limit - sum(counts.get(b, 0) for b in buckets[:-1]) - amount
             seen = counts.get(previous)
             unchanged = RateCounter.pk.does_not_exist() if seen is None else RateCounter.count == seen
             try:
@@ -154,5 +157,13 @@ class RollingLimit:
                 reasons = [r.code if r else None for r in (exc.cancellation_reasons or [])]
                 if "ConditionalCheckFailed" not in reasons and "TransactionConflict" not in reasons:
                     raise
-                # a parallel charge got there first: read the buckets again
         raise Throttled(self.bucket_seconds)
+
+    def charge(self, amount: int, now: float | None = None) -> None:
+        """Count ``amount`` units, all or none: 429 with Retry-After when they do not fit."""
+        if amount <= 0:
+            return
+        now = time.time() if now is None else now
+        counts = self.read(now)
+        self.check(counts, amount, now)
+        self.commit(counts, amount, now)
