@@ -34,10 +34,12 @@ from tests.utils.aws_env import REGION, TEST_ENVIRONMENT, create_resources, use_
 
 BENCH_LIMITS = {
     # The benchmark repeats requests far past the hourly limits a person meets.
-    "AUTH_SMS_PER_NUMBER_PER_HOUR": "1000000",
+    "AUTH_SMS_PER_NUMBER": "1000000",
     "AUTH_SMS_PER_IP_PER_HOUR": "1000000",
+    "AUTH_VERIFY_PER_IP_PER_HOUR": "1000000",
     "INVITE_SMS_PER_OWNER_PER_HOUR": "1000000",
-    "CONTACT_LOOKUPS_PER_USER_PER_HOUR": "1000000",
+    "INVITE_SMS_PER_STRANGER_PER_DAY": "1000000",
+    "CONTACT_LOOKUP_NUMBERS_PER_USER_PER_DAY": "100000000",
     "MESSAGES_PER_EVENT": "100000",
 }
 TARGETS = {"cold_import_ratio": 1.15, "avatar_jpeg_ms": 150, "deployment_zip_mb": 25, "max_sequential": 3}

@@ -63,6 +63,8 @@ class LocalStack:
         self.lines: list[str] = []
         self.ready = threading.Event()
         env = fresh_shell_environment()
+        # every request of a test run comes from 127.0.0.1: the per-address login limits would bind it
+        env.update(AUTH_SMS_PER_IP_PER_HOUR="100000", AUTH_VERIFY_PER_IP_PER_HOUR="100000")
         env.update(settings)  # e.g. FB_GRAPH_URL of a fake Graph API, so nothing leaves 127.0.0.1
         env.update(PORT=str(self.api_port), MOTO_PORT=str(self.moto_port), AUTORELOAD="0", PYTHONUNBUFFERED="1")
         self.started = time.monotonic()
