@@ -109,18 +109,14 @@ def _same_keys(user: User):
     return condition
 
 
-def _swap_keys(user: User, big_key: str | None, small_key: str | None) -> None:
-    """Point the profile at the new keys (None: no avatar), recording the replaced ones as stale,
-    conditional on the keys read; another request's swap in between means: read and try again."""
+def _swap_keys(user: User, big_key: str, small_key: str) -> None:
+    """Point the profile at the new keys, recording the replaced ones as stale, conditional on the
+    keys read; another request's swap in between means: read and try again."""
     for attempt in range(SWAP_ATTEMPTS):
         if attempt:
             user.refresh(consistent_read=True)
         replaced = {key for key in (user.big_photo_key, user.photo_key) if key}
-        actions = [
-            User.big_photo_key.set(big_key) if big_key else User.big_photo_key.remove(),
-            User.photo_key.set(small_key) if small_key else User.photo_key.remove(),
-            User.modified.set(utcnow()),
-        ]
+        actions = [User.big_photo_key.set(big_key), User.photo_key.set(small_key), User.modified.set(utcnow())]
         if replaced:
             actions.append(User.stale_photo_keys.add(replaced))
         try:
@@ -167,9 +163,25 @@ def delete_images(keys: list[str | None]) -> None:
 
 
 def remove_avatar(user: User) -> User:
-    """Clear the profile's keys (recording them as stale in the same write), then delete every stale
-    object: S3 down is a 503 with the keys still recorded, so a retry deletes them."""
-    if user.big_photo_key or user.photo_key:
-        _swap_keys(user, None, None)
+    """Delete the objects first, then clear the profile's keys (conditional on the keys deleted): a
+    failure in between is healed by a retry, whereas the other order would forget the keys of
+    objects still public. An upload swapped in meanwhile: its objects go the same way. Last, the
+    stale objects parallel uploads recorded; S3 down at any step: 503."""
+    for attempt in range(SWAP_ATTEMPTS):
+        if attempt:
+            user.refresh(consistent_read=True)
+        current = [key for key in (user.big_photo_key, user.photo_key) if key]
+        if not current:
+            break
+        delete_images(current)
+        actions = [User.big_photo_key.remove(), User.photo_key.remove(), User.modified.set(utcnow())]
+        try:
+            user.update(actions=actions, condition=_same_keys(user))
+            break
+        except UpdateError as exc:
+            if aws.error_code(exc) != "ConditionalCheckFailedException":
+                raise
+    else:
+        raise Conflict("The avatar changed meanwhile, try again.")
     _delete_stale(user, strict=True)
     return user

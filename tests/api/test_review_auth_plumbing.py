@@ -67,7 +67,7 @@ def test_dynamodb_read_timeout_while_spending_a_pin_try_is_503(client, break_aws
 
 def test_dynamodb_read_timeout_on_a_rate_counter_is_503(client, break_aws):
     token = login(client, PHONE)["auth_token"]
-    break_aws("UpdateItem", _read_timeout)
+    break_aws("TransactWriteItems", _read_timeout)
     response = post_json(client, "/users/from_phone_numbers", {"phone_numbers": [PHONE]}, token)
     assert response.status_code == 503 and body(response) == BUSY
 

@@ -223,4 +223,5 @@ def test_users_by_phone_takes_20_batch_gets_for_a_thousand_numbers(aws, monkeypa
     aws.reset()
     rows = contacts.users_by_phone(caller, {"phone_numbers": numbers})
     assert [number for number, _ in rows] == numbers[::2]  # inactive users left out
-    assert aws.of("dynamodb") == {"BatchGetItem": 20, "UpdateItem": 1}  # the lookup and the rate-limit counter
+    # the lookup, the rate-limit buckets read, and the transaction adding to them
+    assert aws.of("dynamodb") == {"BatchGetItem": 21, "TransactWriteItems": 1}
