@@ -303,8 +303,8 @@ def app_environment(moto_port: int, outputs: dict[str, str]) -> dict[str, str]:
 
 
 def chalice_command(port: int, autoreload: bool) -> list[str]:
-    chalice = Path(sys.executable).parent / "chalice"
-    command = [str(chalice) if chalice.exists() else "chalice", "local", "--host", HOST, "--port", str(port)]
+    # chalice's CLI, with `chalice local` answering a null Content-Type as API Gateway does.
+    command = [sys.executable, str(ROOT / "scripts" / "chalice_local.py"), "local", "--host", HOST, "--port", str(port)]
     command += ["--stage", STAGE]
     if not autoreload:
         command.append("--no-autoreload")
