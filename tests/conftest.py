@@ -19,6 +19,8 @@ import pytest  # noqa: E402
 from moto import mock_aws  # noqa: E402
 from moto.core.responses import BaseResponse  # noqa: E402
 
+pytest_plugins = ["tests.utils.browser"]  # the `chromium` fixture of the browser tests
+
 
 class AwsCalls:
     """Counts the AWS actions the service performs, e.g. ``calls["dynamodb:GetItem"]``."""
