@@ -99,3 +99,18 @@ def test_operation_ids_are_unique(document):
     ids = [op["operationId"] for item in document["paths"].values() for m, op in item.items() if m in OPERATIONS]
     assert len(ids) == len(set(ids))
 
+
+def test_no_file_points_outside_the_repository():
+    """A clone of this repository alone has the whole contract: no file refers to documents beside it."""
+    import subprocess
+
+    files = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
+    outside = ("../" + "shared", "shared" + "/spec", "CONTRACT" + ".md", "DESIGN" + ".md", "api-v1" + ".md")
+    pointing = [
+        f"{name}: {needle}"
+        for name in files
+        if (ROOT / name).is_file() and not name.startswith("chalicelib/static/")
+        for needle in outside
+        if needle in (ROOT / name).read_text(encoding="utf-8", errors="ignore")
+    ]
+    assert pointing == []
