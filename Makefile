@@ -6,6 +6,7 @@ PORT ?= 8000
 MOTO_PORT ?= 5000
 STAMP := $(VENV)/.installed
 DOCS_ASSETS := chalicelib/static/swagger-ui/VERSION
+NODE_TOOLS := tools/contract/node_modules/.package-lock.json
 
 .PHONY: run test bench lint install clean
 
@@ -18,12 +19,17 @@ $(STAMP): requirements.txt requirements-dev.txt
 $(DOCS_ASSETS): scripts/docs_assets.py | $(STAMP)
 	$(BIN)/python scripts/docs_assets.py
 
-install: $(STAMP) $(DOCS_ASSETS)
+# openapi-typescript and tsc for tests/contract/test_generated_clients.py, as the lock file pins them.
+$(NODE_TOOLS): tools/contract/package.json tools/contract/package-lock.json
+	npm ci --prefix tools/contract --no-audit --no-fund --loglevel=error
+	touch $(NODE_TOOLS)
+
+install: $(STAMP) $(DOCS_ASSETS) $(NODE_TOOLS)
 
 run: $(STAMP) $(DOCS_ASSETS)
 	PORT=$(PORT) MOTO_PORT=$(MOTO_PORT) $(BIN)/python scripts/local_stack.py
 
-test: $(STAMP) $(DOCS_ASSETS)
+test: $(STAMP) $(DOCS_ASSETS) $(NODE_TOOLS)
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest -n 2
 
@@ -34,4 +40,4 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 
 clean:
-	rm -rf $(VENV) .chalice/deployments
+	rm -rf $(VENV) .chalice/deployments tools/contract/node_modules

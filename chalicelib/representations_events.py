@@ -1,5 +1,5 @@
 """Events to the JSON shapes of the spec: Event (list, create, detail, timeline), Invitation,
-Invitee, Message and Poll (CONTRACT.md, "Events").
+Invitee, Message and Poll (openapi.yaml; the v1 quirks: docs/api.md).
 
 - list: ``invitations`` (guests only), ``messages``, ``polls``;
 - create, detail, timeline: ``invitees`` with the owner first (``is_owner`` true, ``is_attending``

@@ -32,7 +32,7 @@ _EMAIL = re.compile(
 )
 _MISSING = object()
 # The largest integer a field takes unless it says less: exact in JavaScript and in a Swift Double, as ids are
-# (CONTRACT.md), and far inside DynamoDB's numbers (38 digits), which refuse the likes of 1e300 with a 500.
+# (docs/api.md), and far inside DynamoDB's numbers (38 digits), which refuse the likes of 1e300 with a 500.
 MAX_SAFE_INTEGER = 2**53 - 1
 
 

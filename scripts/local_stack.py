@@ -1,7 +1,7 @@
 """`make run`: the API on an embedded AWS emulator, built from the production template.
 
 1. moto in server mode, in this process, on 127.0.0.1:$MOTO_PORT (default 5000), with every moto
-   action run under one lock so conditional writes are as atomic as DynamoDB's (DESIGN.md);
+   action run under one lock so conditional writes are as atomic as DynamoDB's;
 2. the stack of ``infra/template.yaml`` created in it through moto's CloudFormation, plus what
    CloudFormation cannot express: the SNS APNS platform application;
 3. ``chalice local`` on 127.0.0.1:$PORT (default 8000) as a child process pointed at the emulator,
@@ -155,7 +155,7 @@ def _as_list(value) -> list:
 
 
 def serialise_moto() -> None:
-    """Run every moto action under one lock, as tests/conftest.py does (DESIGN.md, "Local run and tests")."""
+    """Run every moto action under one lock, as tests/conftest.py does."""
     from moto.core.responses import BaseResponse
 
     if getattr(BaseResponse.call_action, "_serialised", False):
@@ -303,8 +303,8 @@ def app_environment(moto_port: int, outputs: dict[str, str]) -> dict[str, str]:
 
 
 def chalice_command(port: int, autoreload: bool) -> list[str]:
-    chalice = Path(sys.executable).parent / "chalice"
-    command = [str(chalice) if chalice.exists() else "chalice", "local", "--host", HOST, "--port", str(port)]
+    # chalice's CLI, with `chalice local` answering a null Content-Type as API Gateway does.
+    command = [sys.executable, str(ROOT / "scripts" / "chalice_local.py"), "local", "--host", HOST, "--port", str(port)]
     command += ["--stage", STAGE]
     if not autoreload:
         command.append("--no-autoreload")

@@ -3,7 +3,7 @@
 Every test gets a fresh in-process moto (tables built from the PynamoDB models, the avatar bucket
 and the APNS platform application), a `chalice.test.Client`, and a counter of the AWS calls the
 service made. moto's actions run under one lock, so conditional writes are as atomic as DynamoDB's
-and race tests fail only for the service's sake (see DESIGN.md, "Local run and tests").
+and race tests fail only for the service's sake (README, "Run it locally").
 """
 
 from __future__ import annotations
@@ -18,6 +18,8 @@ use_test_environment()
 import pytest  # noqa: E402
 from moto import mock_aws  # noqa: E402
 from moto.core.responses import BaseResponse  # noqa: E402
+
+pytest_plugins = ["tests.utils.browser"]  # the `chromium` fixture of the browser tests
 
 
 class AwsCalls:

@@ -76,6 +76,8 @@ def test_local_stack_logs_in_serves_avatars_and_stops_cleanly(local_stack):
     # Ask for a pin: it is texted through the emulator, which keeps it, and echoed on the console.
     response = requests.post(f"{api}/auth", json={"phone_number": PHONE}, timeout=HTTP_TIMEOUT_SECONDS)
     assert response.status_code == 204, response.text
+    # No body and no Content-Type, as API Gateway answers the app's 204 (scripts/chalice_local.py).
+    assert response.content == b"" and "Content-Type" not in response.headers, response.headers
     texts = texts_kept_by_the_emulator(local_stack, PHONE)
     assert len(texts) == 1, texts
     pin = re.search(r"\b(\d{6})\b", texts[0]).group(1)

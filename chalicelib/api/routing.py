@@ -31,6 +31,7 @@ from chalicelib.errors import (
 
 ALL_METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE")
 JSON_BODY, NO_BODY, MULTIPART_BODY = "json", "none", "multipart"
+CONTENT_TYPE = "Content-Type"
 
 log = logging.getLogger("invites")
 
@@ -141,13 +142,29 @@ def _parse_body(ctx: RequestContext, kind: str) -> None:
         raise UnsupportedMediaType(content_type.split(";")[0] or "none")
 
 
+class NoContentResponse(Response):
+    """A 204: no body, and no Content-Type once through API Gateway.
+
+    Leaving the header out is not enough: API Gateway's Lambda proxy integration gives a response
+    without one ``Content-Type: application/json``. A header whose value is null is dropped instead
+    (AWS's ASP.NET Core Lambda adapter relies on the same). Chalice refuses a None header value in a
+    view's Response, so the null is set in the Lambda response itself. The Chalice test client shows it
+    as ``None``; ``chalice local`` needs scripts/chalice_local.py to drop it as API Gateway does.
+    """
+
+    def to_dict(self, binary_types=None):
+        response = super().to_dict(binary_types)
+        response["headers"][CONTENT_TYPE] = None
+        return response
+
+
 def _to_response(result: Any, method: str) -> Response:
     if isinstance(result, Response):
         return result
     reply = result if isinstance(result, Reply) else Reply(body=result)
     headers = {**reply.headers}
     if reply.status == 204:
-        return Response(body="", status_code=reply.status, headers=headers)
+        return NoContentResponse(body="", status_code=reply.status, headers=headers)
     headers.setdefault("Content-Type", "application/json")
     if method == "HEAD":
         return Response(body="", status_code=reply.status, headers=headers)

@@ -1,4 +1,4 @@
-"""Messages, polls and time suggestions on an event (CONTRACT.md, "Messages, polls, time suggestions").
+"""Messages, polls and time suggestions on an event (openapi.yaml, tag "conversation").
 
 Each post is one TransactWriteItems that checks the caller's invitation (owner or guest), changes
 the event's counter under its limit and "not cancelled", and stores the item; so limits hold under

@@ -1,4 +1,4 @@
-"""Events, invitations and RSVPs: the rules (CONTRACT.md, "Events"). No chalice imports.
+"""Events, invitations and RSVPs: the rules (openapi.yaml, tag "events"). No chalice imports.
 
 Reads:
 - one event (detail, edits, RSVP checks): one Query of its partition, then one BatchGetItem of

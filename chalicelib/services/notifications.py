@@ -1,4 +1,4 @@
-"""Push notifications (CONTRACT.md, "Notifications"). No chalice imports.
+"""Push notifications (README, "Notifications"). No chalice imports.
 
 A request that causes notifications calls :func:`enqueue` once per trigger, after its own writes:
 one small SQS message (``{"type", "id", "event_id", "actor_id", ...}``). The queue's Lambda

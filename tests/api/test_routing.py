@@ -111,3 +111,19 @@ def test_login_logs_never_hold_pin_or_whole_number(client, capsys):
     out = capsys.readouterr().out
     assert pin not in out
     assert "4155550109" not in out
+
+
+def test_a_204_has_no_body_and_a_null_content_type_that_api_gateway_leaves_out(client):
+    # WHEN a pin is asked for and the token is logged out (two 204 answers, without and with auth)
+    asked = post_json(client, "/auth", {"phone_number": "+14155550106"})
+    token = login(client, "+14155550107")["auth_token"]
+    profile = get(client, "/users/me", token)
+    logged_out = post_json(client, "/auth/logout", {}, token=token)
+    # THEN neither has a body, and the Lambda response's Content-Type is null: API Gateway sends none
+    # (a missing header would make it add `application/json`)
+    for response in (asked, logged_out):
+        assert response.status_code == 204
+        assert response.body == b""
+        assert "Content-Type" in response.headers and response.headers["Content-Type"] is None
+    # AND an answer with a body keeps its JSON Content-Type
+    assert profile.status_code == 200 and profile.headers["Content-Type"] == "application/json"
