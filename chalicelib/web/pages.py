@@ -171,7 +171,6 @@ def event_page(
 # --------------------------------------------------------------------------- error pages
 
 
-
 def message_page(heading: str, text: str) -> str:
     body = f"<h1>{escape(heading)}</h1>\n<p>{escape(text)}</p>"
     return _document(f"{heading} \u00b7 {_service()}", body, script=False)
