@@ -59,11 +59,12 @@ def event_page(ctx: RequestContext):
 def answer(ctx: RequestContext):
     if not web.posted_from_the_page(ctx.request.headers):
         raise PermissionDenied()
-    page = web.open_link(_code(ctx), ctx.source_ip)
+    page = web.open_link(_code(ctx), ctx.source_ip, host=False)  # an answer needs no host's name
     form = ctx.body or {}
 
     def again(status: int, **shown) -> Response:
-        html = pages.event_page(page, now=utcnow(), token=web.form_token(page), **shown)
+        shown_page = web.with_host(page)
+        html = pages.event_page(shown_page, now=utcnow(), token=web.form_token(shown_page), **shown)
         return _html(ctx, html, status)
 
     if not web.form_token_valid(page, form.get("csrf")):
@@ -85,7 +86,7 @@ def answer(ctx: RequestContext):
 
 @route("/i/{code}/event.ics", ["GET"], auth=False, body=NO_BODY, error_page=error_page)
 def calendar_entry(ctx: RequestContext):
-    page = web.open_link(_code(ctx), ctx.source_ip)
+    page = web.open_link(_code(ctx), ctx.source_ip, host=False)
     body = "" if ctx.method == "HEAD" else ics.calendar(page.event)
     headers = _headers(ics.CONTENT_TYPE, **{"Content-Disposition": 'attachment; filename="event.ics"'})
     return Response(body=body, status_code=200, headers=headers)

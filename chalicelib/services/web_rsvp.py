@@ -1,10 +1,11 @@
 """The event page of a guest invited by text, and answering from it (issue 16). No chalice imports.
 
 Opening a link: the per-address counter and the event's partition in one round (the code names
-the event), then one BatchGetItem of the host and the guest: the calls of ``GET /events/{id}``
-with the rate counter in place of authentication. The invitation is the one whose ``link_hash`` is
-the code's SHA-256. A malformed code, an unknown one and one past its event by more than
-``WEB_LINK_DAYS_AFTER_EVENT`` are the same NotFound.
+the event), then one BatchGetItem of the host, for the name shown: the calls of ``GET /events/{id}``
+with the rate counter in place of authentication. An answer and the calendar entry need no host
+and skip that round. The invitation is the one whose ``link_hash`` is the code's SHA-256. A
+malformed code, an unknown one and one past its event by more than ``WEB_LINK_DAYS_AFTER_EVENT``
+are the same NotFound.
 
 An answer is ``events.rsvp`` as the guest: the same rules, capacity transaction and push to the
 owner as the app's accept and reject. The guest is the same user the app later logs in (a user
@@ -25,7 +26,7 @@ from urllib.parse import urlsplit
 from chalicelib.config import Settings, get_settings
 from chalicelib.errors import Conflict, NotFound
 from chalicelib.models.events import Event, Invitation
-from chalicelib.models.users import User
+from chalicelib.models.users import PROFILE_SK, User, user_pk
 from chalicelib.parallel import parallel_map
 from chalicelib.services import events, invite_links, ratelimit
 from chalicelib.services.ratelimit import Limit
@@ -42,9 +43,9 @@ class GuestPage:
     code: str
     event: Event
     invitation: Invitation
-    host: User | None
-    guest: User
     going: int  # the owner and every guest who accepted, as ``attendees_count``
+    host: User | None = None  # read by with_host
+    host_read: bool = False
 
     @property
     def host_name(self) -> str:
@@ -90,9 +91,12 @@ def _limit(source_ip: str) -> Limit:
     return Limit("web-ip", address_subject(source_ip), get_settings().web_requests_per_ip_per_hour)
 
 
-def open_link(code: str, source_ip: str, now: datetime | None = None, *, counted: bool = True) -> GuestPage:
+def open_link(
+    code: str, source_ip: str, now: datetime | None = None, *, counted: bool = True, host: bool = True
+) -> GuestPage:
     """Count the request against the caller's address (429 beyond), then the page's data (or 404).
-    ``counted=False`` reads again within a request already counted."""
+    ``counted=False`` reads again within a request already counted; ``host=False`` leaves the host
+    unread (see with_host)."""
     now = now or utcnow()
     limit = _limit(source_ip)
     event_id = invite_links.event_id_of(code)
@@ -111,19 +115,28 @@ def open_link(code: str, source_ip: str, now: datetime | None = None, *, counted
         raise NotFound()
     if now > view.event.event_date + timedelta(days=get_settings().web_link_days_after_event):
         raise NotFound()
-    people = events.get_users([view.event.owner_id, invitation.user_id])
-    guest = people.get(invitation.user_id)
-    if guest is None:
-        raise NotFound()
     going = sum(1 for inv in view.invitations if inv.role == events.OWNER or inv.has_accepted is True)
-    return GuestPage(code, view.event, invitation, people.get(view.event.owner_id), guest, going)
+    page = GuestPage(code, view.event, invitation, going)
+    return with_host(page) if host else page
+
+
+def with_host(page: GuestPage) -> GuestPage:
+    """The host's profile, for the name the page shows: one BatchGetItem, once."""
+    if not page.host_read:
+        page.host = events.get_users([page.event.owner_id]).get(page.event.owner_id)
+        page.host_read = True
+    return page
 
 
 def answer(page: GuestPage, *, accept: bool, message: str, now: datetime | None = None) -> Invitation:
-    """Accept or decline as the guest, through ``events.rsvp``; a past event takes no answer (409)."""
+    """Accept or decline as the guest, through ``events.rsvp``; a past event takes no answer (409).
+
+    ``events.rsvp`` acts for its caller by id (the invitation ``INV#<user id>``, the push's actor),
+    which the invitation names: the guest's profile is not read."""
     if not page.event.cancelled and page.is_past(now or utcnow()):
         raise Conflict(EVENT_PAST)
-    return events.rsvp(page.guest, page.event.id, accept=accept, message=message)
+    guest = User(user_pk(page.invitation.user_id), PROFILE_SK, id=page.invitation.user_id)
+    return events.rsvp(guest, page.event.id, accept=accept, message=message)
 
 
 # --------------------------------------------------------------------------- forgery protection

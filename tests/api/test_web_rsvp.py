@@ -482,6 +482,18 @@ def test_the_page_reads_the_event_with_its_usual_calls(client, aws):
     assert aws.total("dynamodb") == 3
 
 
+def test_an_answer_reads_the_event_once_and_writes_through_the_rsvp_transaction(client, aws, override_settings):
+    use_queue(override_settings)  # the push to the owner is queued, as in AWS, not sent in the request
+    _, _, path = invited(client, make_person("Alice"), total_spots=3)
+    opened = text_of(page(client, path))
+    aws.reset()
+    fields = {"csrf": form_token(opened), "message": "", "answer": "accept"}
+    assert post_form(client, f"{path}/rsvp", fields).status_code == 303
+    # the rate counter and the partition; then events.rsvp: its invitation read and its transaction
+    assert aws.of("dynamodb") == {"UpdateItem": 1, "Query": 1, "GetItem": 1, "TransactWriteItems": 1}
+    assert aws.of("sqs") == {"SendMessage": 1}
+
+
 def test_dynamodb_throttling_gives_a_503_page(client, fail_aws):
     _, _, path = invited(client, make_person("Alice"))
     fail_aws("dynamodb", "Query")
