@@ -180,6 +180,18 @@ def test_head_answers_with_the_headers_and_no_body(client):
     response = client.http.request("HEAD", path)
     assert response.status_code == 200 and response.body == b""
     assert response.headers["Content-Type"] == HTML and response.headers["X-Robots-Tag"] == "noindex"
+    response = client.http.request("HEAD", f"{path}/event.ics")
+    assert response.status_code == 200 and response.body == b""
+    assert response.headers["Content-Type"] == "text/calendar; charset=utf-8"
+
+
+def test_the_request_log_names_the_route_never_the_code(client, capsys):
+    _, _, path = invited(client, make_person("Alice"))
+    capsys.readouterr()
+    answer(client, path, "accept", "hello")
+    logged = capsys.readouterr().out
+    assert '"route": "/i/{code}"' in logged and '"route": "/i/{code}/rsvp"' in logged
+    assert path.removeprefix("/i/") not in logged and "hello" not in logged
 
 
 def test_unknown_malformed_and_expired_codes_get_the_same_404_page(client):
