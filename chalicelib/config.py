@@ -61,6 +61,16 @@ class Settings:
     # Print every SMS and push to the console (local runs).
     echo_notifications: bool = False
     aws_endpoint_url: str = ""
+    # The web RSVP page of people invited by text (issue 16), outside API v1.
+    # Public base URL of this API, where /i/<code> links point (no trailing slash), e.g. the stage's
+    # https://<id>.execute-api.<region>.amazonaws.com/api or a custom domain. Unset: texts carry no link.
+    public_base_url: str = ""
+    # Page views, calendar downloads and answers per address per hour (IPv6 counted per /64).
+    web_requests_per_ip_per_hour: int = 300
+    # A link answers until this many days after the event's date, then 404.
+    web_link_days_after_event: int = 7
+    # How long the answer form of a page stays valid (its anti-forgery token).
+    web_form_ttl_seconds: int = 86400
 
 
 def _parse(kind: type, raw: str):

@@ -41,6 +41,7 @@ BENCH_LIMITS = {
     "INVITE_SMS_PER_STRANGER_PER_DAY": "1000000",
     "CONTACT_LOOKUP_NUMBERS_PER_USER_PER_DAY": "100000000",
     "MESSAGES_PER_EVENT": "100000",
+    "WEB_REQUESTS_PER_IP_PER_HOUR": "1000000",
 }
 TARGETS = {"cold_import_ratio": 1.15, "avatar_jpeg_ms": 150, "deployment_zip_mb": 25, "max_sequential": 3}
 
@@ -161,6 +162,7 @@ class DataSet:
     guest_invitation_id: int
     spare_event_ids: list[int]
     numbers: list[str]
+    guest_page: str  # /i/<code> of a person invited to the big event by text
 
 
 def _phone(n: int) -> str:
@@ -190,6 +192,8 @@ def build_data_set(scale: Scale) -> DataSet:
             invite_phone_numbers=[guest.phone_number] + [p.phone_number for p in crowd],
         ),
     ).event
+    texted = _phone(3000)  # no account: texted a link to the event page
+    events.update_event(owner, big.id, events.EventInput(invite_phone_numbers=[texted]))
     for n in range(scale.messages):
         conversation.post_message(crowd[n % len(crowd)], big.id, f"Message number {n}")
     for n in range(3):
@@ -218,7 +222,17 @@ def build_data_set(scale: Scale) -> DataSet:
         guest_invitation_id=invitation.id,
         spare_event_ids=spare,
         numbers=[p.phone_number for p in crowd],
+        guest_page=_page_link(texted),
     )
+
+
+def _page_link(number: str) -> str:
+    import re
+
+    from moto.sns.models import sns_backends
+
+    texts = [m for p, m in sns_backends[TEST_ACCOUNT][REGION].sms_messages.values() if p == number]
+    return re.search(r"https?://[^/\s]+(/i/[A-Za-z0-9_-]{32})", texts[-1]).group(1)
 
 
 # --------------------------------------------------------------------------- endpoints
@@ -307,6 +321,21 @@ def endpoints(client, data: DataSet, scale: Scale) -> list[Endpoint]:
         return call("POST", "/notifications/remove_ios_device", owner, {"token": device})
 
     lookup = data.numbers + [_phone(9500 + n) for n in range(scale.invitees)]
+
+    def open_answer_form(n):
+        """Untimed: the page a guest has open, whose form token the answer sends."""
+        import re
+
+        html = client.http.get(data.guest_page).body.decode()
+        token = re.search(r'name="csrf" value="([^"]+)"', html).group(1)
+        return {"csrf": token, "message": "", "answer": "accept" if n % 2 else "decline"}
+
+    def answer_from_page(fields):
+        from urllib.parse import urlencode
+
+        form = {"Content-Type": "application/x-www-form-urlencoded", "Origin": "null", "Sec-Fetch-Site": "same-origin"}
+        return client.http.post(f"{data.guest_page}/rsvp", body=urlencode(fields).encode(), headers=form)
+
     return [
         Endpoint("POST /auth", request_pin, 204, authenticated=False),
         Endpoint("POST /auth/verify_pin", verify_pin, 200, authenticated=False, prepare=pin_for_new_number),
@@ -420,6 +449,14 @@ def endpoints(client, data: DataSet, scale: Scale) -> list[Endpoint]:
             lambda token: call("POST", "/auth/logout", token),
             204,
             prepare=lambda n: _fresh_token(data),
+        ),
+        Endpoint("GET /i/{code}", lambda n: client.http.get(data.guest_page), 200, authenticated=False),
+        Endpoint("POST /i/{code}/rsvp", answer_from_page, 303, authenticated=False, prepare=open_answer_form),
+        Endpoint(
+            "GET /i/{code}/event.ics",
+            lambda n: client.http.get(f"{data.guest_page}/event.ics"),
+            200,
+            authenticated=False,
         ),
     ]
 
@@ -541,6 +578,8 @@ def check_targets(results: dict) -> list[str]:
         misses.append(f"GET /events/{{id}}: {trips['GET /events/{id}']['calls']} calls > 2")
     if trips["GET /events/stats"]["calls"] > 1:
         misses.append(f"GET /events/stats: {trips['GET /events/stats']['calls']} calls > 1")
+    if trips["GET /i/{code}"]["calls"] > 3:  # detail's 2, and the rate counter in place of authentication
+        misses.append(f"GET /i/{{code}}: {trips['GET /i/{code}']['calls']} calls > 3")
     return misses
 
 

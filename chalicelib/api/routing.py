@@ -14,8 +14,9 @@ import time
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from http import HTTPStatus
 from typing import Any
-from urllib.parse import urlencode
+from urllib.parse import parse_qsl, urlencode
 
 from chalice import Chalice, Response
 
@@ -24,13 +25,16 @@ from chalicelib.errors import (
     BadRequest,
     MethodNotAllowed,
     NotAcceptable,
+    PayloadTooLarge,
     ServiceUnavailable,
     UnsupportedMediaType,
     ValidationError,
 )
 
 ALL_METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE")
-JSON_BODY, NO_BODY, MULTIPART_BODY = "json", "none", "multipart"
+JSON_BODY, NO_BODY, MULTIPART_BODY, FORM_BODY = "json", "none", "multipart", "form"
+FORM_MAX_BYTES = 8 * 1024  # an HTML form post (application/x-www-form-urlencoded); the web page's is far smaller
+FORM_MAX_FIELDS = 20
 CONTENT_TYPE = "Content-Type"
 
 log = logging.getLogger("invites")
@@ -43,6 +47,8 @@ class RouteSpec:
     handler: Callable[[RequestContext], Any]
     auth: bool
     body: str
+    # Renders this route's errors (HTML pages under /i/); None: the DRF-shaped JSON bodies.
+    error_page: Callable[[ApiError, str], Response] | None = None
 
 
 @dataclass
@@ -58,8 +64,9 @@ NO_CONTENT = Reply(status=204)
 ROUTES: list[RouteSpec] = []
 
 
-def route(path: str, methods: list[str], *, auth: bool = True, body: str = JSON_BODY):
-    """Declare ``handler(ctx)`` for ``path``. GET brings HEAD along, PATCH brings POST."""
+def route(path: str, methods: list[str], *, auth: bool = True, body: str = JSON_BODY, error_page=None):
+    """Declare ``handler(ctx)`` for ``path``. GET brings HEAD along, PATCH brings POST.
+    ``error_page(error, method)`` answers its errors instead of the JSON bodies."""
 
     def decorator(handler):
         expanded = list(methods)
@@ -67,7 +74,7 @@ def route(path: str, methods: list[str], *, auth: bool = True, body: str = JSON_
             expanded.append("HEAD")
         if "PATCH" in expanded and "POST" not in expanded:
             expanded.append("POST")
-        ROUTES.append(RouteSpec(path, tuple(expanded), handler, auth, body))
+        ROUTES.append(RouteSpec(path, tuple(expanded), handler, auth, body, error_page))
         return handler
 
     return decorator
@@ -140,6 +147,16 @@ def _parse_body(ctx: RequestContext, kind: str) -> None:
             raise BadRequest(f"JSON parse error - {exc}") from None
     elif kind == MULTIPART_BODY and not content_type.lower().startswith("multipart/form-data"):
         raise UnsupportedMediaType(content_type.split(";")[0] or "none")
+    elif kind == FORM_BODY:
+        if content_type.split(";")[0].strip().lower() != "application/x-www-form-urlencoded":
+            raise UnsupportedMediaType(content_type.split(";")[0] or "none")
+        if len(raw) > FORM_MAX_BYTES:
+            raise PayloadTooLarge("Request body too large.")
+        try:  # the last value of a repeated name counts, as in a browser's own forms
+            text = raw.decode("utf-8")
+            ctx.body = dict(parse_qsl(text, keep_blank_values=True, errors="strict", max_num_fields=FORM_MAX_FIELDS))
+        except ValueError:  # not UTF-8 (UnicodeDecodeError is one), or too many fields
+            raise BadRequest("Form parse error.") from None
 
 
 class NoContentResponse(Response):
@@ -175,6 +192,12 @@ def _error_response(error: ApiError, method: str) -> Response:
     return _to_response(Reply(body=error.body, status=int(error.status), headers=error.headers), method)
 
 
+def _render_error(spec: RouteSpec | None, error: ApiError, method: str) -> Response:
+    if spec is not None and spec.error_page is not None:
+        return spec.error_page(error, method)
+    return _error_response(error, method)
+
+
 def dispatch(app: Chalice, spec: RouteSpec | None, allowed: list[str], params: dict[str, str]) -> Response:
     """Run one request through version check, auth, body parsing, the handler and error mapping."""
     from chalicelib.aws import is_transient
@@ -194,15 +217,16 @@ def dispatch(app: Chalice, spec: RouteSpec | None, allowed: list[str], params: d
         _parse_body(ctx, spec.body)
         response = _to_response(spec.handler(ctx), request.method)
     except ApiError as error:
-        response = _error_response(error, request.method)
+        response = _render_error(spec, error, request.method)
     except Exception as exc:  # noqa: BLE001 - the one place that turns faults into HTTP
         if is_transient(exc):
             log.warning("aws dependency unavailable: %s", type(exc).__name__)
-            response = _error_response(ServiceUnavailable(), request.method)
+            response = _render_error(spec, ServiceUnavailable(), request.method)
         else:
             log.exception("unhandled error on %s %s", request.method, request.path)
-            response = _error_response(ApiError({"detail": "Internal server error."}), request.method)
-            response.status_code = 500
+            internal = ApiError({"detail": "Internal server error."})
+            internal.status = HTTPStatus.INTERNAL_SERVER_ERROR
+            response = _render_error(spec, internal, request.method)
     response.headers["X-Request-Id"] = request_id
     _log_request(request, response.status_code, started, request_id, ctx)
     return response

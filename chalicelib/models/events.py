@@ -140,6 +140,8 @@ class Invitation(EventsTable, discriminator="invitation"):
     rsvp_message = UnicodeAttribute(default="")
     rsvp_time = UTCDateTimeAttribute(null=True)
     cancelled = BooleanAttribute(default=False)
+    # SHA-256 of the web link code texted to a guest without an account (services/invite_links.py)
+    link_hash = UnicodeAttribute(null=True)
     user_pk = UnicodeAttribute()
     date_key = UnicodeAttribute()
     created = UTCDateTimeAttribute()

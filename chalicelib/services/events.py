@@ -50,7 +50,7 @@ from chalicelib.models.events import (
 )
 from chalicelib.models.users import PHONE_SK, PROFILE_SK, PhoneClaim, User, UsersTable, phone_pk, user_pk
 from chalicelib.parallel import chunks, parallel_map
-from chalicelib.services import notifications
+from chalicelib.services import invite_links, notifications
 from chalicelib.services.ratelimit import Limit, RollingLimit
 from chalicelib.services.users import find_or_create_user
 from chalicelib.timeutil import format_datetime, utcnow
@@ -308,31 +308,32 @@ def _resolve_invitees(owner: User, numbers: list[str], *, skip_user_ids: set[int
 
 def invitation_text(owner: User, event: Event, link: str = "") -> str:
     """The invitation SMS: the service's own words first, the inviter's name and the title made one
-    line and cut so the whole text (``link`` included, kept whole) takes at most the allowed segments."""
+    line and cut so the whole text (``link`` included, kept whole) takes at most the allowed segments.
+    With a link (the guest's event page) it asks to answer there, else to get the app."""
     settings = get_settings()
     when = event.event_date.strftime("%b %d, %Y at %H:%M UTC" if event.is_time_specified else "%b %d, %Y")
     service = settings.service_name
-    tail = f" {link}" if link else ""
+    reply = f"Answer here: {link}" if link else f"Get the {service} app to reply."
 
     def template(who: str, title: str) -> str:
-        return f'{service} invitation: {who} invited you to "{title}" on {when}. Get the {service} app to reply.{tail}'
+        return f'{service} invitation: {who} invited you to "{title}" on {when}. {reply}'
 
     return sms.fit(template, owner.full_name or owner.phone_number, event.title, settings.invite_sms_max_segments)
 
 
-def _send_invitation_texts(owner: User, event: Event, people: list[User]) -> None:
-    """Text the invitees without an account, as far as the limits allow; the invitations stand
-    either way, and the answer is the same. A failed text is logged, never undoes the invitation."""
+def _send_invitation_texts(owner: User, event: Event, people: list[User], links: dict[int, str]) -> None:
+    """Text the invitees without an account, each with the link to their event page, as far as the
+    limits allow; the invitations stand either way, and the answer is the same. A failed text is
+    logged, never undoes the invitation."""
     if not people:
         return
     chosen = _texts_allowed(owner, people)
     if len(chosen) < len(people):
         log.info("invitation texts not sent: %d of %d over a limit", len(people) - len(chosen), len(people))
-    text = invitation_text(owner, event)
 
     def send(person: User) -> None:
         try:
-            notify.send_sms(person.phone_number, text)
+            notify.send_sms(person.phone_number, invitation_text(owner, event, links.get(person.id, "")))
         except Exception:  # noqa: BLE001 - the invitation stands; the text is best effort
             log.warning("invitation text failed for user %s", person.id)
 
@@ -425,11 +426,13 @@ def create_event(owner: User, data: EventInput) -> EventView:
             _new_invitation(event, user.id, GUEST, inv_id, now)
             for user, inv_id in zip(invitees.users, ids[1:], strict=True)
         ]
+        texted = {user.id for user in invitees.to_text}
+        links = invite_links.attach_links(inv for inv in invitations if inv.user_id in texted)
         if _write_new_event(event, invitations):
             break
     else:
         raise RuntimeError("could not draw a free event id")
-    _send_invitation_texts(owner, event, invitees.to_text)
+    _send_invitation_texts(owner, event, invitees.to_text, links)
     _enqueue_new_invites(owner, event, invitees.users)
     users = {user.id: user for user in invitees.users}
     users[owner.id] = owner
@@ -765,6 +768,8 @@ def _invite_more(owner: User, view: EventView, invitees: _Invitees) -> list[int]
         _new_invitation(view.event, user.id, GUEST, inv_id, now)
         for user, inv_id in zip(invitees.users, ids, strict=True)
     ]
+    texted = {user.id for user in invitees.to_text}
+    links = invite_links.attach_links(inv for inv in added if inv.user_id in texted)
 
     def save(chunk: list[Invitation]) -> list[Invitation]:
         # a person invited by a parallel edit keeps that invitation (and its reply)
@@ -789,7 +794,7 @@ def _invite_more(owner: User, view: EventView, invitees: _Invitees) -> list[int]
     stored = [inv for chunk in parallel_map(save, chunks(added, TRANSACTION_ITEMS)) for inv in chunk]
     view.invitations += stored
     invited = {inv.user_id for inv in stored}
-    _send_invitation_texts(owner, view.event, [user for user in invitees.to_text if user.id in invited])
+    _send_invitation_texts(owner, view.event, [user for user in invitees.to_text if user.id in invited], links)
     _enqueue_new_invites(owner, view.event, [user for user in invitees.users if user.id in invited])
     return sorted(invited)
 

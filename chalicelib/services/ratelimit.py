@@ -33,7 +33,7 @@ def address_subject(source_ip: str) -> str:
     try:
         address = ipaddress.ip_address(source_ip.strip())
     except ValueError:
-        return source_ip
+        return source_ip or "unknown"
     if isinstance(address, ipaddress.IPv6Address):
         if address.ipv4_mapped is not None:
             return str(address.ipv4_mapped)

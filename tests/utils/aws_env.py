@@ -24,6 +24,7 @@ TEST_ENVIRONMENT = {
     "PIN_SECRET": "test-pin-secret",
     "FB_GRAPH_URL": "http://127.0.0.1:9/unset",
     "FB_GRAPH_TIMEOUT_SECONDS": "2",
+    "PUBLIC_BASE_URL": "https://invites.example.test",
 }
 
 
