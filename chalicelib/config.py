@@ -47,6 +47,22 @@ class Settings:
     # Print every SMS and push to the console (local runs).
     echo_notifications: bool = False
     aws_endpoint_url: str = ""
+    # The API's public root for absolute URLs (next/previous links), e.g. https://api.example.com/api.
+    # Unset: the stage's own domain from API Gateway's request context (https), else http://localhost.
+    # Never taken from Host or X-Forwarded-* (CONTRACT.md, "Wire conventions", Links).
+    public_base_url: str = ""
+    # Input limits (CONTRACT.md, "Abuse limits").
+    multipart_max_parts: int = 8
+    favorite_photo_max_pixels: int = 12_000_000
+    favorite_photos_per_request: int = 20
+    # Pixels all favorite photos of one request may decode to: the bound on its CPU for images (about 3 s).
+    # A JPEG is decoded at a reduced scale and counts so (12 MP: 3 MP), so 20 12-MP JPEGs fit; 12-MP PNGs: 6.
+    image_decode_pixels_per_request: int = 80_000_000
+    earliest_year: int = 1970  # event_date, suggested_date, suggested_time: from Jan 1 of this year
+    latest_year: int = 2100  # ... to Dec 31 of this one (UTC)
+    max_spots: int = 100_000  # total_spots, and spot_filled in one edit
+    max_spots_filled: int = 1_000_000
+    time_suggestions_per_event: int = 50
 
 
 def _parse(kind: type, raw: str):
