@@ -78,3 +78,26 @@ def test_every_notification_of_an_edge_event_is_handled_at_the_first_delivery(cl
     assert max(_apns_bytes(guest_arn) + _apns_bytes(owner_arn)) <= 4096
     [invite, _, _] = [json.loads(message["APNS"]) for message in raw_pushes(guest_arn)]
     assert invite["aps"]["alert"]["title"] == LONG_TITLE
+
+
+def test_an_event_stored_before_the_date_limit_on_9999_12_31_is_still_handled(client, queue):
+    from datetime import UTC, datetime
+
+    from chalicelib.models.events import Event
+
+    owner, guest = make_person("Owner"), make_person("Guest")
+    guest_arn = add_device(guest, "f6" * 32)
+    event_id = body(
+        post_json(
+            client,
+            "/events",
+            {"title": "Old", "event_date": "2030-01-01T00:00:00Z", "invite_phone_numbers": [guest.phone]},
+            owner.token,
+        )
+    )["id"]
+    _handle(client, queue)
+    stored = Event.get(f"EVENT#{event_id}", "META")
+    stored.update(actions=[Event.event_date.set(datetime(9999, 12, 31, 23, 59, 59, tzinfo=UTC))])  # as stored before
+    assert put(client, f"/events/{event_id}/cancel_event", owner.token).status_code == 204
+    assert _handle(client, queue) == ["event_cancelled"]
+    assert len(raw_pushes(guest_arn)) == 2
