@@ -148,6 +148,8 @@ def _parse_body(ctx: RequestContext, kind: str) -> None:
     """JSON routes take exactly ``application/json`` (parameters such as charset allowed); multipart
     routes ``multipart/form-data``. Anything else with a body, or a body without Content-Type: 415."""
     request = ctx.request
+    if request.method in ("GET", "HEAD"):  # no GET route reads a body, so none is judged (as DRF does)
+        return
     raw = request.raw_body or b""
     media_type = _media_type(request)
     if kind == JSON_BODY:

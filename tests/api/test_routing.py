@@ -190,3 +190,9 @@ def test_deployed_links_use_the_stages_domain_over_https():
         context = {"domainName": "abc123.execute-api.us-east-1.amazonaws.com", "path": "/api/events"}
 
     assert public_url(Deployed(), {}) == "https://abc123.execute-api.us-east-1.amazonaws.com/api/events"
+
+
+def test_a_body_sent_with_a_get_is_ignored(client):
+    token = login(client, "+14155550110")["auth_token"]
+    response = client.http.request("GET", "/users/me", body=b"not json", headers={"Authorization": f"Bearer {token}"})
+    assert response.status_code == 200
