@@ -61,10 +61,24 @@ class Settings:
     # Print every SMS and push to the console (local runs).
     echo_notifications: bool = False
     aws_endpoint_url: str = ""
-    # The web RSVP page of people invited by text (issue 16), outside API v1.
-    # Public base URL of this API, where /i/<code> links point (no trailing slash), e.g. the stage's
-    # https://<id>.execute-api.<region>.amazonaws.com/api or a custom domain. Unset: texts carry no link.
+    # The API's public root for absolute URLs (next/previous links, the /i/<code> links of invitation
+    # texts), no trailing slash, e.g. https://api.example.com/api. Unset: links use the stage's own domain
+    # from API Gateway's request context (https), else http://localhost, and texts carry no link.
+    # Never taken from Host or X-Forwarded-* (docs/api.md, Links).
     public_base_url: str = ""
+    # Input limits (docs/api.md, "Limits").
+    multipart_max_parts: int = 8
+    favorite_photo_max_pixels: int = 12_000_000
+    favorite_photos_per_request: int = 20
+    # Pixels all favorite photos of one request may decode to: the bound on its CPU for images (about 3 s).
+    # A JPEG is decoded at a reduced scale and counts so (12 MP: 3 MP), so 20 12-MP JPEGs fit; 12-MP PNGs: 6.
+    image_decode_pixels_per_request: int = 80_000_000
+    earliest_year: int = 1970  # event_date, suggested_date, suggested_time: from Jan 1 of this year
+    latest_year: int = 2100  # ... to Dec 31 of this one (UTC)
+    max_spots: int = 100_000  # total_spots, and spot_filled in one edit
+    max_spots_filled: int = 1_000_000
+    time_suggestions_per_event: int = 50
+    # The web RSVP page of people invited by text (issue 16), outside API v1.
     # Page views, calendar downloads and answers per address per hour (IPv6 counted per /64).
     web_requests_per_ip_per_hour: int = 300
     # A link answers until this many days after the event's date, then 404.

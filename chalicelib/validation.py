@@ -8,9 +8,10 @@ fields.raise_if_errors()      # 400 {"title": ["..."], ...} when anything was wr
 from __future__ import annotations
 
 import re
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
+from chalicelib.config import get_settings
 from chalicelib.errors import ValidationError
 from chalicelib.phones import INVALID_MOBILE, INVALID_PHONE, can_receive_texts, normalize_phone
 from chalicelib.timeutil import parse_datetime
@@ -30,10 +31,35 @@ NOT_DATETIME = (
 _EMAIL = re.compile(
     r"^[^@\s]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+$"
 )
+NULL_CHARACTER = "Null characters are not allowed."
+SURROGATE_CHARACTER = "Surrogate characters are not allowed: U+{code:X}."
+_SURROGATE = re.compile("[\ud800-\udfff]")
 _MISSING = object()
 # The largest integer a field takes unless it says less: exact in JavaScript and in a Swift Double, as ids are
 # (docs/api.md), and far inside DynamoDB's numbers (38 digits), which refuse the likes of 1e300 with a 500.
 MAX_SAFE_INTEGER = 2**53 - 1
+
+
+def text_error(value: str) -> str | None:
+    """Why ``value`` cannot be stored as text, or None: a NUL, or a lone surrogate (JSON's ``"\\ud800"``
+    decodes to one; it has no UTF-8 form, so DynamoDB, SNS and S3 could not take it)."""
+    if "\x00" in value:
+        return NULL_CHARACTER
+    surrogate = _SURROGATE.search(value)
+    if surrogate:
+        return SURROGATE_CHARACTER.format(code=ord(surrogate.group()))
+    return None
+
+
+def date_range_message() -> str:
+    settings = get_settings()
+    return f"Ensure the date is between {settings.earliest_year} and {settings.latest_year}."
+
+
+def in_date_range(value: datetime) -> bool:
+    """From January 1 of ``earliest_year`` to December 31 of ``latest_year``, in UTC."""
+    settings = get_settings()
+    return settings.earliest_year <= value.astimezone(UTC).year <= settings.latest_year
 
 
 def max_length_message(limit: int) -> str:
@@ -66,6 +92,10 @@ class Fields:
         if value is None:
             if not nullable:
                 self.error(name, NOT_NULL)
+            return _MISSING
+        problem = text_error(value) if isinstance(value, str) else None
+        if problem:  # every reader of text refuses these, whatever the field
+            self.error(name, problem)
             return _MISSING
         return value
 
@@ -152,6 +182,9 @@ class Fields:
         parsed = parse_datetime(value)
         if parsed is None:
             self.error(name, NOT_DATETIME)
+        elif not in_date_range(parsed):
+            self.error(name, date_range_message())
+            return None
         return parsed
 
     def phone(self, name: str, *, required: bool = False, textable: bool = False) -> str | None:
@@ -185,9 +218,10 @@ class Fields:
             return None
         numbers, item_errors = [], {}
         for index, item in enumerate(value):
-            e164 = normalize_phone(item) if isinstance(item, str) else None
+            problem = text_error(item) if isinstance(item, str) else NOT_STRING
+            e164 = normalize_phone(item) if problem is None else None
             if e164 is None:
-                item_errors[str(index)] = [INVALID_PHONE if isinstance(item, str) else NOT_STRING]
+                item_errors[str(index)] = [problem or INVALID_PHONE]
             elif textable and not can_receive_texts(e164):
                 item_errors[str(index)] = [INVALID_MOBILE]
             else:

@@ -271,10 +271,11 @@ def create_platform_application(endpoint: str) -> str:
 
 
 def app_environment(moto_port: int, outputs: dict[str, str], api_port: int | None = None) -> dict[str, str]:
-    """The chalice child's environment: fake credentials, every AWS call to the emulator."""
+    """The chalice child's environment: fake credentials, every AWS call to the emulator, and the API's
+    own address as the base of its links (unless PUBLIC_BASE_URL is set)."""
     env = dict(os.environ)
     if api_port is not None and not env.get("PUBLIC_BASE_URL"):
-        env["PUBLIC_BASE_URL"] = f"http://{HOST}:{api_port}"  # the event links in invitation texts
+        env["PUBLIC_BASE_URL"] = f"http://{HOST}:{api_port}"
     # No NOTIFICATIONS_QUEUE_URL: locally notifications are processed inline, in the request, because
     # nothing consumes the emulator's queue (the stack has one: its outputs NotificationsQueueUrl/Name are
     # deliberately not in OUTPUT_SETTINGS). Set it from the outputs only with a local consumer for it.
@@ -406,7 +407,7 @@ def main() -> int:
         apns_arn = create_platform_application(emulator)
         _, outputs = create_stack(emulator, apns_arn)
         make_avatars_public(emulator, outputs["AvatarBucketName"])
-        process = start_api(port, app_environment(moto_port, outputs, port), autoreload)
+        process = start_api(port, app_environment(moto_port, outputs, api_port=port), autoreload)
         wait_until_serving(process, port)
         say(banner(api, emulator, outputs, time.monotonic() - started))
         # Poll, not wait(): the kernel may hand SIGTERM to one of moto's threads, and then a blocking

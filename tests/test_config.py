@@ -20,3 +20,13 @@ def test_defaults_match_the_contract():
     assert defaults.messages_per_event == 200
     assert defaults.avatar_max_bytes == 5 * 1024 * 1024
     assert defaults.pin_ttl_seconds == 600 and defaults.pin_max_attempts == 5
+
+
+def test_input_limits_default_to_the_contract():
+    defaults = Settings()
+    assert defaults.multipart_max_parts == 8
+    assert defaults.favorite_photo_max_pixels == 12_000_000 and defaults.favorite_photos_per_request == 20
+    assert (defaults.earliest_year, defaults.latest_year) == (1970, 2100)
+    assert defaults.max_spots == 100_000 and defaults.max_spots_filled == 1_000_000
+    assert defaults.time_suggestions_per_event == 50
+    assert defaults.public_base_url == ""

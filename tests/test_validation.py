@@ -36,3 +36,11 @@ def test_number_range_is_inclusive():
     fields = Fields({"lat": 90, "lng": -180.5})
     assert fields.number("lat", min_value=-90, max_value=90) == 90.0
     assert fields.number("lng", min_value=-180, max_value=180) is None
+
+
+def test_text_refuses_nul_and_lone_surrogates_but_takes_any_character():
+    from chalicelib.validation import text_error
+
+    assert text_error("a\x00b") == "Null characters are not allowed."
+    assert text_error("\udfff") == "Surrogate characters are not allowed: U+DFFF."
+    assert text_error("\U0001f600 e\u0301 \u05d0 \u200f\ufeff") is None  # emoji (a JSON surrogate pair), marks, RTL

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from chalicelib.api.routing import NO_BODY, NO_CONTENT, Reply, RequestContext, route
+from chalicelib.config import get_settings
 from chalicelib.errors import NotFound, ValidationError
 from chalicelib.lazy import lazy_import
 from chalicelib.timeutil import parse_datetime, parse_iso_as_sent
@@ -56,14 +57,14 @@ def _event_input(body: dict, *, creating: bool) -> events.EventInput:
         title=fields.string("title", required=creating, max_length=200, allow_blank=False),
         event_date=fields.datetime("event_date", required=creating),
         is_time_specified=fields.boolean("is_time_specified"),
-        total_spots=fields.integer("total_spots", min_value=0),
+        total_spots=fields.integer("total_spots", min_value=0, max_value=get_settings().max_spots),
         invite_phone_numbers=fields.phone_list("invite_phone_numbers", textable=True),
         location=_location(fields),
         address=fields.string("address", max_length=1000),
         venue_name=fields.string("venue_name", max_length=100),
     )
     if not creating:
-        data.spot_filled = fields.integer("spot_filled", min_value=1)
+        data.spot_filled = fields.integer("spot_filled", min_value=1, max_value=get_settings().max_spots)
     fields.raise_if_errors()
     if data.event_date is not None and data.is_time_specified is None:
         data.is_time_specified = _time_part_given(body.get("event_date"))

@@ -113,13 +113,28 @@ class RequestContext:
         return self.body
 
     def absolute_url(self, **query: Any) -> str:
-        """This route's absolute URL with ``query`` as its query string (for next/previous links)."""
-        headers = self.request.headers
-        scheme = headers.get("x-forwarded-proto", "http").split(",")[0].strip()
-        host = headers.get("host", "localhost")
-        path = self.request.context.get("path") or self.request.path
+        """This route's absolute URL with ``query`` as its query string (for next/previous links).
+
+        Built from the API's own public base, never from ``Host`` or ``X-Forwarded-*`` (anyone can send
+        those): the ``PUBLIC_BASE_URL`` setting, else the stage's domain that API Gateway puts in the request
+        context (https), else ``http://localhost``.
+        """
         pairs = [(k, v) for k, v in query.items() if v is not None]
-        return f"{scheme}://{host}{path}" + (f"?{urlencode(pairs)}" if pairs else "")
+        return public_url(self.request, self.params) + (f"?{urlencode(pairs)}" if pairs else "")
+
+
+def public_url(request, params: dict[str, str]) -> str:
+    """The public URL of the requested resource, without query string."""
+    from chalicelib.config import get_settings
+
+    resource = request.path.format(**params) if params else request.path  # e.g. "/events"
+    base = get_settings().public_base_url.rstrip("/")
+    if base:
+        return base + resource
+    domain = request.context.get("domainName")
+    if domain:  # API Gateway: the domain the request came in on; its path carries the stage ("/api/events")
+        return f"https://{domain}{request.context.get('path') or resource}"
+    return f"http://localhost{resource}"
 
 
 def _check_version(request) -> None:
@@ -132,24 +147,33 @@ def _check_version(request) -> None:
                 raise NotAcceptable()
 
 
+def _media_type(request) -> str:
+    """The Content-Type without its parameters ("" when none was sent, as DRF reports it)."""
+    return (request.headers.get("content-type") or "").split(";")[0].strip()
+
+
 def _parse_body(ctx: RequestContext, kind: str) -> None:
+    """JSON routes take exactly ``application/json`` (parameters such as charset allowed); multipart
+    routes ``multipart/form-data``. Anything else with a body, or a body without Content-Type: 415."""
     request = ctx.request
+    if request.method in ("GET", "HEAD"):  # no GET route reads a body, so none is judged (as DRF does)
+        return
     raw = request.raw_body or b""
-    content_type = (request.headers.get("content-type") or "").strip()
+    media_type = _media_type(request)
     if kind == JSON_BODY:
         if not raw.strip():
             return
-        if content_type and not content_type.lower().startswith("application/json"):
-            raise UnsupportedMediaType(content_type.split(";")[0])
+        if media_type.lower() != "application/json":
+            raise UnsupportedMediaType(media_type)
         try:
             ctx.body = json.loads(raw)
         except (ValueError, RecursionError) as exc:  # RecursionError: nested too deep
             raise BadRequest(f"JSON parse error - {exc}") from None
-    elif kind == MULTIPART_BODY and not content_type.lower().startswith("multipart/form-data"):
-        raise UnsupportedMediaType(content_type.split(";")[0] or "none")
+    elif kind == MULTIPART_BODY and media_type.lower() != "multipart/form-data":
+        raise UnsupportedMediaType(media_type)
     elif kind == FORM_BODY:
-        if content_type.split(";")[0].strip().lower() != "application/x-www-form-urlencoded":
-            raise UnsupportedMediaType(content_type.split(";")[0] or "none")
+        if media_type.lower() != "application/x-www-form-urlencoded":
+            raise UnsupportedMediaType(media_type)
         if len(raw) > FORM_MAX_BYTES:
             raise PayloadTooLarge("Request body too large.")
         try:  # the last value of a repeated name counts, as in a browser's own forms

@@ -8,7 +8,8 @@
 | Poll        | EVENT#<id>   | POLL#<poll id>              |
 | Suggestion  | EVENT#<id>   | TS#<suggestion id>          |
 
-One Query of the partition returns an event with its invitees, messages and polls.
+One Query of the partition up to ``TS#`` returns an event with its invitees, messages and polls; the
+time suggestions sort last and are read only by their own list.
 Invitation items carry ``user_pk``/``date_key`` for the ``by_user`` index: a person's events by
 date (lists, filters, timeline, stats), and ``owner_id`` for "who has invited me".
 Event items carry ``remind_day``/``event_date_key`` for the sparse ``upcoming`` index that the
@@ -123,6 +124,8 @@ class Event(EventsTable, discriminator="event"):
     cancelled = BooleanAttribute(default=False)
     message_count = NumberAttribute(default=0)
     poll_count = NumberAttribute(default=0)
+    # absent on events stored before the limit: counted from 0 (see services.conversation)
+    suggestion_count = NumberAttribute(default=0)
     remind_day = UnicodeAttribute(null=True)
     date_key = UnicodeAttribute(null=True)
     created = UTCDateTimeAttribute()

@@ -69,6 +69,7 @@ PHOTO_FIELD = "photo"
 PHOTO_FOLDER = "favorites"
 
 NO_DATA = "No data provided"
+PHOTOS_TOO_COSTLY = "These photos are too large to process in one request: send fewer or smaller ones at a time."
 NOT_A_DICT = "Invalid data. Expected a dictionary, but got {kind}."
 TOO_MANY = f"Ensure this field has no more than {MAX_ENTRIES} elements."
 _DATA_URI = re.compile(r"^data:[\w/+.-]*;base64,", re.IGNORECASE)
@@ -127,6 +128,11 @@ def parse_favorites(body: Any, *, with_details: bool) -> list[ContactInput]:
         return list({phone: ContactInput(phone) for phone in numbers}.values())
     if len(items) > MAX_ENTRIES:
         _raise_list_errors(key, {"non_field_errors": [TOO_MANY]})
+    if with_details:
+        photos = sum(1 for item in items if isinstance(item, dict) and item.get(PHOTO_FIELD) not in (None, ""))
+        most = get_settings().favorite_photos_per_request
+        if photos > most:  # counted before any photo is decoded
+            _raise_list_errors(key, {"non_field_errors": [too_many_photos_message(most)]})
 
     entries, errors = [], []
     for item in items:
@@ -138,6 +144,7 @@ def parse_favorites(body: Any, *, with_details: bool) -> list[ContactInput]:
 
     unique = list({entry.phone: entry for entry in entries}.values())
     if with_details:
+        _check_decoding_budget(key, unique)
         errors = [{} for _ in items]
         position = {entry.phone: index for index, entry in enumerate(entries)}  # the last of each number
         for entry in unique:
@@ -181,8 +188,26 @@ def _decode_photo(value: Any, fields: Fields) -> bytes | None:
         return None
 
 
+def _check_decoding_budget(key: str, entries: list[ContactInput]) -> None:
+    """400 before any decoding when the photos together would decode to more than
+    ``IMAGE_DECODE_PIXELS_PER_REQUEST`` pixels: the bound on the request's CPU for images."""
+    from chalicelib.services.images import decoded_pixels
+
+    budget = get_settings().image_decode_pixels_per_request
+    total = sum(decoded_pixels(entry.photo) for entry in entries if isinstance(entry.photo, bytes))
+    if total > budget:
+        _raise_list_errors(key, {"non_field_errors": [PHOTOS_TOO_COSTLY]})
+
+
+def too_many_photos_message(most: int) -> str:
+    return f"Ensure this request has no more than {most} photos."
+
+
 def _process_photo(entry: ContactInput) -> str | None:
-    """Replace the entry's raw photo by a clean JPEG; the error message when it is no good image."""
+    """Replace the entry's raw photo by a clean JPEG; the error message when it is no good image.
+
+    At most ``FAVORITE_PHOTO_MAX_PIXELS``, read from the header before any pixel is decoded; only the
+    big rendition is made (a contact has one photo)."""
     if not isinstance(entry.photo, bytes):
         return None
     from chalicelib.services.images import process_image
@@ -190,7 +215,11 @@ def _process_photo(entry: ContactInput) -> str | None:
     settings = get_settings()
     try:
         processed = process_image(
-            entry.photo, field=PHOTO_FIELD, max_bytes=settings.avatar_max_bytes, max_pixels=settings.avatar_max_pixels
+            entry.photo,
+            field=PHOTO_FIELD,
+            max_bytes=settings.avatar_max_bytes,
+            max_pixels=settings.favorite_photo_max_pixels,
+            square=False,
         )
     except PayloadTooLarge:
         return _too_large_message(settings.avatar_max_bytes)

@@ -89,7 +89,8 @@ def _store_counted(user: User, event_id: int, item, counter, limit: int) -> None
                 transaction.update(
                     Event(event_pk(event_id), META_SK),
                     actions=[counter.add(1)],
-                    condition=Event.pk.exists() & _not_cancelled() & (counter < limit),
+                    # events stored before a counter existed have none yet: they count from 0
+                    condition=Event.pk.exists() & _not_cancelled() & (counter.does_not_exist() | (counter < limit)),
                 )
             return
         except TransactWriteError as exc:
@@ -98,7 +99,7 @@ def _store_counted(user: User, event_id: int, item, counter, limit: int) -> None
                 raise NotFound() from None
             if reasons[2] == FAILED:
                 event = _live_event_or_raise(event_id)
-                if getattr(event, counter.attr_name) >= limit:
+                if (getattr(event, counter.attr_name) or 0) >= limit:
                     raise _LimitReached(event) from None
             if reasons[1] == FAILED:
                 raise _AlreadyStored() from None
@@ -200,6 +201,8 @@ class SuggestionInput:
 
 
 def suggest_time(user: User, event_id: int, data: SuggestionInput) -> TimeSuggestion:
+    """Stored with the event's ``suggestion_count`` raised under its limit, in one transaction, so parallel
+    posts never store more than ``TIME_SUGGESTIONS_PER_EVENT``."""
     suggestion_id = new_id()
     suggestion = TimeSuggestion(
         event_pk(event_id),
@@ -212,21 +215,12 @@ def suggest_time(user: User, event_id: int, data: SuggestionInput) -> TimeSugges
         is_set=data.is_set,
         created=utcnow(),
     )
-    for attempt in range(_ATTEMPTS):
-        try:
-            with transact_write() as transaction:
-                _check_membership(transaction, event_id, user)
-                transaction.condition_check(Event, event_pk(event_id), META_SK, Event.pk.exists() & _not_cancelled())
-                transaction.save(suggestion, condition=TimeSuggestion.pk.does_not_exist())
-            return suggestion
-        except TransactWriteError as exc:
-            reasons = _reasons(exc) + [None, None]
-            if reasons[0] == FAILED:
-                raise NotFound() from None
-            if reasons[1] == FAILED:
-                _live_event_or_raise(event_id)
-            _raise_unless_conflict(exc, attempt)
-    raise ServiceUnavailable()
+    limit = get_settings().time_suggestions_per_event
+    try:
+        _store_counted(user, event_id, suggestion, Event.suggestion_count, limit)
+    except _LimitReached:
+        raise ValidationError({"_error_message": f"No more than {limit} time suggestions can be submitted."}) from None
+    return suggestion
 
 
 def list_time_suggestions(user: User, event_id: int) -> list[TimeSuggestion]:

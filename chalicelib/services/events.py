@@ -38,6 +38,7 @@ from chalicelib.models.base import transact_write
 from chalicelib.models.events import (
     INVITATION_PREFIX,
     META_SK,
+    SUGGESTION_PREFIX,
     Event,
     EventsTable,
     Invitation,
@@ -158,9 +159,13 @@ def get_users(user_ids: Iterable[int]) -> dict[int, User]:
 
 
 def _load_partition(event_id: int, *, consistent: bool = True) -> EventView | None:
-    """The event's META, invitations, messages and polls in one Query (more pages only when huge)."""
+    """The event's META, invitations, messages and polls in one Query (more pages only when huge).
+
+    The time suggestions sort after them (``TS#``) and are left out by the key condition: no event
+    representation carries them, so they cost an event read nothing."""
     event, invitations, messages, polls = None, [], [], []
-    for item in EventsTable.query(event_pk(event_id), consistent_read=consistent):
+    before_suggestions = EventsTable.sk < SUGGESTION_PREFIX
+    for item in EventsTable.query(event_pk(event_id), before_suggestions, consistent_read=consistent):
         if isinstance(item, Event):
             event = item
         elif isinstance(item, Invitation):
@@ -588,6 +593,7 @@ def rsvp(caller: User, event_id: int, *, accept: bool, message: str | None) -> I
                 transaction.update(invitation, actions=actions, condition=unchanged)
                 if accept and not was_accepted:
                     room = (Event.total_spots == 0) | (Event.spots_filled < Event.total_spots)
+                    room &= Event.spots_filled < get_settings().max_spots_filled
                     transaction.update(event_key, actions=_counter_actions(1, now), condition=live & room)
                 elif was_accepted and not accept:
                     transaction.update(event_key, actions=_counter_actions(-1, now), condition=live)
@@ -607,6 +613,7 @@ def rsvp(caller: User, event_id: int, *, accept: bool, message: str | None) -> I
             event, reply = snapshot
             _require_live(event)
             full = bool(event.total_spots) and event.spots_filled >= event.total_spots
+            full = full or event.spots_filled >= get_settings().max_spots_filled
             if accept and not was_accepted and full and reply is not True:
                 raise Conflict(EVENT_FULL) from None
             continue
@@ -694,7 +701,11 @@ def update_event(caller: User, event_id: int, data: EventInput) -> EventView:
 
 
 def _check_spots(event: Event, new_total: int, filling: int) -> None:
-    """400 when filling by hand, or lowering total_spots, would put spots_filled past the total."""
+    """400 when filling by hand, or lowering total_spots, would put spots_filled past the total, or
+    filling would put it past ``MAX_SPOTS_FILLED`` (beyond what every client's numbers hold exactly)."""
+    room = get_settings().max_spots_filled - event.spots_filled
+    if filling > room:
+        raise ValidationError.field("spot_filled", f"Ensure this value is less than or equal to {max(0, room)}.")
     if new_total and event.spots_filled + filling > new_total:
         if filling:
             left = max(0, new_total - event.spots_filled)
@@ -709,8 +720,10 @@ def _edit_actions(event: Event, data: EventInput, new_total: int) -> tuple[list,
     actions = [Event.modified.set(now)]
     condition = Event.cancelled == False  # noqa: E712
     if data.total_spots is not None or data.spot_filled:
-        # the check of _check_spots holds only for the counters it read
+        # the check of _check_spots holds only for the counters it read; the cap is written out as well
         condition &= (Event.total_spots == event.total_spots) & (Event.spots_filled == event.spots_filled)
+    if data.spot_filled:
+        condition &= Event.spots_filled <= get_settings().max_spots_filled - data.spot_filled
     if data.title is not None:
         actions.append(Event.title.set(data.title))
     if data.event_date is not None:

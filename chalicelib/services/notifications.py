@@ -263,8 +263,13 @@ def _when(event: Event) -> str:
 
 
 def _event_expiry(event: Event) -> datetime:
-    """Claims of once-per-event pushes live until the event is over (at least CLAIM_DAYS)."""
-    return max(utcnow() + timedelta(days=CLAIM_DAYS), event.event_date + timedelta(days=1))
+    """Claims of once-per-event pushes live until the event is over (at least CLAIM_DAYS). Dates are 1970-2100
+    since the limit; an event stored before it may be on 9999-12-31, where a day more does not exist."""
+    try:
+        over = event.event_date + timedelta(days=1)
+    except OverflowError:
+        over = event.event_date
+    return max(utcnow() + timedelta(days=CLAIM_DAYS), over)
 
 
 def _view(event_id: int, *, live: bool = True) -> events.EventView | None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import struct
+import time
 import zlib
 
 import boto3
@@ -182,3 +183,33 @@ def test_profile_write_failing_after_upload_leaves_no_objects(client, fail_aws):
     response = _upload(client, user["auth_token"], _jpeg())
     assert response.status_code == 503
     assert _objects() == []
+
+
+def _many_parts(count: int) -> tuple[bytes, dict]:
+    boundary = "b"
+    part = f'--{boundary}\r\nContent-Disposition: form-data; name="x"\r\n\r\na\r\n'.encode()
+    return part * count + f"--{boundary}--\r\n".encode(), {"Content-Type": f"multipart/form-data; boundary={boundary}"}
+
+
+def test_more_than_8_parts_is_400_in_well_under_a_second(client):
+    token = login(client, "+14155550330")["auth_token"]
+    payload, headers = _many_parts(80_000)  # 4.3 MB: took 9-30 s to refuse before the parts were counted
+    started = time.perf_counter()
+    response = client.http.post(
+        "/users/change_avatar", body=payload, headers={**headers, "Authorization": f"Bearer {token}"}
+    )
+    assert time.perf_counter() - started < 0.5
+    assert response.status_code == 400
+    assert body(response) == {"non_field_errors": ["Too many parts."]}
+    assert _objects() == []
+
+
+def test_a_photo_among_8_parts_is_taken(client):
+    token = login(client, "+14155550331")["auth_token"]
+    extra, _ = _many_parts(7)
+    photo, headers = _multipart(_jpeg(64, 48))
+    payload = extra.removesuffix(b"--b--\r\n") + photo.replace(b"----invites-test-boundary", b"b")
+    headers = {"Content-Type": "multipart/form-data; boundary=b", "Authorization": f"Bearer {token}"}
+    response = client.http.post("/users/change_avatar", body=payload, headers=headers)
+    assert response.status_code == 200, response.body
+    assert body(response)["photo"].startswith(CDN)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import io
+import time
 
 import boto3
 import pytest
@@ -349,12 +350,80 @@ def test_photo_over_the_size_limit_is_400_by_field(client, caller, override_sett
 
 
 def test_photo_over_the_pixel_limit_is_400_by_field(client, caller, override_settings):
-    override_settings(avatar_max_pixels=1000)
+    override_settings(favorite_photo_max_pixels=10_000)
     user_id, token = caller
-    response = _post(client, [{"phone_number": ANN, "photo": _b64(_jpeg(100, 100))}], token)
+    response = _post(client, [{"phone_number": ANN, "photo": _b64(_jpeg(100, 101))}], token)
     assert response.status_code == 400
-    assert body(response) == [{"photo": ["Image is too large: at most 0 megapixels."]}]
+    assert body(response) == [{"photo": ["Image is too large: at most 0.01 megapixels."]}]
     assert _stored(user_id) == [] and _objects() == []
+    assert _post(client, [{"phone_number": ANN, "photo": _b64(_jpeg(100, 100))}], token).status_code == 200
+
+
+def _png_header(width: int, height: int, depth: int = 16) -> bytes:
+    """A PNG claiming width x height RGBA pixels of ``depth`` bits, with almost no pixel data."""
+    import struct
+    import zlib
+
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    header = struct.pack(">IIBBBBB", width, height, depth, 6, 0, 0, 0)
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", header)
+        + chunk(b"IDAT", zlib.compress(b"\x00" * 64))
+        + chunk(b"IEND", b"")
+    )
+
+
+def test_contact_photo_over_12_megapixels_is_refused_from_its_header(client, caller):
+    user_id, token = caller
+    started = time.perf_counter()
+    response = _post(client, [{"phone_number": ANN, "photo": _b64(_png_header(4000, 3001))}], token)
+    assert time.perf_counter() - started < 1
+    assert response.status_code == 400
+    assert body(response) == [{"photo": ["Image is too large: at most 12 megapixels."]}]
+    assert _stored(user_id) == [] and _objects() == []
+
+
+@pytest.mark.parametrize("wrapped", [False, True])
+def test_more_than_20_photos_in_one_request_is_400_and_nothing_stored(client, caller, wrapped):
+    user_id, token = caller
+    photo = _b64(_jpeg())
+    contacts = [{"phone_number": f"+1415555{1000 + n:04d}", "photo": photo} for n in range(21)]
+    response = _post(client, {"contacts": contacts} if wrapped else contacts, token)
+    assert response.status_code == 400
+    error = {"non_field_errors": ["Ensure this request has no more than 20 photos."]}
+    assert body(response) == ({"contacts": error} if wrapped else error)
+    assert _stored(user_id) == [] and _objects() == []
+    assert _post(client, contacts[:20], token).status_code == 200  # 20 is allowed
+    assert len(_objects()) == 20
+
+
+def test_photos_that_would_decode_past_the_request_budget_are_refused_before_decoding(client, caller):
+    user_id, token = caller
+    # 20 photos of 12 MP of 16-bit RGBA: the costliest request within the per-photo and count limits
+    # (about 0.4 s of CPU each to decode and resize); they claim their size but hold no pixels
+    photo = _b64(_png_header(4000, 3000))
+    contacts = [{"phone_number": f"+1415555{1000 + n:04d}", "photo": photo} for n in range(20)]
+    started = time.perf_counter()
+    response = _post(client, contacts, token)
+    assert time.perf_counter() - started < 1
+    assert response.status_code == 400
+    assert body(response) == {
+        "non_field_errors": [
+            "These photos are too large to process in one request: send fewer or smaller ones at a time."
+        ]
+    }
+    assert _stored(user_id) == [] and _objects() == []
+
+
+def test_the_decoding_budget_is_a_setting(client, caller, override_settings):
+    override_settings(image_decode_pixels_per_request=12_000)
+    _, token = caller
+    two = [{"phone_number": ANN, "photo": _b64(_png(100, 60))}, {"phone_number": BOB, "photo": _b64(_png(100, 61))}]
+    assert _post(client, two, token).status_code == 400
+    assert _post(client, two[:1], token).status_code == 200
 
 
 def test_empty_body_is_400(client, caller):

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 
-from tests.utils.api import body, get, login, post_json
+import pytest
+
+from tests.utils.api import body, get, login, post_json, texts_to
 
 
 def test_version_1_or_none_is_served_and_others_get_406(client):
@@ -127,3 +129,86 @@ def test_a_204_has_no_body_and_a_null_content_type_that_api_gateway_leaves_out(c
         assert "Content-Type" in response.headers and response.headers["Content-Type"] is None
     # AND an answer with a body keeps its JSON Content-Type
     assert profile.status_code == 200 and profile.headers["Content-Type"] == "application/json"
+
+
+# --- content type (docs/api.md, conventions) ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("headers", "media_type"),
+    [
+        ({}, ""),  # no Content-Type: DRF names it "" too
+        ({"Content-Type": "application/jsonfoo"}, "application/jsonfoo"),
+        ({"Content-Type": "application/json-patch+json"}, "application/json-patch+json"),
+        ({"Content-Type": "text/plain; charset=utf-8"}, "text/plain"),
+    ],
+)
+def test_json_body_without_the_json_media_type_is_415_and_not_parsed(client, headers, media_type):
+    response = client.http.post("/auth", body=b'{"phone_number": "+14155550106"}', headers=headers)
+    assert response.status_code == 415
+    assert body(response) == {"detail": f'Unsupported media type "{media_type}" in request.'}
+    assert texts_to("+14155550106") == []
+
+
+@pytest.mark.parametrize(
+    "content_type", ["application/json; charset=utf-8", "Application/JSON", "application/json ;x=1"]
+)
+def test_json_with_parameters_or_other_case_is_parsed(client, content_type):
+    response = client.http.post(
+        "/auth", body=b'{"phone_number": "+14155550107"}', headers={"Content-Type": content_type}
+    )
+    assert response.status_code == 204
+    assert len(texts_to("+14155550107")) == 1
+
+
+def test_json_route_without_a_body_needs_no_content_type(client):
+    token = login(client, "+14155550108")["auth_token"]
+    response = client.http.post("/users/me", headers={"Authorization": f"Bearer {token}"})
+    assert response.status_code == 200
+
+
+# --- links (docs/api.md, conventions) -------------------------------------------------------------
+
+
+def _two_pages(client) -> str:
+    from chalicelib.services.users import get_user
+    from tests.utils.factories import Person, make_event
+
+    owner = login(client, "+14155550109")
+    person = Person(get_user(owner["id"]), owner["auth_token"])
+    make_event(person)
+    make_event(person)
+    return owner["auth_token"]
+
+
+def test_page_links_ignore_host_and_forwarded_headers(client):
+    token = _two_pages(client)
+    forged = {"Host": "evil.example", "X-Forwarded-Proto": "javascript", "X-Forwarded-Host": "evil.example"}
+    page = body(get(client, "/events?per_page=1", token, headers=forged))
+    assert page["next"] == "http://localhost/events?per_page=1&page=2"
+    second = body(get(client, "/events?per_page=1&page=2", token, headers=forged))
+    assert second["previous"] == "http://localhost/events?per_page=1"
+
+
+def test_page_links_use_the_configured_public_base(client, override_settings):
+    override_settings(public_base_url="https://api.example.test/v1/")
+    token = _two_pages(client)
+    page = body(get(client, "/events?per_page=1", token, headers={"Host": "evil.example"}))
+    assert page["next"] == "https://api.example.test/v1/events?per_page=1&page=2"
+
+
+def test_deployed_links_use_the_stages_domain_over_https():
+    from chalicelib.api.routing import public_url
+
+    class Deployed:  # what API Gateway hands the function: the stage's domain and the path with the stage
+        path = "/events"
+        headers = {"host": "evil.example", "x-forwarded-proto": "javascript"}
+        context = {"domainName": "abc123.execute-api.us-east-1.amazonaws.com", "path": "/api/events"}
+
+    assert public_url(Deployed(), {}) == "https://abc123.execute-api.us-east-1.amazonaws.com/api/events"
+
+
+def test_a_body_sent_with_a_get_is_ignored(client):
+    token = login(client, "+14155550110")["auth_token"]
+    response = client.http.request("GET", "/users/me", body=b"not json", headers={"Authorization": f"Bearer {token}"})
+    assert response.status_code == 200

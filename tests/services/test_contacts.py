@@ -179,8 +179,9 @@ def test_batch_write_gives_up_with_503_and_tells_what_was_written(aws, monkeypat
     assert written == {items[0].sk, items[1].sk}
 
 
-def test_a_write_failing_midway_leaves_no_orphan_photo_and_no_broken_link(aws, monkeypatch):
+def test_a_write_failing_midway_leaves_no_orphan_photo_and_no_broken_link(aws, monkeypatch, override_settings):
     """30 entries with photos: the first 25 written, the last 5 fail; S3 matches the table exactly."""
+    override_settings(favorite_photos_per_request=30)
     owner, _ = users.find_or_create_user("+14155550900", active=True)
     photo = base64.b64encode(_jpeg()).decode()
     body = [{"phone_number": f"+1212555{i:04d}", "contact_name": f"n{i}", "photo": photo} for i in range(30)]

@@ -1,0 +1,197 @@
+"""Dates, spot counters and time suggestions within the documented limits (docs/api.md)."""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+from chalicelib.models.events import SUGGESTION_PREFIX, TimeSuggestion, event_pk
+from tests.utils.api import body, get, post_json
+from tests.utils.factories import make_event, make_person, stored_event, table_items
+
+DATE_RANGE = "Ensure the date is between 1970 and 2100."
+
+
+# --------------------------------------------------------------------------- dates
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "9999-12-31T23:59:59Z",
+        "1969-12-31T23:59:59Z",
+        "2101-01-01T00:00:00Z",
+        "0001-01-01T00:00:00Z",
+        "2100-12-31T23:30:00-01:00",
+    ],  # the last is 2101 in UTC
+)
+@pytest.mark.parametrize(
+    ("path", "field", "extra"),
+    [
+        ("/events", "event_date", {"title": "T"}),
+        ("/events/{event}", "event_date", {}),
+        ("/events/{event}/polls", "suggested_date", {"suggested_venue": "Park"}),
+        ("/events/{event}/time_suggestions", "suggested_time", {}),
+    ],
+)
+def test_dates_outside_1970_to_2100_are_400_by_field_and_nothing_stored(client, path, field, extra, value):
+    owner = make_person("Owner")
+    event = make_event(owner)
+    before = table_items()
+    response = post_json(client, path.format(event=event.id), {field: value, **extra}, owner.token)
+    assert response.status_code == 400
+    assert body(response) == {field: [DATE_RANGE]}
+    assert table_items() == before
+
+
+@pytest.mark.parametrize("value", ["1970-01-01T00:00:00Z", "2100-12-31T23:59:59Z"])
+def test_dates_at_the_edges_are_taken(client, value):
+    owner = make_person("Owner")
+    response = post_json(client, "/events", {"title": "Edge", "event_date": value}, owner.token)
+    assert response.status_code == 201 and body(response)["event_date"] == value
+    event_id = body(response)["id"]
+    for path, field in (("polls", "suggested_date"), ("time_suggestions", "suggested_time")):
+        payload = {field: value, "suggested_venue": "Park"}
+        assert post_json(client, f"/events/{event_id}/{path}", payload, owner.token).status_code in (201, 204)
+
+
+def test_the_date_range_is_a_setting(client, override_settings):
+    override_settings(earliest_year=2000, latest_year=2040)
+    owner = make_person("Owner")
+    response = post_json(client, "/events", {"title": "T", "event_date": "2041-01-01T00:00:00Z"}, owner.token)
+    assert body(response) == {"event_date": ["Ensure the date is between 2000 and 2040."]}
+
+
+# --------------------------------------------------------------------------- counters
+
+
+def test_spot_counters_above_100000_are_400(client):
+    owner = make_person("Owner")
+    event = make_event(owner)
+    too_many = post_json(
+        client, "/events", {"title": "T", "event_date": "2030-01-01T00:00:00Z", "total_spots": 100_001}, owner.token
+    )
+    assert body(too_many) == {"total_spots": ["Ensure this value is less than or equal to 100000."]}
+    filled = post_json(client, f"/events/{event.id}", {"spot_filled": 9007199254740991}, owner.token)
+    assert filled.status_code == 400
+    assert body(filled) == {"spot_filled": ["Ensure this value is less than or equal to 100000."]}
+    assert stored_event(event.id).spots_filled == 0
+
+
+def test_repeated_filling_stops_at_1000000_spots(client):
+    owner = make_person("Owner")
+    event = make_event(owner)
+    for _ in range(10):
+        response = post_json(client, f"/events/{event.id}", {"spot_filled": 100_000}, owner.token)
+        assert response.status_code == 200
+    assert body(response)["spots_filled"] == 1_000_000
+    response = post_json(client, f"/events/{event.id}", {"spot_filled": 1}, owner.token)
+    assert response.status_code == 400
+    assert body(response) == {"spot_filled": ["Ensure this value is less than or equal to 0."]}
+    assert stored_event(event.id).spots_filled == 1_000_000
+
+
+def test_parallel_filling_never_passes_the_cap(aws, override_settings):
+    from chalicelib.errors import ApiError
+    from chalicelib.services import events
+
+    override_settings(max_spots_filled=10)
+    owner = make_person("Owner")
+    event = make_event(owner)
+
+    def fill(_):
+        try:
+            events.update_event(owner.user, event.id, events.EventInput(spot_filled=3))
+            return "filled"
+        except ApiError:  # 400 past the cap, or 409 "changed meanwhile" after the retries
+            return "refused"
+
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        results = list(pool.map(fill, range(12)))
+    assert results.count("filled") == 3
+    assert stored_event(event.id).spots_filled == 9
+
+
+def test_the_cap_is_in_the_write_itself(aws, override_settings):
+    """Past the service's own check, DynamoDB itself refuses a write that would pass the cap."""
+    from pynamodb.exceptions import UpdateError
+
+    from chalicelib.services import events
+
+    override_settings(max_spots_filled=5)
+    owner = make_person("Owner")
+    event = make_event(owner)
+    events.update_event(owner.user, event.id, events.EventInput(spot_filled=4))
+    current = stored_event(event.id)
+    actions, condition = events._edit_actions(current, events.EventInput(spot_filled=4), 0)
+    with pytest.raises(UpdateError):
+        current.update(actions=actions, condition=condition)
+    assert stored_event(event.id).spots_filled == 4
+
+
+# --------------------------------------------------------------------------- time suggestions
+
+
+def _suggest(client, event_id: int, token: str):
+    payload = {"suggested_time": "2030-06-01T15:00:00Z", "comment": "x" * 500}
+    return post_json(client, f"/events/{event_id}/time_suggestions", payload, token)
+
+
+def _stored_suggestions(event_id: int) -> int:
+    return len(list(TimeSuggestion.query(event_pk(event_id), TimeSuggestion.sk.startswith(SUGGESTION_PREFIX))))
+
+
+def test_the_51st_time_suggestion_is_400_and_not_stored(client):
+    owner, guest = make_person("Owner"), make_person("Guest")
+    event = make_event(owner, guest)
+    for _ in range(50):
+        assert _suggest(client, event.id, guest.token).status_code == 204
+    response = _suggest(client, event.id, owner.token)
+    assert response.status_code == 400
+    assert body(response) == {"_error_message": "No more than 50 time suggestions can be submitted."}
+    assert _stored_suggestions(event.id) == 50
+    assert len(body(get(client, f"/events/{event.id}/time_suggestions", guest.token))) == 50
+
+
+def test_parallel_time_suggestions_never_pass_the_limit(aws, override_settings):
+    from chalicelib.errors import ValidationError
+    from chalicelib.services import conversation
+    from tests.utils.factories import future
+
+    override_settings(time_suggestions_per_event=5)
+    owner, guest = make_person("Owner"), make_person("Guest")
+    event = make_event(owner, guest)
+
+    def suggest(n):
+        try:
+            conversation.suggest_time(guest.user, event.id, conversation.SuggestionInput(future(), f"#{n}"))
+            return "stored"
+        except ValidationError:
+            return "refused"
+
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        results = list(pool.map(suggest, range(16)))
+    assert results.count("stored") == 5 and results.count("refused") == 11
+    assert _stored_suggestions(event.id) == 5
+
+
+def test_event_reads_never_touch_time_suggestions(client):
+    """The detail and the list read the partition only up to the suggestions: one that could not even be
+    read back (a broken item) changes nothing for them, while their own list does read it."""
+    import boto3
+
+    owner = make_person("Owner")
+    event = make_event(owner)
+    boto3.client("dynamodb", region_name="us-east-1").put_item(
+        TableName="test-events",
+        Item={
+            "pk": {"S": event_pk(event.id)},
+            "sk": {"S": f"{SUGGESTION_PREFIX}{1:016d}"},
+            "kind": {"S": "time_suggestion"},
+            "suggested_time": {"S": "not a time"},
+        },
+    )
+    detail = get(client, f"/events/{event.id}", owner.token)
+    assert detail.status_code == 200 and "time_suggestions" not in body(detail)
+    assert get(client, "/events", owner.token).status_code == 200

@@ -1,0 +1,30 @@
+"""scripts/abuse_figures.py in a small size: it still runs and each reproduction gets the answer the limits give.
+
+Only statuses are asserted; the timings are for people (README, issue notes), not for a test."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _run(*args: str) -> dict:
+    done = subprocess.run(
+        [sys.executable, "scripts/abuse_figures.py", *args], cwd=ROOT, check=True, capture_output=True, text=True
+    )
+    lines = [json.loads(line) for line in done.stdout.splitlines() if line.startswith('{"') and '"msg"' not in line]
+    return {key: value for line in lines for key, value in line.items()}
+
+
+def test_figures_smoke_run():
+    figures = _run("multipart", "suggestions", "--parts", "100", "--suggestions", "3")
+    assert figures["multipart"]["status"] == 400 and "Too many parts." in figures["multipart"]["answer"]
+    assert figures["suggestions"]["status"] == 200
+    small = _run("favorites", "--photos", "2", "--megapixels", "0.05", "--kind", "png8")
+    assert small["favorites"]["status"] == 200
+    refused = _run("favorites", "--photos", "21", "--megapixels", "0.01")
+    assert refused["favorites"]["status"] == 400
