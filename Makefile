@@ -7,7 +7,7 @@ MOTO_PORT ?= 5000
 STAMP := $(VENV)/.installed
 DOCS_ASSETS := chalicelib/static/swagger-ui/VERSION
 
-.PHONY: run test bench lint install clean
+.PHONY: run test bench lint install clean deploy
 
 $(STAMP): requirements.txt requirements-dev.txt
 	$(PYTHON) -m venv $(VENV)
@@ -26,6 +26,11 @@ run: $(STAMP) $(DOCS_ASSETS)
 test: $(STAMP) $(DOCS_ASSETS)
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest -n 2
+
+# The one deploy path (README, Deploy): stack, settings, chalice deploy (python3.12), gateway, smoke test.
+deploy: $(STAMP) $(DOCS_ASSETS)
+	@test -n "$(STAGE)" || { echo "make deploy STAGE=dev|prod"; exit 2; }
+	$(BIN)/python scripts/deploy.py --stage $(STAGE)
 
 bench: $(STAMP) $(DOCS_ASSETS)
 	$(BIN)/python scripts/bench.py

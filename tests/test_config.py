@@ -14,5 +14,5 @@ def test_defaults_match_the_contract():
     assert defaults.auth_sms_per_number_per_hour == 5
     assert defaults.auth_sms_per_ip_per_hour == 100
     assert defaults.messages_per_event == 200
-    assert defaults.avatar_max_bytes == 5 * 1024 * 1024
+    assert defaults.avatar_max_bytes == defaults.request_max_bytes == 4 * 1024 * 1024  # CONTRACT.md, Body size
     assert defaults.pin_ttl_seconds == 600 and defaults.pin_max_attempts == 5

@@ -24,6 +24,7 @@ from chalicelib.errors import (
     BadRequest,
     MethodNotAllowed,
     NotAcceptable,
+    PayloadTooLarge,
     ServiceUnavailable,
     UnsupportedMediaType,
     ValidationError,
@@ -124,6 +125,17 @@ def _check_version(request) -> None:
                 raise NotAcceptable()
 
 
+def _check_body_size(request) -> None:
+    """Any body above REQUEST_MAX_BYTES is 413 before anything reads it (CONTRACT.md, "Body size")."""
+    from chalicelib.config import get_settings
+
+    limit = get_settings().request_max_bytes
+    declared = request.headers.get("content-length") or ""
+    size = int(declared) if declared.isdigit() else 0
+    if size > limit or len(request.raw_body or b"") > limit:
+        raise PayloadTooLarge(f"Request body too large. Maximum size is {limit / 2**20:g} MB.")
+
+
 def _parse_body(ctx: RequestContext, kind: str) -> None:
     request = ctx.request
     raw = request.raw_body or b""
@@ -168,6 +180,7 @@ def dispatch(app: Chalice, spec: RouteSpec | None, allowed: list[str], params: d
     ctx = RequestContext(request, params)
     try:
         _check_version(request)
+        _check_body_size(request)
         if spec is None:
             raise MethodNotAllowed(request.method, allowed)
         if spec.auth:
