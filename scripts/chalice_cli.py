@@ -6,7 +6,8 @@ on with a warning when that fails. That shipped a Pillow built against the host'
 
 1. **The runtime is fixed**: ``LAMBDA_RUNTIME`` (python3.12, Amazon Linux 2023, glibc 2.34), whatever Python
    runs the deploy (3.11 works: nothing is compiled here).
-2. **Binary wheels only**: every dependency of requirements.txt is resolved by ``pip download
+2. **Binary wheels only**, and nothing the runtime has already (``RUNTIME_PROVIDED``): every dependency of
+   requirements.txt is resolved by ``pip download
    --only-binary=:all:`` for that runtime (``--python-version 3.12 --abi cp312`` and every manylinux tag up to
    glibc 2.34); a wheel tagged ``linux_x86_64`` (a local build) or needing a newer glibc is refused, nothing is
    built from an sdist, and a dependency without a fitting wheel stops the command with its name (exit 1).
@@ -47,6 +48,9 @@ REQUIRED_SETTINGS = (
     "NOTIFICATIONS_QUEUE_NAME",
     "PIN_KEY_PARAMETER",
 )
+# Distributions the Lambda Python runtime already has (boto3 and what it needs): PynamoDB pulls botocore in,
+# which alone is most of the zip. Left out, the functions use the runtime's copies.
+RUNTIME_PROVIDED = frozenset({"boto3", "botocore", "s3transfer", "jmespath", "python_dateutil", "six", "urllib3"})
 # Settings that must never sit in a function's environment.
 FORBIDDEN_SETTINGS = ("PIN_SECRET",)
 
@@ -139,7 +143,11 @@ def _install_manylinux_builder() -> None:
             if abi != runtime_abi():
                 raise DeployRefused(f"chalice asked for {abi}, this project deploys {LAMBDA_RUNTIME}")
             download_wheels(requirements_filename, directory)
-            wheels = {packager.Package(directory, name) for name in _names(directory)}
+            wheels = {
+                packager.Package(directory, name)
+                for name in _names(directory)
+                if name.split("-", 1)[0].lower() not in RUNTIME_PROVIDED
+            }
             return wheels, set()
 
     deployer.PipDependencyBuilder = ManylinuxOnlyDependencyBuilder
