@@ -15,6 +15,7 @@ import time
 import pytest
 import requests
 
+from tests.infra.scripts import load
 from tests.utils.live_stack import HTTP_TIMEOUT_SECONDS, LocalStack, answers
 
 PHONE = "+14155550123"
@@ -125,6 +126,14 @@ def test_local_stack_logs_in_serves_avatars_and_stops_cleanly(local_stack):
         assert image.status_code == 200, url
         assert image.headers["Content-Type"] == "image/jpeg"
         assert image.content[:3] == b"\xff\xd8\xff"
+
+    # A path the API lacks answers the contract's 404, as the deployed gateway does, never echoing the token.
+    for method, path in (("GET", "/"), ("GET", "/nope"), ("DELETE", "/users"), ("POST", "/events/1/nope")):
+        response = requests.request(method, f"{api}{path}", headers=bearer, timeout=HTTP_TIMEOUT_SECONDS)
+        assert response.status_code == 404 and response.json() == {"detail": "Not found."}, (method, path)
+        assert token not in response.text and not any(token in value for value in response.headers.values())
+    # and `make deploy`'s smoke test passes against it
+    assert load("deploy").smoke_test(api, attempts=1) == []
 
     # SIGTERM stops the API and the emulator, quietly.
     assert local_stack.stop() == 0, local_stack.console

@@ -7,7 +7,8 @@ schedule, the gateway responses, and a second deploy after the deploy state was 
 
 What moto 5.2.5 cannot do, and what covers it instead:
 - ImportRestApi/PutRestApi take only OpenAPI 3 and Chalice sends Swagger 2.0: the server here creates the
-  API by its title with one placeholder method instead of the routes (tests/infra/test_package.py lints the real API definition with cfn-lint);
+  API by its title with one placeholder method instead of the routes (tests/infra/test_package.py lints the
+  real API definition with cfn-lint);
 - Lambda invoke needs Docker: no smoke test (`--no-smoke`); scripts/deploy.py's smoke test is run against
   `make run`'s stack in tests/test_local_stack.py;
 - CloudFront, CloudWatch alarms, SNS subscriptions: not in the emulated stack (cfn-lint on the template).
