@@ -268,6 +268,18 @@ def chalice_deploy(stage: str, settings_file: Path) -> dict:
     return {resource["name"]: resource for resource in deployed["resources"]}
 
 
+def api_log_retention(session, stage: str) -> None:
+    """chalice 1.34 gives the API function's retention to a log group named after ``api_handler``
+    (``/aws/lambda/invites-<stage>-api_handler``), which the function never writes to: set it on the real one."""
+    logs = session.client("logs")
+    name = f"/aws/lambda/{APP_NAME}-{stage}"
+    try:
+        logs.create_log_group(logGroupName=name)
+    except logs.exceptions.ResourceAlreadyExistsException:
+        pass
+    logs.put_retention_policy(logGroupName=name, retentionInDays=chalice_stage(stage)["log_retention_in_days"])
+
+
 # --- 7. smoke test --------------------------------------------------------------------------------------
 
 
@@ -324,6 +336,7 @@ def deploy(stage: str, region: str | None, smoke: bool, emulated: bool) -> str:
     say(f"stage settings: {settings_file.relative_to(ROOT)}")
     recover_deployed_state(session, stage)
     deployed = chalice_deploy(stage, settings_file)
+    api_log_retention(session, stage)
     rest_api = deployed["rest_api"]
     gateway.apply(
         session.client("apigateway"), rest_api["rest_api_id"], chalice_stage(stage)["api_gateway_stage"], settings

@@ -167,6 +167,11 @@ def test_make_deploy_rehearsed_on_moto(emulator, project):
     targets = events.list_targets_by_rule(Rule=rules[0]["Name"])["Targets"]
     assert targets[0]["Arn"].endswith(f"invites-{STAGE}-remind_upcoming_events")
 
+    # every function's log group expires its logs after the stage's retention
+    described = _client("logs", endpoint).describe_log_groups()["logGroups"]
+    groups = {group["logGroupName"]: group.get("retentionInDays") for group in described}
+    assert {name: groups.get(f"/aws/lambda/{name}") for name in names} == {name: 14 for name in names}, groups
+
     # unknown paths: the gateway answers 404 with a fixed body
     apigateway = _client("apigateway", endpoint)
     apis = apigateway.get_rest_apis()["items"]
@@ -174,6 +179,16 @@ def test_make_deploy_rehearsed_on_moto(emulator, project):
     response = apigateway.get_gateway_response(restApiId=apis[0]["id"], responseType="MISSING_AUTHENTICATION_TOKEN")
     assert response["statusCode"] == "404"
     assert response["responseTemplates"] == {"application/json": '{"detail": "Not found."}'}
+    # and throttles the stage, the login routes tighter (infra/stages.json)
+    settings = apigateway.get_stage(restApiId=apis[0]["id"], stageName=STAGE)["methodSettings"]
+    stages = json.loads((ROOT / "infra" / "stages.json").read_text())[STAGE]["throttle"]
+    assert settings["*/*"]["throttlingRateLimit"] == stages["rate"]
+    assert settings["*/*"]["throttlingBurstLimit"] == stages["burst"]
+    assert settings["~1auth/POST"]["throttlingRateLimit"] == stages["routes"]["POST /auth"]["rate"]
+    assert (
+        settings["~1auth~1verify_pin/POST"]["throttlingBurstLimit"]
+        == stages["routes"]["POST /auth/verify_pin"]["burst"]
+    )
 
     # WHEN the deploy state is lost (another machine) and the stage is deployed again
     (project / ".chalice" / "deployed" / f"{STAGE}.json").unlink()
