@@ -270,6 +270,7 @@ def main(argv: list[str] | None = None) -> int:
     if argv[:1] == ["--settings"]:
         settings_file, argv = argv[1], argv[2:]
     import click
+    from botocore.exceptions import NoRegionError
     from chalice import cli
 
     _fix_runtime()
@@ -281,6 +282,9 @@ def main(argv: list[str] | None = None) -> int:
     except DeployRefused as refused:
         print(f"chalice_cli: {refused}", file=sys.stderr)
         return 1
+    except NoRegionError:
+        print("chalice_cli: no AWS region: set AWS_DEFAULT_REGION (or a region in ~/.aws/config)", file=sys.stderr)
+        return 2
     except click.exceptions.Exit as done:
         return done.exit_code
     except click.ClickException as error:
