@@ -166,9 +166,13 @@ def _names(directory: str) -> list[str]:
 
 
 def _fix_runtime() -> None:
+    import warnings
+
     from chalice import config
 
     config.Config.lambda_python_version = property(lambda self: LAMBDA_RUNTIME)
+    # chalice warns when the deploying Python differs from the runtime: here that is by design
+    warnings.filterwarnings("ignore", message="You are currently running python")
 
 
 # --- stage settings --------------------------------------------------------------------------------------
