@@ -230,7 +230,7 @@ def recover_deployed_state(session, stage: str) -> bool:
             continue
         resources.append({"name": name, "resource_type": "lambda_function", "lambda_arn": arn})
         if name == "send_notifications":
-            for mapping in lambda_client.list_event_source_mappings(FunctionName=function_name)["EventSourceMappings"]:
+            for mapping in _event_source_mappings(lambda_client, arn):
                 resources.append(
                     {
                         "name": f"{name}-sqs-event-source",
@@ -238,7 +238,7 @@ def recover_deployed_state(session, stage: str) -> bool:
                         "queue_arn": mapping["EventSourceArn"],
                         "event_uuid": mapping["UUID"],
                         "queue": mapping["EventSourceArn"].rsplit(":", 1)[-1],
-                        "lambda_arn": arn,
+                        "lambda_arn": mapping["FunctionArn"],  # chalice compares the mapping's own
                     }
                 )
     resources.append(
@@ -253,6 +253,14 @@ def recover_deployed_state(session, stage: str) -> bool:
     path.write_text(json.dumps({"resources": resources, "schema_version": "2.0", "backend": "api"}, indent=2))
     say(f"{path.relative_to(ROOT)} was missing: recovered REST API {rest_api_id} and {len(functions)} functions")
     return True
+
+
+def _event_source_mappings(lambda_client, function_arn: str) -> list[dict]:
+    """The function's event source mappings (all pages; filtered here: moto ignores the FunctionName filter)."""
+    found = []
+    for page in lambda_client.get_paginator("list_event_source_mappings").paginate():
+        found += [m for m in page["EventSourceMappings"] if m["FunctionArn"] == function_arn]
+    return found
 
 
 # --- 5. chalice deploy ----------------------------------------------------------------------------------

@@ -194,6 +194,8 @@ def test_make_deploy_rehearsed_on_moto(emulator, project):
     (project / ".chalice" / "deployed" / f"{STAGE}.json").unlink()
     again = _deploy(project, env)
     assert again.returncode == 0, again.stdout + again.stderr
-    # THEN the same API was updated, not a second one made
+    # THEN the same API, functions and queue mapping were updated, not second ones made
     assert [api["id"] for api in apigateway.get_rest_apis()["items"]] == [apis[0]["id"]]
     assert "recovered REST API" in again.stdout
+    assert {f["FunctionName"] for f in lambda_client.list_functions()["Functions"]} == names
+    assert len(lambda_client.list_event_source_mappings()["EventSourceMappings"]) == 1, again.stdout
