@@ -22,6 +22,7 @@ on with a warning when that fails. That shipped a Pillow built against the host'
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -277,6 +278,7 @@ def main(argv: list[str] | None = None) -> int:
     from botocore.exceptions import NoRegionError
     from chalice import cli
 
+    os.environ["INVITES_CHALICE_CLI"] = "1"  # app.py refuses plain chalice for deployed stages
     _fix_runtime()
     _install_manylinux_builder()
     _install_settings(argv, settings_file)

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import zipfile
+from pathlib import Path
 
 import pytest
 
@@ -67,3 +71,23 @@ def test_a_fitting_wheel_is_taken(tmp_path, index):
     requirements.write_text("fastthing==1.0\n")
     taken = cli.download_wheels(str(requirements), str(tmp_path / "out"))
     assert taken == ["fastthing-1.0-cp312-cp312-manylinux_2_28_x86_64.whl"]
+
+
+def test_plain_chalice_refuses_a_deployed_stage(tmp_path):
+    # it would package for the deploying interpreter's runtime, build sdists on this machine and miss the
+    # stack's settings: issue 12's broken Pillow and placeholder deploys
+    chalice = Path(sys.executable).parent / "chalice"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("AWS_") and k != "INVITES_CHALICE_CLI"}
+    env.update(AWS_DEFAULT_REGION="us-east-1", AWS_CONFIG_FILE=os.devnull, AWS_SHARED_CREDENTIALS_FILE=os.devnull)
+    result = subprocess.run(
+        [str(chalice), "package", "--stage", "prod", str(tmp_path / "out")],
+        cwd=cli.ROOT,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode != 0
+    assert "make deploy" in result.stdout + result.stderr
+    assert not (tmp_path / "out").exists()
