@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 DOCS_ASSETS := chalicelib/static/swagger-ui/VERSION
 NODE_TOOLS := tools/contract/node_modules/.package-lock.json
 
-.PHONY: run test bench lint install clean
+.PHONY: run test bench lint install clean deploy
 
 $(STAMP): requirements.txt requirements-dev.txt
 	$(PYTHON) -m venv $(VENV)
@@ -32,6 +32,11 @@ run: $(STAMP) $(DOCS_ASSETS)
 test: $(STAMP) $(DOCS_ASSETS) $(NODE_TOOLS)
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest -n 2
+
+# The one deploy path (README, Deploy): stack, settings, chalice deploy (python3.12), gateway, smoke test.
+deploy: $(STAMP) $(DOCS_ASSETS)
+	@test -n "$(STAGE)" || { echo "make deploy STAGE=dev|prod"; exit 2; }
+	$(BIN)/python scripts/deploy.py --stage $(STAGE)
 
 bench: $(STAMP) $(DOCS_ASSETS)
 	$(BIN)/python scripts/bench.py

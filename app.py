@@ -1,6 +1,8 @@
 """Event Invitation API v1: the Chalice app. Routes live in chalicelib/api."""
 
 import logging
+import os
+import sys
 
 from chalice import Chalice, Rate
 
@@ -9,6 +11,12 @@ from chalicelib.config import get_settings
 
 # botocore logs every credential lookup at INFO, which `chalice local` shows; keep the console readable.
 logging.getLogger("botocore").setLevel(logging.WARNING)
+
+if "chalice.cli" in sys.modules and os.environ.get("STAGE") not in ("local", "test"):
+    # Plain `chalice deploy/package` of a deployed stage would take the runtime from this interpreter, build
+    # wheels from source and miss the stack's settings: only scripts/chalice_cli.py (make deploy) may.
+    if os.environ.get("INVITES_CHALICE_CLI") != "1":
+        raise SystemExit("deploy with `make deploy STAGE=...` (scripts/chalice_cli.py), not plain chalice")
 
 app = Chalice(app_name="invites")
 app.api.binary_types.extend(["multipart/form-data", "image/jpeg", "image/png"])

@@ -67,6 +67,10 @@ def sqs():
     return _client("sqs")
 
 
+def ssm():
+    return _client("ssm")
+
+
 def reset_clients() -> None:
     """Forget cached clients (tests, after changing settings)."""
     _client.cache_clear()

@@ -9,7 +9,8 @@ from functools import lru_cache
 
 @dataclass(frozen=True)
 class Settings:
-    stage: str = "local"
+    # "local" (make run) and "test" allow the development pin key; anything else, unset included, is deployed.
+    stage: str = ""
     aws_region: str = "us-east-1"
     users_table: str = "invites-users"
     auth_table: str = "invites-auth"
@@ -28,8 +29,10 @@ class Settings:
     notification_lease_seconds: int = 75
     # Upcoming-event reminders go to events starting within this many hours.
     reminder_hours_ahead: int = 24
-    # Server key for pin HMACs. Must be set outside local runs and tests.
+    # Server key for pin HMACs in local runs and tests only (chalicelib/pinkey.py).
     pin_secret: str = "local-development-pin-secret"
+    # SSM SecureString holding that key in deployed stages, read once per cold start.
+    pin_key_parameter: str = ""
     pin_ttl_seconds: int = 600
     pin_max_attempts: int = 5
     token_ttl_days: int = 365
@@ -52,7 +55,10 @@ class Settings:
     # iOS devices per user; an 11th drops the one registered longest ago.
     devices_per_user: int = 10
     messages_per_event: int = 200
-    avatar_max_bytes: int = 5 * 1024 * 1024
+    # Any request body above this answers 413 before it is parsed (base64 in API Gateway: 4 MB -> 5.4 MB,
+    # inside Lambda's 6 MB). The avatar limit is the same.
+    request_max_bytes: int = 4 * 1024 * 1024
+    avatar_max_bytes: int = 4 * 1024 * 1024
     avatar_max_pixels: int = 40_000_000
     fb_graph_url: str = "https://graph.facebook.com/v19.0"
     fb_graph_timeout_seconds: float = 5.0

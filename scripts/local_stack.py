@@ -4,7 +4,8 @@
    action run under one lock so conditional writes are as atomic as DynamoDB's;
 2. the stack of ``infra/template.yaml`` created in it through moto's CloudFormation, plus what
    CloudFormation cannot express: the SNS APNS platform application;
-3. ``chalice local`` on 127.0.0.1:$PORT (default 8000) as a child process pointed at the emulator,
+3. ``chalice local`` (through scripts/chalice_cli.py, which answers unknown paths 404 as the deployed
+   gateway does) on 127.0.0.1:$PORT (default 8000) as a child process pointed at the emulator,
    printing every SMS and push it sends, so a person can log in with the pin.
 
 Ctrl-C (SIGINT), SIGTERM or SIGHUP stops both. Environment: PORT, MOTO_PORT; AUTORELOAD=1 restarts
@@ -306,8 +307,8 @@ def app_environment(moto_port: int, outputs: dict[str, str], api_port: int | Non
 
 
 def chalice_command(port: int, autoreload: bool) -> list[str]:
-    # chalice's CLI, with `chalice local` answering a null Content-Type as API Gateway does.
-    command = [sys.executable, str(ROOT / "scripts" / "chalice_local.py"), "local", "--host", HOST, "--port", str(port)]
+    # scripts/chalice_cli.py: chalice as the project runs it; a path the API lacks answers 404 as deployed
+    command = [sys.executable, str(ROOT / "scripts" / "chalice_cli.py"), "local", "--host", HOST, "--port", str(port)]
     command += ["--stage", STAGE]
     if not autoreload:
         command.append("--no-autoreload")

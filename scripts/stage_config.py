@@ -1,26 +1,20 @@
-"""Write a Chalice stage's environment from the outputs of its `infra/template.yaml` stack.
+"""A deployable stage's settings from the outputs of its `infra/template.yaml` stack (used by scripts/deploy.py).
 
-    .venv/bin/python scripts/stage_config.py --stage prod [--stack invites-prod] [--region us-east-1]
-
-Reads ``aws cloudformation describe-stacks`` outputs (your normal AWS credentials), fills
-``stages.<stage>.environment_variables`` of ``.chalice/config.json`` and fetches ``PIN_SECRET`` from the SSM
-SecureString ``/invites/<stage>/pin-secret`` (``--pin-secret-parameter`` to name another one,
-``--keep-pin-secret`` to leave the file's value alone). Then ``chalice deploy --stage <stage>``.
-
-The secret then sits in the working copy of ``.chalice/config.json``: deploy, then restore the file
-(``git checkout -- .chalice/config.json``), never commit it (tests/infra/test_chalice_config.py fails while
-it is there). Nothing else it writes is secret.
+The names known before the stack exists (tables, queue name, the SSM name of the pin key) are committed in
+``.chalice/config.json``; what only the stack knows (bucket, CDN URL, queue URL, APNS ARN, sender id) is
+written to ``build/stages/<stage>.json`` (git-ignored), which ``scripts/chalice_cli.py --settings`` merges
+into the stage in memory. The tracked config file is never edited, and no key is written anywhere: the
+functions read the pin key from SSM at run time (chalicelib/pinkey.py).
 """
 
 from __future__ import annotations
 
-import argparse
 import json
-import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 CONFIG = ROOT / ".chalice" / "config.json"
+GENERATED = ROOT / "build" / "stages"
 
 # Stack output -> the app's setting (chalicelib/config.py). Optional outputs (conditional in the template)
 # become "" when the stack has none.
@@ -36,17 +30,12 @@ OUTPUT_SETTINGS = {
     "SmsSenderId": "SMS_SENDER_ID",
 }
 OPTIONAL_OUTPUTS = {"ApnsPlatformApplicationArn", "SmsSenderId"}
-PLACEHOLDER_START = "<"  # committed values still to be filled look like "<stack output ... of invites-prod>"
-
-
-def is_placeholder(value: str) -> bool:
-    return value.startswith(PLACEHOLDER_START)
 
 
 def stage_environment(
-    current: dict[str, str], outputs: dict[str, str], pin_secret: str | None, *, may_lack: frozenset[str] = frozenset()
+    current: dict[str, str], outputs: dict[str, str], *, may_lack: frozenset[str] = frozenset()
 ) -> dict[str, str]:
-    """``current`` with every output-backed setting (and PIN_SECRET, when given) replaced.
+    """``current`` with every output-backed setting replaced.
 
     ``may_lack``: outputs that may be missing besides the optional ones (the emulator's stack has no CDN)."""
     missing = sorted(set(OUTPUT_SETTINGS) - OPTIONAL_OUTPUTS - may_lack - set(outputs))
@@ -55,66 +44,44 @@ def stage_environment(
     env = dict(current)
     for output, setting in OUTPUT_SETTINGS.items():
         env[setting] = outputs.get(output, "")
-    if pin_secret is not None:
-        env["PIN_SECRET"] = pin_secret
     return env
 
 
-def problems(env: dict[str, str], stage: str, policy: dict) -> list[str]:
-    """What would break the deployed stage: unfilled placeholders, names the stage policy does not cover."""
-    found = [f"{name} is still a placeholder" for name, value in env.items() if is_placeholder(value)]
+def policy_resources(stage: str) -> str:
+    """Every Resource of the stage's function policies, as one text to search."""
+    config = json.loads(CONFIG.read_text())["stages"][stage]
+    texts = []
+    for function in config.get("lambda_functions", {}).values():
+        policy = json.loads((CONFIG.parent / function["iam_policy_file"]).read_text())
+        texts += [json.dumps(statement["Resource"]) for statement in policy["Statement"]]
+    return "\n".join(texts)
+
+
+def problems(env: dict[str, str], stage: str) -> list[str]:
+    """What would break the deployed stage: no APNS, another stage's names, names no policy covers."""
+    found = []
     if not env.get("APNS_PLATFORM_APPLICATION_ARN"):
-        found.append("APNS_PLATFORM_APPLICATION_ARN is empty: deploy the stack with ApnsPlatformApplicationArn")
+        found.append("APNS_PLATFORM_APPLICATION_ARN is empty: create the platform application invites-<stage>-apns")
     if env.get("STAGE") != stage:
         found.append(f"STAGE is {env.get('STAGE')!r}, not {stage!r}")
-    resources = json.dumps(policy)
+    resources = policy_resources(stage)
     for setting in ("USERS_TABLE", "AUTH_TABLE", "EVENTS_TABLE", "NOTIFICATIONS_QUEUE_NAME"):
         if env.get(setting) and f':{env[setting]}"' not in resources and f'/{env[setting]}"' not in resources:
-            found.append(f"{setting}={env[setting]} is not named in policy-{stage}.json (another NamePrefix?)")
+            found.append(f"{setting}={env[setting]} is not named in the {stage} policies (another NamePrefix?)")
+    parameter = env.get("PIN_KEY_PARAMETER", "")
+    if parameter and f"parameter{parameter}" not in resources:
+        found.append(f"PIN_KEY_PARAMETER={parameter} is not the parameter the {stage} API policy may read")
     return found
 
 
-def _stack_outputs(stack: str, region: str | None) -> dict[str, str]:
-    import boto3
-
-    cloudformation = boto3.session.Session(region_name=region).client("cloudformation")
-    described = cloudformation.describe_stacks(StackName=stack)["Stacks"][0]
-    return {output["OutputKey"]: output["OutputValue"] for output in described.get("Outputs", [])}
-
-
-def _pin_secret(parameter: str, region: str | None) -> str:
-    import boto3
-
-    ssm = boto3.session.Session(region_name=region).client("ssm")
-    return ssm.get_parameter(Name=parameter, WithDecryption=True)["Parameter"]["Value"]
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--stage", required=True, choices=["dev", "prod"])
-    parser.add_argument("--stack", help="stack name (default invites-<stage>)")
-    parser.add_argument("--region", help="region of the stack (default: your AWS configuration's)")
-    parser.add_argument(
-        "--pin-secret-parameter", help="SSM SecureString of PIN_SECRET (default /invites/<stage>/pin-secret)"
-    )
-    parser.add_argument("--keep-pin-secret", action="store_true", help="leave PIN_SECRET as the file has it")
-    args = parser.parse_args(argv)
-
-    config = json.loads(CONFIG.read_text())
-    stage = config["stages"][args.stage]
-    policy = json.loads((CONFIG.parent / stage.get("iam_policy_file", f"policy-{args.stage}.json")).read_text())
-    outputs = _stack_outputs(args.stack or f"invites-{args.stage}", args.region)
-    secret = None
-    if not args.keep_pin_secret:
-        secret = _pin_secret(args.pin_secret_parameter or f"/invites/{args.stage}/pin-secret", args.region)
-    stage["environment_variables"] = stage_environment(stage.get("environment_variables", {}), outputs, secret)
-    CONFIG.write_text(json.dumps(config, indent=2) + "\n")
-    print(f"stage_config: wrote stages.{args.stage}.environment_variables of {CONFIG.relative_to(ROOT)}")
-    found = problems(stage["environment_variables"], args.stage, policy)
-    for problem in found:
-        print(f"stage_config: {problem}", file=sys.stderr)
-    return 1 if found else 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+def write_settings(stage: str, outputs: dict[str, str], extra: dict | None = None) -> Path:
+    """``build/stages/<stage>.json`` for ``chalice_cli.py --settings``; raises SystemExit on problems."""
+    committed = json.loads(CONFIG.read_text())["stages"][stage].get("environment_variables", {})
+    env = stage_environment(committed, outputs)
+    found = problems(env, stage)
+    if found:
+        raise SystemExit("stage_config: " + "\n  ".join(found))
+    GENERATED.mkdir(parents=True, exist_ok=True)
+    path = GENERATED / f"{stage}.json"
+    path.write_text(json.dumps({"environment_variables": env, **(extra or {})}, indent=2) + "\n")
+    return path

@@ -15,6 +15,7 @@ import time
 import pytest
 import requests
 
+from tests.infra.scripts import load
 from tests.utils.live_stack import HTTP_TIMEOUT_SECONDS, LocalStack, answers
 
 PHONE = "+14155550123"
@@ -76,7 +77,7 @@ def test_local_stack_logs_in_serves_avatars_and_stops_cleanly(local_stack):
     # Ask for a pin: it is texted through the emulator, which keeps it, and echoed on the console.
     response = requests.post(f"{api}/auth", json={"phone_number": PHONE}, timeout=HTTP_TIMEOUT_SECONDS)
     assert response.status_code == 204, response.text
-    # No body and no Content-Type, as API Gateway answers the app's 204 (scripts/chalice_local.py).
+    # No body and no Content-Type, as API Gateway answers the app's 204 (scripts/chalice_cli.py).
     assert response.content == b"" and "Content-Type" not in response.headers, response.headers
     texts = texts_kept_by_the_emulator(local_stack, PHONE)
     assert len(texts) == 1, texts
@@ -127,6 +128,14 @@ def test_local_stack_logs_in_serves_avatars_and_stops_cleanly(local_stack):
         assert image.status_code == 200, url
         assert image.headers["Content-Type"] == "image/jpeg"
         assert image.content[:3] == b"\xff\xd8\xff"
+
+    # A path the API lacks answers the contract's 404, as the deployed gateway does, never echoing the token.
+    for method, path in (("GET", "/"), ("GET", "/nope"), ("DELETE", "/users"), ("POST", "/events/1/nope")):
+        response = requests.request(method, f"{api}{path}", headers=bearer, timeout=HTTP_TIMEOUT_SECONDS)
+        assert response.status_code == 404 and response.json() == {"detail": "Not found."}, (method, path)
+        assert token not in response.text and not any(token in value for value in response.headers.values())
+    # and `make deploy`'s smoke test passes against it
+    assert load("deploy").smoke_test(api, attempts=1) == []
 
     # SIGTERM stops the API and the emulator, quietly.
     assert local_stack.stop() == 0, local_stack.console

@@ -152,6 +152,17 @@ def _media_type(request) -> str:
     return (request.headers.get("content-type") or "").split(";")[0].strip()
 
 
+def _check_body_size(request) -> None:
+    """Any body above REQUEST_MAX_BYTES is 413 before anything reads it (docs/api.md, "Limits")."""
+    from chalicelib.config import get_settings
+
+    limit = get_settings().request_max_bytes
+    declared = request.headers.get("content-length") or ""
+    size = int(declared) if declared.isdigit() else 0
+    if size > limit or len(request.raw_body or b"") > limit:
+        raise PayloadTooLarge(f"Request body too large. Maximum size is {limit / 2**20:g} MB.")
+
+
 def _parse_body(ctx: RequestContext, kind: str) -> None:
     """JSON routes take exactly ``application/json`` (parameters such as charset allowed); multipart
     routes ``multipart/form-data``. Anything else with a body, or a body without Content-Type: 415."""
@@ -190,7 +201,7 @@ class NoContentResponse(Response):
     without one ``Content-Type: application/json``. A header whose value is null is dropped instead
     (AWS's ASP.NET Core Lambda adapter relies on the same). Chalice refuses a None header value in a
     view's Response, so the null is set in the Lambda response itself. The Chalice test client shows it
-    as ``None``; ``chalice local`` needs scripts/chalice_local.py to drop it as API Gateway does.
+    as ``None``; ``chalice local`` needs scripts/chalice_cli.py to drop it as API Gateway does.
     """
 
     def to_dict(self, binary_types=None):
@@ -232,6 +243,7 @@ def dispatch(app: Chalice, spec: RouteSpec | None, allowed: list[str], params: d
     ctx = RequestContext(request, params)
     try:
         _check_version(request)
+        _check_body_size(request)
         if spec is None:
             raise MethodNotAllowed(request.method, allowed)
         if spec.auth:

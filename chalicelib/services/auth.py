@@ -17,12 +17,13 @@ from pynamodb.exceptions import TransactWriteError, UpdateError
 
 from chalicelib import notify
 from chalicelib.aws import error_code
-from chalicelib.config import Settings, get_settings
+from chalicelib.config import get_settings
 from chalicelib.errors import InvalidToken, NotAuthenticated, Throttled, ValidationError
 from chalicelib.models.auth import Pin, pin_pk
 from chalicelib.models.base import transact_write
 from chalicelib.models.users import PROFILE_SK, PhoneClaim, Token, User, UsersTable, token_sk, user_pk
 from chalicelib.parallel import parallel_map
+from chalicelib.pinkey import pin_key
 from chalicelib.services import users
 from chalicelib.services.ratelimit import Limit, address_subject, hit
 from chalicelib.timeutil import utcnow
@@ -32,12 +33,8 @@ PIN_DIGITS = 6
 
 
 def _pin_hmac(e164: str, pin: str) -> str:
-    settings = get_settings()
-    if settings.pin_secret == Settings.pin_secret and settings.stage not in ("local", "test"):
-        # the development key is public: pins under it would be as good as stored in clear
-        raise RuntimeError("PIN_SECRET is not set for this stage")
-    key = settings.pin_secret.encode()
-    return hmac.new(key, f"{e164}:{pin}".encode(), hashlib.sha256).hexdigest()
+    # deployed stages: the SSM key, 503 without one (never the public development key)
+    return hmac.new(pin_key(), f"{e164}:{pin}".encode(), hashlib.sha256).hexdigest()
 
 
 def hash_token(token: str) -> str:
@@ -110,6 +107,7 @@ def verify_pin(e164: str, pin: str, source_ip: str) -> tuple[User, str]:
     Three rounds: the address count, the try and the phone claim read side by side; the user read
     (or made); one transaction that consumes the pin, stores the token and activates a former
     invitee."""
+    pin_key()  # a stage without its key answers 503 before a try is spent
     item = Pin(pin_pk(e164))
     claim = _first_round(item, e164, source_ip)
     expired = item.expires_at is None or item.expires_at.timestamp() <= time.time()

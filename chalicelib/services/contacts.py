@@ -236,7 +236,7 @@ def _invalid_image_message() -> str:
 
 
 def _too_large_message(max_bytes: int) -> str:
-    """Avatar's 413 text, here as a field error: "File too large. Maximum size is 5 MB."."""
+    """Avatar's 413 text, here as a field error: "File too large. Maximum size is 4 MB."."""
     size = f"{max_bytes / 2**20:.2f}".rstrip("0").rstrip(".")
     return f"File too large. Maximum size is {size} MB."
 

@@ -212,3 +212,24 @@ def test_a_body_sent_with_a_get_is_ignored(client):
     token = login(client, "+14155550110")["auth_token"]
     response = client.http.request("GET", "/users/me", body=b"not json", headers={"Authorization": f"Bearer {token}"})
     assert response.status_code == 200
+
+
+# --- body size (docs/api.md, "Limits") ------------------------------------------------------------------
+
+
+def test_a_body_over_four_megabytes_is_413_before_it_is_parsed(client, aws):
+    aws.reset()
+    response = client.http.post(
+        "/auth", body=b"[" * (4 * 1024 * 1024 + 1), headers={"Content-Type": "application/json"}
+    )  # parsed, it would be a 400 JSON parse error
+    assert response.status_code == 413
+    assert json.loads(response.body) == {"detail": "Request body too large. Maximum size is 4 MB."}
+    assert aws.total("dynamodb") == 0
+
+
+def test_the_body_limit_is_a_setting_and_inclusive(client, override_settings):
+    override_settings(request_max_bytes=64)
+    exact = client.http.post("/auth", body=b" " * 64, headers={"Content-Type": "application/json"})
+    over = client.http.post("/auth", body=b" " * 65, headers={"Content-Type": "application/json"})
+    assert exact.status_code == 400  # an empty object: the phone number is missing
+    assert over.status_code == 413

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import fnmatch
 import json
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -28,12 +29,15 @@ def _stage(stage: str) -> dict:
     return CONFIG["stages"][stage]
 
 
-def _policy(stage: str) -> dict:
-    return json.loads((ROOT / ".chalice" / _stage(stage)["iam_policy_file"]).read_text())
+FUNCTIONS = ("api_handler", "send_notifications", "remind_upcoming_events")
 
 
-def _allowed(stage: str, action: str, resource: str) -> bool:
-    for statement in _policy(stage)["Statement"]:
+def _policy(stage: str, function: str) -> dict:
+    return json.loads((ROOT / ".chalice" / _stage(stage)["lambda_functions"][function]["iam_policy_file"]).read_text())
+
+
+def _allowed(stage: str, action: str, resource: str, function: str = "api_handler") -> bool:
+    for statement in _policy(stage, function)["Statement"]:
         if action in statement["Action"] and any(fnmatch.fnmatchcase(resource, r) for r in statement["Resource"]):
             return True
     return False
@@ -47,11 +51,14 @@ def test_the_stages():
 
 
 @pytest.mark.parametrize("stage", STAGES)
-def test_stage_uses_its_hand_written_policy_and_lambda_sizes(stage):
+def test_each_function_has_its_own_policy_and_the_stage_its_sizes_and_log_retention(stage):
     config = _stage(stage)
     assert config["autogen_policy"] is False
-    assert config["iam_policy_file"] == f"policy-{stage}.json"
-    assert (ROOT / ".chalice" / config["iam_policy_file"]).exists()
+    files = [config["lambda_functions"][function]["iam_policy_file"] for function in FUNCTIONS]
+    assert len(set(files)) == 3 and all(name.startswith(f"policy-{stage}-") for name in files)
+    assert all((ROOT / ".chalice" / name).exists() for name in files)
+    assert "iam_policy_file" not in config  # no shared role
+    assert 7 <= config["log_retention_in_days"] <= 400
     assert config["lambda_memory_size"] >= 1024  # Pillow's resize is CPU-bound; CPU comes with memory
     assert 3 <= config["lambda_timeout"] <= 28  # under API Gateway's 29 s
 
@@ -62,7 +69,14 @@ def test_environment_names_settings_and_template_outputs(stage, template):
     stage_config = load("stage_config")
     assert set(env) <= SETTINGS, f"not settings of chalicelib/config.py: {set(env) - SETTINGS}"
     assert env["STAGE"] == stage
-    assert set(stage_config.OUTPUT_SETTINGS.values()) | {"PIN_SECRET"} <= set(env)
+    # what only the stack knows comes from build/stages/<stage>.json (scripts/deploy.py), not this file
+    assert not set(stage_config.OUTPUT_SETTINGS.values()) - {
+        "USERS_TABLE",
+        "AUTH_TABLE",
+        "EVENTS_TABLE",
+        "NOTIFICATIONS_QUEUE_NAME",
+    } & set(env)
+    assert env["PIN_KEY_PARAMETER"] == f"/invites/{stage}/pin-secret"
     outputs = template["Outputs"]
     for output, setting in stage_config.OUTPUT_SETTINGS.items():
         assert output in outputs, output
@@ -80,12 +94,10 @@ def test_environment_names_settings_and_template_outputs(stage, template):
 
 
 @pytest.mark.parametrize("stage", STAGES)
-def test_no_secret_is_committed(stage):
-    secret = _stage(stage)["environment_variables"]["PIN_SECRET"]
-    assert secret.startswith("<"), (
-        f"PIN_SECRET of {stage} is filled in .chalice/config.json (scripts/stage_config.py): "
-        "never commit it; restore the file with `git checkout -- .chalice/config.json` after deploying"
-    )
+def test_no_pin_key_and_no_placeholder_in_the_stage(stage):
+    # the functions read the key from SSM; the environment holds only the parameter's name
+    text = json.dumps(_stage(stage))
+    assert "PIN_SECRET" not in text and "<" not in text
 
 
 @pytest.mark.parametrize("stage", STAGES)
@@ -103,33 +115,62 @@ def test_the_policy_covers_the_stages_resources(stage):
         stage, "s3:PutObject", f"arn:aws:s3:::invites-{'prod' if stage == 'dev' else 'dev'}-avatars-1/x"
     )
     queue = f"arn:aws:sqs:{region}:{account}:{env['NOTIFICATIONS_QUEUE_NAME']}"
-    for action in ("sqs:SendMessage", "sqs:ReceiveMessage", "sqs:DeleteMessage", "sqs:GetQueueAttributes"):
-        assert _allowed(stage, action, queue), action
+    assert _allowed(stage, "sqs:SendMessage", queue) and _allowed(stage, "sqs:SendMessage", queue, FUNCTIONS[2])
+    for action in ("sqs:ReceiveMessage", "sqs:DeleteMessage", "sqs:GetQueueAttributes"):
+        assert _allowed(stage, action, queue, "send_notifications"), action
+        assert not _allowed(stage, action, queue), action
     apns = f"arn:aws:sns:{region}:{account}:app/APNS/invites-{stage}-apns"  # the name README's deploy steps use
     assert _allowed(stage, "sns:CreatePlatformEndpoint", apns)
     assert _allowed(
         stage, "sns:DeleteEndpoint", f"arn:aws:sns:{region}:{account}:endpoint/APNS/invites-{stage}-apns/ab"
     )
     assert _allowed(stage, "sns:Publish", "*")  # texts to phone numbers have no resource ARN
+    # the notification worker pushes to this stage's endpoints only; the schedule only queues
+    assert _allowed(
+        stage,
+        "sns:Publish",
+        f"arn:aws:sns:{region}:{account}:endpoint/APNS/invites-{stage}-apns/e",
+        "send_notifications",
+    )
+    assert not _allowed(stage, "sns:Publish", "*", "send_notifications")
+    assert not _allowed(stage, "s3:PutObject", f"arn:aws:s3:::{bucket}/a", "remind_upcoming_events")
+    # the pin key: this stage's parameter, for the API function only
+    parameter = f"arn:aws:ssm:{region}:{account}:parameter/invites/{stage}/pin-secret"
+    assert _allowed(stage, "ssm:GetParameter", parameter)
+    assert not _allowed(stage, "ssm:GetParameter", f"arn:aws:ssm:{region}:{account}:parameter/invites/{stage}/other")
+    assert not any(_allowed(stage, "ssm:GetParameter", parameter, f) for f in FUNCTIONS[1:])
     assert _allowed(
         stage,
         "logs:PutLogEvents",
         f"arn:aws:logs:{region}:{account}:log-group:/aws/lambda/invites-{stage}:log-stream:x",
+    )
+    assert _allowed(
+        stage,
+        "logs:PutLogEvents",
+        f"arn:aws:logs:{region}:{account}:log-group:/aws/lambda/invites-{stage}-send_notifications:log-stream:x",
+        "send_notifications",
     )
     # nothing of the other stage
     other = "prod" if stage == "dev" else "dev"
     assert not _allowed(stage, "dynamodb:GetItem", f"arn:aws:dynamodb:{region}:{account}:table/invites-{other}-users")
 
 
-def test_stage_config_fills_every_placeholder_from_the_outputs():
+def test_stage_settings_are_generated_outside_the_tracked_config(tmp_path, monkeypatch):
     stage_config = load("stage_config")
-    env = _stage("prod")["environment_variables"]
+    monkeypatch.setattr(stage_config, "GENERATED", tmp_path / "stages")
+    before = (ROOT / ".chalice" / "config.json").read_text()
     outputs = {output: f"value-of-{output}" for output in stage_config.OUTPUT_SETTINGS}
     outputs.update(UsersTableName="invites-prod-users", AuthTableName="invites-prod-auth")
     outputs.update(EventsTableName="invites-prod-events", NotificationsQueueName="invites-prod-notifications")
-    filled = stage_config.stage_environment(env, outputs, pin_secret="s3cret")
-    assert filled["PIN_SECRET"] == "s3cret" and filled["AVATAR_BASE_URL"] == "value-of-AvatarBaseUrl"
-    assert stage_config.problems(filled, "prod", _policy("prod")) == []
-    assert stage_config.problems(env, "prod", _policy("prod"))  # the committed placeholders are not deployable
+    path = stage_config.write_settings("prod", outputs)
+    env = json.loads(path.read_text())["environment_variables"]
+    assert env["AVATAR_BASE_URL"] == "value-of-AvatarBaseUrl" and env["STAGE"] == "prod"
+    assert "PIN_SECRET" not in env and env["PIN_KEY_PARAMETER"] == "/invites/prod/pin-secret"
+    assert (ROOT / ".chalice" / "config.json").read_text() == before
+    ignored = subprocess.run(["git", "check-ignore", "-q", "build/stages/prod.json"], cwd=ROOT, check=False)
+    assert ignored.returncode == 0, "build/stages/ must be git-ignored"
+    # outputs of another prefix are refused: the policies would not cover them
+    with pytest.raises(SystemExit, match="USERS_TABLE"):
+        stage_config.write_settings("prod", {**outputs, "UsersTableName": "other-prod-users"})
     without_optional = {k: v for k, v in outputs.items() if k not in stage_config.OPTIONAL_OUTPUTS}
-    assert stage_config.stage_environment(env, without_optional, None)["SMS_SENDER_ID"] == ""
+    assert stage_config.stage_environment({}, without_optional)["SMS_SENDER_ID"] == ""

@@ -1,8 +1,10 @@
-"""`chalice package --stage prod` works offline, its zip stays small, and its SAM template lints clean.
+"""`chalice package --stage prod` (through scripts/chalice_cli.py) makes a zip that imports on Lambda python3.12.
 
-One test, so pytest-xdist never packages twice. The first run on a machine builds the dependencies
-(pip download of requirements.txt for Lambda's platform, about 50 s); later runs reuse chalice's cache
-under .chalice/deployments (git-ignored) and take about 30 s.
+One packaging test, so pytest-xdist never packages twice. The first run on a machine downloads the wheels
+(pip download of requirements.txt for the Lambda runtime's platform, about 20 s); later runs reuse chalice's
+cache under .chalice/deployments (git-ignored). It opens the zip and fails when any compiled extension needs
+a newer glibc than Amazon Linux 2023's 2.34 (ELF version needs) or comes from a non-manylinux build
+(scripts/package_check.py), and lints the SAM template with the gateway responses and throttles merged in.
 """
 
 from __future__ import annotations
@@ -17,12 +19,21 @@ from pathlib import Path
 
 import pytest
 
+from tests.infra.scripts import load
 from tests.infra.test_template import load_template
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
 STAGE = "prod"
 MAX_ZIP_BYTES = 25 * 1024 * 1024
+# What scripts/deploy.py writes to build/stages/prod.json from the stack's outputs.
+STACK_SETTINGS = {
+    "AVATAR_BUCKET": "invites-prod-avatars-123456789012",
+    "AVATAR_BASE_URL": "https://d111111abcdef8.cloudfront.net",
+    "APNS_PLATFORM_APPLICATION_ARN": "arn:aws:sns:us-east-1:123456789012:app/APNS/invites-prod-apns",
+    "NOTIFICATIONS_QUEUE_URL": "https://sqs.us-east-1.amazonaws.com/123456789012/invites-prod-notifications",
+    "SMS_SENDER_ID": "",
+}
 PACKAGE_TIMEOUT_SECONDS = 600
 
 
@@ -38,14 +49,15 @@ def _environment() -> dict[str, str]:
     return env
 
 
-def test_chalice_package_for_prod(tmp_path):
-    chalice, cfn_lint = _tool("chalice"), _tool("cfn-lint")
-    if chalice is None or cfn_lint is None:
-        pytest.skip("chalice or cfn-lint is not installed")
-    out = tmp_path / "package"
-    # GIVEN the prod stage WHEN it is packaged
-    result = subprocess.run(
-        [chalice, "package", "--stage", STAGE, str(out)],
+def _package(tmp_path, settings: dict) -> subprocess.CompletedProcess:
+    gateway = load("gateway")
+    stages = json.loads((ROOT / "infra" / "stages.json").read_text())
+    (tmp_path / "settings.json").write_text(json.dumps({"environment_variables": settings}))
+    (tmp_path / "merge.json").write_text(json.dumps(gateway.merge_template(stages[STAGE])))
+    command = [sys.executable, str(ROOT / "scripts" / "chalice_cli.py"), "--settings", str(tmp_path / "settings.json")]
+    command += ["package", "--stage", STAGE, "--merge-template", str(tmp_path / "merge.json"), str(tmp_path / "out")]
+    return subprocess.run(
+        command,
         cwd=ROOT,
         env=_environment(),
         stdin=subprocess.DEVNULL,
@@ -53,6 +65,25 @@ def test_chalice_package_for_prod(tmp_path):
         text=True,
         timeout=PACKAGE_TIMEOUT_SECONDS,
     )
+
+
+def test_packaging_refuses_placeholders_and_a_pin_key_in_the_environment(tmp_path):
+    result = _package(tmp_path, {**STACK_SETTINGS, "AVATAR_BUCKET": "<stack output AvatarBucketName>"})
+    assert result.returncode == 1 and "AVATAR_BUCKET is still a placeholder" in result.stderr
+    result = _package(tmp_path, {**STACK_SETTINGS, "PIN_SECRET": "x" * 64})
+    assert result.returncode == 1 and "PIN_SECRET must not be in the environment" in result.stderr
+    result = _package(tmp_path, {k: v for k, v in STACK_SETTINGS.items() if k != "NOTIFICATIONS_QUEUE_URL"})
+    assert result.returncode == 1 and "NOTIFICATIONS_QUEUE_URL is not set" in result.stderr
+    assert not (tmp_path / "out").exists()
+
+
+def test_chalice_package_for_prod(tmp_path):
+    cfn_lint = _tool("cfn-lint")
+    if cfn_lint is None:
+        pytest.skip("cfn-lint is not installed")
+    out = tmp_path / "out"
+    # GIVEN the prod stage with its stack's settings WHEN it is packaged
+    result = _package(tmp_path, STACK_SETTINGS)
     assert result.returncode == 0, result.stdout + result.stderr
 
     # THEN the deployment zip is under 25 MB and holds the app and its dependencies
@@ -62,6 +93,14 @@ def test_chalice_package_for_prod(tmp_path):
     assert size < MAX_ZIP_BYTES, f"deployment.zip is {size / 1e6:.1f} MB"
     names = set(zipfile.ZipFile(zip_path).namelist())
     assert {"app.py", "chalicelib/config.py", "pynamodb/__init__.py", "PIL/Image.py"} <= names
+    assert not any(name.startswith(("botocore/", "boto3/")) for name in names)  # the runtime has them
+
+    # every compiled extension fits Amazon Linux 2023 (glibc 2.34) and comes from a manylinux wheel
+    report = load("package_check").check(zip_path)
+    print(f"highest glibc needed: {report.max_glibc}")
+    assert report.problems == []
+    assert any(name.startswith("PIL/_imaging.cpython-312-") for name in report.glibc_needed)
+    assert any(name.startswith("pillow.libs/libjpeg") for name in names)  # bundled, not the build host's
 
     # and the SAM template lints clean
     lint = subprocess.run([cfn_lint, "--", str(out / "sam.json")], capture_output=True, text=True, timeout=300)
@@ -70,7 +109,14 @@ def test_chalice_package_for_prod(tmp_path):
     sam = json.loads((out / "sam.json").read_text())
     resources = sam["Resources"]
     config = json.loads((ROOT / ".chalice" / "config.json").read_text())["stages"][STAGE]
-    policy = json.loads((ROOT / ".chalice" / f"policy-{STAGE}.json").read_text())
+    policies = {
+        logical: json.loads((ROOT / ".chalice" / config["lambda_functions"][function]["iam_policy_file"]).read_text())
+        for logical, function in (
+            ("APIHandler", "api_handler"),
+            ("SendNotifications", "send_notifications"),
+            ("RemindUpcomingEvents", "remind_upcoming_events"),
+        )
+    }
 
     # the avatar upload's media types are binary for API Gateway
     binary = resources["RestAPI"]["Properties"]["DefinitionBody"]["x-amazon-apigateway-binary-media-types"]
@@ -78,15 +124,39 @@ def test_chalice_package_for_prod(tmp_path):
     assert resources["RestAPI"]["Properties"]["StageName"] == config["api_gateway_stage"]
 
     functions = {name: r["Properties"] for name, r in resources.items() if r["Type"] == "AWS::Serverless::Function"}
-    assert "APIHandler" in functions
+    assert set(functions) == {"APIHandler", "SendNotifications", "RemindUpcomingEvents"}
+    roles = set()
     for name, function in functions.items():
-        # every function runs with the stage's settings, sizes and hand-written policy, nothing more
-        assert function["Environment"]["Variables"] == config["environment_variables"], name
+        # every function runs python3.12 with the stage's settings, sizes and its own hand-written policy
+        assert function["Runtime"] == "python3.12", name
+        assert function["Environment"]["Variables"] == {**config["environment_variables"], **STACK_SETTINGS}, name
+        assert "PIN_SECRET" not in json.dumps(sam)
         assert function["MemorySize"] == config["lambda_memory_size"], name
         assert function["Timeout"] == config["lambda_timeout"], name
-        role = resources[function["Role"]["Fn::GetAtt"][0]]["Properties"]
-        assert [p["PolicyDocument"] for p in role["Policies"]] == [policy], name
+        role_name = function["Role"]["Fn::GetAtt"][0]
+        roles.add(role_name)
+        role = resources[role_name]["Properties"]
+        assert [p["PolicyDocument"] for p in role["Policies"]] == [policies[name]], name
         assert not role.get("ManagedPolicyArns"), name
+    assert len(roles) == 3
+    # log groups with the stage's retention
+    retention = [r["Properties"]["RetentionInDays"] for r in resources.values() if r["Type"] == "AWS::Logs::LogGroup"]
+    assert retention == [config["log_retention_in_days"]] * 3
+    # unknown paths: 404 with a fixed body (nothing of the request echoed); stage and login throttles
+    responses = {
+        r["Properties"]["ResponseType"]: r["Properties"]
+        for r in resources.values()
+        if r["Type"] == "AWS::ApiGateway::GatewayResponse"
+    }
+    assert responses["MISSING_AUTHENTICATION_TOKEN"]["StatusCode"] == "404"
+    assert responses["MISSING_AUTHENTICATION_TOKEN"]["ResponseTemplates"] == {
+        "application/json": '{"detail": "Not found."}'
+    }
+    assert not any("$context" in json.dumps(r) or "$input" in json.dumps(r) for r in responses.values())
+    throttles = {(s["ResourcePath"], s["HttpMethod"]): s for s in resources["RestAPI"]["Properties"]["MethodSettings"]}
+    stage_wide = throttles[("/*", "*")]["ThrottlingRateLimit"]
+    assert throttles[("/auth", "POST")]["ThrottlingRateLimit"] < stage_wide
+    assert throttles[("/auth/verify_pin", "POST")]["ThrottlingRateLimit"] < stage_wide
 
     # the SQS handler listens to the queue infra/template.yaml makes for this stage
 

@@ -1,12 +1,14 @@
-"""Every AWS action the code performs is allowed by the stage policy, and the policy allows nothing else.
+"""Each function's policy allows every AWS action that function performs, and nothing else.
 
-Chalice's generated policy cannot see PynamoDB's calls, so the stages run with autogen_policy false and
-.chalice/policy-<stage>.json. Three sources of "what the code does":
-- a representative flow of requests (and the notification worker) under moto, recording every
-  (service, action) the service performed (tests/conftest.py counts them);
+Chalice's generated policy cannot see PynamoDB's calls, so the stages run with autogen_policy false and one
+hand-written policy per function (.chalice/policy-<stage>-<function>.json; each function gets its own role).
+Three sources of "what the code does":
+- a representative flow under moto, recording every (service, action) per function: the requests (and the
+  pin key read from SSM) as the API function, the queue drained as the notification worker, the hourly
+  reminders as the schedule;
 - a scan of chalicelib/ and app.py for boto3 client calls (``aws.sqs().send_message_batch(...)``), which
-  catches calls the flow does not reach;
-- what AWS itself does with the functions' role: the SQS event source and CloudWatch Logs.
+  catches calls the flow does not reach: each must be allowed to some function;
+- what AWS itself does with a function's role: the SQS event source and CloudWatch Logs.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import base64
 import io
 import json
 import re
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import boto3
@@ -43,15 +46,15 @@ TRANSACT_ITEM_ACTION = {
     "Delete": "DeleteItem",
     "ConditionCheck": "ConditionCheckItem",
 }
-# What AWS does with the role itself: the SQS event source mapping of the notification handler
-# (AWSLambdaSQSQueueExecutionRole's actions) and the functions' logs.
+# Chalice's function names (.chalice/config.json "lambda_functions") and what AWS does with each one's role:
+# the logs (Chalice creates the log groups, with their retention), and the SQS event source mapping of the
+# notification handler (AWSLambdaSQSQueueExecutionRole's actions).
+FUNCTIONS = ("api_handler", "send_notifications", "remind_upcoming_events")
+LOGS = {"logs:CreateLogStream", "logs:PutLogEvents"}
 PERFORMED_BY_AWS = {
-    "sqs:ReceiveMessage",
-    "sqs:DeleteMessage",
-    "sqs:GetQueueAttributes",
-    "logs:CreateLogGroup",
-    "logs:CreateLogStream",
-    "logs:PutLogEvents",
+    "api_handler": LOGS,
+    "send_notifications": LOGS | {"sqs:ReceiveMessage", "sqs:DeleteMessage", "sqs:GetQueueAttributes"},
+    "remind_upcoming_events": LOGS,
 }
 # Granted though no test sees the call: PynamoDB's Connection describes a table it has no schema for
 # (Model.exists(), count(), describe_table(); a connection-level call on an unknown table).
@@ -61,8 +64,13 @@ OWNER, GUEST, STRANGER = "+14155550180", "+14155550181", "+14155550182"
 DEVICE = "b2" * 32
 
 
-def policy_actions(stage: str) -> set[str]:
-    policy = json.loads((ROOT / ".chalice" / f"policy-{stage}.json").read_text())
+def policy_file(stage: str, function: str) -> Path:
+    config = json.loads((ROOT / ".chalice" / "config.json").read_text())["stages"][stage]
+    return ROOT / ".chalice" / config["lambda_functions"][function]["iam_policy_file"]
+
+
+def policy_actions(stage: str, function: str) -> set[str]:
+    policy = json.loads(policy_file(stage, function).read_text())
     actions = set()
     for statement in policy["Statement"]:
         assert statement["Effect"] == "Allow"
@@ -97,7 +105,7 @@ def client_calls_in_code() -> set[str]:
                 and isinstance(target.func, ast.Attribute)
                 and isinstance(target.func.value, ast.Name)
                 and target.func.value.id == "aws"
-                and target.func.attr in ("sns", "s3", "sqs", "dynamodb")
+                and target.func.attr in ("sns", "s3", "sqs", "dynamodb", "ssm")
             ):
                 found.add(iam_action(target.func.attr, _camel(node.func.attr)))
     return found
@@ -105,7 +113,7 @@ def client_calls_in_code() -> set[str]:
 
 def test_the_scan_finds_the_known_calls():
     calls = client_calls_in_code()
-    assert {"sns:Publish", "sns:CreatePlatformEndpoint", "s3:PutObject", "s3:DeleteObject"} <= calls
+    assert {"sns:Publish", "sns:CreatePlatformEndpoint", "s3:PutObject", "s3:DeleteObject", "ssm:GetParameter"} <= calls
 
 
 # --- a representative flow ----------------------------------------------------------------------------------
@@ -187,20 +195,25 @@ def run_the_flow(client) -> None:
     soon = {"title": "Coffee", "event_date": "2031-01-01T09:00:00Z", "invite_phone_numbers": [GUEST]}
     soon_id = _ok(post_json(client, "/events", soon, owner))["id"]
     _ok(put(client, f"/events/{soon_id}/cancel_event", owner))
+    in_two_hours = (datetime.now(UTC) + timedelta(hours=2)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    lunch = {"title": "Lunch", "event_date": in_two_hours, "invite_phone_numbers": [GUEST]}
+    lunch_id = _ok(post_json(client, "/events", lunch, owner))["id"]  # for the hourly reminders
+    _ok(post_json(client, f"/events/{lunch_id}/accept", {}, guest))
     _ok(post_json(client, "/notifications/remove_ios_device", {"token": DEVICE}, owner))
     _ok(client.http.post("/auth/logout", headers={"Authorization": f"Bearer {guest}"}))
 
 
 class Recorder:
-    """Every AWS operation made through botocore while ``on`` (PynamoDB's calls too): ``{"dynamodb:Query", ...}``.
+    """Every AWS operation made through botocore while ``on`` (PynamoDB's calls too), per function:
+    ``{"api_handler": {"dynamodb:Query", ...}, ...}``; ``on`` names the function running, or is None.
 
     At this level rather than moto's (tests/conftest.py counts moto actions, but moto's S3 answers
     outside the counted path), and with the test's own calls left out by switching it off.
     """
 
     def __init__(self):
-        self.on = False
-        self.operations: set[str] = set()
+        self.on: str | None = None
+        self.operations: dict[str, set[str]] = {function: set() for function in FUNCTIONS}
 
     def install(self, monkeypatch) -> None:
         from botocore.client import BaseClient
@@ -211,13 +224,22 @@ class Recorder:
         def recording(client, operation_name, api_params):
             if recorder.on:
                 service = client.meta.service_model.endpoint_prefix
-                recorder.operations.add(f"{service}:{operation_name}")
+                operations = recorder.operations[recorder.on]
+                operations.add(f"{service}:{operation_name}")
                 if operation_name == "TransactWriteItems":  # IAM checks each item's own action as well
                     for item in api_params.get("TransactItems", []):
-                        recorder.operations.update(f"dynamodb:{TRANSACT_ITEM_ACTION[kind]}" for kind in item)
+                        operations.update(f"dynamodb:{TRANSACT_ITEM_ACTION[kind]}" for kind in item)
             return original(client, operation_name, api_params)
 
         monkeypatch.setattr(BaseClient, "_make_api_call", recording)
+
+
+def disable_push_endpoints() -> None:
+    sns = boto3.client("sns", region_name="us-east-1")
+    for application in sns.list_platform_applications()["PlatformApplications"]:
+        arn = application["PlatformApplicationArn"]
+        for endpoint in sns.list_endpoints_by_platform_application(PlatformApplicationArn=arn)["Endpoints"]:
+            sns.set_endpoint_attributes(EndpointArn=endpoint["EndpointArn"], Attributes={"Enabled": "false"})
 
 
 def drain_queue(url: str, recorder: Recorder) -> None:
@@ -226,46 +248,83 @@ def drain_queue(url: str, recorder: Recorder) -> None:
 
     sqs = boto3.client("sqs", region_name="us-east-1")
     for _ in range(20):
-        recorder.on = False  # receiving and deleting is the event source's (PERFORMED_BY_AWS)
+        recorder.on = None  # receiving and deleting is the event source's (PERFORMED_BY_AWS)
         received = sqs.receive_message(QueueUrl=url, MaxNumberOfMessages=10).get("Messages", [])
         if not received:
             return
-        recorder.on = True
+        recorder.on = "send_notifications"
         notifications.handle_queue_batch((m["Body"], m["ReceiptHandle"]) for m in received)
-        recorder.on = False
+        recorder.on = None
         sqs.delete_message_batch(
             QueueUrl=url, Entries=[{"Id": str(n), "ReceiptHandle": m["ReceiptHandle"]} for n, m in enumerate(received)]
         )
 
 
+def read_the_pin_key_as_a_deployed_stage(override_settings, recorder: Recorder) -> None:
+    """The API function's first login on a cold start: the key from SSM (tests run as stage "test")."""
+    from chalicelib import pinkey
+
+    recorder.on = None
+    boto3.client("ssm", region_name="us-east-1").put_parameter(
+        Name="/invites/test/pin-secret", Type="SecureString", Value="k" * 64
+    )
+    recorder.on = "api_handler"
+    override_settings(stage="dev", pin_key_parameter="/invites/test/pin-secret")
+    pinkey.forget()
+    try:
+        assert pinkey.pin_key() == b"k" * 64
+    finally:
+        pinkey.forget()
+        override_settings(stage="test")
+
+
 @pytest.fixture
-def performed(client, override_settings, monkeypatch) -> set[str]:
-    """The IAM actions of every AWS call the flow made (the test's own calls left out)."""
+def performed(client, override_settings, monkeypatch) -> dict[str, set[str]]:
+    """Per function, the IAM actions of every AWS call the flow made (the test's own calls left out)."""
     from chalicelib.services import notifications
 
     url = boto3.client("sqs", region_name="us-east-1").create_queue(QueueName="invites-test-notifications")["QueueUrl"]
     override_settings(notifications_queue_url=url)
     recorder = Recorder()
     recorder.install(monkeypatch)
-    recorder.on = True
+    recorder.on = "api_handler"
     run_the_flow(client)
-    notifications.enqueue_reminders()  # the hourly schedule
+    read_the_pin_key_as_a_deployed_stage(override_settings, recorder)
+    recorder.on = "remind_upcoming_events"
+    assert notifications.enqueue_reminders() > 0  # the hourly schedule
+    recorder.on = None
+    disable_push_endpoints()  # APNS dropped the tokens: the worker forgets them
     drain_queue(url, recorder)
-    return {iam_action(*operation.split(":", 1)) for operation in recorder.operations}
+    return {
+        function: {iam_action(*operation.split(":", 1)) for operation in operations}
+        for function, operations in recorder.operations.items()
+    }
 
 
-def test_the_stage_policies_allow_exactly_what_the_code_performs(performed):
+def test_each_function_is_allowed_exactly_what_it_performs(performed):
     # one test, so the flow runs once
-    services = {action.split(":")[0] for action in performed}
-    assert {"dynamodb", "s3", "sns", "sqs"} <= services, performed  # the flow reaches every service
-    needed = performed | client_calls_in_code() | PERFORMED_BY_AWS
+    services = {action.split(":")[0] for actions in performed.values() for action in actions}
+    assert {"dynamodb", "s3", "sns", "sqs", "ssm"} <= services, performed  # the flow reaches every service
+    assert all(performed.values()), performed  # and every function
     for stage in STAGES:
-        allowed = policy_actions(stage)
-        missing, unused = needed - allowed, allowed - needed - GRANTED_FOR_PYNAMODB
-        assert missing == set(), f"add to .chalice/policy-{stage}.json: {sorted(missing)}"
-        assert unused == set(), f"not used; remove from .chalice/policy-{stage}.json: {sorted(unused)}"
+        every_allowed = set()
+        for function in FUNCTIONS:
+            allowed = policy_actions(stage, function)
+            every_allowed |= allowed
+            needed = performed[function] | PERFORMED_BY_AWS[function]
+            name = policy_file(stage, function).name
+            missing, unused = needed - allowed, allowed - needed - GRANTED_FOR_PYNAMODB
+            assert missing == set(), f"add to .chalice/{name}: {sorted(missing)}"
+            assert unused == set(), f"not used by {function}; remove from .chalice/{name}: {sorted(unused)}"
+        unreached = client_calls_in_code() - every_allowed
+        assert unreached == set(), f"the code calls these, no function may: {sorted(unreached)}"
 
 
-def test_the_stage_policies_differ_only_by_stage():
-    dev, prod = ((ROOT / ".chalice" / f"policy-{stage}.json").read_text() for stage in STAGES)
-    assert re.sub(r"\binvites-dev\b", "invites-STAGE", dev) == re.sub(r"\binvites-prod\b", "invites-STAGE", prod)
+@pytest.mark.parametrize("function", FUNCTIONS)
+def test_the_stage_policies_differ_only_by_stage(function):
+    dev, prod = (policy_file(stage, function).read_text() for stage in STAGES)
+
+    def neutral(text: str, stage: str) -> str:
+        return re.sub(rf"\binvites-{stage}\b", "invites-STAGE", text).replace(f"/invites/{stage}/", "/invites/STAGE/")
+
+    assert neutral(dev, "dev") == neutral(prod, "prod")

@@ -22,7 +22,7 @@ OWNER, GUEST = "+14155550170", "+14155550171"
 @pytest.fixture
 def stack(monkeypatch):
     """The template's stack in a fresh moto account; the app's settings and models point at its outputs."""
-    from chalicelib import aws
+    from chalicelib import aws, pinkey
     from chalicelib.config import get_settings
     from chalicelib.models.auth import AuthTable
     from chalicelib.models.events import EventsTable
@@ -48,13 +48,17 @@ def stack(monkeypatch):
         outputs = {o["OutputKey"]: o["OutputValue"] for o in described["Outputs"]}
 
         # The CloudFront distribution (AvatarBaseUrl) is not created in moto; the avatar URLs are then S3's.
+        # a deployed stage: the pin key comes from SSM, as in AWS (chalicelib/pinkey.py)
+        parameter = f"/invites/{STAGE}/pin-secret"
+        boto3.client("ssm", region_name=REGION).put_parameter(Name=parameter, Type="SecureString", Value="s" * 64)
         env = stage_config.stage_environment(
-            {"STAGE": STAGE}, outputs, pin_secret="stack-test-pin-secret", may_lack=frozenset({"AvatarBaseUrl"})
+            {"STAGE": STAGE, "PIN_KEY_PARAMETER": parameter}, outputs, may_lack=frozenset({"AvatarBaseUrl"})
         )
         for name, value in env.items():
             monkeypatch.setenv(name, value)
         get_settings.cache_clear()
         aws.reset_clients()
+        pinkey.forget()
         # PynamoDB models bind their table name when imported (chalicelib/models/base.py); in a deployed
         # stage the environment is there first. Here the models are re-pointed for this test only.
         for model, setting in ((UsersTable, "USERS_TABLE"), (AuthTable, "AUTH_TABLE"), (EventsTable, "EVENTS_TABLE")):
@@ -64,6 +68,7 @@ def stack(monkeypatch):
         finally:
             get_settings.cache_clear()
             aws.reset_clients()
+            pinkey.forget()
     get_settings.cache_clear()
 
 

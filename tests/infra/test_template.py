@@ -196,7 +196,7 @@ def test_alarms_watch_sms_spend_dead_letters_and_5xx(template):
     alarms = {
         r["Properties"]["MetricName"]: r["Properties"]
         for r in template["Resources"].values()
-        if r["Type"] == "AWS::CloudWatch::Alarm"
+        if r["Type"] == "AWS::CloudWatch::Alarm" and r["Properties"]["Namespace"] != "AWS/Lambda"
     }
     assert set(alarms) == {"SMSMonthToDateSpentUSD", "ApproximateNumberOfMessagesVisible", "5XXError"}
     assert alarms["SMSMonthToDateSpentUSD"]["Namespace"] == "AWS/SNS"
@@ -213,6 +213,21 @@ def test_alarms_watch_sms_spend_dead_letters_and_5xx(template):
     }
     for alarm in alarms.values():
         assert alarm["AlarmActions"] == [{"Ref": "AlarmTopic"}]
+
+
+def test_every_function_has_errors_and_throttles_alarms(template):
+    watched = {
+        (r["Properties"]["MetricName"], r["Properties"]["Dimensions"][0]["Value"]["Fn::Sub"])
+        for r in template["Resources"].values()
+        if r["Type"] == "AWS::CloudWatch::Alarm" and r["Properties"]["Namespace"] == "AWS/Lambda"
+    }
+    # chalice deploy's function names: <app>-<stage> for the API, <app>-<stage>-<function> for the others
+    functions = {
+        "${ApiName}-${Stage}",
+        "${ApiName}-${Stage}-send_notifications",
+        "${ApiName}-${Stage}-remind_upcoming_events",
+    }
+    assert watched == {(metric, name) for metric in ("Errors", "Throttles") for name in functions}
 
 
 def test_the_local_copy_drops_only_what_moto_cannot_create(template):
@@ -232,6 +247,10 @@ def test_the_local_copy_drops_only_what_moto_cannot_create(template):
         "SmsSpendAlarm",
         "DeadLetterAlarm",
         "Api5xxAlarm",
+    } | {
+        f"{function}{metric}Alarm"
+        for function in ("Api", "NotificationWorker", "Reminders")
+        for metric in ("Errors", "Throttles")
     }
     assert set(template["Outputs"]) - set(local["Outputs"]) == {"AvatarBaseUrl", "AvatarDistributionId"}
     assert set(local_stack.OUTPUT_SETTINGS) <= set(local["Outputs"])

@@ -1,0 +1,379 @@
+"""`make deploy STAGE=dev|prod`: the one deploy path (README, "Deploy").
+
+    .venv/bin/python scripts/deploy.py --stage prod [--region eu-west-1] [--no-smoke]
+
+With your AWS credentials, in order, stopping with a message and exit status 1 at the first problem:
+
+1. checks: ``infra/stages.json`` has no placeholder; the SSM SecureString ``/invites/<stage>/pin-secret`` exists
+   and is not the development key or a placeholder (its value is never printed or written); the APNS platform
+   application ``invites-<stage>-apns`` exists;
+2. creates or updates the stack ``invites-<stage>`` of ``infra/template.yaml`` and waits for it;
+3. writes the stage's settings from the stack's outputs to ``build/stages/<stage>.json`` (git-ignored;
+   scripts/stage_config.py), never into the tracked ``.chalice/config.json``;
+4. when ``.chalice/deployed/<stage>.json`` is missing (another machine, a fresh clone), finds the stage's
+   existing REST API and functions and writes that file back, so the redeploy updates them instead of
+   making a second API with a new URL;
+5. ``chalice deploy`` through scripts/chalice_cli.py: runtime python3.12, manylinux wheels only;
+6. the gateway responses (404 for unknown paths, fixed bodies) and the stage's throttles (scripts/gateway.py);
+7. a smoke test of the URL: ``/openapi.json`` 200, ``GET /events`` without a token 401, an unknown path 404
+   without echoing the ``Authorization`` header.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "scripts"))
+sys.path.insert(0, str(ROOT))
+
+import gateway  # noqa: E402
+import stage_config  # noqa: E402
+from chalice_cli import is_placeholder  # noqa: E402
+
+STAGES_FILE = ROOT / "infra" / "stages.json"
+TEMPLATE = ROOT / "infra" / "template.yaml"
+CONFIG = ROOT / ".chalice" / "config.json"
+DEPLOYED = ROOT / ".chalice" / "deployed"
+APP_NAME = "invites"
+SMOKE_ATTEMPTS = 10
+
+
+class Stop(Exception):
+    """A problem that ends the deploy with its message."""
+
+
+def say(text: str) -> None:
+    print(f"deploy: {text}", flush=True)
+
+
+# --- 1. checks ------------------------------------------------------------------------------------------
+
+
+def stage_settings(stage: str) -> dict:
+    stages = json.loads(STAGES_FILE.read_text())
+    if stage not in stages or stage.startswith("_"):
+        raise Stop(f"no stage {stage!r} in {STAGES_FILE.relative_to(ROOT)}")
+    settings = stages[stage]
+    placeholders = [path for path, value in _walk(settings) if is_placeholder(value)]
+    if placeholders:
+        raise Stop(f"fill these in {STAGES_FILE.relative_to(ROOT)} first: {', '.join(placeholders)}")
+    domain = settings.get("custom_domain") or {}
+    if bool(domain.get("domain_name")) != bool(domain.get("certificate_arn")):
+        raise Stop("custom_domain needs both domain_name and certificate_arn (or neither)")
+    return settings
+
+
+def _walk(value, path: str = ""):
+    if isinstance(value, dict):
+        for key, inner in value.items():
+            yield from _walk(inner, f"{path}.{key}" if path else key)
+    else:
+        yield path, value
+
+
+def chalice_stage(stage: str) -> dict:
+    return json.loads(CONFIG.read_text())["stages"][stage]
+
+
+def check_pin_key(session, stage: str) -> None:
+    from chalicelib.pinkey import unusable
+
+    name = chalice_stage(stage)["environment_variables"]["PIN_KEY_PARAMETER"]
+    ssm = session.client("ssm")
+    try:
+        value = ssm.get_parameter(Name=name, WithDecryption=True)["Parameter"]
+    except ssm.exceptions.ParameterNotFound:
+        raise Stop(
+            f"no SSM parameter {name}: aws ssm put-parameter --name {name} --type SecureString "
+            '--value "$(openssl rand -hex 32)"'
+        ) from None
+    if value["Type"] != "SecureString":
+        raise Stop(f"SSM parameter {name} is a {value['Type']}, not a SecureString")
+    problem = unusable(value["Value"])
+    if problem:
+        raise Stop(f"SSM parameter {name} {problem}: put a random key (openssl rand -hex 32)")
+
+
+def apns_platform_application(session, stage: str) -> str:
+    name = f"{APP_NAME}-{stage}-apns"
+    sns = session.client("sns")
+    for page in sns.get_paginator("list_platform_applications").paginate():
+        for application in page["PlatformApplications"]:
+            if application["PlatformApplicationArn"].rsplit("/", 1)[-1] == name:
+                return application["PlatformApplicationArn"]
+    raise Stop(f"no SNS platform application {name}: create it first (README, Deploy)")
+
+
+# --- 2. the stack ---------------------------------------------------------------------------------------
+
+
+def template_body(emulated: bool) -> str:
+    if not emulated:
+        return TEMPLATE.read_text()
+    import local_stack  # the emulator cannot create CloudFront, alarms, subscriptions
+
+    return local_stack.local_template_body(local_stack.load_template())
+
+
+def stack_parameters(stage: str, settings: dict, apns_arn: str) -> list[dict]:
+    values = {
+        "Stage": stage,
+        "ApiName": APP_NAME,
+        "ApiStageName": chalice_stage(stage)["api_gateway_stage"],
+        "ApnsPlatformApplicationArn": apns_arn,
+        "SmsSenderId": settings.get("sms_sender_id", ""),
+        "AlarmEmail": settings.get("alarm_email", ""),
+        "SmsMonthlySpendAlarmUsd": str(settings.get("sms_monthly_spend_alarm_usd", 50)),
+    }
+    return [{"ParameterKey": key, "ParameterValue": value} for key, value in values.items()]
+
+
+def deploy_stack(session, stage: str, settings: dict, apns_arn: str, emulated: bool) -> dict[str, str]:
+    cloudformation = session.client("cloudformation")
+    name = f"{APP_NAME}-{stage}"
+    arguments = {
+        "StackName": name,
+        "TemplateBody": template_body(emulated),
+        "Parameters": stack_parameters(stage, settings, apns_arn),
+        "Tags": [{"Key": "app", "Value": APP_NAME}, {"Key": "stage", "Value": stage}],
+    }
+    try:
+        cloudformation.describe_stacks(StackName=name)
+        exists = True
+    except cloudformation.exceptions.ClientError:
+        exists = False
+    if exists:
+        try:
+            cloudformation.update_stack(**arguments)
+            say(f"updating stack {name}")
+            cloudformation.get_waiter("stack_update_complete").wait(StackName=name, WaiterConfig={"Delay": 5})
+        except cloudformation.exceptions.ClientError as error:
+            if "No updates are to be performed" not in str(error):
+                raise Stop(f"stack {name}: {error}") from None
+            say(f"stack {name} is up to date")
+    else:
+        say(f"creating stack {name} (the CDN takes some minutes)")
+        cloudformation.create_stack(**arguments)
+        cloudformation.get_waiter("stack_create_complete").wait(StackName=name, WaiterConfig={"Delay": 5})
+    stack = cloudformation.describe_stacks(StackName=name)["Stacks"][0]
+    if not stack["StackStatus"].endswith("_COMPLETE") or "ROLLBACK" in stack["StackStatus"]:
+        raise Stop(f"stack {name}: {stack['StackStatus']} {stack.get('StackStatusReason', '')}")
+    return {output["OutputKey"]: output["OutputValue"] for output in stack.get("Outputs", [])}
+
+
+# --- 3. settings ----------------------------------------------------------------------------------------
+
+
+def write_settings(stage: str, settings: dict, outputs: dict[str, str], emulated: bool) -> Path:
+    if emulated:  # no CloudFront in the emulator: avatars from the bucket's own URL
+        outputs = {"AvatarBaseUrl": "", **outputs}
+    extra = {}
+    domain = settings.get("custom_domain") or {}
+    if domain.get("domain_name"):
+        extra["api_gateway_custom_domain"] = {
+            "domain_name": domain["domain_name"],
+            "certificate_arn": domain["certificate_arn"],
+        }
+    try:
+        path = stage_config.write_settings(stage, outputs, extra)
+    except SystemExit as problem:
+        raise Stop(str(problem)) from None
+    env = json.loads(path.read_text())["environment_variables"]
+    if emulated and not env.get("AVATAR_BASE_URL"):
+        env.pop("AVATAR_BASE_URL")
+        env["AVATAR_BASE_URL"] = f"https://{env['AVATAR_BUCKET']}.s3.amazonaws.com"
+        path.write_text(json.dumps({"environment_variables": env, **extra}, indent=2) + "\n")
+    return path
+
+
+# --- 4. lost deploy state -------------------------------------------------------------------------------
+
+
+def recover_deployed_state(session, stage: str) -> bool:
+    """Rebuild ``.chalice/deployed/<stage>.json`` from what exists in the account. True when written."""
+    path = DEPLOYED / f"{stage}.json"
+    if path.exists():
+        return False
+    api_stage = chalice_stage(stage)["api_gateway_stage"]
+    apigateway = session.client("apigateway")
+    candidates = []
+    for page in apigateway.get_paginator("get_rest_apis").paginate():
+        for api in page["items"]:
+            if api["name"] != APP_NAME:
+                continue
+            stages = {s["stageName"] for s in apigateway.get_stages(restApiId=api["id"]).get("item", [])}
+            if api_stage in stages:
+                candidates.append(api["id"])
+    if not candidates:
+        return False
+    if len(candidates) > 1:
+        raise Stop(f"{len(candidates)} REST APIs named {APP_NAME} have stage {api_stage}: {candidates}; keep one")
+    rest_api_id = candidates[0]
+    region = session.region_name
+    lambda_client = session.client("lambda")
+    resources = []
+    functions = {"api_handler": f"{APP_NAME}-{stage}"}
+    for name in ("send_notifications", "remind_upcoming_events"):
+        functions[name] = f"{APP_NAME}-{stage}-{name}"
+    for name, function_name in functions.items():
+        try:
+            arn = lambda_client.get_function(FunctionName=function_name)["Configuration"]["FunctionArn"]
+        except lambda_client.exceptions.ResourceNotFoundException:
+            continue
+        resources.append({"name": name, "resource_type": "lambda_function", "lambda_arn": arn})
+        if name == "send_notifications":
+            for mapping in _event_source_mappings(lambda_client, arn):
+                resources.append(
+                    {
+                        "name": f"{name}-sqs-event-source",
+                        "resource_type": "sqs_event",
+                        "queue_arn": mapping["EventSourceArn"],
+                        "event_uuid": mapping["UUID"],
+                        "queue": mapping["EventSourceArn"].rsplit(":", 1)[-1],
+                        "lambda_arn": mapping["FunctionArn"],  # chalice compares the mapping's own
+                    }
+                )
+    resources.append(
+        {
+            "name": "rest_api",
+            "resource_type": "rest_api",
+            "rest_api_id": rest_api_id,
+            "rest_api_url": f"https://{rest_api_id}.execute-api.{region}.amazonaws.com/{api_stage}/",
+        }
+    )
+    DEPLOYED.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({"resources": resources, "schema_version": "2.0", "backend": "api"}, indent=2))
+    say(f"{path.relative_to(ROOT)} was missing: recovered REST API {rest_api_id} and {len(functions)} functions")
+    return True
+
+
+def _event_source_mappings(lambda_client, function_arn: str) -> list[dict]:
+    """The function's event source mappings (all pages; filtered here: moto ignores the FunctionName filter)."""
+    found = []
+    for page in lambda_client.get_paginator("list_event_source_mappings").paginate():
+        found += [m for m in page["EventSourceMappings"] if m["FunctionArn"] == function_arn]
+    return found
+
+
+# --- 5. chalice deploy ----------------------------------------------------------------------------------
+
+
+def chalice_deploy(stage: str, settings_file: Path) -> dict:
+    command = [sys.executable, str(ROOT / "scripts" / "chalice_cli.py"), "--settings", str(settings_file)]
+    command += ["deploy", "--stage", stage]
+    result = subprocess.run(command, cwd=ROOT, stdin=subprocess.DEVNULL)
+    if result.returncode != 0:
+        raise Stop(f"chalice deploy failed (exit {result.returncode}); see above")
+    deployed = json.loads((DEPLOYED / f"{stage}.json").read_text())
+    return {resource["name"]: resource for resource in deployed["resources"]}
+
+
+def api_log_retention(session, stage: str) -> None:
+    """chalice 1.34 gives the API function's retention to a log group named after ``api_handler``
+    (``/aws/lambda/invites-<stage>-api_handler``), which the function never writes to: set it on the real one."""
+    logs = session.client("logs")
+    name = f"/aws/lambda/{APP_NAME}-{stage}"
+    try:
+        logs.create_log_group(logGroupName=name)
+    except logs.exceptions.ResourceAlreadyExistsException:
+        pass
+    logs.put_retention_policy(logGroupName=name, retentionInDays=chalice_stage(stage)["log_retention_in_days"])
+
+
+# --- 7. smoke test --------------------------------------------------------------------------------------
+
+
+def smoke_test(url: str, attempts: int = SMOKE_ATTEMPTS) -> list[str]:
+    """What the deployed URL gets wrong ([] when nothing); retried while a new deployment propagates."""
+    import requests
+
+    base = url.rstrip("/")
+    token = f"1.smoke-{uuid.uuid4().hex}"
+    problems: list[str] = []
+    for attempt in range(attempts):
+        problems = []
+        try:
+            docs = requests.get(f"{base}/openapi.json", timeout=10)
+            if docs.status_code != 200 or "openapi" not in docs.json():
+                problems.append(f"GET /openapi.json: {docs.status_code}")
+            events = requests.get(f"{base}/events", timeout=10)
+            if events.status_code != 401:
+                problems.append(f"GET /events without a token: {events.status_code}, not 401")
+            for method in ("GET", "POST", "DELETE"):
+                unknown = requests.request(
+                    method,
+                    f"{base}/no-such-path-{uuid.uuid4().hex[:8]}",
+                    headers={"Authorization": f"Bearer {token}"},
+                    timeout=10,
+                )
+                if unknown.status_code != 404 or unknown.text.strip() != gateway.NOT_FOUND_BODY:
+                    problems.append(f"{method} of an unknown path: {unknown.status_code} {unknown.text[:80]}")
+                if token in unknown.text or any(token in value for value in unknown.headers.values()):
+                    problems.append(f"{method} of an unknown path repeats the Authorization header")
+        except (requests.RequestException, ValueError) as error:
+            problems.append(f"{type(error).__name__}: {error}")
+        if not problems:
+            return []
+        if attempt + 1 < attempts:
+            time.sleep(3)
+    return problems
+
+
+# --- main -----------------------------------------------------------------------------------------------
+
+
+def deploy(stage: str, region: str | None, smoke: bool, emulated: bool) -> str:
+    import boto3
+
+    settings = stage_settings(stage)
+    session = boto3.session.Session(region_name=region)
+    if session.region_name is None:
+        raise Stop("no AWS region: pass --region or set AWS_DEFAULT_REGION")
+    check_pin_key(session, stage)
+    apns_arn = apns_platform_application(session, stage)
+    outputs = deploy_stack(session, stage, settings, apns_arn, emulated)
+    settings_file = write_settings(stage, settings, outputs, emulated)
+    say(f"stage settings: {settings_file.relative_to(ROOT)}")
+    recover_deployed_state(session, stage)
+    deployed = chalice_deploy(stage, settings_file)
+    api_log_retention(session, stage)
+    rest_api = deployed["rest_api"]
+    gateway.apply(
+        session.client("apigateway"), rest_api["rest_api_id"], chalice_stage(stage)["api_gateway_stage"], settings
+    )
+    url = rest_api["rest_api_url"]
+    say(f"gateway responses and throttles set on {rest_api['rest_api_id']}")
+    if smoke:
+        problems = smoke_test(url)
+        if problems:
+            raise Stop(f"smoke test of {url} failed:\n  " + "\n  ".join(problems))
+        say("smoke test passed")
+    say(f"deployed {stage}: {url}")
+    return url
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--stage", required=True, choices=["dev", "prod"])
+    parser.add_argument("--region", help="default: your AWS configuration's")
+    parser.add_argument("--no-smoke", action="store_true", help="skip the smoke test of the deployed URL")
+    args = parser.parse_args(argv)
+    emulated = bool(os.environ.get("AWS_ENDPOINT_URL"))  # the deploy rehearsal against moto (tests/infra)
+    try:
+        deploy(args.stage, args.region, smoke=not args.no_smoke, emulated=emulated)
+    except Stop as problem:
+        print(f"deploy: {problem}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

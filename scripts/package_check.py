@@ -1,0 +1,113 @@
+"""Check a Lambda deployment zip against its runtime: ``python scripts/package_check.py out/deployment.zip``.
+
+For every compiled extension (``*.so``) in the zip: the GLIBC_x.y symbol versions it needs (ELF version
+needs, read with pyelftools) must all be at most the runtime's glibc; and every distribution that ships
+compiled code must be a manylinux wheel (the ``Tag`` lines of its ``*.dist-info/WHEEL``), never a local build
+(``linux_x86_64``) or an sdist built on the packaging machine. Exit status 1 and one line per problem.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import sys
+import zipfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from chalice_cli import LAMBDA_RUNTIME, RUNTIME_GLIBC, platform_glibc  # noqa: E402
+
+GLIBC_VERSION = re.compile(r"GLIBC_(\d+)\.(\d+)(?:\.(\d+))?$")
+
+
+@dataclass
+class Report:
+    glibc_needed: dict[str, tuple[int, int]] = field(default_factory=dict)  # .so -> highest GLIBC_ needed
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def max_glibc(self) -> tuple[int, int] | None:
+        return max(self.glibc_needed.values(), default=None)
+
+
+def glibc_versions(elf_bytes: bytes) -> set[tuple[int, int]]:
+    """The GLIBC_x.y versions an ELF shared object needs."""
+    from elftools.elf.elffile import ELFFile
+    from elftools.elf.gnuversions import GNUVerNeedSection
+
+    found = set()
+    elf = ELFFile(io.BytesIO(elf_bytes))
+    for section in elf.iter_sections():
+        if not isinstance(section, GNUVerNeedSection):
+            continue
+        for _library, auxiliaries in section.iter_versions():
+            for aux in auxiliaries:
+                match = GLIBC_VERSION.match(aux.name)
+                if match:
+                    found.add((int(match[1]), int(match[2])))
+    return found
+
+
+def _owners(archive: zipfile.ZipFile) -> dict[str, str]:
+    """Path in the zip -> the dist-info directory whose RECORD lists it."""
+    owners = {}
+    for name in archive.namelist():
+        if name.endswith(".dist-info/RECORD"):
+            dist_info = name.rsplit("/", 1)[0]
+            for line in archive.read(name).decode().splitlines():
+                path = line.split(",", 1)[0]
+                if path:
+                    owners[path] = dist_info
+    return owners
+
+
+def wheel_tags(archive: zipfile.ZipFile, dist_info: str) -> list[str]:
+    text = archive.read(f"{dist_info}/WHEEL").decode()
+    return [line.split(":", 1)[1].strip() for line in text.splitlines() if line.startswith("Tag:")]
+
+
+def check(zip_path: str | Path, glibc: tuple[int, int] = RUNTIME_GLIBC) -> Report:
+    report = Report()
+    with zipfile.ZipFile(zip_path) as archive:
+        owners = _owners(archive)
+        checked_dists = set()
+        for name in archive.namelist():
+            if not (name.endswith(".so") or ".so." in name.rsplit("/", 1)[-1]):
+                continue
+            needed = glibc_versions(archive.read(name))
+            if needed:
+                report.glibc_needed[name] = max(needed)
+                if max(needed) > glibc:
+                    have = ".".join(map(str, glibc))
+                    report.problems.append(f"{name} needs GLIBC_{'.'.join(map(str, max(needed)))}, runtime has {have}")
+            owner = owners.get(name)
+            if owner is None:
+                report.problems.append(f"{name} belongs to no wheel (no RECORD lists it): built or copied by hand?")
+                continue
+            if owner in checked_dists:
+                continue
+            checked_dists.add(owner)
+            platforms = [tag.rsplit("-", 1)[-1] for tag in wheel_tags(archive, owner)]
+            fitting = [p for p in platforms if (platform_glibc(p) or (99, 0)) <= glibc]
+            if not fitting:
+                report.problems.append(f"{owner} is not a manylinux wheel for glibc <= {glibc}: tags {platforms}")
+    return report
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    report = check(argv[0])
+    top = report.max_glibc
+    print(
+        f"{len(report.glibc_needed)} extensions; highest glibc needed: {'.'.join(map(str, top)) if top else '-'}"
+        f" (Lambda {LAMBDA_RUNTIME}: {'.'.join(map(str, RUNTIME_GLIBC))})"
+    )
+    for problem in report.problems:
+        print(f"package_check: {problem}", file=sys.stderr)
+    return 1 if report.problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

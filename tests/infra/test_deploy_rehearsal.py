@@ -1,0 +1,201 @@
+"""`make deploy` (scripts/deploy.py) rehearsed against moto server on 127.0.0.1, as far as the emulator goes.
+
+Covered: the pin-key and APNS checks, the stack (minus what moto's CloudFormation cannot create:
+scripts/local_stack.py UNSUPPORTED_LOCALLY), the generated stage settings, `chalice deploy` through
+scripts/chalice_cli.py creating the three functions with their own roles, the SQS mapping and the hourly
+schedule, the gateway responses, and a second deploy after the deploy state was lost.
+
+What moto 5.2.5 cannot do, and what covers it instead:
+- ImportRestApi/PutRestApi take only OpenAPI 3 and Chalice sends Swagger 2.0: the server here creates the
+  API by its title with one placeholder method instead of the routes (tests/infra/test_package.py lints the
+  real API definition with cfn-lint);
+- Lambda invoke needs Docker: no smoke test (`--no-smoke`); scripts/deploy.py's smoke test is run against
+  `make run`'s stack in tests/test_local_stack.py;
+- CloudFront, CloudWatch alarms, SNS subscriptions: not in the emulated stack (cfn-lint on the template).
+The rehearsal runs on a copy of the project, so the working copy's .chalice/deployed is never touched.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import boto3
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+REGION = "us-east-1"
+STAGE = "dev"
+KEY = "9f" * 32
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def _accept_swagger_imports(monkeypatch) -> None:
+    """moto's ImportRestApi/PutRestApi refuse Swagger 2.0 (Chalice's format): create the API by title only."""
+    from moto.apigateway.models import APIGatewayBackend
+
+    def import_rest_api(self, api_doc, fail_on_warnings):
+        api = self.create_rest_api(name=api_doc["info"]["title"], description="")
+        self.put_method(api.id, api.root_resource_id, "GET", "NONE")  # a deployment needs one method
+        self.put_integration(api.id, api.root_resource_id, "GET", "MOCK", uri="", integration_method="GET")
+        return api
+
+    def put_rest_api(self, function_id, api_doc, fail_on_warnings, mode="merge"):
+        return self.get_rest_api(function_id)
+
+    monkeypatch.setattr(APIGatewayBackend, "import_rest_api", import_rest_api)
+    monkeypatch.setattr(APIGatewayBackend, "put_rest_api", put_rest_api)
+
+
+@pytest.fixture
+def emulator(monkeypatch):
+    from moto.server import ThreadedMotoServer
+
+    _accept_swagger_imports(monkeypatch)
+    port = _free_port()
+    server = ThreadedMotoServer(ip_address="127.0.0.1", port=port, verbose=False)
+    server.start()
+    endpoint = f"http://127.0.0.1:{port}"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("AWS_") and k not in ("PIN_SECRET", "STAGE")}
+    env.update(
+        AWS_ENDPOINT_URL=endpoint,
+        AWS_ACCESS_KEY_ID="testing",
+        AWS_SECRET_ACCESS_KEY="testing",
+        AWS_DEFAULT_REGION=REGION,
+        AWS_CONFIG_FILE=os.devnull,
+        AWS_SHARED_CREDENTIALS_FILE=os.devnull,
+    )
+    try:
+        yield endpoint, env
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def project(tmp_path) -> Path:
+    """A copy of what a deploy reads, with chalice's package cache when there is one."""
+    copy = tmp_path / "project"
+    for name in ("app.py", "requirements.txt"):
+        shutil.copy(ROOT / name, copy / name) if copy.exists() else (copy.mkdir(), shutil.copy(ROOT / name, copy))
+    for name in ("chalicelib", "scripts", "infra"):
+        shutil.copytree(ROOT / name, copy / name, ignore=shutil.ignore_patterns("__pycache__"))
+    (copy / ".chalice").mkdir()
+    for path in (ROOT / ".chalice").glob("*.json"):
+        shutil.copy(path, copy / ".chalice")
+    if (ROOT / ".chalice" / "deployments").exists():
+        shutil.copytree(ROOT / ".chalice" / "deployments", copy / ".chalice" / "deployments")
+    return copy
+
+
+def _client(service: str, endpoint: str):
+    return boto3.session.Session().client(
+        service, region_name=REGION, endpoint_url=endpoint, aws_access_key_id="testing", aws_secret_access_key="testing"
+    )
+
+
+def _deploy(project: Path, env: dict) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, str(project / "scripts" / "deploy.py"), "--stage", STAGE, "--no-smoke"],
+        cwd=project,
+        env={**env, "PYTHONPATH": str(project)},
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+def test_make_deploy_rehearsed_on_moto(emulator, project):
+    endpoint, env = emulator
+    # GIVEN an account with the development pin key: the deploy stops before creating anything
+    ssm = _client("ssm", endpoint)
+    ssm.put_parameter(Name=f"/invites/{STAGE}/pin-secret", Type="SecureString", Value="local-development-pin-secret")
+    refused = _deploy(project, env)
+    assert refused.returncode == 1 and "holds the development key" in refused.stderr, refused.stderr
+    assert _client("cloudformation", endpoint).describe_stacks()["Stacks"] == []
+    # and without the APNS platform application
+    ssm.put_parameter(Name=f"/invites/{STAGE}/pin-secret", Type="SecureString", Value=KEY, Overwrite=True)
+    refused = _deploy(project, env)
+    assert refused.returncode == 1 and f"invites-{STAGE}-apns" in refused.stderr, refused.stderr
+
+    # WHEN everything is in place and `make deploy STAGE=dev` runs
+    _client("sns", endpoint).create_platform_application(Name=f"invites-{STAGE}-apns", Platform="APNS", Attributes={})
+    done = _deploy(project, env)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+    # THEN the stack exists and the settings were generated outside the tracked config
+    stack = _client("cloudformation", endpoint).describe_stacks(StackName=f"invites-{STAGE}")["Stacks"][0]
+    assert stack["StackStatus"] == "CREATE_COMPLETE"
+    settings = json.loads((project / "build" / "stages" / f"{STAGE}.json").read_text())["environment_variables"]
+    assert settings["NOTIFICATIONS_QUEUE_URL"].endswith(f"invites-{STAGE}-notifications")
+    assert (project / ".chalice" / "config.json").read_text() == (ROOT / ".chalice" / "config.json").read_text()
+
+    # the three functions: python3.12, the stage's sizes, settings by name, no secret in any environment
+    lambda_client = _client("lambda", endpoint)
+    functions = {f["FunctionName"]: f for f in lambda_client.list_functions()["Functions"]}
+    names = {f"invites-{STAGE}", f"invites-{STAGE}-send_notifications", f"invites-{STAGE}-remind_upcoming_events"}
+    assert set(functions) == names
+    expected_env = {"STAGE", "USERS_TABLE", "AUTH_TABLE", "EVENTS_TABLE", "AVATAR_BUCKET", "AVATAR_BASE_URL"}
+    expected_env |= {"APNS_PLATFORM_APPLICATION_ARN", "NOTIFICATIONS_QUEUE_URL", "NOTIFICATIONS_QUEUE_NAME"}
+    expected_env |= {"SMS_SENDER_ID", "PIN_KEY_PARAMETER"}
+    for function in functions.values():
+        assert function["Runtime"] == "python3.12"
+        assert function["MemorySize"] == 1024 and function["Timeout"] == 15
+        variables = function["Environment"]["Variables"]
+        assert set(variables) == expected_env
+        assert KEY not in json.dumps(variables) and "PIN_SECRET" not in variables
+    assert len({function["Role"] for function in functions.values()}) == 3  # a role each
+
+    # the queue feeds the notification worker; the schedule runs the reminders hourly
+    mappings = lambda_client.list_event_source_mappings()["EventSourceMappings"]
+    assert [(m["EventSourceArn"].rsplit(":", 1)[-1], m["FunctionArn"].rsplit(":", 1)[-1]) for m in mappings] == [
+        (f"invites-{STAGE}-notifications", f"invites-{STAGE}-send_notifications")
+    ]
+    events = _client("events", endpoint)
+    rules = [r for r in events.list_rules()["Rules"] if r.get("ScheduleExpression")]
+    assert [r["ScheduleExpression"] for r in rules] == ["rate(1 hour)"]
+    targets = events.list_targets_by_rule(Rule=rules[0]["Name"])["Targets"]
+    assert targets[0]["Arn"].endswith(f"invites-{STAGE}-remind_upcoming_events")
+
+    # every function's log group expires its logs after the stage's retention
+    described = _client("logs", endpoint).describe_log_groups()["logGroups"]
+    groups = {group["logGroupName"]: group.get("retentionInDays") for group in described}
+    assert {name: groups.get(f"/aws/lambda/{name}") for name in names} == {name: 14 for name in names}, groups
+
+    # unknown paths: the gateway answers 404 with a fixed body
+    apigateway = _client("apigateway", endpoint)
+    apis = apigateway.get_rest_apis()["items"]
+    assert [api["name"] for api in apis] == ["invites"]
+    response = apigateway.get_gateway_response(restApiId=apis[0]["id"], responseType="MISSING_AUTHENTICATION_TOKEN")
+    assert response["statusCode"] == "404"
+    assert response["responseTemplates"] == {"application/json": '{"detail": "Not found."}'}
+    # and throttles the stage, the login routes tighter (infra/stages.json)
+    settings = apigateway.get_stage(restApiId=apis[0]["id"], stageName=STAGE)["methodSettings"]
+    stages = json.loads((ROOT / "infra" / "stages.json").read_text())[STAGE]["throttle"]
+    assert settings["*/*"]["throttlingRateLimit"] == stages["rate"]
+    assert settings["*/*"]["throttlingBurstLimit"] == stages["burst"]
+    assert settings["~1auth/POST"]["throttlingRateLimit"] == stages["routes"]["POST /auth"]["rate"]
+    assert (
+        settings["~1auth~1verify_pin/POST"]["throttlingBurstLimit"]
+        == stages["routes"]["POST /auth/verify_pin"]["burst"]
+    )
+
+    # WHEN the deploy state is lost (another machine) and the stage is deployed again
+    (project / ".chalice" / "deployed" / f"{STAGE}.json").unlink()
+    again = _deploy(project, env)
+    assert again.returncode == 0, again.stdout + again.stderr
+    # THEN the same API, functions and queue mapping were updated, not second ones made
+    assert [api["id"] for api in apigateway.get_rest_apis()["items"]] == [apis[0]["id"]]
+    assert "recovered REST API" in again.stdout
+    assert {f["FunctionName"] for f in lambda_client.list_functions()["Functions"]} == names
+    assert len(lambda_client.list_event_source_mappings()["EventSourceMappings"]) == 1, again.stdout
