@@ -102,5 +102,5 @@ def test_verify_pin_spends_no_try_when_the_key_is_unavailable(deployed_stage, ov
     pinkey.forget()
     boto3.client("ssm", region_name="us-east-1").delete_parameter(Name=PARAMETER)
     with pytest.raises(ServiceUnavailable):
-        auth.verify_pin(PHONE, "000000")
+        auth.verify_pin(PHONE, "000000", "203.0.113.5")
     assert Pin.get(pin_pk(PHONE)).attempts == 0

@@ -181,7 +181,8 @@ def _two_pages(client) -> str:
     return owner["auth_token"]
 
 
-def test_page_links_ignore_host_and_forwarded_headers(client):
+def test_page_links_ignore_host_and_forwarded_headers(client, override_settings):
+    override_settings(public_base_url="")  # the fallback outside AWS, with no base configured
     token = _two_pages(client)
     forged = {"Host": "evil.example", "X-Forwarded-Proto": "javascript", "X-Forwarded-Host": "evil.example"}
     page = body(get(client, "/events?per_page=1", token, headers=forged))
@@ -197,9 +198,10 @@ def test_page_links_use_the_configured_public_base(client, override_settings):
     assert page["next"] == "https://api.example.test/v1/events?per_page=1&page=2"
 
 
-def test_deployed_links_use_the_stages_domain_over_https():
+def test_deployed_links_use_the_stages_domain_over_https(override_settings):
     from chalicelib.api.routing import public_url
 
+    override_settings(public_base_url="")
     class Deployed:  # what API Gateway hands the function: the stage's domain and the path with the stage
         path = "/events"
         headers = {"host": "evil.example", "x-forwarded-proto": "javascript"}
