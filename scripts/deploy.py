@@ -266,6 +266,30 @@ def _event_source_mappings(lambda_client, function_arn: str) -> list[dict]:
 # --- 5. chalice deploy ----------------------------------------------------------------------------------
 
 
+def deployed_url(stage: str) -> str:
+    """The stage's API URL from chalice's deploy state ("" before the first deploy)."""
+    path = DEPLOYED / f"{stage}.json"
+    if not path.exists():
+        return ""
+    resources = json.loads(path.read_text())["resources"]
+    return next((r["rest_api_url"] for r in resources if r.get("resource_type") == "rest_api"), "")
+
+
+def public_base(settings: dict, api_url: str) -> str:
+    """PUBLIC_BASE_URL of the stage: its custom domain, else its own API URL ("" when neither is known).
+    Links in invitation texts (/i/<code>) and next/previous links are built on it."""
+    domain = (settings.get("custom_domain") or {}).get("domain_name")
+    if domain:
+        return f"https://{domain}"
+    return api_url.rstrip("/")
+
+
+def set_public_base(settings_file: Path, base: str) -> None:
+    generated = json.loads(settings_file.read_text())
+    generated["environment_variables"]["PUBLIC_BASE_URL"] = base
+    settings_file.write_text(json.dumps(generated, indent=2) + "\n")
+
+
 def chalice_deploy(stage: str, settings_file: Path) -> dict:
     command = [sys.executable, str(ROOT / "scripts" / "chalice_cli.py"), "--settings", str(settings_file)]
     command += ["deploy", "--stage", stage]
@@ -343,7 +367,14 @@ def deploy(stage: str, region: str | None, smoke: bool, emulated: bool) -> str:
     settings_file = write_settings(stage, settings, outputs, emulated)
     say(f"stage settings: {settings_file.relative_to(ROOT)}")
     recover_deployed_state(session, stage)
+    base = public_base(settings, deployed_url(stage))
+    if base:
+        set_public_base(settings_file, base)
     deployed = chalice_deploy(stage, settings_file)
+    if not base:  # the first deploy of the stage: its URL is known only now, and the texts' links need it
+        set_public_base(settings_file, public_base(settings, deployed["rest_api"]["rest_api_url"]))
+        say("first deploy of the stage: deploying again with PUBLIC_BASE_URL set to its URL")
+        deployed = chalice_deploy(stage, settings_file)
     api_log_retention(session, stage)
     rest_api = deployed["rest_api"]
     gateway.apply(

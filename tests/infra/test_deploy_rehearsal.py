@@ -147,7 +147,7 @@ def test_make_deploy_rehearsed_on_moto(emulator, project):
     assert set(functions) == names
     expected_env = {"STAGE", "USERS_TABLE", "AUTH_TABLE", "EVENTS_TABLE", "AVATAR_BUCKET", "AVATAR_BASE_URL"}
     expected_env |= {"APNS_PLATFORM_APPLICATION_ARN", "NOTIFICATIONS_QUEUE_URL", "NOTIFICATIONS_QUEUE_NAME"}
-    expected_env |= {"SMS_SENDER_ID", "PIN_KEY_PARAMETER"}
+    expected_env |= {"SMS_SENDER_ID", "PIN_KEY_PARAMETER", "PUBLIC_BASE_URL"}
     for function in functions.values():
         assert function["Runtime"] == "python3.12"
         assert function["MemorySize"] == 1024 and function["Timeout"] == 15
@@ -155,6 +155,10 @@ def test_make_deploy_rehearsed_on_moto(emulator, project):
         assert set(variables) == expected_env
         assert KEY not in json.dumps(variables) and "PIN_SECRET" not in variables
     assert len({function["Role"] for function in functions.values()}) == 3  # a role each
+    # the texts' links and next/previous point at the stage's own URL (known after the first deploy)
+    deployed = json.loads((project / ".chalice" / "deployed" / f"{STAGE}.json").read_text())
+    (api_url,) = [r["rest_api_url"] for r in deployed["resources"] if r["resource_type"] == "rest_api"]
+    assert functions[f"invites-{STAGE}"]["Environment"]["Variables"]["PUBLIC_BASE_URL"] == api_url.rstrip("/")
 
     # the queue feeds the notification worker; the schedule runs the reminders hourly
     mappings = lambda_client.list_event_source_mappings()["EventSourceMappings"]
