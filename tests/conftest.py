@@ -123,3 +123,25 @@ def fail_aws(monkeypatch):
         failing[(service, operation)] = code
 
     return fail
+
+
+@pytest.fixture
+def break_aws(monkeypatch):
+    """``break_aws("UpdateItem", make_error)``: that botocore operation raises ``make_error(operation_name)``.
+
+    For faults ``fail_aws`` cannot express: read timeouts, cancelled transactions with their reasons, and
+    errors carrying a message (tests/utils/aws_faults.py makes them).
+    """
+    from botocore.client import BaseClient
+
+    failing = {}
+    original = BaseClient._make_api_call
+
+    def patched(self, operation_name, api_params):
+        make = failing.get(operation_name)
+        if make is not None:
+            raise make(operation_name)
+        return original(self, operation_name, api_params)
+
+    monkeypatch.setattr(BaseClient, "_make_api_call", patched)
+    return failing.__setitem__
