@@ -36,6 +36,17 @@ def drain(url: str) -> list[str]:
             sqs.delete_message(QueueUrl=url, ReceiptHandle=message["ReceiptHandle"])
 
 
+def run_queue(client, url: str, bodies: list[str] | None = None) -> list[str]:
+    """Deliver what the queue holds (or ``bodies`` again) to the SQS handler; returns the bodies.
+
+    The handler raises when a message failed (the batch's partial failure report aside).
+    """
+    bodies = drain(url) if bodies is None else bodies
+    if bodies:
+        client.lambda_.invoke("send_notifications", client.events.generate_sqs_event(bodies, queue_name="q"))
+    return bodies
+
+
 def add_device(person, token: str) -> str:
     """Register an iOS token for ``person`` as add_ios_device does; returns the endpoint ARN."""
     from chalicelib.config import get_settings
