@@ -34,10 +34,12 @@ SLOW_GROUPS = {
     "infra/test_package.py": ("packaging", "cfn_lint"),
     "infra/test_deploy_rehearsal.py": ("packaging",),
     "infra/test_template.py::test_cfn_lint_passes": ("cfn_lint",),
+    # 500 invitees written and notified through moto: a minute on a busy machine, alone longer than the rest
+    "api/test_notifications_cancel.py::test_cancel_with_500_invitees_costs_what_cancel_with_5_does": ("scale",),
     "test_bench.py": ("scripts",),
     "test_abuse_figures.py": ("scripts",),
 }
-SLOW_MARKERS = {"e2e", "browser", "schemathesis", "generated_clients", "packaging", "cfn_lint", "scripts"}
+SLOW_MARKERS = {"e2e", "browser", "schemathesis", "generated_clients", "packaging", "cfn_lint", "scripts", "scale"}
 TESTS_DIR = Path(__file__).resolve().parent
 
 

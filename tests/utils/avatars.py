@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import boto3
-
-from tests.utils.aws_env import REGION, TEST_ENVIRONMENT
+from tests.utils.aws_env import TEST_ENVIRONMENT, aws_client
 
 AVATAR_BUCKET = TEST_ENVIRONMENT["AVATAR_BUCKET"]
 CDN = TEST_ENVIRONMENT["AVATAR_BASE_URL"] + "/"  # photo URLs start with it; the object key follows
@@ -12,7 +10,7 @@ CDN = TEST_ENVIRONMENT["AVATAR_BASE_URL"] + "/"  # photo URLs start with it; the
 
 def stored_objects() -> list[str]:
     """Every object key in the avatar bucket, sorted."""
-    listing = boto3.client("s3", region_name=REGION).list_objects_v2(Bucket=AVATAR_BUCKET)
+    listing = aws_client("s3").list_objects_v2(Bucket=AVATAR_BUCKET)
     return sorted(item["Key"] for item in listing.get("Contents", []))
 
 
