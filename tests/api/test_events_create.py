@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from chalicelib.config import get_settings
 from chalicelib.services.users import find_user_by_phone
 from tests.utils.api import body, get, login, post_event, post_json, texts_to
 from tests.utils.factories import make_person, phone, table_items
@@ -97,16 +96,8 @@ def test_the_invitee_finds_the_invitation_after_logging_in(client):
     assert listed["results"][0]["i_am_owner"] is False
 
 
-@pytest.fixture
-def three_texts_an_hour(monkeypatch):
-    monkeypatch.setenv("INVITE_SMS_PER_OWNER_PER_HOUR", "3")
-    get_settings.cache_clear()
-    yield
-    monkeypatch.delenv("INVITE_SMS_PER_OWNER_PER_HOUR")
-    get_settings.cache_clear()
-
-
-def test_texts_beyond_the_owners_quota_are_not_sent_but_the_invitations_are(client, three_texts_an_hour):
+def test_texts_beyond_the_owners_quota_are_not_sent_but_the_invitations_are(client, override_settings):
+    override_settings(invite_sms_per_owner_per_hour=3)
     alice, carol = make_person("Alice"), make_person("Carol")
     assert post_event(client, alice, invite_phone_numbers=[phone(9101), phone(9102)]).status_code == 201
     # WHEN the next event needs two texts and the hour has one left
