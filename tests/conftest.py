@@ -45,7 +45,8 @@ TESTS_DIR = Path(__file__).resolve().parent
 
 def pytest_collection_modifyitems(config, items):
     for item in items:
-        path = Path(item.path).resolve().relative_to(TESTS_DIR).as_posix()
+        resolved = Path(item.path).resolve()
+        path = resolved.relative_to(TESTS_DIR).as_posix() if resolved.is_relative_to(TESTS_DIR) else ""
         groups = SLOW_GROUPS.get(path, ()) + SLOW_GROUPS.get(f"{path}::{item.originalname}", ())
         for group in groups:
             item.add_marker(group)
