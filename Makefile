@@ -1,4 +1,5 @@
-# `make run` serves the API on an embedded AWS emulator; `make test` runs the whole suite.
+# `make run` serves the API on an embedded AWS emulator; `make test` runs the whole suite, `make test-fast`
+# the unit and API tests only (no local stack, browser, Schemathesis, generated clients, packaging, cfn-lint).
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -8,7 +9,7 @@ STAMP := $(VENV)/.installed
 DOCS_ASSETS := chalicelib/static/swagger-ui/VERSION
 NODE_TOOLS := tools/contract/node_modules/.package-lock.json
 
-.PHONY: run test bench lint install clean deploy
+.PHONY: run test test-fast bench lint install clean deploy
 
 $(STAMP): requirements.txt requirements-dev.txt
 	$(PYTHON) -m venv $(VENV)
@@ -32,6 +33,11 @@ run: $(STAMP) $(DOCS_ASSETS)
 test: $(STAMP) $(DOCS_ASSETS) $(NODE_TOOLS)
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest -n 2
+
+# The slow groups are marked `slow` by tests/conftest.py (SLOW_GROUPS); see pyproject.toml for the markers.
+test-fast: $(STAMP) $(DOCS_ASSETS)
+	$(BIN)/ruff check .
+	$(BIN)/python -m pytest -n 2 -m "not slow"
 
 # The one deploy path (README, Deploy): stack, settings, chalice deploy (python3.12), gateway, smoke test.
 deploy: $(STAMP) $(DOCS_ASSETS)

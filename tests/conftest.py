@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import threading
 from collections import Counter
+from pathlib import Path
 
 from tests.utils.aws_env import ACCOUNT, APNS_APP, REGION, create_resources, use_test_environment  # noqa: F401
 
@@ -20,6 +21,37 @@ from moto import mock_aws  # noqa: E402
 from moto.core.responses import BaseResponse  # noqa: E402
 
 pytest_plugins = ["tests.utils.browser"]  # the `chromium` fixture of the browser tests
+
+# The slow groups, by file (or file::test) under tests/: each test there gets these markers and `slow`, which
+# `make test-fast` leaves out (-m "not slow"); `make test` runs everything. Markers are registered in
+# pyproject.toml. A test marked with one of the group markers anywhere else is slow too.
+SLOW_GROUPS = {
+    "test_local_stack.py": ("e2e",),
+    "web/test_page_browser.py": ("e2e", "browser"),
+    "contract/test_docs_browser.py": ("e2e", "browser"),
+    "contract/test_schemathesis.py": ("e2e", "schemathesis"),
+    "contract/test_generated_clients.py": ("generated_clients",),
+    "infra/test_package.py": ("packaging", "cfn_lint"),
+    "infra/test_deploy_rehearsal.py": ("packaging",),
+    "infra/test_template.py::test_cfn_lint_passes": ("cfn_lint",),
+    # 500 invitees written and notified through moto: a minute on a busy machine, alone longer than the rest
+    "api/test_notifications_cancel.py::test_cancel_with_500_invitees_costs_what_cancel_with_5_does": ("scale",),
+    "test_bench.py": ("scripts",),
+    "test_abuse_figures.py": ("scripts",),
+}
+SLOW_MARKERS = {"e2e", "browser", "schemathesis", "generated_clients", "packaging", "cfn_lint", "scripts", "scale"}
+TESTS_DIR = Path(__file__).resolve().parent
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        resolved = Path(item.path).resolve()
+        path = resolved.relative_to(TESTS_DIR).as_posix() if resolved.is_relative_to(TESTS_DIR) else ""
+        groups = SLOW_GROUPS.get(path, ()) + SLOW_GROUPS.get(f"{path}::{item.originalname}", ())
+        for group in groups:
+            item.add_marker(group)
+        if SLOW_MARKERS & {mark.name for mark in item.iter_markers()}:
+            item.add_marker("slow")
 
 
 class AwsCalls:
@@ -123,3 +155,25 @@ def fail_aws(monkeypatch):
         failing[(service, operation)] = code
 
     return fail
+
+
+@pytest.fixture
+def break_aws(monkeypatch):
+    """``break_aws("UpdateItem", make_error)``: that botocore operation raises ``make_error(operation_name)``.
+
+    For faults ``fail_aws`` cannot express: read timeouts, cancelled transactions with their reasons, and
+    errors carrying a message (tests/utils/aws_faults.py makes them).
+    """
+    from botocore.client import BaseClient
+
+    failing = {}
+    original = BaseClient._make_api_call
+
+    def patched(self, operation_name, api_params):
+        make = failing.get(operation_name)
+        if make is not None:
+            raise make(operation_name)
+        return original(self, operation_name, api_params)
+
+    monkeypatch.setattr(BaseClient, "_make_api_call", patched)
+    return failing.__setitem__

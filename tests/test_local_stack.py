@@ -7,7 +7,6 @@ would, check the console showed the pin, then stop the stack with SIGTERM and ch
 
 from __future__ import annotations
 
-import io
 import json
 import re
 import time
@@ -16,6 +15,7 @@ import pytest
 import requests
 
 from tests.infra.scripts import load
+from tests.utils.images import png
 from tests.utils.live_stack import HTTP_TIMEOUT_SECONDS, LocalStack, answers
 
 PHONE = "+14155550123"
@@ -29,12 +29,6 @@ def local_stack():
         yield stack
     finally:
         stack.kill()
-
-
-def texts_kept_by_the_emulator(stack: LocalStack, phone: str) -> list[str]:
-    """moto server keeps every SMS: ``{"sns": {"SMS": [{"phone_number", "message", "message_id"}]}}``."""
-    data = requests.get(f"{stack.emulator}/moto-api/data.json", timeout=HTTP_TIMEOUT_SECONDS).json()
-    return [sms["message"] for sms in data["sns"]["SMS"] if sms["phone_number"] == phone]
 
 
 def echoed_notifications(stack: LocalStack) -> list[dict]:
@@ -59,14 +53,6 @@ def wait_for(condition, timeout: float = 5.0):
         time.sleep(0.05)
 
 
-def small_png() -> bytes:
-    from PIL import Image
-
-    buffer = io.BytesIO()
-    Image.new("RGB", (64, 48), (30, 120, 200)).save(buffer, format="PNG")
-    return buffer.getvalue()
-
-
 @pytest.mark.e2e
 def test_local_stack_logs_in_serves_avatars_and_stops_cleanly(local_stack):
     local_stack.wait_until_ready()
@@ -79,7 +65,7 @@ def test_local_stack_logs_in_serves_avatars_and_stops_cleanly(local_stack):
     assert response.status_code == 204, response.text
     # No body and no Content-Type, as API Gateway answers the app's 204 (scripts/chalice_cli.py).
     assert response.content == b"" and "Content-Type" not in response.headers, response.headers
-    texts = texts_kept_by_the_emulator(local_stack, PHONE)
+    texts = local_stack.texts_to(PHONE)
     assert len(texts) == 1, texts
     pin = re.search(r"\b(\d{6})\b", texts[0]).group(1)
     echoed = wait_for(lambda: [r for r in echoed_notifications(local_stack) if r["to"] == PHONE])
@@ -118,7 +104,7 @@ def test_local_stack_logs_in_serves_avatars_and_stops_cleanly(local_stack):
     response = requests.post(
         f"{api}/users/change_avatar",
         headers=bearer,
-        files={"photo": ("me.png", small_png(), "image/png")},
+        files={"photo": ("me.png", png(64, 48, (30, 120, 200)), "image/png")},
         timeout=HTTP_TIMEOUT_SECONDS,
     )
     assert response.status_code == 200, response.text

@@ -7,6 +7,9 @@ import logging
 import boto3
 import pytest
 
+from tests.utils.api import texts_to
+from tests.utils.factories import stored_pin
+
 PHONE = "+14155550190"
 PARAMETER = "/invites/dev/pin-secret"
 KEY = "0123456789abcdef" * 4
@@ -104,3 +107,20 @@ def test_verify_pin_spends_no_try_when_the_key_is_unavailable(deployed_stage, ov
     with pytest.raises(ServiceUnavailable):
         auth.verify_pin(PHONE, "000000", "203.0.113.5")
     assert Pin.get(pin_pk(PHONE)).attempts == 0
+
+
+def test_default_pin_key_is_refused_on_a_deployed_stage(aws, override_settings, monkeypatch):
+    # the development key is public: HMACs under it are as good as pins stored in clear
+    from chalicelib.errors import ServiceUnavailable
+    from chalicelib.services import auth
+
+    monkeypatch.delenv("PIN_SECRET")
+    override_settings(stage="prod")
+    with pytest.raises(ServiceUnavailable):
+        auth.request_pin(PHONE, "203.0.113.9")
+    assert texts_to(PHONE) == [] and stored_pin(PHONE) is None
+    # a deployed stage never takes the key from the environment, only from SSM
+    override_settings(pin_secret="a-real-server-key-from-the-environment-0000")
+    with pytest.raises(ServiceUnavailable):
+        auth.request_pin(PHONE, "203.0.113.9")
+    assert texts_to(PHONE) == []

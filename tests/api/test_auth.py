@@ -2,20 +2,17 @@
 
 from __future__ import annotations
 
+import logging
+
 import pytest
 
-from chalicelib.models.auth import Pin, pin_pk
 from chalicelib.models.users import Token, User, user_pk
 from tests.utils.api import body, call_from, get, last_pin, login, post_json, texts_to
+from tests.utils.aws_faults import client_error, read_timeout, transaction_cancelled
+from tests.utils.factories import stored_pin
 
 PHONE = "+14155550123"
-
-
-def _pin_item(phone: str):
-    try:
-        return Pin.get(pin_pk(phone), consistent_read=True)
-    except Pin.DoesNotExist:
-        return None
+BUSY = {"detail": "Service temporarily unavailable, try again later."}
 
 
 # --- POST /auth ---------------------------------------------------------------------------
@@ -32,7 +29,7 @@ def test_auth_texts_a_six_digit_pin_to_the_normalised_number(client):
 def test_pin_is_stored_only_as_hmac(client):
     post_json(client, "/auth", {"phone_number": PHONE})
     pin = last_pin(PHONE)
-    stored = _pin_item(PHONE)
+    stored = stored_pin(PHONE)
     assert stored is not None and stored.attempts == 0
     assert pin not in str(stored.attribute_values)
     assert 590 <= stored.expires_at.timestamp() - __import__("time").time() <= 600
@@ -145,7 +142,7 @@ def test_sns_down_on_auth_is_503_and_nothing_is_kept(client, fail_aws):
     assert response.status_code == 503
     assert int(response.headers["Retry-After"]) > 0
     assert "detail" in body(response)
-    assert _pin_item(PHONE) is None
+    assert stored_pin(PHONE) is None
 
 
 def test_failed_sends_do_not_count_against_the_limit(client, monkeypatch):
@@ -173,6 +170,25 @@ def test_dynamodb_throttling_on_auth_is_503(client, fail_aws):
     assert response.status_code == 503
     assert "Retry-After" in response.headers
     assert texts_to(PHONE) == []
+
+
+def test_transaction_conflict_on_auth_is_503_and_sends_nothing(client, break_aws):
+    # Two parallel POST /auth for one number conflict on the counter item: DynamoDB cancels one
+    break_aws("TransactWriteItems", lambda op: transaction_cancelled(op, ["None", "TransactionConflict", "None"]))
+    response = post_json(client, "/auth", {"phone_number": PHONE})
+    assert response.status_code == 503 and "Retry-After" in response.headers
+    assert texts_to(PHONE) == [] and stored_pin(PHONE) is None
+
+
+def test_sns_refusing_a_number_logs_no_number(client, break_aws, caplog):
+    message = f"Invalid parameter: PhoneNumber Reason: {PHONE} is not valid to publish to"
+    break_aws("Publish", lambda op: client_error(op, "InvalidParameter", message))
+    with caplog.at_level(logging.WARNING):
+        response = post_json(client, "/auth", {"phone_number": PHONE})
+    assert response.status_code == 500 and body(response) == {"detail": "Internal server error."}
+    assert "InvalidParameter" in caplog.text
+    assert PHONE[2:] not in caplog.text
+    assert stored_pin(PHONE) is None
 
 
 # --- POST /auth/verify_pin ----------------------------------------------------------------
@@ -252,7 +268,7 @@ def test_verify_tries_are_limited_per_caller_address_and_ipv6_per_64(client, ove
     retry_after = int(response.headers["Retry-After"])
     assert 1 <= retry_after <= 3601
     assert body(response) == {"detail": f"Request was throttled. Expected available in {retry_after} seconds."}
-    assert _pin_item(PHONE).attempts == 3
+    assert stored_pin(PHONE).attempts == 3
     call_from(monkeypatch, "203.0.113.77")
     assert post_json(client, "/auth/verify_pin", {"phone_number": PHONE, "pin": last_pin(PHONE)}).status_code == 200
 
@@ -296,6 +312,15 @@ def test_verify_bad_input_is_400_by_field(client, payload, expected):
     response = post_json(client, "/auth/verify_pin", payload)
     assert response.status_code == 400
     assert body(response) == expected
+
+
+def test_dynamodb_read_timeout_while_spending_a_pin_try_is_503(client, break_aws):
+    post_json(client, "/auth", {"phone_number": PHONE})
+    pin = last_pin(PHONE)
+    break_aws("UpdateItem", read_timeout)
+    response = post_json(client, "/auth/verify_pin", {"phone_number": PHONE, "pin": pin})
+    assert response.status_code == 503 and "Retry-After" in response.headers
+    assert body(response) == BUSY
 
 
 # --- POST /auth/register ------------------------------------------------------------------
@@ -388,3 +413,12 @@ def test_authentication_costs_one_dynamodb_call(client, aws):
     aws.reset()
     assert get(client, "/users/me", token).status_code == 200
     assert aws.of("dynamodb") == {"BatchGetItem": 1}
+
+
+def test_dynamodb_read_timeout_on_authentication_is_503(client, break_aws):
+    # PynamoDB's cause_response_code raised AttributeError inside is_transient: Chalice's own 500 body
+    token = login(client, PHONE)["auth_token"]
+    break_aws("BatchGetItem", read_timeout)
+    response = get(client, "/users/me", token)
+    assert response.status_code == 503
+    assert body(response) == BUSY and int(response.headers["Retry-After"]) > 0

@@ -3,66 +3,20 @@
 from __future__ import annotations
 
 import io
-import struct
 import time
-import zlib
 
 import boto3
 import pytest
 
 from chalicelib.models.users import User, user_pk
 from tests.utils.api import body, login
-
-BUCKET = "test-avatars"
-CDN = "https://cdn.example.test/"
-
-
-def _jpeg(width=1600, height=1200, exif=None) -> bytes:
-    from PIL import Image
-
-    out = io.BytesIO()
-    image = Image.effect_noise((width, height), 40).convert("RGB")
-    image.save(out, "JPEG", exif=exif or b"")
-    return out.getvalue()
+from tests.utils.avatars import AVATAR_BUCKET, CDN, multipart, remove_avatar, stored_objects, upload_avatar
+from tests.utils.images import jpeg, png_claiming
 
 
-def _png_bomb(side=30000) -> bytes:
-    """A valid PNG header claiming side x side pixels, a few KB in all."""
-
-    def chunk(kind, data):
-        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
-
-    raw = zlib.compress(b"\x00" * 4096, 9)
-    return (
-        b"\x89PNG\r\n\x1a\n"
-        + chunk(b"IHDR", struct.pack(">IIBBBBB", side, side, 8, 2, 0, 0, 0))
-        + chunk(b"IDAT", raw)
-        + chunk(b"IEND", b"")
-    )
-
-
-def _multipart(data: bytes, field="photo", filename="me.jpg", content_type="image/jpeg"):
-    boundary = "----invites-test-boundary"
-    payload = (
-        (
-            f'--{boundary}\r\nContent-Disposition: form-data; name="{field}"; filename="{filename}"\r\n'
-            f"Content-Type: {content_type}\r\n\r\n"
-        ).encode()
-        + data
-        + f"\r\n--{boundary}--\r\n".encode()
-    )
-    return payload, {"Content-Type": f"multipart/form-data; boundary={boundary}"}
-
-
-def _upload(client, token, data, **kwargs):
-    payload, headers = _multipart(data, **kwargs)
-    headers["Authorization"] = f"Bearer {token}"
-    return client.http.post("/users/change_avatar", body=payload, headers=headers)
-
-
-def _objects() -> list[str]:
-    listing = boto3.client("s3", region_name="us-east-1").list_objects_v2(Bucket=BUCKET)
-    return sorted(item["Key"] for item in listing.get("Contents", []))
+def _photo(width=1600, height=1200, exif=b"") -> bytes:
+    """A photo-like JPEG (noise), large enough that both stored sizes are scaled down."""
+    return jpeg(width, height, noise=True, exif=exif)
 
 
 def _stored(user_id):
@@ -73,13 +27,13 @@ def test_upload_stores_both_sizes_and_returns_their_urls(client):
     from PIL import Image
 
     user = login(client, "+14155550401")
-    response = _upload(client, user["auth_token"], _jpeg())
+    response = upload_avatar(client, user["auth_token"], _photo())
     assert response.status_code == 200
     profile = body(response)
     assert profile["photo"].startswith(CDN) and profile["big_photo"].startswith(CDN)
     s3 = boto3.client("s3", region_name="us-east-1")
-    big = s3.get_object(Bucket=BUCKET, Key=profile["big_photo"][len(CDN) :])
-    small = s3.get_object(Bucket=BUCKET, Key=profile["photo"][len(CDN) :])
+    big = s3.get_object(Bucket=AVATAR_BUCKET, Key=profile["big_photo"][len(CDN) :])
+    small = s3.get_object(Bucket=AVATAR_BUCKET, Key=profile["photo"][len(CDN) :])
     assert big["ContentType"] == "image/jpeg"
     assert Image.open(io.BytesIO(big["Body"].read())).size == (1024, 768)
     assert Image.open(io.BytesIO(small["Body"].read())).size == (200, 200)
@@ -94,10 +48,10 @@ def test_gps_metadata_is_stripped(client):
     exif[0x010F] = "SpyCam"  # Make
     exif[0x8825] = {1: "N", 2: (51.0, 30.0, 0.0)}  # GPS
     user = login(client, "+14155550402")
-    profile = body(_upload(client, user["auth_token"], _jpeg(exif=exif.tobytes())))
+    profile = body(upload_avatar(client, user["auth_token"], _photo(exif=exif.tobytes())))
     data = (
         boto3.client("s3", region_name="us-east-1")
-        .get_object(Bucket=BUCKET, Key=profile["big_photo"][len(CDN) :])["Body"]
+        .get_object(Bucket=AVATAR_BUCKET, Key=profile["big_photo"][len(CDN) :])["Body"]
         .read()
     )
     assert b"SpyCam" not in data and not Image.open(io.BytesIO(data)).getexif()
@@ -105,19 +59,19 @@ def test_gps_metadata_is_stripped(client):
 
 def test_new_avatar_replaces_the_old_objects(client):
     user = login(client, "+14155550403")
-    first = body(_upload(client, user["auth_token"], _jpeg()))
-    second = body(_upload(client, user["auth_token"], _jpeg(800, 800)))
+    first = body(upload_avatar(client, user["auth_token"], _photo()))
+    second = body(upload_avatar(client, user["auth_token"], _photo(800, 800)))
     assert first["photo"] != second["photo"]
-    assert _objects() == sorted([second["photo"][len(CDN) :], second["big_photo"][len(CDN) :]])
+    assert stored_objects() == sorted([second["photo"][len(CDN) :], second["big_photo"][len(CDN) :]])
 
 
 def test_remove_avatar_deletes_objects_and_answers_the_user(client):
     user = login(client, "+14155550404")
-    _upload(client, user["auth_token"], _jpeg())
-    response = client.http.post("/users/remove_avatar", headers={"Authorization": f"Bearer {user['auth_token']}"})
+    upload_avatar(client, user["auth_token"], _photo())
+    response = remove_avatar(client, user["auth_token"])
     assert response.status_code == 200
     assert body(response)["photo"] is None and body(response)["big_photo"] is None
-    assert _objects() == []
+    assert stored_objects() == []
     assert _stored(user["id"]).photo_key is None
 
 
@@ -135,29 +89,29 @@ INVALID = "Upload a valid image. The file you uploaded was either not an image o
 )
 def test_bad_uploads_are_refused_and_the_profile_unchanged(client, data, status, expected):
     if data == "truncated":
-        data = _jpeg()[:3000]
+        data = _photo()[:3000]
     elif data == "bomb":
-        data = _png_bomb()
+        data = png_claiming(30_000, 30_000)
     user = login(client, "+14155550405")
-    response = _upload(client, user["auth_token"], data)
+    response = upload_avatar(client, user["auth_token"], data)
     assert response.status_code == status
     assert body(response) == expected
-    assert _stored(user["id"]).photo_key is None and _objects() == []
+    assert _stored(user["id"]).photo_key is None and stored_objects() == []
 
 
 def test_wrong_field_is_400(client):
     user = login(client, "+14155550406")
-    response = _upload(client, user["auth_token"], _jpeg(), field="avatar")
+    response = upload_avatar(client, user["auth_token"], _photo(), field="avatar")
     assert response.status_code == 400 and body(response) == {"photo": ["No file was submitted."]}
 
 
 def test_over_four_megabytes_is_413(client):
     # 4 MB, not 5: API Gateway base64-encodes the body, and 5 MB would exceed Lambda's 6 MB request limit
     user = login(client, "+14155550407")
-    response = _upload(client, user["auth_token"], b"\xff\xd8\xff" + b"\x00" * (4 * 1024 * 1024 + 70_000))
+    response = upload_avatar(client, user["auth_token"], b"\xff\xd8\xff" + b"\x00" * (4 * 1024 * 1024 + 70_000))
     assert response.status_code == 413
     assert body(response) == {"detail": "Request body too large. Maximum size is 4 MB."}
-    assert _objects() == []
+    assert stored_objects() == []
 
 
 def test_not_multipart_is_415(client):
@@ -173,17 +127,17 @@ def test_not_multipart_is_415(client):
 def test_s3_down_on_upload_is_503_and_nothing_changes(client, fail_aws):
     user = login(client, "+14155550409")
     fail_aws("s3", "PutObject", "SlowDown")
-    response = _upload(client, user["auth_token"], _jpeg())
+    response = upload_avatar(client, user["auth_token"], _photo())
     assert response.status_code == 503 and "Retry-After" in response.headers
-    assert _stored(user["id"]).photo_key is None and _objects() == []
+    assert _stored(user["id"]).photo_key is None and stored_objects() == []
 
 
 def test_profile_write_failing_after_upload_leaves_no_objects(client, fail_aws):
     user = login(client, "+14155550410")
     fail_aws("dynamodb", "UpdateItem", "ProvisionedThroughputExceededException")
-    response = _upload(client, user["auth_token"], _jpeg())
+    response = upload_avatar(client, user["auth_token"], _photo())
     assert response.status_code == 503
-    assert _objects() == []
+    assert stored_objects() == []
 
 
 def _many_parts(count: int) -> tuple[bytes, dict]:
@@ -202,15 +156,47 @@ def test_more_than_8_parts_is_400_in_well_under_a_second(client):
     assert time.perf_counter() - started < 0.5
     assert response.status_code == 400
     assert body(response) == {"non_field_errors": ["Too many parts."]}
-    assert _objects() == []
+    assert stored_objects() == []
 
 
 def test_a_photo_among_8_parts_is_taken(client):
     token = login(client, "+14155550331")["auth_token"]
     extra, _ = _many_parts(7)
-    photo, headers = _multipart(_jpeg(64, 48))
+    photo, headers = multipart(_photo(64, 48))
     payload = extra.removesuffix(b"--b--\r\n") + photo.replace(b"----invites-test-boundary", b"b")
     headers = {"Content-Type": "multipart/form-data; boundary=b", "Authorization": f"Bearer {token}"}
     response = client.http.post("/users/change_avatar", body=payload, headers=headers)
     assert response.status_code == 200, response.body
     assert body(response)["photo"].startswith(CDN)
+
+
+def test_remove_avatar_with_s3_down_is_503_and_keeps_the_profile(client, fail_aws):
+    # it answered 200 and cleared the profile, leaving both objects public with nothing pointing at them
+    user = login(client, "+14155550161")
+    upload_avatar(client, user["auth_token"], _photo(400, 300))
+    stored = stored_objects()
+    fail_aws("s3", "DeleteObjects", "SlowDown")
+    response = remove_avatar(client, user["auth_token"])
+    assert response.status_code == 503 and "Retry-After" in response.headers
+    assert stored_objects() == stored
+    assert _stored(user["id"]).photo_key is not None
+
+
+def test_remove_avatar_with_objects_s3_would_not_delete_is_503_and_a_retry_finishes(client, monkeypatch):
+    from chalicelib import aws
+
+    user = login(client, "+14155550161")
+    upload_avatar(client, user["auth_token"], _photo(400, 300))
+    real_s3 = aws.s3()
+
+    class Partial:
+        def delete_objects(self, Bucket, Delete):  # noqa: N803 - boto3's names
+            return {"Errors": [{"Key": Delete["Objects"][0]["Key"], "Code": "InternalError", "Message": "x"}]}
+
+    monkeypatch.setattr(aws, "s3", lambda: Partial())
+    assert remove_avatar(client, user["auth_token"]).status_code == 503
+    assert _stored(user["id"]).photo_key is not None
+    monkeypatch.setattr(aws, "s3", lambda: real_s3)
+    response = remove_avatar(client, user["auth_token"])
+    assert response.status_code == 200 and body(response)["photo"] is None
+    assert stored_objects() == []

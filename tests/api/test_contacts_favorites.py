@@ -10,45 +10,19 @@ import boto3
 import pytest
 
 from chalicelib.models.users import Favorite, user_pk
-from chalicelib.services import auth, users
 from tests.utils.api import body, get, post_json
+from tests.utils.avatars import AVATAR_BUCKET, CDN, stored_objects
+from tests.utils.factories import user_with_token
+from tests.utils.images import jpeg, png, png_claiming
 
-BUCKET = "test-avatars"
-CDN = "https://cdn.example.test/"
 PATH = "/users/favorite_contacts"
 INVALID_IMAGE = "Upload a valid image. The file you uploaded was either not an image or a corrupted image."
 INVALID_PHONE = "Enter a valid phone number."
 ANN, BOB, CY = "+14155550101", "+14155550102", "+14155550103"
 
 
-def _person(number: str = "+14155550900") -> tuple[int, str]:
-    user, _ = users.find_or_create_user(number, active=True)
-    return user.id, auth.issue_token(user)
-
-
-def _jpeg(width=64, height=48) -> bytes:
-    from PIL import Image
-
-    out = io.BytesIO()
-    Image.new("RGB", (width, height), "teal").save(out, "JPEG")
-    return out.getvalue()
-
-
-def _png(width=40, height=40) -> bytes:
-    from PIL import Image
-
-    out = io.BytesIO()
-    Image.new("RGBA", (width, height), (255, 0, 0, 128)).save(out, "PNG")
-    return out.getvalue()
-
-
 def _b64(data: bytes) -> str:
     return base64.b64encode(data).decode()
-
-
-def _objects() -> list[str]:
-    listing = boto3.client("s3", region_name="us-east-1").list_objects_v2(Bucket=BUCKET)
-    return sorted(item["Key"] for item in listing.get("Contents", []))
 
 
 def _stored(user_id: int) -> list[Favorite]:
@@ -61,7 +35,8 @@ def _post(client, payload, token, method="POST"):
 
 @pytest.fixture
 def caller(aws):
-    return _person()
+    user, token = user_with_token("+14155550900")
+    return user.id, token
 
 
 def test_post_array_stores_and_returns_the_whole_list_ordered_by_name(client, caller):
@@ -70,7 +45,7 @@ def test_post_array_stores_and_returns_the_whole_list_ordered_by_name(client, ca
         client,
         [
             {"contact_name": "bob", "phone_number": "+1 (415) 555-0102"},
-            {"contact_name": "Ann", "phone_number": ANN, "photo": _b64(_jpeg())},
+            {"contact_name": "Ann", "phone_number": ANN, "photo": _b64(jpeg())},
             {"contact_name": "Cy", "phone_number": CY},
         ],
         token,
@@ -83,7 +58,7 @@ def test_post_array_stores_and_returns_the_whole_list_ordered_by_name(client, ca
     assert ann["phone_number"] == ANN and ann["owner"] == user_id and ann["is_favorite"] is True
     assert isinstance(ann["id"], int) and ann["photo_url"].startswith(CDN)
     assert favorites[1]["phone_number"] == BOB and favorites[1]["photo_url"] is None
-    assert _objects() == [ann["photo_url"][len(CDN) :]]
+    assert stored_objects() == [ann["photo_url"][len(CDN) :]]
     assert body(get(client, PATH, token)) == favorites
 
 
@@ -91,9 +66,9 @@ def test_photo_is_stored_as_a_clean_jpeg_under_an_unguessable_key(client, caller
     from PIL import Image
 
     _, token = caller
-    favorites = body(_post(client, [{"contact_name": "Ann", "phone_number": ANN, "photo": _b64(_png())}], token))
+    favorites = body(_post(client, [{"contact_name": "Ann", "phone_number": ANN, "photo": _b64(png())}], token))
     key = favorites[0]["photo_url"][len(CDN) :]
-    obj = boto3.client("s3", region_name="us-east-1").get_object(Bucket=BUCKET, Key=key)
+    obj = boto3.client("s3", region_name="us-east-1").get_object(Bucket=AVATAR_BUCKET, Key=key)
     assert obj["ContentType"] == "image/jpeg"
     assert Image.open(io.BytesIO(obj["Body"].read())).format == "JPEG"
     assert key.startswith(f"favorites/{caller[0]}/") and len(key.split("/")[-1]) >= 22
@@ -101,7 +76,7 @@ def test_photo_is_stored_as_a_clean_jpeg_under_an_unguessable_key(client, caller
 
 def test_photo_as_data_uri_with_line_breaks_is_accepted(client, caller):
     _, token = caller
-    encoded = base64.encodebytes(_jpeg()).decode()  # MIME style: a newline every 76 characters
+    encoded = base64.encodebytes(jpeg()).decode()  # MIME style: a newline every 76 characters
     photo = "data:image/jpeg;base64," + encoded
     response = _post(client, [{"contact_name": "Ann", "phone_number": ANN, "photo": photo}], token)
     assert response.status_code == 200 and body(response)[0]["photo_url"].startswith(CDN)
@@ -124,7 +99,7 @@ def test_contacts_wrapped_in_an_object_are_accepted(client, caller):
 
 def test_post_upserts_by_normalised_number(client, caller):
     user_id, token = caller
-    first = body(_post(client, [{"contact_name": "Ann", "phone_number": ANN, "photo": _b64(_jpeg())}], token))[0]
+    first = body(_post(client, [{"contact_name": "Ann", "phone_number": ANN, "photo": _b64(jpeg())}], token))[0]
     # a new name, number written differently, no photo sent: the photo stays
     second = body(_post(client, [{"contact_name": "Annie", "phone_number": "+1-415-555-0101"}], token))
     assert len(second) == 1
@@ -134,12 +109,12 @@ def test_post_upserts_by_normalised_number(client, caller):
     third = body(_post(client, {"phone_numbers": [ANN]}, token))
     assert third == second
     # a new photo replaces the old object
-    fourth = body(_post(client, [{"phone_number": ANN, "photo": _b64(_png())}], token))[0]
+    fourth = body(_post(client, [{"phone_number": ANN, "photo": _b64(png())}], token))[0]
     assert fourth["photo_url"] != first["photo_url"] and fourth["contact_name"] == "Annie"
-    assert _objects() == [fourth["photo_url"][len(CDN) :]]
+    assert stored_objects() == [fourth["photo_url"][len(CDN) :]]
     # photo null removes it, object and all
     fifth = body(_post(client, [{"phone_number": ANN, "photo": None}], token))[0]
-    assert fifth["photo_url"] is None and _objects() == []
+    assert fifth["photo_url"] is None and stored_objects() == []
     assert len(_stored(user_id)) == 1
 
 
@@ -148,14 +123,14 @@ def test_same_number_twice_in_one_request_last_one_wins(client, caller):
     response = _post(
         client,
         [
-            {"contact_name": "First", "phone_number": ANN, "photo": _b64(_jpeg())},
+            {"contact_name": "First", "phone_number": ANN, "photo": _b64(jpeg())},
             {"contact_name": "Second", "phone_number": "+1 415 555 0101"},
         ],
         token,
     )
     assert response.status_code == 200
     assert [(f["contact_name"], f["photo_url"]) for f in body(response)] == [("Second", None)]
-    assert _objects() == [] and len(_stored(user_id)) == 1
+    assert stored_objects() == [] and len(_stored(user_id)) == 1
 
 
 def test_names_are_ordered_case_insensitively_then_by_number(client, caller):
@@ -176,21 +151,21 @@ def test_delete_removes_named_numbers_and_their_photos(client, caller):
     _post(
         client,
         [
-            {"contact_name": "Ann", "phone_number": ANN, "photo": _b64(_jpeg())},
-            {"contact_name": "Bob", "phone_number": BOB, "photo": _b64(_jpeg())},
+            {"contact_name": "Ann", "phone_number": ANN, "photo": _b64(jpeg())},
+            {"contact_name": "Bob", "phone_number": BOB, "photo": _b64(jpeg())},
             {"contact_name": "Cy", "phone_number": CY},
         ],
         token,
     )
-    assert len(_objects()) == 2
+    assert len(stored_objects()) == 2
     response = _post(client, [{"phone_number": "+1 415 555 0101"}, {"phone_number": "+14155550199"}], token, "DELETE")
     assert response.status_code == 200
     remaining = body(response)
     assert [f["contact_name"] for f in remaining] == ["Bob", "Cy"]
-    assert _objects() == [remaining[0]["photo_url"][len(CDN) :]]
+    assert stored_objects() == [remaining[0]["photo_url"][len(CDN) :]]
     response = _post(client, {"phone_numbers": [BOB, CY]}, token, "DELETE")
     assert response.status_code == 200 and body(response) == []
-    assert _objects() == [] and _stored(user_id) == []
+    assert stored_objects() == [] and _stored(user_id) == []
 
 
 def test_delete_ignores_photo_and_name_of_the_entries(client, caller):
@@ -202,7 +177,7 @@ def test_delete_ignores_photo_and_name_of_the_entries(client, caller):
 
 def test_lists_are_per_owner(client, caller):
     _, token = caller
-    _, other_token = _person("+14155550901")
+    _, other_token = user_with_token("+14155550901")
     _post(client, [{"contact_name": "Ann", "phone_number": ANN}], token)
     assert body(get(client, PATH, other_token)) == []
     assert body(_post(client, {"phone_numbers": [ANN]}, other_token, "DELETE")) == []
@@ -248,7 +223,7 @@ GOOD = {"contact_name": "Ann", "phone_number": ANN}
 
 
 def _good_with_photo():
-    return {"contact_name": "Good", "phone_number": CY, "photo": _b64(_jpeg())}
+    return {"contact_name": "Good", "phone_number": CY, "photo": _b64(jpeg())}
 
 
 BAD_INPUT = [
@@ -327,84 +302,68 @@ def test_bad_input_is_400_and_nothing_is_stored(client, caller, payload, expecte
         data = {
             "photo-not-image": b"just some text, not an image",
             "photo-gif": b"GIF89a" + b"\x00" * 200,
-            "photo-truncated": _jpeg(800, 600)[:600],
+            "photo-truncated": jpeg(800, 600)[:600],
         }[payload]
         payload = [_good_with_photo(), {"contact_name": "Bad", "phone_number": ANN, "photo": _b64(data)}]
     response = _post(client, payload, token)
     assert response.status_code == 400
     assert body(response) == expected
-    assert _stored(user_id) == [] and _objects() == []
+    assert _stored(user_id) == [] and stored_objects() == []
 
 
 def test_photo_over_the_size_limit_is_400_by_field(client, caller, override_settings):
     limit = 1024 * 1024
     override_settings(avatar_max_bytes=limit)
     user_id, token = caller
-    jpeg = _jpeg()
+    picture = jpeg()
     for size in (limit + 1, 2 * limit):  # just over: refused after decoding; far over: before
-        photo = _b64(jpeg + b"\x00" * (size - len(jpeg)))
+        photo = _b64(picture + b"\x00" * (size - len(picture)))
         response = _post(client, [_good_with_photo(), {"phone_number": ANN, "photo": photo}], token)
         assert response.status_code == 400
         assert body(response) == [{}, {"photo": ["File too large. Maximum size is 1 MB."]}]
-    assert _stored(user_id) == [] and _objects() == []
+    assert _stored(user_id) == [] and stored_objects() == []
 
 
 def test_photo_over_the_pixel_limit_is_400_by_field(client, caller, override_settings):
     override_settings(favorite_photo_max_pixels=10_000)
     user_id, token = caller
-    response = _post(client, [{"phone_number": ANN, "photo": _b64(_jpeg(100, 101))}], token)
+    response = _post(client, [{"phone_number": ANN, "photo": _b64(jpeg(100, 101))}], token)
     assert response.status_code == 400
     assert body(response) == [{"photo": ["Image is too large: at most 0.01 megapixels."]}]
-    assert _stored(user_id) == [] and _objects() == []
-    assert _post(client, [{"phone_number": ANN, "photo": _b64(_jpeg(100, 100))}], token).status_code == 200
-
-
-def _png_header(width: int, height: int, depth: int = 16) -> bytes:
-    """A PNG claiming width x height RGBA pixels of ``depth`` bits, with almost no pixel data."""
-    import struct
-    import zlib
-
-    def chunk(kind, data):
-        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
-
-    header = struct.pack(">IIBBBBB", width, height, depth, 6, 0, 0, 0)
-    return (
-        b"\x89PNG\r\n\x1a\n"
-        + chunk(b"IHDR", header)
-        + chunk(b"IDAT", zlib.compress(b"\x00" * 64))
-        + chunk(b"IEND", b"")
-    )
+    assert _stored(user_id) == [] and stored_objects() == []
+    assert _post(client, [{"phone_number": ANN, "photo": _b64(jpeg(100, 100))}], token).status_code == 200
 
 
 def test_contact_photo_over_12_megapixels_is_refused_from_its_header(client, caller):
     user_id, token = caller
     started = time.perf_counter()
-    response = _post(client, [{"phone_number": ANN, "photo": _b64(_png_header(4000, 3001))}], token)
+    over = png_claiming(4000, 3001, depth=16, colour_type=6)
+    response = _post(client, [{"phone_number": ANN, "photo": _b64(over)}], token)
     assert time.perf_counter() - started < 1
     assert response.status_code == 400
     assert body(response) == [{"photo": ["Image is too large: at most 12 megapixels."]}]
-    assert _stored(user_id) == [] and _objects() == []
+    assert _stored(user_id) == [] and stored_objects() == []
 
 
 @pytest.mark.parametrize("wrapped", [False, True])
 def test_more_than_20_photos_in_one_request_is_400_and_nothing_stored(client, caller, wrapped):
     user_id, token = caller
-    photo = _b64(_jpeg())
+    photo = _b64(jpeg())
     contacts = [{"phone_number": f"+1415555{1000 + n:04d}", "photo": photo} for n in range(21)]
     response = _post(client, {"contacts": contacts} if wrapped else contacts, token)
     assert response.status_code == 400
     error = {"non_field_errors": ["Ensure this request has no more than 20 photos."]}
     assert body(response) == ({"contacts": error} if wrapped else error)
-    assert _stored(user_id) == [] and _objects() == []
+    assert _stored(user_id) == [] and stored_objects() == []
     assert _post(client, contacts[:20], token).status_code == 200  # 20 is allowed
-    assert len(_objects()) == 20
+    assert len(stored_objects()) == 20
 
 
 def test_photos_that_would_decode_past_the_request_budget_are_refused_before_decoding(client, caller):
     user_id, token = caller
     # 20 photos of 12 MP of 16-bit RGBA: the costliest request within the per-photo and count limits
     # (about 0.4 s of CPU each to decode and resize); they claim their size but hold no pixels
-    photo = _b64(_png_header(4000, 3000))
+    photo = _b64(png_claiming(4000, 3000, depth=16, colour_type=6))
     contacts = [{"phone_number": f"+1415555{1000 + n:04d}", "photo": photo} for n in range(20)]
     started = time.perf_counter()
     response = _post(client, contacts, token)
@@ -415,13 +374,13 @@ def test_photos_that_would_decode_past_the_request_budget_are_refused_before_dec
             "These photos are too large to process in one request: send fewer or smaller ones at a time."
         ]
     }
-    assert _stored(user_id) == [] and _objects() == []
+    assert _stored(user_id) == [] and stored_objects() == []
 
 
 def test_the_decoding_budget_is_a_setting(client, caller, override_settings):
     override_settings(image_decode_pixels_per_request=12_000)
     _, token = caller
-    two = [{"phone_number": ANN, "photo": _b64(_png(100, 60))}, {"phone_number": BOB, "photo": _b64(_png(100, 61))}]
+    two = [{"phone_number": ANN, "photo": _b64(png(100, 60))}, {"phone_number": BOB, "photo": _b64(png(100, 61))}]
     assert _post(client, two, token).status_code == 400
     assert _post(client, two[:1], token).status_code == 200
 
@@ -447,7 +406,7 @@ def test_s3_down_on_photo_upload_is_503_and_nothing_stored(client, caller, fail_
     fail_aws("s3", "PutObject", "SlowDown")
     response = _post(client, [_good_with_photo(), {"contact_name": "Ann", "phone_number": ANN}], token)
     assert response.status_code == 503 and "Retry-After" in response.headers
-    assert _stored(user_id) == [] and _objects() == []
+    assert _stored(user_id) == [] and stored_objects() == []
 
 
 def test_dynamodb_down_on_write_is_503_and_uploaded_photos_are_removed(client, caller, fail_aws):
@@ -455,7 +414,7 @@ def test_dynamodb_down_on_write_is_503_and_uploaded_photos_are_removed(client, c
     fail_aws("dynamodb", "BatchWriteItem", "ProvisionedThroughputExceededException")
     response = _post(client, [_good_with_photo(), {"contact_name": "Ann", "phone_number": ANN}], token)
     assert response.status_code == 503
-    assert _stored(user_id) == [] and _objects() == []
+    assert _stored(user_id) == [] and stored_objects() == []
 
 
 def test_dynamodb_down_on_delete_is_503_and_photos_stay(client, caller, fail_aws):
@@ -464,4 +423,4 @@ def test_dynamodb_down_on_delete_is_503_and_photos_stay(client, caller, fail_aws
     fail_aws("dynamodb", "BatchWriteItem", "ProvisionedThroughputExceededException")
     response = _post(client, {"phone_numbers": [CY]}, token, "DELETE")
     assert response.status_code == 503
-    assert len(_stored(user_id)) == 1 and len(_objects()) == 1
+    assert len(_stored(user_id)) == 1 and len(stored_objects()) == 1

@@ -5,17 +5,9 @@ from __future__ import annotations
 import pytest
 
 from chalicelib.services import auth, users
-from tests.fakes.graph_server import FakeGraph
 from tests.utils.api import body, get, post_json
 
 PATH = "/users/fb_friends"
-
-
-@pytest.fixture
-def graph(override_settings):
-    with FakeGraph() as fake:
-        override_settings(fb_graph_url=fake.url)
-        yield fake
 
 
 @pytest.fixture

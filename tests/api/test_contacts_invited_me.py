@@ -9,19 +9,13 @@ import pytest
 
 from chalicelib.models.events import Invitation, date_key, event_pk, invitation_sk
 from chalicelib.models.users import User, user_pk
-from chalicelib.services import auth, users
+from chalicelib.services import users
 from tests.utils.api import body, get
+from tests.utils.factories import user_with_token
 
 PATH = "/users/who_has_invited_me"
 _event_ids = itertools.count(5000)
 NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
-
-
-def _person(number: str, *, active: bool = True, full_name: str = "") -> tuple[User, str]:
-    user, _ = users.find_or_create_user(number, active=active)
-    if full_name:
-        user = users.update_profile(user, {"full_name": full_name})
-    return user, auth.issue_token(user) if active else ""
 
 
 def _invite(owner: User, guest: User, *, invited_days_ago: float, event_in_days: float = 10, cancelled=False) -> int:
@@ -63,16 +57,16 @@ def _own_event(owner: User) -> None:
 
 @pytest.fixture
 def me(aws):
-    return _person("+14155550900", full_name="Me")
+    return user_with_token("+14155550900", full_name="Me")
 
 
 def test_distinct_active_owners_latest_invitation_first(client, me, aws):
     user, token = me
-    ann, _ = _person("+14155550101", full_name="Ann")
-    bob, _ = _person("+14155550102", full_name="Bob")
-    cy, _ = _person("+14155550103", full_name="Cy")
-    ghost, _ = _person("+14155550104", active=False)
-    dee, _ = _person("+14155550105", full_name="Dee")
+    ann, _ = user_with_token("+14155550101", full_name="Ann")
+    bob, _ = user_with_token("+14155550102", full_name="Bob")
+    cy, _ = user_with_token("+14155550103", full_name="Cy")
+    ghost, _ = user_with_token("+14155550104", active=False)
+    dee, _ = user_with_token("+14155550105", full_name="Dee")
     users.update_profile(bob, {"notify_event_change": False})
     _invite(ann, user, invited_days_ago=5, event_in_days=1)
     _invite(bob, user, invited_days_ago=3, event_in_days=30)

@@ -5,18 +5,13 @@ from __future__ import annotations
 import pytest
 
 from chalicelib.models.users import PHONE_SK, PROFILE_SK, PhoneClaim, User, UsersTable, phone_pk, user_pk
-from chalicelib.services import auth, contacts, users
+from chalicelib.services import contacts
 from chalicelib.timeutil import utcnow
 from tests.utils.api import body, post_json
+from tests.utils.aws_faults import read_timeout
+from tests.utils.factories import user_with_token
 
 PATH = "/users/from_phone_numbers"
-
-
-def _person(number: str, *, active: bool = True, full_name: str = "") -> tuple[User, str]:
-    user, _ = users.find_or_create_user(number, active=active)
-    if full_name:
-        user = users.update_profile(user, {"full_name": full_name})
-    return user, auth.issue_token(user) if active else ""
 
 
 def _many_users(numbers: list[str], *, first_id: int = 10_000) -> None:
@@ -42,7 +37,7 @@ def _many_users(numbers: list[str], *, first_id: int = 10_000) -> None:
 
 @pytest.fixture
 def caller(aws):
-    return _person("+14155550900", full_name="Caller")
+    return user_with_token("+14155550900", full_name="Caller")
 
 
 def _lookup(client, numbers, token):
@@ -51,8 +46,8 @@ def _lookup(client, numbers, token):
 
 def test_returns_active_users_echoing_each_number_as_sent(client, caller):
     _, token = caller
-    ann, _ = _person("+14155550101", full_name="Ann")
-    _person("+14155550102", active=False)  # invited, never logged in
+    ann, _ = user_with_token("+14155550101", full_name="Ann")
+    user_with_token("+14155550102", active=False)  # invited, never logged in
     sent = ["+1 (415) 555-0101", "+14155550102", "+14155550103", "not a number", "+1415", 42, None, "+14155550101"]
     response = _lookup(client, sent, token)
     assert response.status_code == 200
@@ -138,7 +133,7 @@ def test_too_many_numbers_and_wrong_shapes_are_400(client, caller, aws):
 def test_lookups_count_numbers_not_requests(client, caller):
     # the enumeration of issue 13: 1,000 numbers a request, request after request
     _, token = caller
-    _, other_token = _person("+14155550901")
+    _, other_token = user_with_token("+14155550901")
     for batch in range(2):
         numbers = [f"+1212555{batch}{i:03d}" for i in range(1000)]
         assert _lookup(client, numbers, token).status_code == 200
@@ -154,7 +149,7 @@ def test_lookups_count_numbers_not_requests(client, caller):
 def test_a_request_whose_numbers_do_not_fit_is_refused_whole_and_costs_nothing(client, caller, override_settings):
     override_settings(contact_lookup_numbers_per_user_per_day=5)
     _, token = caller
-    ann, _ = _person("+14155550101", full_name="Ann")
+    ann, _ = user_with_token("+14155550101", full_name="Ann")
     assert _lookup(client, ["+14155550101", "+14155550102", "+14155550103"], token).status_code == 200
     refused = _lookup(client, ["+14155550101", "+14155550104", "+14155550105"], token)
     assert refused.status_code == 429 and "Retry-After" in refused.headers
@@ -189,3 +184,11 @@ def test_get_is_not_allowed(client, caller):
     _, token = caller
     response = client.http.get(PATH, headers={"Authorization": f"Bearer {token}"})
     assert response.status_code == 405
+
+
+def test_dynamodb_read_timeout_on_a_rate_counter_is_503(client, caller, break_aws):
+    _, token = caller
+    break_aws("TransactWriteItems", read_timeout)
+    response = _lookup(client, ["+14155550161"], token)
+    assert response.status_code == 503 and "Retry-After" in response.headers
+    assert body(response) == {"detail": "Service temporarily unavailable, try again later."}

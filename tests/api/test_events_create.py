@@ -4,24 +4,18 @@ from __future__ import annotations
 
 import pytest
 
-from chalicelib.config import get_settings
 from chalicelib.services.users import find_user_by_phone
-from tests.utils.api import body, get, login, post_json, texts_to
+from tests.utils.api import body, get, login, post_event, post_json, texts_to
 from tests.utils.factories import make_person, phone, table_items
 
 DATE = "2030-06-01T18:30:00Z"
-
-
-def create(client, owner, **fields):
-    payload = {"title": "Picnic", "event_date": DATE, **fields}
-    return post_json(client, "/events", payload, token=owner.token)
 
 
 def test_create_returns_the_event_with_the_owner_first_among_invitees(client):
     # GIVEN an owner and a registered friend
     alice, bob = make_person("Alice Smith"), make_person("Bob Jones")
     # WHEN alice creates an event inviting bob
-    response = create(
+    response = post_event(
         client,
         alice,
         invite_phone_numbers=[bob.phone],
@@ -56,7 +50,7 @@ def test_create_returns_the_event_with_the_owner_first_among_invitees(client):
 
 def test_unset_values_are_empty_and_midnight_means_no_time(client):
     alice = make_person("Alice")
-    response = create(client, alice, event_date="2030-06-01T00:00:00+02:00")
+    response = post_event(client, alice, event_date="2030-06-01T00:00:00+02:00")
     event = body(response)
     assert response.status_code == 201
     assert event["location"] == {} and event["address"] == "" and event["venue_name"] == ""
@@ -64,20 +58,20 @@ def test_unset_values_are_empty_and_midnight_means_no_time(client):
     assert event["event_date"] == "2030-05-31T22:00:00Z"
     assert event["total_spots"] == 0
     # is_time_specified as sent wins
-    assert body(create(client, alice, event_date="2030-06-01", is_time_specified=True))["is_time_specified"] is True
+    assert body(post_event(client, alice, event_date="2030-06-01", is_time_specified=True))["is_time_specified"] is True
 
 
 def test_numbers_are_deduplicated_and_the_owner_dropped(client):
     alice, bob = make_person("Alice"), make_person("Bob")
     numbers = [bob.phone, bob.phone.replace("+1", "+1 "), alice.phone]
-    event = body(create(client, alice, invite_phone_numbers=numbers))
+    event = body(post_event(client, alice, invite_phone_numbers=numbers))
     assert [person["phone_number"] for person in event["invitees"]] == [alice.phone, bob.phone]
 
 
 def test_a_number_without_account_gets_an_inactive_user_and_a_text(client):
     alice = make_person("Alice Smith")
     number = phone(9001)
-    event = body(create(client, alice, title="Birthday", invite_phone_numbers=[number]))
+    event = body(post_event(client, alice, title="Birthday", invite_phone_numbers=[number]))
     guest = event["invitees"][1]
     assert guest["is_active"] is False and guest["phone_number"] == number
     stored = find_user_by_phone(number)
@@ -86,14 +80,14 @@ def test_a_number_without_account_gets_an_inactive_user_and_a_text(client):
     assert "Alice Smith" in text and '"Birthday"' in text and "Jun 01, 2030" in text
     # a registered invitee gets no text
     bob = make_person("Bob")
-    create(client, alice, invite_phone_numbers=[bob.phone])
+    post_event(client, alice, invite_phone_numbers=[bob.phone])
     assert texts_to(bob.phone) == []
 
 
 def test_the_invitee_finds_the_invitation_after_logging_in(client):
     alice = make_person("Alice")
     number = phone(9002)
-    event = body(create(client, alice, invite_phone_numbers=[number]))
+    event = body(post_event(client, alice, invite_phone_numbers=[number]))
     newcomer = login(client, number)
     assert newcomer["is_active"] is True
     assert newcomer["id"] == event["invitees"][1]["user_id"]
@@ -102,28 +96,20 @@ def test_the_invitee_finds_the_invitation_after_logging_in(client):
     assert listed["results"][0]["i_am_owner"] is False
 
 
-@pytest.fixture
-def three_texts_an_hour(monkeypatch):
-    monkeypatch.setenv("INVITE_SMS_PER_OWNER_PER_HOUR", "3")
-    get_settings.cache_clear()
-    yield
-    monkeypatch.delenv("INVITE_SMS_PER_OWNER_PER_HOUR")
-    get_settings.cache_clear()
-
-
-def test_texts_beyond_the_owners_quota_are_not_sent_but_the_invitations_are(client, three_texts_an_hour):
+def test_texts_beyond_the_owners_quota_are_not_sent_but_the_invitations_are(client, override_settings):
+    override_settings(invite_sms_per_owner_per_hour=3)
     alice, carol = make_person("Alice"), make_person("Carol")
-    assert create(client, alice, invite_phone_numbers=[phone(9101), phone(9102)]).status_code == 201
+    assert post_event(client, alice, invite_phone_numbers=[phone(9101), phone(9102)]).status_code == 201
     # WHEN the next event needs two texts and the hour has one left
-    response = create(client, alice, invite_phone_numbers=[phone(9103), phone(9104)])
+    response = post_event(client, alice, invite_phone_numbers=[phone(9103), phone(9104)])
     # THEN the event and both invitations are made; the first number is texted, the second is not
     assert response.status_code == 201, response.body
     assert [guest["phone_number"] for guest in body(response)["invitees"][1:]] == [phone(9103), phone(9104)]
     assert len(texts_to(phone(9103))) == 1 and texts_to(phone(9104)) == []
-    assert create(client, alice, invite_phone_numbers=[phone(9105)]).status_code == 201
+    assert post_event(client, alice, invite_phone_numbers=[phone(9105)]).status_code == 201
     assert texts_to(phone(9105)) == []
     # another owner has their own allowance
-    assert create(client, carol, invite_phone_numbers=[phone(9106), phone(9107)]).status_code == 201
+    assert post_event(client, carol, invite_phone_numbers=[phone(9106), phone(9107)]).status_code == 201
     assert len(texts_to(phone(9106))) == 1 and len(texts_to(phone(9107))) == 1
 
 
@@ -131,7 +117,7 @@ def test_a_number_without_an_account_gets_three_invitation_texts_a_day_from_all_
     stranger = phone(9110)
     owners = [make_person(f"Owner {n}") for n in range(5)]
     events = [
-        body(create(client, owner, title=f"Party {n}", invite_phone_numbers=[stranger]))
+        body(post_event(client, owner, title=f"Party {n}", invite_phone_numbers=[stranger]))
         for n, owner in enumerate(owners)
     ]
     assert len(texts_to(stranger)) == 3
@@ -144,7 +130,7 @@ def test_a_number_without_an_account_gets_three_invitation_texts_a_day_from_all_
 @pytest.mark.parametrize("number", ["+19005551234", "+18005551234", "+447640123456", "+442079460000"])
 def test_invite_lists_refuse_numbers_that_cannot_take_a_text_per_item(client, number):
     alice = make_person("Alice")
-    response = create(client, alice, invite_phone_numbers=[phone(9120), number])
+    response = post_event(client, alice, invite_phone_numbers=[phone(9120), number])
     assert response.status_code == 400
     assert body(response) == {"invite_phone_numbers": {"1": ["Enter a valid mobile phone number."]}}
     assert table_items() == [] and texts_to(number) == [] and texts_to(phone(9120)) == []
@@ -190,9 +176,9 @@ def test_missing_fields_are_all_reported(client):
 
 def test_phone_errors_are_keyed_by_position(client):
     alice = make_person("Alice")
-    response = create(client, alice, invite_phone_numbers=[phone(9300), "nope"])
+    response = post_event(client, alice, invite_phone_numbers=[phone(9300), "nope"])
     assert body(response) == {"invite_phone_numbers": {"1": ["Enter a valid phone number."]}}
-    assert body(create(client, alice, location={"latitude": 100, "longitude": 0}))["location"] == {
+    assert body(post_event(client, alice, location={"latitude": 100, "longitude": 0}))["location"] == {
         "latitude": ["Ensure this value is between -90 and 90."]
     }
 

@@ -217,18 +217,8 @@ def test_no_route_scans(client, aws):
     assert "Scan" not in aws.of("dynamodb")
 
 
-@pytest.fixture
-def two_texts_an_hour(monkeypatch):
-    from chalicelib.config import get_settings
-
-    monkeypatch.setenv("INVITE_SMS_PER_OWNER_PER_HOUR", "2")
-    get_settings.cache_clear()
-    yield
-    monkeypatch.delenv("INVITE_SMS_PER_OWNER_PER_HOUR")
-    get_settings.cache_clear()
-
-
-def test_inviting_answers_the_same_whether_or_not_a_number_is_registered(client, two_texts_an_hour):
+def test_inviting_answers_the_same_whether_or_not_a_number_is_registered(client, override_settings):
+    override_settings(invite_sms_per_owner_per_hour=2)
     # GIVEN an owner who has used up the hour's invitation texts
     alice, registered = make_person("Alice"), make_person("Rita")
     event = make_event(alice)

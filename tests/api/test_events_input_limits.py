@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
+from urllib.parse import quote
 
 import pytest
 
 from chalicelib.models.events import SUGGESTION_PREFIX, TimeSuggestion, event_pk
-from tests.utils.api import body, get, post_json
+from chalicelib.timeutil import format_datetime, parse_datetime
+from tests.utils.api import body, get, post_event, post_json
 from tests.utils.factories import make_event, make_person, stored_event, table_items
 
 DATE_RANGE = "Ensure the date is between 1970 and 2100."
+SAFE = 2**53 - 1
 
 
 # --------------------------------------------------------------------------- dates
@@ -195,3 +198,68 @@ def test_event_reads_never_touch_time_suggestions(client):
     detail = get(client, f"/events/{event.id}", owner.token)
     assert detail.status_code == 200 and "time_suggestions" not in body(detail)
     assert get(client, "/events", owner.token).status_code == 200
+
+
+# --------------------------------------------------------------------------- extreme values
+
+
+# Values at the edges of what JSON, the calendar and DynamoDB take, each once a 500 or a wrong answer that the
+# Schemathesis run (tests/contract/test_schemathesis.py) found.
+
+
+# Years before 1000 came out unpadded ("817-08-07T15:49:12Z"), no ISO 8601, and sorted after "2030-..." in the
+# by_user index's date keys: timeutil.format_datetime pads them, and dates in are held to 1970-2100 anyway.
+def test_years_before_1000_are_four_digits_out_and_refused_in(client):
+    assert format_datetime(parse_datetime("0817-08-07T07:42:12-08:00")) == "0817-08-07T15:42:12Z"
+    alice = make_person("Alice")
+    early = post_event(client, alice, event_date="0817-08-07T07:42:12-08:00")
+    assert early.status_code == 400
+    assert body(early) == {"event_date": ["Ensure the date is between 1970 and 2100."]}
+    assert body(get(client, "/events", alice.token))["results"] == []
+
+
+# A date/time whose UTC conversion leaves the calendar raised OverflowError (timeutil.parse_datetime).
+def test_a_date_outside_the_calendar_in_utc_is_a_400(client):
+    alice = make_person("Alice")
+    response = post_event(client, alice, event_date="0001-01-01T00:00:00+01:00")
+    assert response.status_code == 400 and list(body(response)) == ["event_date"]
+    response = get(client, "/events?event_after=" + quote("9999-12-31T23:59:59-01:00"), alice.token)
+    assert response.status_code == 400 and list(body(response)) == ["event_after"]
+
+
+# event_before/cursor with a fraction in the last second of 9999 overflowed adding a second; query bounds are
+# not held to the years of stored dates.
+def test_a_bound_in_the_last_second_of_9999_is_served(client):
+    alice = make_person("Alice")
+    event_id = body(post_event(client, alice, event_date="2100-12-31T23:59:59Z"))["id"]
+    listed = get(client, "/events?event_before=" + quote("9999-12-31T23:59:59.5Z"), alice.token)
+    assert listed.status_code == 200, listed.body
+    assert [event["id"] for event in body(listed)["results"]] == [event_id]
+    timeline = get(client, "/events/timeline?type=sent&cursor=" + quote("9999-12-31T23:59:59.5Z"), alice.token)
+    assert timeline.status_code == 200 and [event["id"] for event in body(timeline)] == [event_id]
+
+
+# A coordinate nearer to 0 than 1e-130 is valid JSON and a valid latitude, but a number DynamoDB refuses
+# (models.events.CoordinateAttribute stores it as 0).
+def test_a_coordinate_too_small_for_dynamodb_is_stored_as_0(client):
+    alice = make_person("Alice")
+    response = post_event(client, alice, location={"latitude": -9.487646983475579e-133, "longitude": 1e-300})
+    assert response.status_code == 201, response.body
+    detail = body(get(client, f"/events/{body(response)['id']}", alice.token))
+    assert detail["location"] == {"latitude": 0, "longitude": 0}
+
+
+# Integers past DynamoDB's 38 digits were a 500 (validation.Fields.integer: at most 2^53-1 unless a field says
+# less: ids, and total_spots/spot_filled at 100,000).
+def test_integers_stop_at_2_53_minus_1(client):
+    alice = make_person("Alice")
+    too_big = post_event(client, alice, total_spots=1e300)
+    assert too_big.status_code == 400
+    assert body(too_big) == {"total_spots": ["Ensure this value is less than or equal to 100000."]}
+    assert post_event(client, alice, total_spots=100_000).status_code == 201
+    event_id = body(post_event(client, alice))["id"]
+    suggestion = {"suggested_time": "2030-06-02T10:00:00Z", "like_count": 10**40}
+    response = post_json(client, f"/events/{event_id}/time_suggestions", suggestion, alice.token)
+    assert response.status_code == 400 and list(body(response)) == ["like_count"]
+    response = post_json(client, f"/events/{event_id}", {"spot_filled": SAFE + 1}, alice.token, method="PATCH")
+    assert response.status_code == 400 and list(body(response)) == ["spot_filled"]

@@ -13,7 +13,7 @@ import pytest
 
 from tests.utils.api import body, post_json
 from tests.utils.factories import make_person, put
-from tests.utils.notifications import add_device, drain, raw_pushes, use_queue
+from tests.utils.notifications import add_device, drain, raw_pushes, run_queue
 
 TOKEN = "d4" * 32
 LONG_TITLE = "\U0001f389" * 199 + "\u05d0"  # 200 characters of 4 bytes (and a right-to-left one)
@@ -21,16 +21,9 @@ LONG_NAME = "e\u0301" * 128  # 256 characters: combining accents
 LONG_REPLY = "\U0001f600" * 60
 
 
-@pytest.fixture
-def queue(client, override_settings):
-    return use_queue(override_settings)
-
-
 def _handle(client, url: str) -> list[str]:
-    """Deliver what the queue holds to the SQS handler once; it raises when a message failed."""
-    bodies = drain(url)
-    client.lambda_.invoke("send_notifications", client.events.generate_sqs_event(bodies, queue_name="q"))
-    return [json.loads(b)["type"] for b in bodies]
+    """Deliver what the queue holds to the SQS handler once (it raises when a message failed); their types."""
+    return [json.loads(b)["type"] for b in run_queue(client, url)]
 
 
 def _apns_bytes(arn: str) -> list[int]:

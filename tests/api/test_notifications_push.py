@@ -18,22 +18,9 @@ from chalicelib.models.users import Device, User, user_pk
 from chalicelib.services import users
 from tests.utils.api import REGION, body, get, login, post_json, texts_to
 from tests.utils.factories import future, make_event, make_person, phone, put
-from tests.utils.notifications import add_device, drain, endpoints, pushes, raw_pushes, use_queue
+from tests.utils.notifications import add_device, drain, endpoints, pushes, raw_pushes, run_queue
 
 TOKEN_A, TOKEN_B, TOKEN_C = "a1" * 32, "b2" * 32, "c3" * 32
-
-
-@pytest.fixture
-def queue(client, override_settings):
-    return use_queue(override_settings)
-
-
-def run_queue(client, url: str, bodies: list[str] | None = None) -> list[str]:
-    """Deliver what the queue holds (or ``bodies`` again) to the SQS handler; returns the bodies."""
-    bodies = drain(url) if bodies is None else bodies
-    if bodies:
-        client.lambda_.invoke("send_notifications", client.events.generate_sqs_event(bodies, queue_name="q"))
-    return bodies
 
 
 def flags(person, **values) -> None:

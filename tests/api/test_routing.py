@@ -56,6 +56,12 @@ def test_malformed_json_is_400_with_parse_error(client):
     assert body(response)["detail"].startswith("JSON parse error - ")
 
 
+def test_json_nested_too_deep_is_400_parse_error(client):
+    response = client.http.post("/auth", body=b"[" * 100_000, headers={"Content-Type": "application/json"})
+    assert response.status_code == 400
+    assert body(response)["detail"].startswith("JSON parse error - ")
+
+
 def test_json_that_is_not_an_object_is_400_non_field(client):
     response = post_json(client, "/auth", ["+14155550105"])
     assert response.status_code == 400
@@ -75,6 +81,14 @@ def test_unknown_or_malformed_token_is_401_invalid(client):
         response = get(client, "/users/me", token)
         assert response.status_code == 401, token
         assert body(response) == {"detail": "Invalid token."}
+
+
+@pytest.mark.parametrize("token", ["\u00b2.secret", "1\u00b9.secret"])
+def test_token_with_a_non_ascii_digit_id_is_401(client, token):
+    response = get(client, "/users/me", token)
+    assert response.status_code == 401
+    assert body(response) == {"detail": "Invalid token."}
+    assert response.headers["WWW-Authenticate"] == "Bearer"
 
 
 def test_a_bug_is_500_without_traceback(client, monkeypatch):

@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 
 from chalicelib.models.users import User, user_pk
-from tests.fakes.graph_server import FakeGraph
 from tests.utils.api import body, get, login, post_json
 
 PHONE = "+14155550301"
@@ -65,13 +64,6 @@ def test_patch_me_never_writes_other_fields(client):
     )
     stored = User.get(user_pk(user["id"]), "PROFILE")
     assert stored.is_active is True and stored.phone_number == PHONE and stored.id == user["id"]
-
-
-@pytest.fixture
-def graph(override_settings):
-    with FakeGraph() as fake:
-        override_settings(fb_graph_url=fake.url)
-        yield fake
 
 
 def test_fb_token_links_a_valid_token(client, graph):

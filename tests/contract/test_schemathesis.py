@@ -4,7 +4,7 @@ Checks: no 5xx, every status documented, every body conforming to its schema, do
 types and headers. Deterministic generation (CI sees the same cases every run), no shrinking, a cap
 on examples per operation; the coverage phase (boundary and invalid values of every field) and the
 fuzzing phase run as two processes side by side, which keeps the whole test near two minutes.
-What they found, and where it was fixed, is in tests/contract/test_findings.py.
+What they found is pinned down in-process, where it was fixed: tests/api/test_events_input_limits.py ("extreme values").
 """
 
 from __future__ import annotations

@@ -20,7 +20,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -28,16 +27,12 @@ from pathlib import Path
 import boto3
 import pytest
 
+from tests.utils.live_stack import free_port
+
 ROOT = Path(__file__).resolve().parents[2]
 REGION = "us-east-1"
 STAGE = "dev"
 KEY = "9f" * 32
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def _accept_swagger_imports(monkeypatch) -> None:
@@ -62,7 +57,7 @@ def emulator(monkeypatch):
     from moto.server import ThreadedMotoServer
 
     _accept_swagger_imports(monkeypatch)
-    port = _free_port()
+    port = free_port()
     server = ThreadedMotoServer(ip_address="127.0.0.1", port=port, verbose=False)
     server.start()
     endpoint = f"http://127.0.0.1:{port}"

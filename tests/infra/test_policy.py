@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import ast
 import base64
-import io
 import json
 import re
 from datetime import UTC, datetime, timedelta
@@ -25,7 +24,9 @@ import boto3
 import pytest
 
 from tests.utils.api import body, get, login, post_json
+from tests.utils.avatars import remove_avatar, upload_avatar
 from tests.utils.factories import put
+from tests.utils.images import jpeg
 
 ROOT = Path(__file__).resolve().parents[2]
 STAGES = ("dev", "prod")
@@ -119,28 +120,6 @@ def test_the_scan_finds_the_known_calls():
 # --- a representative flow ----------------------------------------------------------------------------------
 
 
-def _jpeg() -> bytes:
-    from PIL import Image
-
-    out = io.BytesIO()
-    Image.new("RGB", (64, 48), (10, 120, 200)).save(out, "JPEG")
-    return out.getvalue()
-
-
-def _upload_avatar(client, token: str):
-    boundary = "----policy-test"
-    payload = (
-        (
-            f'--{boundary}\r\nContent-Disposition: form-data; name="photo"; filename="me.jpg"\r\n'
-            "Content-Type: image/jpeg\r\n\r\n"
-        ).encode()
-        + _jpeg()
-        + f"\r\n--{boundary}--\r\n".encode()
-    )
-    headers = {"Content-Type": f"multipart/form-data; boundary={boundary}", "Authorization": f"Bearer {token}"}
-    return client.http.post("/users/change_avatar", body=payload, headers=headers)
-
-
 def _ok(response):
     assert 200 <= response.status_code < 300, (response.status_code, response.body)
     return body(response)
@@ -151,11 +130,11 @@ def run_the_flow(client) -> None:
     owner = login(client, OWNER, full_name="Olive Owner")["auth_token"]
     _ok(get(client, "/users/me", owner))
     _ok(post_json(client, "/users/me", {"full_name": "Olive O."}, owner, method="PATCH"))
-    _ok(_upload_avatar(client, owner))
-    _ok(_upload_avatar(client, owner))  # replaces: deletes the old objects
-    _ok(client.http.post("/users/remove_avatar", headers={"Authorization": f"Bearer {owner}"}))
+    _ok(upload_avatar(client, owner, jpeg()))
+    _ok(upload_avatar(client, owner, jpeg()))  # replaces: deletes the old objects
+    _ok(remove_avatar(client, owner))
     _ok(post_json(client, "/notifications/add_ios_device", {"token": DEVICE}, owner))
-    photo = base64.b64encode(_jpeg()).decode()
+    photo = base64.b64encode(jpeg()).decode()
     favorites = [
         {"contact_name": "Gus", "phone_number": GUEST, "photo": photo},
         {"contact_name": "Sam", "phone_number": STRANGER},

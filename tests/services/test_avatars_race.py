@@ -2,29 +2,20 @@
 
 from __future__ import annotations
 
-import io
 from concurrent.futures import ThreadPoolExecutor
 
-import boto3
 import pytest
-from PIL import Image
 
 from chalicelib.errors import ServiceUnavailable
 from chalicelib.services import avatars, users
+from tests.utils.avatars import stored_objects
 from tests.utils.factories import make_person
-
-BUCKET = "test-avatars"
+from tests.utils.images import jpeg
 
 
 def _jpeg(seed: int) -> bytes:
-    out = io.BytesIO()
-    Image.new("RGB", (300, 300), (seed * 30 % 256, 80, 160)).save(out, "JPEG")
-    return out.getvalue()
-
-
-def _objects() -> list[str]:
-    listing = boto3.client("s3", region_name="us-east-1").list_objects_v2(Bucket=BUCKET)
-    return sorted(item["Key"] for item in listing.get("Contents", []))
+    """A picture of its own colour per ``seed``."""
+    return jpeg(300, 300, (seed * 30 % 256, 80, 160))
 
 
 def _fresh(person):
@@ -37,11 +28,11 @@ def test_eight_parallel_uploads_leave_only_the_current_avatar_and_removal_leaves
     with ThreadPoolExecutor(max_workers=8) as pool:
         answers = list(pool.map(lambda n: avatars.change_avatar(_fresh(alice), _jpeg(n)), range(8)))
     current = _fresh(alice)
-    assert _objects() == sorted([current.big_photo_key, current.photo_key])
+    assert stored_objects() == sorted([current.big_photo_key, current.photo_key])
     assert (current.big_photo_key, current.photo_key) in {(a.big_photo_key, a.photo_key) for a in answers}
     assert not current.stale_photo_keys
     avatars.remove_avatar(_fresh(alice))
-    assert _objects() == []
+    assert stored_objects() == []
     assert _fresh(alice).photo_key is None and _fresh(alice).big_photo_key is None
 
 
@@ -56,7 +47,7 @@ def test_uploads_and_removals_racing_leave_no_object_the_profile_does_not_show(a
     with ThreadPoolExecutor(max_workers=8) as pool:
         list(pool.map(act, range(12)))
     current = _fresh(alice)
-    assert _objects() == sorted(key for key in (current.big_photo_key, current.photo_key) if key)
+    assert stored_objects() == sorted(key for key in (current.big_photo_key, current.photo_key) if key)
 
 
 def test_a_removal_that_s3_refuses_is_503_and_its_retry_deletes_the_objects(aws, fail_aws):
@@ -65,7 +56,7 @@ def test_a_removal_that_s3_refuses_is_503_and_its_retry_deletes_the_objects(aws,
     fail_aws("s3", "DeleteObjects", "SlowDown")
     with pytest.raises(ServiceUnavailable):
         avatars.remove_avatar(_fresh(alice))
-    assert len(_objects()) == 2
+    assert len(stored_objects()) == 2
     fail_aws("s3", "DeleteObjects", "")  # S3 is back
     avatars.remove_avatar(_fresh(alice))
-    assert _objects() == [] and not _fresh(alice).stale_photo_keys
+    assert stored_objects() == [] and not _fresh(alice).stale_photo_keys

@@ -3,30 +3,15 @@
 from __future__ import annotations
 
 import base64
-import io
 
-import boto3
 import pytest
 from pynamodb.connection.table import TableConnection
 
 from chalicelib.errors import ServiceUnavailable, ValidationError
 from chalicelib.models.users import PHONE_SK, PROFILE_SK, Favorite, PhoneClaim, User, phone_pk, user_pk
 from chalicelib.services import contacts, users
-
-BUCKET = "test-avatars"
-
-
-def _jpeg() -> bytes:
-    from PIL import Image
-
-    out = io.BytesIO()
-    Image.new("RGB", (32, 32), "navy").save(out, "JPEG")
-    return out.getvalue()
-
-
-def _objects() -> set[str]:
-    listing = boto3.client("s3", region_name="us-east-1").list_objects_v2(Bucket=BUCKET)
-    return {item["Key"] for item in listing.get("Contents", [])}
+from tests.utils.avatars import stored_objects
+from tests.utils.images import jpeg
 
 
 @pytest.fixture(autouse=True)
@@ -43,7 +28,7 @@ def test_parse_deprecated_shape_dedupes_after_normalising():
 
 
 def test_parse_array_keeps_the_last_entry_of_a_number_and_reencodes_its_photo():
-    photo = base64.b64encode(_jpeg()).decode()
+    photo = base64.b64encode(jpeg(32, 32, "navy")).decode()
     entries = contacts.parse_favorites(
         [
             {"phone_number": "+14155550101", "contact_name": " Ann "},
@@ -53,7 +38,7 @@ def test_parse_array_keeps_the_last_entry_of_a_number_and_reencodes_its_photo():
         with_details=True,
     )
     assert [(e.phone, e.contact_name) for e in entries] == [("+14155550101", "Annie"), ("+14155550102", None)]
-    assert entries[0].photo.startswith(b"\xff\xd8\xff") and entries[0].photo != _jpeg()
+    assert entries[0].photo.startswith(b"\xff\xd8\xff") and entries[0].photo != jpeg(32, 32, "navy")
     assert entries[1].photo is None  # "" removes the photo
 
 
@@ -183,7 +168,7 @@ def test_a_write_failing_midway_leaves_no_orphan_photo_and_no_broken_link(aws, m
     """30 entries with photos: the first 25 written, the last 5 fail; S3 matches the table exactly."""
     override_settings(favorite_photos_per_request=30)
     owner, _ = users.find_or_create_user("+14155550900", active=True)
-    photo = base64.b64encode(_jpeg()).decode()
+    photo = base64.b64encode(jpeg(32, 32, "navy")).decode()
     body = [{"phone_number": f"+1212555{i:04d}", "contact_name": f"n{i}", "photo": photo} for i in range(30)]
     original = TableConnection.batch_write_item
 
@@ -197,7 +182,7 @@ def test_a_write_failing_midway_leaves_no_orphan_photo_and_no_broken_link(aws, m
         contacts.save_favorites(owner, body)
     stored = list(Favorite.query(user_pk(owner.id)))
     assert len(stored) == 25
-    assert _objects() == {favorite.photo_key for favorite in stored}
+    assert stored_objects() == sorted(favorite.photo_key for favorite in stored)
 
 
 def test_users_by_phone_takes_20_batch_gets_for_a_thousand_numbers(aws, monkeypatch):

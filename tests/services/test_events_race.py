@@ -1,4 +1,5 @@
-"""Parallel RSVPs at the service layer (chalice.test.Client shares current_request between threads)."""
+"""Parallel RSVPs at the service layer, against each other, a cancel and spots filled by hand
+(chalice.test.Client shares current_request between threads)."""
 
 from __future__ import annotations
 
@@ -25,6 +26,11 @@ def _race(people, function):
 
     with ThreadPoolExecutor(max_workers=len(people)) as pool:
         return list(pool.map(run, people))
+
+
+def _race_actions(*actions):
+    """Run ``actions`` at once; each one's outcome as ``_race`` reports it."""
+    return _race(actions, lambda action: action())
 
 
 def test_20_parallel_accepts_on_5_spots_fill_exactly_5(aws):
@@ -66,3 +72,45 @@ def test_accepts_racing_spots_filled_by_hand_never_overfill(aws):
     stored = stored_event(event.id)
     assert stored.spots_filled == stored.accepted_count + stored.spots_filled_by_hand <= 4
     assert outcomes.count("ok") == stored.accepted_count + (1 if stored.spots_filled_by_hand else 0)
+
+
+def _accepted(event_id: int) -> int:
+    view = events._load_partition(event_id)
+    return sum(1 for inv in view.invitations if inv.role == events.GUEST and inv.has_accepted is True)
+
+
+def test_accepts_racing_a_cancel_never_land_after_it(aws):
+    for _ in range(5):
+        owner = make_person("Owner")
+        guests = [make_person(f"Guest {n}") for n in range(4)]
+        event = make_event(owner, *guests, total_spots=3)
+        outcomes = _race_actions(
+            lambda owner=owner, event_id=event.id: events.cancel_event(owner.user, event_id),
+            *[lambda g=g, event_id=event.id: events.rsvp(g.user, event_id, accept=True, message="") for g in guests],
+        )
+        assert outcomes[0] == "ok"
+        assert set(outcomes[1:]) <= {"ok", events.EVENT_CANCELLED, events.EVENT_FULL}
+        stored = stored_event(event.id)
+        # every accept told "ok" is stored and counted, every refused one is not, and nothing overfills
+        assert stored.cancelled is True
+        assert outcomes[1:].count("ok") == _accepted(event.id) == stored.accepted_count == stored.spots_filled <= 3
+        # after the cancel, any reply is 409
+        for guest in guests:
+            try:
+                events.rsvp(guest.user, event.id, accept=False, message="")
+                raise AssertionError("a reply after the cancel was taken")
+            except Conflict as exc:
+                assert exc.body == {"detail": events.EVENT_CANCELLED}
+
+
+def test_one_guests_accepts_and_rejects_in_parallel_leave_the_count_true_to_the_last_reply(aws):
+    owner, guest = make_person("Owner"), make_person("Guest")
+    event = make_event(owner, guest, total_spots=1)
+    for round_ in range(10):
+        answers = [n % 2 == round_ % 2 for n in range(8)]
+        replies = [lambda a=a: events.rsvp(guest.user, event.id, accept=a, message="") for a in answers]
+        outcomes = _race_actions(*replies)
+        assert outcomes == ["ok"] * 8
+        reply = events._load_partition(event.id).invitation_of(guest.id).has_accepted
+        stored = stored_event(event.id)
+        assert stored.spots_filled == stored.accepted_count == (1 if reply is True else 0)

@@ -17,6 +17,7 @@ from PIL import Image, ImageCms, ImageDraw, features
 
 from chalicelib.errors import PayloadTooLarge, ValidationError
 from chalicelib.services.images import ProcessedImage, process_image
+from tests.utils.images import PNG_SIGNATURE, png_chunk
 
 MAX_BYTES = 5 * 1024 * 1024
 MAX_PIXELS = 40_000_000
@@ -24,7 +25,6 @@ INVALID_MESSAGE = "Upload a valid image. The file you uploaded was either not an
 INVALID_BODY = {"photo": [INVALID_MESSAGE]}
 MEGAPIXELS_BODY = {"photo": ["Image is too large: at most 40 megapixels."]}
 
-PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 ORIENTATION_TAG = 0x0112
 GPS_IFD_TAG = 0x8825
 
@@ -355,10 +355,6 @@ def test_png_with_corrupt_pixel_data_is_refused(position):
 
 
 # --- size limits and bombs -------------------------------------------------------------------------
-
-
-def png_chunk(kind: bytes, payload: bytes) -> bytes:
-    return struct.pack(">I", len(payload)) + kind + payload + struct.pack(">I", zlib.crc32(kind + payload))
 
 
 @functools.cache

@@ -18,6 +18,12 @@ def post_json(client, path: str, body, token: str | None = None, method: str = "
     return client.http.request(method, path, body=json.dumps(body).encode(), headers=all_headers)
 
 
+def post_event(client, owner, **fields):
+    """POST /events as ``owner`` (anyone with a ``token``): a picnic on 2030-06-01 unless ``fields`` say otherwise."""
+    payload = {"title": "Picnic", "event_date": "2030-06-01T18:30:00Z", **fields}
+    return post_json(client, "/events", payload, owner.token)
+
+
 def get(client, path: str, token: str | None = None, headers=None):
     all_headers = dict(headers or {})
     if token:

@@ -5,7 +5,9 @@ from __future__ import annotations
 import itertools
 from datetime import UTC, datetime, timedelta
 
+from chalicelib.models.auth import Pin, pin_pk
 from chalicelib.models.events import META_SK, Event, EventsTable, event_pk
+from chalicelib.models.users import User
 from chalicelib.services import auth, events, users
 
 _numbers = itertools.count(100)
@@ -58,6 +60,22 @@ def make_event(owner: Person, *guests: Person, title: str = "Dinner", when: date
 
 def stored_event(event_id: int) -> Event:
     return Event.get(event_pk(event_id), META_SK, consistent_read=True)
+
+
+def stored_pin(phone_number: str) -> Pin | None:
+    """The pin item of ``phone_number`` as stored, or None."""
+    try:
+        return Pin.get(pin_pk(phone_number), consistent_read=True)
+    except Pin.DoesNotExist:
+        return None
+
+
+def user_with_token(number: str, *, active: bool = True, full_name: str = "") -> tuple[User, str]:
+    """A user (with no profile beyond ``full_name``) and a token for them ("" when inactive)."""
+    user, _ = users.find_or_create_user(number, active=active)
+    if full_name:
+        user = users.update_profile(user, {"full_name": full_name})
+    return user, auth.issue_token(user) if active else ""
 
 
 def table_items() -> list[dict]:

@@ -132,10 +132,16 @@ class LocalStack:
     def url(self, path: str) -> str:
         return f"{self.api}{path}"
 
-    def last_pin(self, phone: str) -> str:
+    def texts_to(self, phone: str) -> list[str]:
+        """Every SMS the emulator was asked to send to ``phone``, oldest first.
+
+        moto server keeps them: ``{"sns": {"SMS": [{"phone_number", "message", "message_id"}]}}``.
+        """
         data = requests.get(f"{self.emulator}/moto-api/data.json", timeout=HTTP_TIMEOUT_SECONDS).json()
-        texts = [sms["message"] for sms in data["sns"]["SMS"] if sms["phone_number"] == phone]
-        return re.search(r"\b(\d{6})\b", texts[-1]).group(1)
+        return [sms["message"] for sms in data["sns"]["SMS"] if sms["phone_number"] == phone]
+
+    def last_pin(self, phone: str) -> str:
+        return re.search(r"\b(\d{6})\b", self.texts_to(phone)[-1]).group(1)
 
     def login(self, phone: str, full_name: str | None = None) -> dict:
         """The User body with ``auth_token``, after POST /auth and /auth/verify_pin (and register)."""

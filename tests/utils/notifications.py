@@ -5,26 +5,26 @@ from __future__ import annotations
 
 import json
 
-import boto3
 from moto.sns.models import sns_backends
 
 from chalicelib.models.users import Device, device_sk, user_pk
 from chalicelib.timeutil import utcnow
 from tests.utils.api import ACCOUNT, REGION
+from tests.utils.aws_env import aws_client
 
 QUEUE_NAME = "test-notifications"
 
 
 def use_queue(override_settings) -> str:
     """Create the notifications queue in moto and point the settings at it; returns its URL."""
-    url = boto3.client("sqs", region_name=REGION).create_queue(QueueName=QUEUE_NAME)["QueueUrl"]
+    url = aws_client("sqs").create_queue(QueueName=QUEUE_NAME)["QueueUrl"]
     override_settings(notifications_queue_url=url)
     return url
 
 
 def drain(url: str) -> list[str]:
     """Every message body in the queue, removed from it (oldest first, as far as SQS orders)."""
-    sqs = boto3.client("sqs", region_name=REGION)
+    sqs = aws_client("sqs")
     bodies = []
     while True:
         answer = sqs.receive_message(QueueUrl=url, MaxNumberOfMessages=10, WaitTimeSeconds=0)
@@ -36,11 +36,22 @@ def drain(url: str) -> list[str]:
             sqs.delete_message(QueueUrl=url, ReceiptHandle=message["ReceiptHandle"])
 
 
+def run_queue(client, url: str, bodies: list[str] | None = None) -> list[str]:
+    """Deliver what the queue holds (or ``bodies`` again) to the SQS handler; returns the bodies.
+
+    The handler raises when a message failed (the batch's partial failure report aside).
+    """
+    bodies = drain(url) if bodies is None else bodies
+    if bodies:
+        client.lambda_.invoke("send_notifications", client.events.generate_sqs_event(bodies, queue_name="q"))
+    return bodies
+
+
 def add_device(person, token: str) -> str:
     """Register an iOS token for ``person`` as add_ios_device does; returns the endpoint ARN."""
     from chalicelib.config import get_settings
 
-    arn = boto3.client("sns", region_name=REGION).create_platform_endpoint(
+    arn = aws_client("sns").create_platform_endpoint(
         PlatformApplicationArn=get_settings().apns_platform_application_arn, Token=token
     )["EndpointArn"]
     Device(user_pk(person.id), device_sk(token), endpoint_arn=arn, created=utcnow()).save()

@@ -12,18 +12,12 @@ from __future__ import annotations
 import re
 
 import pytest
-import requests
 
-from tests.utils.live_stack import HTTP_TIMEOUT_SECONDS, LocalStack
+from tests.utils.live_stack import LocalStack
 from tests.utils.web import LINK
 
 OWNER, GUEST = "+14155550160", "+14155550161"
 PHONE_SCREEN = {"width": 390, "height": 844}
-
-
-def texts_kept_by_the_emulator(stack: LocalStack, number: str) -> list[str]:
-    data = requests.get(f"{stack.emulator}/moto-api/data.json", timeout=HTTP_TIMEOUT_SECONDS).json()
-    return [sms["message"] for sms in data["sns"]["SMS"] if sms["phone_number"] == number]
 
 
 @pytest.mark.e2e
@@ -46,7 +40,7 @@ def test_a_guest_opens_the_texted_link_accepts_and_the_owner_sees_it(chromium, t
         assert created.status_code == 201, created.text
         event_id = created.json()["id"]
 
-        (text,) = texts_kept_by_the_emulator(stack, GUEST)
+        (text,) = stack.texts_to(GUEST)
         found = LINK.search(text)
         assert found and found.group(1) == stack.api, text  # the link points at this API (PUBLIC_BASE_URL)
         link = found.group(0)
