@@ -29,9 +29,8 @@ from pynamodb.attributes import (
     UTCDateTimeAttribute,
 )
 from pynamodb.indexes import GlobalSecondaryIndex, IncludeProjection, KeysOnlyProjection
-from pynamodb.models import Model
 
-from chalicelib.models.base import table_meta
+from chalicelib.models.base import TableModel, table_meta
 from chalicelib.timeutil import format_datetime
 
 META_SK = "META"
@@ -97,7 +96,7 @@ class Location(MapAttribute):
     longitude = CoordinateAttribute()
 
 
-class EventsTable(Model):
+class EventsTable(TableModel):
     Meta = table_meta("events_table")
 
     pk = UnicodeAttribute(hash_key=True)

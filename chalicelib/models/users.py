@@ -24,9 +24,8 @@ from pynamodb.attributes import (
     UTCDateTimeAttribute,
 )
 from pynamodb.indexes import GlobalSecondaryIndex, KeysOnlyProjection
-from pynamodb.models import Model
 
-from chalicelib.models.base import table_meta
+from chalicelib.models.base import TableModel, table_meta
 
 PROFILE_SK = "PROFILE"
 PHONE_SK = "PHONE"
@@ -65,7 +64,7 @@ class FavoritesByPhone(GlobalSecondaryIndex):
     fav_phone = UnicodeAttribute(hash_key=True)
 
 
-class UsersTable(Model):
+class UsersTable(TableModel):
     Meta = table_meta("users_table")
 
     pk = UnicodeAttribute(hash_key=True)

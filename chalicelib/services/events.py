@@ -27,14 +27,13 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from pynamodb.exceptions import PutError, TransactGetError, TransactWriteError, UpdateError
-from pynamodb.transactions import TransactGet
 
 from chalicelib import aws, notify, sms
 from chalicelib.config import get_settings
 from chalicelib.errors import Conflict, NotFound, PermissionDenied, Throttled, ValidationError
 from chalicelib.ids import MAX_ID, new_id
 from chalicelib.models.auth import RateCounter
-from chalicelib.models.base import transact_write
+from chalicelib.models.base import transact_get, transact_write
 from chalicelib.models.events import (
     INVITATION_PREFIX,
     META_SK,
@@ -630,7 +629,7 @@ def _event_and_reply(event_id: int, user_id: int) -> tuple[Event, bool | None] |
     """META and the caller's reply at one instant (TransactGetItems), so "full" means full of others' spots:
     two reads could straddle a parallel reply of the caller's own. None when a write held them (try again)."""
     try:
-        with TransactGet(connection=EventsTable._get_connection().connection) as transaction:
+        with transact_get() as transaction:
             event = transaction.get(Event, event_pk(event_id), META_SK)
             invitation = transaction.get(Invitation, event_pk(event_id), invitation_sk(user_id))
     except TransactGetError as exc:
