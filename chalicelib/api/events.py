@@ -4,15 +4,13 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from chalicelib import representations_events as views
 from chalicelib.api.routing import NO_BODY, NO_CONTENT, Reply, RequestContext, route
 from chalicelib.config import get_settings
 from chalicelib.errors import NotFound, ValidationError
-from chalicelib.lazy import lazy_import
+from chalicelib.services import events
 from chalicelib.timeutil import parse_datetime, parse_iso_as_sent
 from chalicelib.validation import REQUIRED, Fields
-
-events = lazy_import("chalicelib.services.events")
-views = lazy_import("chalicelib.representations_events")
 
 INVALID_DATETIME = "Enter a valid date/time."
 NOT_DICT = "Invalid data. Expected a dictionary, but got {kind}."
