@@ -15,6 +15,7 @@ from contextlib import contextmanager
 
 from chalicelib.config import get_settings
 from chalicelib.errors import ServiceUnavailable
+from chalicelib.store.conditions import cancellation_codes
 
 # Error codes that mean "AWS is busy or down, try again", never "your request is wrong".
 TRANSIENT_CODES = frozenset(
@@ -148,10 +149,7 @@ def is_transient(exc: BaseException) -> bool:
     if isinstance(exc, ClientError):
         error = exc.response.get("Error", {})
         status = exc.response.get("ResponseMetadata", {}).get("HTTPStatusCode") or 0
-        # PynamoDB keeps a cancelled transaction's reasons on the error, botocore in the response
-        reasons = [getattr(reason, "code", None) for reason in getattr(exc, "cancellation_reasons", None) or []]
-        reasons += [reason.get("Code") for reason in exc.response.get("CancellationReasons") or []]
-        if TRANSIENT_CANCELLATION_REASONS.intersection(reasons):
+        if TRANSIENT_CANCELLATION_REASONS.intersection(cancellation_codes(exc)):
             return True
         return error.get("Code") in TRANSIENT_CODES or status >= 500
     if isinstance(exc, (BotoConnectionError, BotoCoreError)):

@@ -10,10 +10,10 @@ An Invitee's ``id`` is its invitation's id (what ``mark_seen`` takes); ``user_id
 
 from __future__ import annotations
 
-from chalicelib.models.events import Invitation, Message, Poll
+from chalicelib.models.events import OWNER, Invitation, Message, Poll
 from chalicelib.models.users import User
 from chalicelib.representations import media_url
-from chalicelib.services.events import OWNER, EventView
+from chalicelib.store.events import EventView
 from chalicelib.timeutil import format_datetime
 
 LIST, CREATE, DETAIL, TIMELINE = "list", "create", "detail", "timeline"

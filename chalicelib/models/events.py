@@ -33,6 +33,7 @@ from pynamodb.indexes import GlobalSecondaryIndex, IncludeProjection, KeysOnlyPr
 from chalicelib.models.base import TableModel, table_meta
 from chalicelib.timeutil import format_datetime
 
+OWNER, GUEST = "owner", "guest"  # Invitation.role
 META_SK = "META"
 INVITATION_PREFIX = "INV#"
 MESSAGE_PREFIX = "MSG#"
@@ -40,8 +41,16 @@ POLL_PREFIX = "POLL#"
 SUGGESTION_PREFIX = "TS#"
 
 
+EVENT_PREFIX = "EVENT#"
+
+
 def event_pk(event_id: int) -> str:
-    return f"EVENT#{event_id}"
+    return f"{EVENT_PREFIX}{event_id}"
+
+
+def event_id_of(pk: str) -> int:
+    """The event id of an ``EVENT#<id>`` key."""
+    return int(pk.removeprefix(EVENT_PREFIX))
 
 
 def invitation_sk(user_id: int) -> str:
@@ -56,6 +65,11 @@ def message_sk(created, message_id: int) -> str:
 def date_key(event_date, event_id: int) -> str:
     """Sorts by date, then id: ``2026-12-01T18:00:00Z#0000000000000042``."""
     return f"{format_datetime(event_date)}#{event_id:016d}"
+
+
+def date_of_key(key: str) -> str:
+    """The formatted date of a :func:`date_key` (what sorts before the id)."""
+    return key.partition("#")[0]
 
 
 class ByUser(GlobalSecondaryIndex):

@@ -22,48 +22,53 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 
 from pynamodb.exceptions import PutError, TransactGetError, TransactWriteError, UpdateError
 
-from chalicelib import aws, notify, sms
+from chalicelib import notify, sms
 from chalicelib.config import get_settings
 from chalicelib.errors import Conflict, NotFound, PermissionDenied, Throttled, ValidationError
 from chalicelib.ids import MAX_ID, new_id
 from chalicelib.models.auth import RateCounter
 from chalicelib.models.base import transact_get, transact_write
 from chalicelib.models.events import (
+    GUEST,
     INVITATION_PREFIX,
     META_SK,
-    SUGGESTION_PREFIX,
+    OWNER,
     Event,
-    EventsTable,
     Invitation,
     Location,
-    Message,
-    Poll,
     date_key,
+    date_of_key,
     event_pk,
     invitation_sk,
 )
-from chalicelib.models.users import PHONE_SK, PROFILE_SK, PhoneClaim, User, UsersTable, phone_pk, user_pk
+from chalicelib.models.users import PHONE_SK, PhoneClaim, User, phone_of, phone_pk, user_pk
 from chalicelib.parallel import chunks, parallel_map
 from chalicelib.services import invite_links, notifications
 from chalicelib.services.ratelimit import Limit, RollingLimit
 from chalicelib.services.users import find_or_create_user
+from chalicelib.store.batch import batch_get
+from chalicelib.store.conditions import condition_failed, conflicted
+from chalicelib.store.events import (
+    TRANSACTION_ITEMS,
+    EventView,
+    flag_invitations_cancelled,
+    load_partition,
+    update_all,
+)
+from chalicelib.store.users import get_users
 from chalicelib.timeutil import format_datetime, utcnow
 
 log = logging.getLogger("invites")
 
-OWNER, GUEST = "owner", "guest"
 EVENT_FULL = "This event is full."
 EVENT_CANCELLED = "This event has been cancelled."
 INVALID_PAGE = "Invalid page."
 TIMELINE_PAGE = 30
-TRANSACTION_ITEMS = 100  # DynamoDB's limit of items in one TransactWriteItems
-BATCH_GET_KEYS = 100  # DynamoDB's limit of keys in one BatchGetItem
 _ATTEMPTS = 5
 
 SAMPLE_RSVP_REPLIES = (
@@ -97,25 +102,6 @@ class EventInput:
 
 
 @dataclass
-class EventView:
-    """An event with everything said about it, and the people needed to show it."""
-
-    event: Event
-    invitations: list[Invitation]  # the owner first, then guests in the order they were invited
-    messages: list[Message] = field(default_factory=list)  # oldest first
-    polls: list[Poll] = field(default_factory=list)
-    users: dict[int, User] = field(default_factory=dict)
-
-    def invitation_of(self, user_id: int) -> Invitation | None:
-        return next((inv for inv in self.invitations if inv.user_id == user_id), None)
-
-    def people(self) -> set[int]:
-        ids = {inv.user_id for inv in self.invitations} | {msg.user_id for msg in self.messages}
-        ids.add(self.event.owner_id)
-        return ids
-
-
-@dataclass
 class EventPage:
     count: int
     views: list[EventView]
@@ -138,49 +124,6 @@ def whole_seconds(value: datetime) -> datetime:
 # --------------------------------------------------------------------------- parallel reads
 
 
-def get_users(user_ids: Iterable[int]) -> dict[int, User]:
-    """Users by id: one BatchGetItem per 100 ids, the calls in parallel."""
-    keys = sorted(set(user_ids))
-    if not keys:
-        return {}
-
-    def fetch(chunk: list[int]) -> list[User]:
-        return [
-            item
-            for item in UsersTable.batch_get([(user_pk(uid), PROFILE_SK) for uid in chunk])
-            if isinstance(item, User)
-        ]
-
-    found: dict[int, User] = {}
-    for users in parallel_map(fetch, chunks(keys, BATCH_GET_KEYS)):
-        found.update({user.id: user for user in users})
-    return found
-
-
-def _load_partition(event_id: int, *, consistent: bool = True) -> EventView | None:
-    """The event's META, invitations, messages and polls in one Query (more pages only when huge).
-
-    The time suggestions sort after them (``TS#``) and are left out by the key condition: no event
-    representation carries them, so they cost an event read nothing."""
-    event, invitations, messages, polls = None, [], [], []
-    before_suggestions = EventsTable.sk < SUGGESTION_PREFIX
-    for item in EventsTable.query(event_pk(event_id), before_suggestions, consistent_read=consistent):
-        if isinstance(item, Event):
-            event = item
-        elif isinstance(item, Invitation):
-            invitations.append(item)
-        elif isinstance(item, Message):
-            messages.append(item)
-        elif isinstance(item, Poll):
-            polls.append(item)
-    if event is None:
-        return None
-    invitations.sort(key=lambda inv: (inv.role != OWNER, inv.created, inv.id))
-    messages.sort(key=lambda message: (message.created, message.id))  # oldest first
-    polls.sort(key=lambda poll: (poll.created, poll.id))
-    return EventView(event, invitations, messages, polls)
-
-
 def _with_users(views: list[EventView]) -> list[EventView]:
     people: set[int] = set()
     for view in views:
@@ -193,7 +136,7 @@ def _with_users(views: list[EventView]) -> list[EventView]:
 
 def _participant_view(caller: User, event_id: int) -> EventView:
     """The event as its owner or an invitee may see it (no people yet); 404 for anyone else."""
-    view = _load_partition(event_id)
+    view = load_partition(event_id)
     if view is None or view.invitation_of(caller.id) is None and view.event.owner_id != caller.id:
         raise NotFound()
     return view
@@ -227,13 +170,8 @@ def _find_users_by_phone(numbers: list[str]) -> dict[str, User]:
     """Registered (or invited) users of ``numbers``: two BatchGetItem rounds, no writes."""
     claims: dict[str, int] = {}
 
-    def fetch(chunk: list[str]) -> list:
-        return list(UsersTable.batch_get([(phone_pk(number), PHONE_SK) for number in chunk], consistent_read=True))
-
-    for items in parallel_map(fetch, chunks(numbers, BATCH_GET_KEYS)):
-        for item in items:
-            if isinstance(item, PhoneClaim):
-                claims[item.pk.removeprefix("PHONE#")] = item.user_id
+    for claim in batch_get(PhoneClaim, [(phone_pk(number), PHONE_SK) for number in numbers], consistent_read=True):
+        claims[phone_of(claim.pk)] = claim.user_id
     users = get_users(claims.values())
     return {number: users[uid] for number, uid in claims.items() if uid in users}
 
@@ -254,7 +192,7 @@ def _take_owner_texts(limit: Limit, now: float, wanted: int) -> int:
             counter.update(actions=limit.increment_actions(now, by=take), condition=condition)
             return take
         except UpdateError as exc:
-            if aws.error_code(exc) != "ConditionalCheckFailedException":
+            if not condition_failed(exc):
                 raise
         try:
             used = RateCounter.get(limit.key(now), consistent_read=True).count
@@ -377,10 +315,6 @@ def _new_invitation(event: Event, user_id: int, role: str, invitation_id: int, n
     )
 
 
-def _transaction_error_codes(exc: TransactWriteError) -> list[str | None]:
-    return [reason.code if reason else None for reason in (exc.cancellation_reasons or [])]
-
-
 # --------------------------------------------------------------------------- create
 
 
@@ -400,10 +334,11 @@ def create_event(owner: User, data: EventInput) -> EventView:
     invitees = _resolve_invitees(owner, data.invite_phone_numbers or [], skip_user_ids={owner.id})
     now = utcnow()
     for _ in range(_ATTEMPTS):
+        event_id = new_id()
         event = Event(
-            event_pk(0),
+            event_pk(event_id),
             META_SK,
-            id=new_id(),
+            id=event_id,
             owner_id=owner.id,
             title=data.title,
             event_date=event_date,
@@ -419,11 +354,10 @@ def create_event(owner: User, data: EventInput) -> EventView:
             message_count=0,
             poll_count=0,
             remind_day=_remind_day(event_date),
+            date_key=date_key(event_date, event_id),
             created=now,
             modified=now,
         )
-        event.pk = event_pk(event.id)
-        event.date_key = date_key(event_date, event.id)
         ids = _distinct_ids(len(invitees.users) + 1)
         invitations = [_new_invitation(event, owner.id, OWNER, ids[0], now)]
         invitations += [
@@ -453,7 +387,7 @@ def _write_new_event(event: Event, invitations: list[Invitation]) -> bool:
             for invitation in first:
                 transaction.save(invitation)
     except TransactWriteError as exc:
-        if _transaction_error_codes(exc)[:1] == ["ConditionalCheckFailed"]:
+        if condition_failed(exc, 0):
             return False
         raise
     parallel_map(_save_all, rest)
@@ -490,7 +424,7 @@ def _before_key(moment: datetime) -> str:
 
 def _load_events(event_ids: list[int]) -> list[EventView]:
     """Round 2 and 3: the partitions in parallel, then everyone in them in one parallel round."""
-    views = parallel_map(lambda event_id: _load_partition(event_id, consistent=False), event_ids)
+    views = parallel_map(lambda event_id: load_partition(event_id, consistent=False), event_ids)
     return _with_users([view for view in views if view is not None and not view.event.cancelled])
 
 
@@ -547,7 +481,7 @@ def timeline(caller: User, kind: str, cursor: datetime | None) -> list[EventView
 
 
 def _date_of(inv: Invitation) -> str:
-    return inv.date_key.partition("#")[0]
+    return date_of_key(inv.date_key)
 
 
 def unresponded_count(caller: User) -> int:
@@ -599,10 +533,9 @@ def rsvp(caller: User, event_id: int, *, accept: bool, message: str | None) -> I
                 else:
                     transaction.condition_check(Event, event_pk(event_id), META_SK, condition=live)
         except TransactWriteError as exc:
-            codes = _transaction_error_codes(exc)
-            if "TransactionConflict" in codes:
+            if conflicted(exc):
                 continue
-            if "ConditionalCheckFailed" not in codes:
+            if not condition_failed(exc):
                 raise
             # Which condition failed is decided by reading again, not by the reasons' positions
             # (emulators do not always report them per item): cancelled, full, or the reply moved.
@@ -633,7 +566,7 @@ def _event_and_reply(event_id: int, user_id: int) -> tuple[Event, bool | None] |
             event = transaction.get(Event, event_pk(event_id), META_SK)
             invitation = transaction.get(Invitation, event_pk(event_id), invitation_sk(user_id))
     except TransactGetError as exc:
-        if "TransactionConflict" in [reason.code if reason else None for reason in exc.cancellation_reasons or []]:
+        if conflicted(exc):
             return None
         raise
     return event.get(), invitation.get().has_accepted
@@ -682,7 +615,7 @@ def update_event(caller: User, event_id: int, data: EventInput) -> EventView:
             event.update(actions=actions, condition=condition)
             break
         except UpdateError as exc:
-            if aws.error_code(exc) != "ConditionalCheckFailedException":
+            if not condition_failed(exc):
                 raise
             view = _participant_view(caller, event_id)  # counters moved or the event was cancelled
             _require_live(view.event)
@@ -754,22 +687,9 @@ def _move_invitations(view: EventView, event: Event) -> None:
     for invitation in view.invitations:
         invitation.date_key = new_key
     parallel_map(
-        lambda chunk: _update_all(chunk, [Invitation.date_key.set(new_key)]),
+        lambda chunk: update_all(chunk, [Invitation.date_key.set(new_key)]),
         chunks(view.invitations, TRANSACTION_ITEMS),
     )
-
-
-def _update_all(invitations: list[Invitation], actions: list) -> None:
-    for attempt in range(_ATTEMPTS):
-        try:
-            with transact_write() as transaction:
-                for invitation in invitations:
-                    transaction.update(invitation, actions=actions, condition=Invitation.pk.exists())
-            return
-        except TransactWriteError as exc:
-            if "TransactionConflict" not in _transaction_error_codes(exc) or attempt == _ATTEMPTS - 1:
-                raise
-            time.sleep(0.05 * (attempt + 1))
 
 
 def _invite_more(owner: User, view: EventView, invitees: _Invitees) -> list[int]:
@@ -791,7 +711,7 @@ def _invite_more(owner: User, view: EventView, invitees: _Invitees) -> list[int]
                     transaction.save(invitation, condition=Invitation.pk.does_not_exist())
             return chunk
         except TransactWriteError as exc:
-            if "ConditionalCheckFailed" not in _transaction_error_codes(exc):
+            if not condition_failed(exc):
                 raise
         saved = []
         for invitation in chunk:
@@ -799,7 +719,7 @@ def _invite_more(owner: User, view: EventView, invitees: _Invitees) -> list[int]
                 invitation.save(condition=Invitation.pk.does_not_exist())
                 saved.append(invitation)
             except PutError as exc:
-                if aws.error_code(exc) != "ConditionalCheckFailedException":
+                if not condition_failed(exc):
                     raise
         return saved
 
@@ -830,14 +750,3 @@ def cancel_event(caller: User, event_id: int) -> None:
     if was_live or any(not inv.cancelled for inv in view.invitations):
         if not notifications.enqueue(notifications.EVENT_CANCELLED, event_id=event_id, actor_id=caller.id):
             flag_invitations_cancelled(view)
-
-
-def flag_invitations_cancelled(view: EventView) -> None:
-    """Copy the cancel onto each invitation not flagged yet: ceil(n / 100) transactions in parallel."""
-    pending = [inv for inv in view.invitations if not inv.cancelled]
-    parallel_map(
-        lambda chunk: _update_all(chunk, [Invitation.cancelled.set(True)]),
-        chunks(pending, TRANSACTION_ITEMS),
-    )
-    for invitation in pending:
-        invitation.cancelled = True

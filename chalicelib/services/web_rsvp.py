@@ -24,11 +24,13 @@ from urllib.parse import urlsplit
 
 from chalicelib.config import Settings, get_settings
 from chalicelib.errors import Conflict, NotFound
-from chalicelib.models.events import Event, Invitation
+from chalicelib.models.events import OWNER, Event, Invitation
 from chalicelib.models.users import PROFILE_SK, User, user_pk
 from chalicelib.parallel import parallel_map
 from chalicelib.services import events, invite_links, ratelimit
 from chalicelib.services.ratelimit import Limit, address_subject
+from chalicelib.store.events import load_partition
+from chalicelib.store.users import get_users
 from chalicelib.timeutil import utcnow
 
 EVENT_PAST = "This event has already taken place."
@@ -90,18 +92,18 @@ def open_link(
     if event_id is None:
         count()
         raise NotFound()
-    _, view = parallel_map(lambda step: step(), [count, lambda: events._load_partition(event_id)])
+    _, view = parallel_map(lambda step: step(), [count, lambda: load_partition(event_id)])
     if view is None:
         raise NotFound()
     wanted = invite_links.hash_code(code)
     invitation = next(
         (inv for inv in view.invitations if inv.link_hash and hmac.compare_digest(inv.link_hash, wanted)), None
     )
-    if invitation is None or invitation.role == events.OWNER:
+    if invitation is None or invitation.role == OWNER:
         raise NotFound()
     if now > view.event.event_date + timedelta(days=get_settings().web_link_days_after_event):
         raise NotFound()
-    going = sum(1 for inv in view.invitations if inv.role == events.OWNER or inv.has_accepted is True)
+    going = sum(1 for inv in view.invitations if inv.role == OWNER or inv.has_accepted is True)
     page = GuestPage(code, view.event, invitation, going)
     return with_host(page) if host else page
 
@@ -109,7 +111,7 @@ def open_link(
 def with_host(page: GuestPage) -> GuestPage:
     """The host's profile, for the name the page shows: one BatchGetItem, once."""
     if not page.host_read:
-        page.host = events.get_users([page.event.owner_id]).get(page.event.owner_id)
+        page.host = get_users([page.event.owner_id]).get(page.event.owner_id)
         page.host_read = True
     return page
 

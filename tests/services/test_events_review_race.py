@@ -26,7 +26,7 @@ def _together(*actions):
 
 
 def _accepted(event_id: int) -> int:
-    view = events._load_partition(event_id)
+    view = events.load_partition(event_id)
     return sum(1 for inv in view.invitations if inv.role == events.GUEST and inv.has_accepted is True)
 
 
@@ -61,6 +61,6 @@ def test_one_guests_accepts_and_rejects_in_parallel_leave_the_count_true_to_the_
         answers = [n % 2 == round_ % 2 for n in range(8)]
         outcomes = _together(*[lambda a=a: events.rsvp(guest.user, event.id, accept=a, message="") for a in answers])
         assert outcomes == ["ok"] * 8
-        reply = events._load_partition(event.id).invitation_of(guest.id).has_accepted
+        reply = events.load_partition(event.id).invitation_of(guest.id).has_accepted
         stored = stored_event(event.id)
         assert stored.spots_filled == stored.accepted_count == (1 if reply is True else 0)
