@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from chalicelib import representations_events as views
+from chalicelib import representations as views
 from chalicelib.api.routing import NO_CONTENT, Reply, RequestContext, route
 from chalicelib.errors import ValidationError
 from chalicelib.services import conversation, events

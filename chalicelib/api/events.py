@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from chalicelib import representations_events as views
+from chalicelib import representations as views
 from chalicelib.api.routing import NO_BODY, NO_CONTENT, Reply, RequestContext, route
 from chalicelib.config import get_settings
 from chalicelib.errors import NotFound, ValidationError
