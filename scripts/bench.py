@@ -186,7 +186,7 @@ def build_data_set(scale: Scale) -> DataSet:
     """A user with ``scale.events`` events; one of them with many invitees, messages and 3 polls."""
     from datetime import UTC, datetime, timedelta
 
-    from chalicelib.services import auth, conversation, events, users
+    from chalicelib.services import auth, conversation, event_reads, events, users
 
     def person(n: int, name: str):
         user, _ = users.find_or_create_user(_phone(n), active=True)
@@ -225,7 +225,7 @@ def build_data_set(scale: Scale) -> DataSet:
         )
         conversation.post_message(owner, view.event.id, "See you there")
         spare.append(view.event.id)
-    invitation = events.get_event(guest, big.id).invitation_of(guest.id)
+    invitation = event_reads.get_event(guest, big.id).invitation_of(guest.id)
     return DataSet(
         owner=owner,
         guest=guest,

@@ -33,7 +33,7 @@ from chalicelib.models.events import (
     message_sk,
 )
 from chalicelib.models.users import User
-from chalicelib.services.events import EVENT_CANCELLED
+from chalicelib.services.event_reads import EVENT_CANCELLED
 from chalicelib.store.conditions import condition_failed, conflicted
 from chalicelib.timeutil import format_datetime, utcnow
 

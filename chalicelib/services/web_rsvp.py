@@ -7,7 +7,7 @@ and skip that round. The invitation is the one whose ``link_hash`` is the code's
 malformed code, an unknown one and one past its event by more than ``WEB_LINK_DAYS_AFTER_EVENT``
 are the same NotFound.
 
-An answer is ``events.rsvp`` as the guest: the same rules, capacity transaction and push to the
+An answer is ``replies.rsvp`` as the guest: the same rules, capacity transaction and push to the
 owner as the app's accept and reject. The guest is the same user the app later logs in (a user
 made inactive for the number when invited), so an answer given here is on their invitation there.
 """
@@ -27,7 +27,7 @@ from chalicelib.errors import Conflict, NotFound
 from chalicelib.models.events import OWNER, Event, Invitation
 from chalicelib.models.users import PROFILE_SK, User, user_pk
 from chalicelib.parallel import parallel_map
-from chalicelib.services import events, invite_links, ratelimit
+from chalicelib.services import event_reads, invite_links, ratelimit, replies
 from chalicelib.services.ratelimit import Limit, address_subject
 from chalicelib.store.events import load_partition
 from chalicelib.store.users import get_users
@@ -67,7 +67,7 @@ class GuestPage:
     def closed_reason(self, now: datetime) -> str | None:
         """Why the page shows a message instead of the buttons, or None when the guest may answer."""
         if self.event.cancelled:
-            return events.EVENT_CANCELLED
+            return event_reads.EVENT_CANCELLED
         if self.is_past(now):
             return EVENT_PAST
         if self.spots_left == 0 and self.invitation.has_accepted is not True:
@@ -117,14 +117,14 @@ def with_host(page: GuestPage) -> GuestPage:
 
 
 def answer(page: GuestPage, *, accept: bool, message: str, now: datetime | None = None) -> Invitation:
-    """Accept or decline as the guest, through ``events.rsvp``; a past event takes no answer (409).
+    """Accept or decline as the guest, through ``replies.rsvp``; a past event takes no answer (409).
 
-    ``events.rsvp`` acts for its caller by id (the invitation ``INV#<user id>``, the push's actor),
+    ``replies.rsvp`` acts for its caller by id (the invitation ``INV#<user id>``, the push's actor),
     which the invitation names: the guest's profile is not read."""
     if not page.event.cancelled and page.is_past(now or utcnow()):
         raise Conflict(EVENT_PAST)
     guest = User(user_pk(page.invitation.user_id), PROFILE_SK, id=page.invitation.user_id)
-    return events.rsvp(guest, page.event.id, accept=accept, message=message)
+    return replies.rsvp(guest, page.event.id, accept=accept, message=message)
 
 
 # --------------------------------------------------------------------------- forgery protection

@@ -6,7 +6,7 @@
 2. A date/time whose UTC conversion leaves the calendar (``0001-01-01T00:00:00+01:00``) raised
    OverflowError: 500 on every route taking one. Fixed in ``timeutil.parse_datetime`` (now a 400).
 3. ``event_before``/``cursor`` with a fraction in the last second of 9999 overflowed adding a second: 500.
-   Fixed in ``services.events._before_key``. Query bounds are not held to the years of stored dates.
+   Fixed in ``services.event_reads._before_key``. Query bounds are not held to the years of stored dates.
 4. A coordinate nearer to 0 than 1e-130 (valid JSON, valid latitude) is a number DynamoDB refuses: 500.
    Fixed in ``models.events.CoordinateAttribute`` (stored as 0).
 5. Integers past DynamoDB's 38 digits (``"total_spots": 1e300``) were a 500. Fixed in

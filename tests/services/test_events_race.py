@@ -6,7 +6,7 @@ from concurrent.futures import ThreadPoolExecutor
 from threading import Barrier
 
 from chalicelib.errors import Conflict, ValidationError
-from chalicelib.services import events
+from chalicelib.services import event_reads, events, replies
 from tests.utils.factories import make_event, make_person, stored_event
 
 
@@ -33,20 +33,20 @@ def test_20_parallel_accepts_on_5_spots_fill_exactly_5(aws):
     guests = [make_person(f"Guest {n}") for n in range(20)]
     event = make_event(owner, *guests, total_spots=5)
     # WHEN all 20 accept at once
-    outcomes = _race(guests, lambda guest: events.rsvp(guest.user, event.id, accept=True, message="me!"))
+    outcomes = _race(guests, lambda guest: replies.rsvp(guest.user, event.id, accept=True, message="me!"))
     # THEN exactly 5 succeed, the others are told the event is full, and 5 spots are filled
     assert outcomes.count("ok") == 5
     assert outcomes.count("This event is full.") == 15
     stored = stored_event(event.id)
     assert stored.spots_filled == 5 and stored.accepted_count == 5
-    view = events.get_event(owner.user, event.id)
+    view = event_reads.get_event(owner.user, event.id)
     assert sum(1 for inv in view.invitations if inv.role == "guest" and inv.has_accepted) == 5
 
 
 def test_one_guest_accepting_in_parallel_counts_once(aws):
     owner, guest = make_person("Owner"), make_person("Guest")
     event = make_event(owner, guest, total_spots=5)
-    outcomes = _race([guest] * 8, lambda person: events.rsvp(person.user, event.id, accept=True, message=""))
+    outcomes = _race([guest] * 8, lambda person: replies.rsvp(person.user, event.id, accept=True, message=""))
     assert outcomes == ["ok"] * 8
     assert stored_event(event.id).spots_filled == 1
 
@@ -60,7 +60,7 @@ def test_accepts_racing_spots_filled_by_hand_never_overfill(aws):
         if person is owner:
             events.update_event(owner.user, event.id, events.EventInput(spot_filled=2))
         else:
-            events.rsvp(person.user, event.id, accept=True, message="")
+            replies.rsvp(person.user, event.id, accept=True, message="")
 
     outcomes = _race([owner, *guests], act)
     stored = stored_event(event.id)
