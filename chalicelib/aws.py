@@ -1,17 +1,21 @@
-"""Lazily made, cached boto3 clients, and the one translation of AWS faults into 503s.
+"""One botocore session and its cached clients, made on first use, and the one translation of AWS
+faults into 503s.
 
-No client is made at import: moto must be in place first in tests, and a cold start should pay
-only for the clients its route uses.
+Every client comes from the same botocore session, so the service models, endpoints and credentials
+are loaded once per process (a session of its own costs each client 60-100 ms on a cold start). The
+DynamoDB client serves every PynamoDB model and transaction (chalicelib/models/base.py). No client is
+made at import: moto must be in place first in tests, and a cold start should pay only for the
+clients its route uses. botocore clients are thread-safe once made; making them is not, hence the lock.
 """
 
 from __future__ import annotations
 
 import threading
 from contextlib import contextmanager
-from functools import cache
 
 from chalicelib.config import get_settings
 from chalicelib.errors import ServiceUnavailable
+from chalicelib.store.conditions import cancellation_codes
 
 # Error codes that mean "AWS is busy or down, try again", never "your request is wrong".
 TRANSIENT_CODES = frozenset(
@@ -40,19 +44,58 @@ TRANSIENT_CANCELLATION_REASONS = frozenset(
     {"TransactionConflict", "ThrottlingError", "ProvisionedThroughputExceeded", "RequestLimitExceeded"}
 )
 
-_client_lock = threading.Lock()
+_client_lock = threading.RLock()
+_session = None
+_clients: dict[str, object] = {}
+
+# PynamoDB's own client settings (pynamodb.settings and Connection.client), with the models' two retries.
+DYNAMODB_CONNECT_TIMEOUT_SECONDS = 15
+DYNAMODB_READ_TIMEOUT_SECONDS = 30
+DYNAMODB_MAX_POOL_CONNECTIONS = 10
+DYNAMODB_MAX_RETRY_ATTEMPTS = 2
 
 
-@cache
-def _client(service: str):
-    import boto3  # boto3 costs ~250 ms: only the routes that need a client pay for it
-
-    settings = get_settings()
+def session():
+    """The process's one botocore session."""
+    global _session
     with _client_lock:
-        kwargs = {"region_name": settings.aws_region}
-        if settings.aws_endpoint_url:
-            kwargs["endpoint_url"] = settings.aws_endpoint_url
-        return boto3.session.Session().client(service, **kwargs)
+        if _session is None:
+            from botocore.session import get_session
+
+            _session = get_session()
+        return _session
+
+
+def _client(service: str):
+    client = _clients.get(service)
+    if client is not None:
+        return client
+    with _client_lock:
+        if service not in _clients:
+            settings = get_settings()
+            config = None
+            if service == "dynamodb":
+                from botocore.config import Config
+
+                config = Config(
+                    parameter_validation=False,  # as PynamoDB: it builds valid requests, and checking costs time
+                    connect_timeout=DYNAMODB_CONNECT_TIMEOUT_SECONDS,
+                    read_timeout=DYNAMODB_READ_TIMEOUT_SECONDS,
+                    max_pool_connections=DYNAMODB_MAX_POOL_CONNECTIONS,
+                    retries={"total_max_attempts": 1 + DYNAMODB_MAX_RETRY_ATTEMPTS, "mode": "standard"},
+                )
+            _clients[service] = session().create_client(
+                service,
+                region_name=settings.aws_region,
+                endpoint_url=settings.aws_endpoint_url or None,
+                config=config,
+            )
+        return _clients[service]
+
+
+def dynamodb():
+    """The DynamoDB client of every model and transaction."""
+    return _client("dynamodb")
 
 
 def sns():
@@ -73,7 +116,8 @@ def ssm():
 
 def reset_clients() -> None:
     """Forget cached clients (tests, after changing settings)."""
-    _client.cache_clear()
+    with _client_lock:
+        _clients.clear()
 
 
 def error_code(exc: BaseException) -> str | None:
@@ -105,10 +149,7 @@ def is_transient(exc: BaseException) -> bool:
     if isinstance(exc, ClientError):
         error = exc.response.get("Error", {})
         status = exc.response.get("ResponseMetadata", {}).get("HTTPStatusCode") or 0
-        # PynamoDB keeps a cancelled transaction's reasons on the error, botocore in the response
-        reasons = [getattr(reason, "code", None) for reason in getattr(exc, "cancellation_reasons", None) or []]
-        reasons += [reason.get("Code") for reason in exc.response.get("CancellationReasons") or []]
-        if TRANSIENT_CANCELLATION_REASONS.intersection(reasons):
+        if TRANSIENT_CANCELLATION_REASONS.intersection(cancellation_codes(exc)):
             return True
         return error.get("Code") in TRANSIENT_CODES or status >= 500
     if isinstance(exc, (BotoConnectionError, BotoCoreError)):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from chalicelib.config import get_settings
+
 INVALID_PHONE = "Enter a valid phone number."
 INVALID_MOBILE = "Enter a valid mobile phone number."
 MAX_PHONE_LENGTH = 32
@@ -29,8 +31,6 @@ def can_receive_texts(e164: str) -> bool:
     plain fixed-line numbers are not: texting them either fails or costs someone money."""
     import phonenumbers
     from phonenumbers import PhoneNumberType
-
-    from chalicelib.config import get_settings
 
     parsed = phonenumbers.parse(e164, None)
     if phonenumbers.number_type(parsed) not in (PhoneNumberType.MOBILE, PhoneNumberType.FIXED_LINE_OR_MOBILE):

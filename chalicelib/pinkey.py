@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import threading
 
+from chalicelib import aws
 from chalicelib.config import Settings, get_settings
 from chalicelib.errors import ServiceUnavailable
 
@@ -47,8 +48,6 @@ def pin_key() -> bytes:
 
 
 def _read(name: str) -> bytes:
-    from chalicelib import aws
-
     try:
         value = aws.ssm().get_parameter(Name=name, WithDecryption=True)["Parameter"]["Value"]
     except Exception as exc:  # noqa: BLE001 - every failure is the same 503; the log says which

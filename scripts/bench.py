@@ -1,4 +1,4 @@
-"""`make bench`: cold import, DynamoDB round trips per endpoint, avatar speed, package size, latency.
+"""`make bench`: cold start, cold import, DynamoDB round trips per endpoint, avatar speed, package size, latency.
 
     python scripts/bench.py                 # the full run (about two minutes), writes bench-results.json
     python scripts/bench.py --smoke         # small numbers, for CI: proves the benchmark still runs
@@ -8,6 +8,11 @@ Calls made on the request's own thread are sequential; calls made inside one
 ``chalicelib.parallel.parallel_map`` fan-out share one round. Figures are "beyond authentication"
 (authentication is one BatchGetItem on every authorised route, reported as ``auth``).
 Everything runs against moto in this process; no network beyond 127.0.0.1.
+
+The cold start (scripts/cold_start.py) is the figure that counts: fresh processes importing the app and
+answering ``GET /events/{id}`` through the Lambda handler, against a minimal Chalice + PynamoDB + boto3
+handler, paired runs, median ratio. The cold import stops before the first request, so it hides what
+that request loads and builds; it is kept for comparison.
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from scripts.cold_start import cold_start  # noqa: E402
 from tests.utils.aws_env import REGION, TEST_ENVIRONMENT, create_resources, use_test_environment  # noqa: E402
 
 BENCH_LIMITS = {
@@ -43,7 +49,13 @@ BENCH_LIMITS = {
     "MESSAGES_PER_EVENT": "100000",
     "WEB_REQUESTS_PER_IP_PER_HOUR": "1000000",
 }
-TARGETS = {"cold_import_ratio": 1.15, "avatar_jpeg_ms": 150, "deployment_zip_mb": 25, "max_sequential": 3}
+TARGETS = {
+    "cold_start_ratio": 1.10,
+    "cold_import_ratio": 1.15,
+    "avatar_jpeg_ms": 150,
+    "deployment_zip_mb": 25,
+    "max_sequential": 3,
+}
 
 
 @dataclass(frozen=True)
@@ -53,12 +65,13 @@ class Scale:
     messages: int
     repeats: int
     import_runs: int
+    start_runs: int
     avatar_runs: int
     package: bool
 
 
-FULL = Scale(events=100, invitees=50, messages=50, repeats=25, import_runs=7, avatar_runs=7, package=True)
-SMOKE = Scale(events=6, invitees=4, messages=4, repeats=2, import_runs=2, avatar_runs=1, package=False)
+FULL = Scale(events=100, invitees=50, messages=50, repeats=25, import_runs=7, start_runs=9, avatar_runs=7, package=True)
+SMOKE = Scale(events=6, invitees=4, messages=4, repeats=2, import_runs=2, start_runs=2, avatar_runs=1, package=False)
 
 
 # --------------------------------------------------------------------------- cold import
@@ -82,7 +95,7 @@ def _import_ms(modules: str) -> float:
 EVERY_SERVICE = (
     "app; from chalicelib.services.auth import authenticate; from chalicelib.services.events import EventInput; "
     "from chalicelib.services.contacts import who_has_invited_me; from chalicelib.services.conversation import "
-    "post_message; from chalicelib.representations_events import event_json; from chalicelib.services import "
+    "post_message; from chalicelib.representations import event_json; from chalicelib.services import "
     "avatars, devices, social"
 )
 
@@ -173,7 +186,7 @@ def build_data_set(scale: Scale) -> DataSet:
     """A user with ``scale.events`` events; one of them with many invitees, messages and 3 polls."""
     from datetime import UTC, datetime, timedelta
 
-    from chalicelib.services import auth, conversation, events, users
+    from chalicelib.services import auth, conversation, event_reads, events, users
 
     def person(n: int, name: str):
         user, _ = users.find_or_create_user(_phone(n), active=True)
@@ -212,7 +225,7 @@ def build_data_set(scale: Scale) -> DataSet:
         )
         conversation.post_message(owner, view.event.id, "See you there")
         spare.append(view.event.id)
-    invitation = events.get_event(guest, big.id).invitation_of(guest.id)
+    invitation = event_reads.get_event(guest, big.id).invitation_of(guest.id)
     return DataSet(
         owner=owner,
         guest=guest,
@@ -550,8 +563,10 @@ def deployment_zip_mb() -> float:
 
 
 def print_table(results: dict) -> None:
+    start = results["cold_start_ms"]
+    print(f"\ncold start: app {start['app']} ms, baseline {start['baseline']} ms, ratio {start['ratio']}")
     cold = results["cold_import_ms"]
-    print(f"\ncold import: app {cold['app']} ms, baseline {cold['baseline']} ms, ratio {cold['ratio']}")
+    print(f"cold import: app {cold['app']} ms, baseline {cold['baseline']} ms, ratio {cold['ratio']}")
     avatar = results["avatar_ms"]
     print(f"avatar: JPEG 12 MP {avatar['jpeg_12mp']} ms, PNG 12 MP {avatar['png_12mp']} ms")
     print(f"deployment zip: {results['deployment_zip_mb']} MB")
@@ -564,6 +579,8 @@ def print_table(results: dict) -> None:
 
 def check_targets(results: dict) -> list[str]:
     misses = []
+    if results["cold_start_ms"]["ratio"] > TARGETS["cold_start_ratio"]:
+        misses.append(f"cold start ratio {results['cold_start_ms']['ratio']} > {TARGETS['cold_start_ratio']}")
     if results["cold_import_ms"]["ratio"] > TARGETS["cold_import_ratio"]:
         misses.append(f"cold import ratio {results['cold_import_ms']['ratio']} > {TARGETS['cold_import_ratio']}")
     if results["avatar_ms"]["jpeg_12mp"] > TARGETS["avatar_jpeg_ms"]:
@@ -595,7 +612,11 @@ def main(argv: list[str] | None = None) -> int:
 
     use_test_environment()
     os.environ.update(BENCH_LIMITS)
-    results = {"scale": scale.__dict__, "cold_import_ms": cold_import(scale.import_runs)}
+    results = {
+        "scale": scale.__dict__,
+        "cold_start_ms": cold_start(scale.start_runs),  # before anything here makes a client
+        "cold_import_ms": cold_import(scale.import_runs),
+    }
 
     recorder = CallRecorder()
     recorder.install()

@@ -12,8 +12,10 @@ ROOT = Path(__file__).resolve().parent.parent
 PROBE = """
 import json, sys
 import app
-heavy = ["boto3", "PIL", "phonenumbers", "pynamodb.models"]
-print(json.dumps({"loaded": [m for m in heavy if m in sys.modules], "routes": sorted(app.app.routes)}))
+from chalicelib import aws
+heavy = ["boto3", "PIL", "phonenumbers"]
+made = sorted(aws._clients) + (["session"] if aws._session is not None else [])
+print(json.dumps({"loaded": [m for m in heavy if m in sys.modules], "made": made, "routes": sorted(app.app.routes)}))
 """
 
 
@@ -30,6 +32,7 @@ def test_importing_the_app_makes_no_client_and_loads_no_route_only_library():
     )
     report = json.loads(done.stdout.strip().splitlines()[-1])
     assert report["loaded"] == []
+    assert report["made"] == []
     assert "/events/{event_id}" in report["routes"] and "/auth" in report["routes"]
 
 

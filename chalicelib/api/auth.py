@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
+from chalicelib import representations
 from chalicelib.api.routing import NO_CONTENT, RequestContext, route
-from chalicelib.lazy import lazy_import
+from chalicelib.services import auth, users
 from chalicelib.validation import Fields
-
-auth = lazy_import("chalicelib.services.auth")
-users = lazy_import("chalicelib.services.users")
-representations = lazy_import("chalicelib.representations")
 
 
 @route("/auth", ["POST"], auth=False)

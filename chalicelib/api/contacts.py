@@ -3,12 +3,9 @@ who_has_invited_me and fb_friends. Rules live in ``services.contacts`` and ``ser
 
 from __future__ import annotations
 
+from chalicelib import representations
 from chalicelib.api.routing import RequestContext, route
-from chalicelib.lazy import lazy_import
-
-contacts = lazy_import("chalicelib.services.contacts")
-social = lazy_import("chalicelib.services.social")
-representations = lazy_import("chalicelib.representations")
+from chalicelib.services import contacts, social
 
 
 def _favorites(ctx: RequestContext, favorites) -> list[dict]:

@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
+from chalicelib import representations as views
 from chalicelib.api.routing import NO_CONTENT, Reply, RequestContext, route
 from chalicelib.errors import ValidationError
-from chalicelib.lazy import lazy_import
+from chalicelib.services import conversation, events
 from chalicelib.validation import Fields
-
-conversation = lazy_import("chalicelib.services.conversation")
-events = lazy_import("chalicelib.services.events")
-views = lazy_import("chalicelib.representations_events")
 
 MESSAGE_MAX_LENGTH = 2000
 VENUE_MAX_LENGTH = 100

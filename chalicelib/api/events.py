@@ -4,15 +4,13 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from chalicelib import representations as views
 from chalicelib.api.routing import NO_BODY, NO_CONTENT, Reply, RequestContext, route
 from chalicelib.config import get_settings
 from chalicelib.errors import NotFound, ValidationError
-from chalicelib.lazy import lazy_import
+from chalicelib.services import event_reads, events, replies
 from chalicelib.timeutil import parse_datetime, parse_iso_as_sent
 from chalicelib.validation import REQUIRED, Fields
-
-events = lazy_import("chalicelib.services.events")
-views = lazy_import("chalicelib.representations_events")
 
 INVALID_DATETIME = "Enter a valid date/time."
 NOT_DICT = "Invalid data. Expected a dictionary, but got {kind}."
@@ -125,7 +123,7 @@ def _page(ctx: RequestContext) -> int:
     if raw is None or raw == "":
         return 1
     if not raw.isascii() or not raw.isdigit() or int(raw) < 1:
-        raise NotFound(events.INVALID_PAGE)
+        raise NotFound(event_reads.INVALID_PAGE)
     return int(raw)
 
 
@@ -149,7 +147,7 @@ def list_events(ctx: RequestContext):
     if errors:
         raise ValidationError(errors)
     page = _page(ctx)
-    result = events.list_events(
+    result = event_reads.list_events(
         ctx.user, after=after, before=before, i_am_owner=i_am_owner, page=page, per_page=per_page
     )
     has_next = page * per_page < result.count
@@ -179,12 +177,14 @@ def timeline(ctx: RequestContext):
     cursor = _query_datetime(ctx, "cursor", errors)
     if errors:
         raise ValidationError(errors)
-    return [views.event_json(view, ctx.user.id, views.TIMELINE) for view in events.timeline(ctx.user, kind, cursor)]
+    return [
+        views.event_json(view, ctx.user.id, views.TIMELINE) for view in event_reads.timeline(ctx.user, kind, cursor)
+    ]
 
 
 @route("/events/stats", ["GET"])
 def stats(ctx: RequestContext):
-    return {"unresponded_invite_count": events.unresponded_count(ctx.user)}
+    return {"unresponded_invite_count": event_reads.unresponded_count(ctx.user)}
 
 
 @route("/events/sample_rsvp_replies", ["GET"])
@@ -194,7 +194,7 @@ def sample_rsvp_replies(ctx: RequestContext):
 
 @route("/events/{event_id}", ["GET"])
 def event_detail(ctx: RequestContext):
-    view = events.get_event(ctx.user, events.parse_id(ctx.params.get("event_id")))
+    view = event_reads.get_event(ctx.user, events.parse_id(ctx.params.get("event_id")))
     return views.event_json(view, ctx.user.id, views.DETAIL)
 
 
@@ -215,7 +215,7 @@ def cancel_event(ctx: RequestContext):
 def _rsvp(ctx: RequestContext, accept: bool):
     event_id = events.parse_id(ctx.params.get("event_id"))
     message = _rsvp_message(ctx)
-    invitation = events.rsvp(ctx.user, event_id, accept=accept, message=message)
+    invitation = replies.rsvp(ctx.user, event_id, accept=accept, message=message)
     return views.invitation_json(invitation, ctx.user)
 
 
@@ -233,4 +233,4 @@ def reject(ctx: RequestContext):
 def mark_seen(ctx: RequestContext):
     event_id = events.parse_id(ctx.params.get("event_id"))
     invitation_id = events.parse_id(ctx.params.get("invitation_id"))
-    return views.invitation_json(events.mark_seen(ctx.user, event_id, invitation_id), ctx.user)
+    return views.invitation_json(replies.mark_seen(ctx.user, event_id, invitation_id), ctx.user)

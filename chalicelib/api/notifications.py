@@ -5,10 +5,8 @@ from __future__ import annotations
 import re
 
 from chalicelib.api.routing import NO_CONTENT, RequestContext, route
-from chalicelib.lazy import lazy_import
+from chalicelib.services import devices
 from chalicelib.validation import Fields
-
-devices = lazy_import("chalicelib.services.devices")
 
 _DEVICE_TOKEN = re.compile(r"^[0-9a-fA-F]{64}$")
 

@@ -20,6 +20,8 @@ from urllib.parse import parse_qsl, urlencode
 
 from chalice import Chalice, Response
 
+from chalicelib.aws import is_transient
+from chalicelib.config import get_settings
 from chalicelib.errors import (
     ApiError,
     BadRequest,
@@ -125,8 +127,6 @@ class RequestContext:
 
 def public_url(request, params: dict[str, str]) -> str:
     """The public URL of the requested resource, without query string."""
-    from chalicelib.config import get_settings
-
     resource = request.path.format(**params) if params else request.path  # e.g. "/events"
     base = get_settings().public_base_url.rstrip("/")
     if base:
@@ -154,8 +154,6 @@ def _media_type(request) -> str:
 
 def _check_body_size(request) -> None:
     """Any body above REQUEST_MAX_BYTES is 413 before anything reads it (docs/api.md, "Limits")."""
-    from chalicelib.config import get_settings
-
     limit = get_settings().request_max_bytes
     declared = request.headers.get("content-length") or ""
     size = int(declared) if declared.isdigit() else 0
@@ -235,8 +233,6 @@ def _render_error(spec: RouteSpec | None, error: ApiError, method: str) -> Respo
 
 def dispatch(app: Chalice, spec: RouteSpec | None, allowed: list[str], params: dict[str, str]) -> Response:
     """Run one request through version check, auth, body parsing, the handler and error mapping."""
-    from chalicelib.aws import is_transient
-
     request = app.current_request
     started = time.perf_counter()
     request_id = request.context.get("requestId") or str(uuid.uuid4())

@@ -2,14 +2,10 @@
 
 from __future__ import annotations
 
+from chalicelib import representations
 from chalicelib.api.routing import MULTIPART_BODY, NO_BODY, RequestContext, route
-from chalicelib.lazy import lazy_import
+from chalicelib.services import avatars, social, users
 from chalicelib.validation import Fields
-
-avatars = lazy_import("chalicelib.services.avatars")
-social = lazy_import("chalicelib.services.social")
-users = lazy_import("chalicelib.services.users")
-representations = lazy_import("chalicelib.representations")
 
 EDITABLE_FLAGS = (
     "notify_new_invite",

@@ -12,13 +12,10 @@ from chalice import Response
 
 from chalicelib.api.routing import FORM_BODY, NO_BODY, RequestContext, route
 from chalicelib.errors import ApiError, Conflict, PermissionDenied
-from chalicelib.lazy import lazy_import
+from chalicelib.services import web_rsvp as web
 from chalicelib.timeutil import utcnow
 from chalicelib.validation import Fields
-
-web = lazy_import("chalicelib.services.web_rsvp")
-pages = lazy_import("chalicelib.web.pages")
-ics = lazy_import("chalicelib.web.ics")
+from chalicelib.web import ics, pages
 
 SAVED = "Thanks! Your answer is saved."
 EXPIRED_FORM = "This page was open for too long. Please answer again."

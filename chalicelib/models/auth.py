@@ -10,9 +10,8 @@
 from __future__ import annotations
 
 from pynamodb.attributes import DiscriminatorAttribute, NumberAttribute, TTLAttribute, UnicodeAttribute
-from pynamodb.models import Model
 
-from chalicelib.models.base import table_meta
+from chalicelib.models.base import TableModel, table_meta
 
 
 def pin_pk(e164: str) -> str:
@@ -27,7 +26,7 @@ def rate_pk(scope: str, subject: str, window: int) -> str:
     return f"RATE#{scope}#{subject}#{window}"
 
 
-class AuthTable(Model):
+class AuthTable(TableModel):
     Meta = table_meta("auth_table")
 
     pk = UnicodeAttribute(hash_key=True)

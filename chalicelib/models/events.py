@@ -29,11 +29,11 @@ from pynamodb.attributes import (
     UTCDateTimeAttribute,
 )
 from pynamodb.indexes import GlobalSecondaryIndex, IncludeProjection, KeysOnlyProjection
-from pynamodb.models import Model
 
-from chalicelib.models.base import table_meta
+from chalicelib.models.base import TableModel, table_meta
 from chalicelib.timeutil import format_datetime
 
+OWNER, GUEST = "owner", "guest"  # Invitation.role
 META_SK = "META"
 INVITATION_PREFIX = "INV#"
 MESSAGE_PREFIX = "MSG#"
@@ -41,8 +41,16 @@ POLL_PREFIX = "POLL#"
 SUGGESTION_PREFIX = "TS#"
 
 
+EVENT_PREFIX = "EVENT#"
+
+
 def event_pk(event_id: int) -> str:
-    return f"EVENT#{event_id}"
+    return f"{EVENT_PREFIX}{event_id}"
+
+
+def event_id_of(pk: str) -> int:
+    """The event id of an ``EVENT#<id>`` key."""
+    return int(pk.removeprefix(EVENT_PREFIX))
 
 
 def invitation_sk(user_id: int) -> str:
@@ -57,6 +65,11 @@ def message_sk(created, message_id: int) -> str:
 def date_key(event_date, event_id: int) -> str:
     """Sorts by date, then id: ``2026-12-01T18:00:00Z#0000000000000042``."""
     return f"{format_datetime(event_date)}#{event_id:016d}"
+
+
+def date_of_key(key: str) -> str:
+    """The formatted date of a :func:`date_key` (what sorts before the id)."""
+    return key.partition("#")[0]
 
 
 class ByUser(GlobalSecondaryIndex):
@@ -97,7 +110,7 @@ class Location(MapAttribute):
     longitude = CoordinateAttribute()
 
 
-class EventsTable(Model):
+class EventsTable(TableModel):
     Meta = table_meta("events_table")
 
     pk = UnicodeAttribute(hash_key=True)

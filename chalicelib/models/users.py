@@ -24,33 +24,53 @@ from pynamodb.attributes import (
     UTCDateTimeAttribute,
 )
 from pynamodb.indexes import GlobalSecondaryIndex, KeysOnlyProjection
-from pynamodb.models import Model
 
-from chalicelib.models.base import table_meta
+from chalicelib.models.base import TableModel, table_meta
 
 PROFILE_SK = "PROFILE"
 PHONE_SK = "PHONE"
 OWNER_SK = "OWNER"
 
 
+USER_PREFIX = "USER#"
+PHONE_PREFIX = "PHONE#"
+TOKEN_PREFIX = "TOKEN#"
+DEVICE_PREFIX = "DEVICE#"
+
+
 def user_pk(user_id: int) -> str:
-    return f"USER#{user_id}"
+    return f"{USER_PREFIX}{user_id}"
+
+
+def user_id_of(pk: str) -> int:
+    """The user id of a ``USER#<id>`` key."""
+    return int(pk.removeprefix(USER_PREFIX))
 
 
 def phone_pk(e164: str) -> str:
-    return f"PHONE#{e164}"
+    return f"{PHONE_PREFIX}{e164}"
+
+
+def phone_of(pk: str) -> str:
+    """The number of a ``PHONE#<e164>`` key."""
+    return pk.removeprefix(PHONE_PREFIX)
 
 
 def token_sk(token_hash: str) -> str:
-    return f"TOKEN#{token_hash}"
+    return f"{TOKEN_PREFIX}{token_hash}"
 
 
 def device_sk(device_token: str) -> str:
-    return f"DEVICE#{device_token}"
+    return f"{DEVICE_PREFIX}{device_token}"
 
 
 def device_owner_pk(device_token: str) -> str:
-    return f"DEVICE#{device_token}"
+    return f"{DEVICE_PREFIX}{device_token}"
+
+
+def device_token_of(key: str) -> str:
+    """The push token of a ``DEVICE#<token>`` key (a Device's sort key, a DeviceOwner's partition key)."""
+    return key.removeprefix(DEVICE_PREFIX)
 
 
 def favorite_sk(e164: str) -> str:
@@ -65,7 +85,7 @@ class FavoritesByPhone(GlobalSecondaryIndex):
     fav_phone = UnicodeAttribute(hash_key=True)
 
 
-class UsersTable(Model):
+class UsersTable(TableModel):
     Meta = table_meta("users_table")
 
     pk = UnicodeAttribute(hash_key=True)

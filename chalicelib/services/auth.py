@@ -16,16 +16,17 @@ from datetime import timedelta
 from pynamodb.exceptions import TransactWriteError, UpdateError
 
 from chalicelib import notify
-from chalicelib.aws import error_code
 from chalicelib.config import get_settings
 from chalicelib.errors import InvalidToken, NotAuthenticated, Throttled, ValidationError
-from chalicelib.models.auth import Pin, pin_pk
+from chalicelib.models.auth import Pin, RateCounter, pin_pk
 from chalicelib.models.base import transact_write
 from chalicelib.models.users import PROFILE_SK, PhoneClaim, Token, User, UsersTable, token_sk, user_pk
 from chalicelib.parallel import parallel_map
 from chalicelib.pinkey import pin_key
-from chalicelib.services import users
+from chalicelib.services import notifications, users
 from chalicelib.services.ratelimit import Limit, address_subject, hit
+from chalicelib.store.batch import batch_get
+from chalicelib.store.conditions import condition_failed
 from chalicelib.timeutil import utcnow
 
 INVALID_PIN = "Invalid pin."
@@ -73,10 +74,9 @@ def request_pin(e164: str, source_ip: str) -> None:
                 )
             transaction.save(item)
     except TransactWriteError as exc:
-        reasons = [r.code if r else None for r in (exc.cancellation_reasons or [])]
         # PynamoDB sends puts before updates: the counters' reasons are the last ones.
-        for limit, reason in zip(limits, reasons[-len(limits) :], strict=False):
-            if reason == "ConditionalCheckFailed":
+        for position, limit in enumerate(limits, start=-len(limits)):
+            if condition_failed(exc, position):
                 raise Throttled(limit.retry_after(now)) from None
         raise
     try:
@@ -87,8 +87,6 @@ def request_pin(e164: str, source_ip: str) -> None:
 
 
 def _counter(limit: Limit, now: float):
-    from chalicelib.models.auth import RateCounter
-
     return RateCounter(limit.key(now))
 
 
@@ -123,15 +121,12 @@ def verify_pin(e164: str, pin: str, source_ip: str) -> tuple[User, str]:
             if activating:
                 transaction.update(user, actions=[User.is_active.set(True), User.modified.set(utcnow())])
     except TransactWriteError as exc:
-        reasons = [r.code if r else None for r in (exc.cancellation_reasons or [])]
-        if reasons and reasons[0] == "ConditionalCheckFailed":  # used by a parallel request meanwhile
+        if condition_failed(exc, 0):  # used by a parallel request meanwhile
             raise ValidationError.field("pin", INVALID_PIN) from None
         raise
     if activating:
         user.is_active = True
     if created or activating:  # first login: tell the people who keep this number as a favorite
-        from chalicelib.services import notifications
-
         notifications.enqueue(notifications.CONTACT_JOINED, user_id=user.id)
     return user, token
 
@@ -163,7 +158,7 @@ def _give_back_try(item: Pin) -> None:
     try:
         item.update(actions=[Pin.attempts.add(-1)], condition=Pin.nonce == item.nonce)
     except UpdateError as exc:
-        if error_code(exc) != "ConditionalCheckFailedException":  # replaced or used meanwhile: nothing to give back
+        if not condition_failed(exc):  # replaced or used meanwhile: nothing to give back
             raise
 
 
@@ -175,7 +170,7 @@ def _spend_try(item: Pin) -> None:
             condition=Pin.pk.exists() & (Pin.attempts < get_settings().pin_max_attempts),
         )
     except UpdateError as exc:
-        if error_code(exc) == "ConditionalCheckFailedException":
+        if condition_failed(exc):
             raise ValidationError.field("pin", INVALID_PIN) from None
         raise
 
@@ -205,7 +200,8 @@ def authenticate(header: str | None) -> tuple[User, str]:
     if not dot or not (user_id.isascii() and user_id.isdigit()) or not secret or len(token) > 200:
         raise InvalidToken()
     token_hash = hash_token(token)
-    items = UsersTable.batch_get(
+    items = batch_get(
+        UsersTable,
         [(user_pk(int(user_id)), PROFILE_SK), (user_pk(int(user_id)), token_sk(token_hash))],
         consistent_read=True,
     )

@@ -11,6 +11,7 @@ from chalicelib import aws
 from chalicelib.config import get_settings
 from chalicelib.errors import Conflict, PayloadTooLarge, ServiceUnavailable, ValidationError
 from chalicelib.models.users import User
+from chalicelib.store.conditions import condition_failed
 from chalicelib.timeutil import utcnow
 
 log = logging.getLogger("invites")
@@ -138,7 +139,7 @@ def _swap_keys(user: User, big_key: str, small_key: str) -> None:
             user.update(actions=actions, condition=_same_keys(user))  # refreshes ``user`` from the answer
             return
         except UpdateError as exc:
-            if aws.error_code(exc) != "ConditionalCheckFailedException":
+            if not condition_failed(exc):
                 raise
     raise Conflict("The avatar changed meanwhile, try again.")
 
@@ -194,7 +195,7 @@ def remove_avatar(user: User) -> User:
             user.update(actions=actions, condition=_same_keys(user))
             break
         except UpdateError as exc:
-            if aws.error_code(exc) != "ConditionalCheckFailedException":
+            if not condition_failed(exc):
                 raise
     else:
         raise Conflict("The avatar changed meanwhile, try again.")

@@ -26,16 +26,15 @@ from __future__ import annotations
 import base64
 import binascii
 import logging
-import random
 import re
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any
 
 from chalicelib import aws
 from chalicelib.config import get_settings
-from chalicelib.errors import PayloadTooLarge, ServiceUnavailable, ValidationError
+from chalicelib.errors import PayloadTooLarge, ValidationError
 from chalicelib.ids import new_id
 from chalicelib.models.events import Invitation
 from chalicelib.models.users import (
@@ -44,8 +43,8 @@ from chalicelib.models.users import (
     Favorite,
     PhoneClaim,
     User,
-    UsersTable,
     favorite_sk,
+    phone_of,
     phone_pk,
     user_pk,
 )
@@ -53,18 +52,14 @@ from chalicelib.parallel import chunks, parallel_map
 from chalicelib.phones import normalize_phone
 from chalicelib.services import avatars
 from chalicelib.services.ratelimit import RollingLimit
+from chalicelib.store.batch import BATCH_GET_KEYS, batch_get, batch_get_chunk, batch_write
 from chalicelib.timeutil import utcnow
 from chalicelib.validation import NOT_LIST, NOT_NULL, REQUIRED, Fields
 
 log = logging.getLogger("invites")
-T = TypeVar("T")
-R = TypeVar("R")
 
 MAX_ENTRIES = 1000
 MAX_NAME = 256
-BATCH_GET_LIMIT = 100  # keys per BatchGetItem
-BATCH_WRITE_LIMIT = 25  # requests per BatchWriteItem
-BATCH_ATTEMPTS = 5  # a call plus retries of what DynamoDB left unprocessed
 PHOTO_FIELD = "photo"
 PHOTO_FOLDER = "favorites"
 
@@ -353,8 +348,8 @@ def users_by_phone(caller: User, body: Any) -> list[tuple[str, User]]:
     as_sent = {number: e164 for number, e164 in as_sent.items() if e164}
     distinct = sorted(set(as_sent.values()))
     claims = _claims_within_limit(contact_lookup_limit(caller), distinct)  # rounds 1 and 2
-    owner_of = {claim.pk.removeprefix(phone_pk("")): claim.user_id for claim in claims}
-    profiles = batch_get([(user_pk(uid), PROFILE_SK) for uid in set(owner_of.values())], User)  # round 3
+    owner_of = {phone_of(claim.pk): claim.user_id for claim in claims}
+    profiles = batch_get(User, [(user_pk(uid), PROFILE_SK) for uid in set(owner_of.values())])  # round 3
     active = {profile.id: profile for profile in profiles if profile.is_active}
     rows = []
     for number, e164 in as_sent.items():
@@ -376,10 +371,10 @@ def _claims_within_limit(limit: RollingLimit, numbers: list[str]) -> list[PhoneC
     counts = limit.read(now)
     limit.check(counts, len(numbers), now)
     jobs = [lambda: limit.commit(counts, len(numbers), now)]
-    for chunk in chunks([(phone_pk(e164), PHONE_SK) for e164 in numbers], BATCH_GET_LIMIT):
-        jobs.append(lambda chunk=chunk: _batch_get_chunk(chunk))
+    for chunk in chunks([(phone_pk(e164), PHONE_SK) for e164 in numbers], BATCH_GET_KEYS):
+        jobs.append(lambda chunk=chunk: batch_get_chunk(PhoneClaim, chunk))
     results = parallel_map(lambda job: job(), jobs)
-    return [item for chunk in results[1:] for item in chunk if isinstance(item, PhoneClaim)]
+    return [item for chunk in results[1:] for item in chunk]
 
 
 # Who has invited me
@@ -396,76 +391,5 @@ def who_has_invited_me(caller: User) -> list[User]:
     live = [inv for inv in invitations if not inv.cancelled and inv.owner_id != caller.id]
     live.sort(key=lambda inv: inv.created, reverse=True)
     owner_ids = list(dict.fromkeys(inv.owner_id for inv in live))
-    owners = {user.id: user for user in batch_get([(user_pk(uid), PROFILE_SK) for uid in owner_ids], User)}
+    owners = {user.id: user for user in batch_get(User, [(user_pk(uid), PROFILE_SK) for uid in owner_ids])}
     return [owners[uid] for uid in owner_ids if uid in owners and owners[uid].is_active]
-
-
-# Batches
-
-
-def _pause(attempt: int) -> None:
-    """Exponential backoff with full jitter before retrying what DynamoDB left unprocessed."""
-    time.sleep(random.uniform(0, 0.05 * 2**attempt))
-
-
-def _raw_key(pk: str, sk: str) -> dict:
-    return {"pk": {"S": pk}, "sk": {"S": sk}}
-
-
-def batch_get(keys: Sequence[tuple[str, str]], model: type[T]) -> list[T]:
-    """The items of ``model`` at ``keys`` (pk, sk) of the users table, missing ones left out.
-
-    BatchGetItem calls of 100 keys, all at once (one sequential round), each retrying its
-    UnprocessedKeys with backoff; still unprocessed after that: 503.
-    """
-    found = parallel_map(_batch_get_chunk, chunks(list(dict.fromkeys(keys)), BATCH_GET_LIMIT))
-    return [item for chunk in found for item in chunk if isinstance(item, model)]
-
-
-def _batch_get_chunk(keys: Sequence[tuple[str, str]]) -> list[UsersTable]:
-    connection = UsersTable._get_connection()
-    table = UsersTable.Meta.table_name
-    pending = [_raw_key(pk, sk) for pk, sk in keys]
-    items: list[UsersTable] = []
-    for attempt in range(BATCH_ATTEMPTS):
-        if attempt:
-            _pause(attempt)
-        data = connection.batch_get_item(pending)
-        items.extend(UsersTable.from_raw_data(raw) for raw in data.get("Responses", {}).get(table, []))
-        pending = data.get("UnprocessedKeys", {}).get(table, {}).get("Keys")
-        if not pending:
-            return items
-    log.warning("BatchGetItem: %d keys still unprocessed", len(pending))
-    raise ServiceUnavailable()
-
-
-def batch_write(items: Sequence[Favorite], *, delete: bool = False, written: set[str]) -> None:
-    """Put (or delete) ``items`` by BatchWriteItem, 25 a call, the calls in parallel.
-
-    The sort key of every item known to be written is added to ``written`` as it goes, so a
-    caller can tell what happened when this raises (503 when DynamoDB keeps items unprocessed).
-    """
-    parallel_map(lambda chunk: _batch_write_chunk(chunk, delete, written), chunks(list(items), BATCH_WRITE_LIMIT))
-
-
-def _batch_write_chunk(items: Sequence[Favorite], delete: bool, written: set[str]) -> None:
-    connection = Favorite._get_connection()
-    table = Favorite.Meta.table_name
-    pending = {item.sk: item for item in items}
-    for attempt in range(BATCH_ATTEMPTS):
-        if attempt:
-            _pause(attempt)
-        if delete:
-            data = connection.batch_write_item(delete_items=[_raw_key(i.pk, i.sk) for i in pending.values()])
-        else:
-            data = connection.batch_write_item(put_items=[i.serialize() for i in pending.values()])
-        left = set()
-        for request in data.get("UnprocessedItems", {}).get(table, []):
-            raw = request["DeleteRequest"]["Key"] if "DeleteRequest" in request else request["PutRequest"]["Item"]
-            left.add(raw["sk"]["S"])
-        written.update(sk for sk in pending if sk not in left)  # threads only add: safe under the GIL
-        pending = {sk: item for sk, item in pending.items() if sk in left}
-        if not pending:
-            return
-    log.warning("BatchWriteItem: %d items still unprocessed", len(pending))
-    raise ServiceUnavailable()

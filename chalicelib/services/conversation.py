@@ -33,14 +33,13 @@ from chalicelib.models.events import (
     message_sk,
 )
 from chalicelib.models.users import User
-from chalicelib.services.events import EVENT_CANCELLED
+from chalicelib.services.event_reads import EVENT_CANCELLED
+from chalicelib.store.conditions import condition_failed, conflicted
 from chalicelib.timeutil import format_datetime, utcnow
 
 POLL_LIMIT = 3
 POLL_REQUIRED = {"body": ["This field is required."]}
 POLL_LIMIT_BODY = {"_error_message": f"No more than {POLL_LIMIT} polls can be submitted."}
-FAILED = "ConditionalCheckFailed"
-CONFLICT = "TransactionConflict"  # another transaction held an item (the META of a busy event): nothing written
 _ATTEMPTS = 5
 
 
@@ -53,11 +52,6 @@ def _event(event_id: int) -> Event | None:
         return Event.get(event_pk(event_id), META_SK, consistent_read=True)
     except Event.DoesNotExist:
         return None
-
-
-def _reasons(exc: TransactWriteError) -> list[str | None]:
-    """Cancellation reasons in PynamoDB's order: condition checks, deletes, puts, updates."""
-    return [reason.code if reason else None for reason in (exc.cancellation_reasons or [])]
 
 
 def _check_membership(transaction, event_id: int, user: User) -> None:
@@ -94,22 +88,23 @@ def _store_counted(user: User, event_id: int, item, counter, limit: int) -> None
                 )
             return
         except TransactWriteError as exc:
-            reasons = _reasons(exc) + [None, None, None]
-            if reasons[0] == FAILED:
+            # reasons in PynamoDB's order: the membership check, the new item, the counter
+            if condition_failed(exc, 0):
                 raise NotFound() from None
-            if reasons[2] == FAILED:
+            if condition_failed(exc, 2):
                 event = _live_event_or_raise(event_id)
                 if (getattr(event, counter.attr_name) or 0) >= limit:
                     raise _LimitReached(event) from None
-            if reasons[1] == FAILED:
+            if condition_failed(exc, 1):
                 raise _AlreadyStored() from None
             _raise_unless_conflict(exc, attempt)
     raise ServiceUnavailable()
 
 
 def _raise_unless_conflict(exc: TransactWriteError, attempt: int) -> None:
-    """A transaction conflict (a parallel write held an item) is worth another try after a pause."""
-    if CONFLICT not in _reasons(exc):
+    """A transaction conflict (a parallel write held an item: nothing was written) is worth another try
+    after a pause."""
+    if not conflicted(exc):
         raise exc
     time.sleep(0.02 * (attempt + 1))
 

@@ -10,7 +10,19 @@ from chalicelib import aws
 from chalicelib.config import get_settings
 from chalicelib.errors import ServiceUnavailable
 from chalicelib.models.base import transact_write
-from chalicelib.models.users import OWNER_SK, Device, DeviceOwner, UsersTable, device_owner_pk, device_sk, user_pk
+from chalicelib.models.users import (
+    DEVICE_PREFIX,
+    OWNER_SK,
+    Device,
+    DeviceOwner,
+    UsersTable,
+    device_owner_pk,
+    device_sk,
+    device_token_of,
+    user_pk,
+)
+from chalicelib.store.batch import batch_get
+from chalicelib.store.conditions import condition_failed, conflicted
 from chalicelib.timeutil import utcnow
 
 log = logging.getLogger("invites")
@@ -32,7 +44,7 @@ def add_device(user, token: str) -> None:
     keys = [(user_pk(user.id), device_sk(token)), (device_owner_pk(token), OWNER_SK)]
     endpoint = None
     for _ in range(_ATTEMPTS):
-        found = list(UsersTable.batch_get(keys, consistent_read=True))
+        found = batch_get(UsersTable, keys, consistent_read=True)
         mine = next((item for item in found if isinstance(item, Device)), None)
         owner = next((item for item in found if isinstance(item, DeviceOwner)), None)
         if mine is not None and owner is not None and owner.user_id == user.id:
@@ -52,8 +64,7 @@ def add_device(user, token: str) -> None:
                 if previous is not None and previous != user.id:
                     transaction.delete(Device(user_pk(previous), device_sk(token)))
         except TransactWriteError as exc:
-            reasons = {reason.code for reason in exc.cancellation_reasons or [] if reason}
-            if reasons & {"ConditionalCheckFailed", "TransactionConflict"}:
+            if condition_failed(exc) or conflicted(exc):
                 continue  # another registration of the token got there first: read its owner again
             raise
         _drop_oldest(user)
@@ -65,17 +76,17 @@ def _drop_oldest(user) -> None:
     """Forget the user's devices beyond the newest DEVICES_PER_USER (read after this request's write,
     so of parallel registrations the last to read sees them all and trims to the limit)."""
     devices = sorted(
-        Device.query(user_pk(user.id), Device.sk.startswith("DEVICE#"), consistent_read=True),
+        Device.query(user_pk(user.id), Device.sk.startswith(DEVICE_PREFIX), consistent_read=True),
         key=lambda device: (device.created, device.sk),
     )
     surplus = devices[: max(0, len(devices) - get_settings().devices_per_user)]
     for device in surplus:
-        token = device.sk.removeprefix("DEVICE#")
+        token = device_token_of(device.sk)
         device.delete()
         try:
             DeviceOwner(device_owner_pk(token), OWNER_SK).delete(condition=DeviceOwner.user_id == user.id)
         except DeleteError as exc:
-            if aws.error_code(exc) != "ConditionalCheckFailedException":
+            if not condition_failed(exc):
                 raise
             continue  # the phone is someone else's now, and so is its endpoint
         try:
@@ -99,7 +110,7 @@ def remove_device(user, token: str) -> None:
 
 
 def user_devices(user_id: int) -> list[Device]:
-    return list(Device.query(user_pk(user_id), Device.sk.startswith("DEVICE#")))
+    return list(Device.query(user_pk(user_id), Device.sk.startswith(DEVICE_PREFIX)))
 
 
 def forget_endpoint(device: Device) -> None:
@@ -118,5 +129,5 @@ def forget_endpoint(device: Device) -> None:
     try:
         device.delete(condition=Device.endpoint_arn == device.endpoint_arn)
     except DeleteError as exc:
-        if aws.error_code(exc) != "ConditionalCheckFailedException":
+        if not condition_failed(exc):
             raise

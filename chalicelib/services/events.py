@@ -1,70 +1,60 @@
-"""Events, invitations and RSVPs: the rules (openapi.yaml, tag "events"). No chalice imports.
+"""Events and invitations: create, invite, edit and cancel (openapi.yaml, tag "events"). No chalice imports.
 
-Reads:
-- one event (detail, edits, RSVP checks): one Query of its partition, then one BatchGetItem of
-  the people in it (100 keys a call, in parallel beyond that);
-- a person's events (list, timeline, stats): a Query of the ``by_user`` index, then the page's
-  partitions queried in parallel, then one parallel round of BatchGetItem for all the people.
+Reading events is in event_reads.py, a guest's reply in replies.py, invitation texts in
+event_texts.py; the storage they share in chalicelib/store.
 
-Writes that have limits are conditional: accept is a transaction of the invitation (its previous
-reply as condition, so a repeated accept never counts twice) and the META counters (condition
-``total_spots = 0 OR spots_filled < total_spots``); filling spots by hand is conditional on the
-total read. Cancel marks META (which every read of an event checks); the flag on every invitation
-item (so the ``by_user`` reads can drop it without reading META) is written off the request path,
-by the notifications queue handler.
+Writes that have limits are conditional: filling spots by hand is conditional on the total read;
+an edit of the spots is conditional on the counters it read. Cancel marks META (which every read
+of an event checks); the flag on every invitation item (so the ``by_user`` reads can drop it
+without reading META) is written off the request path, by the notifications queue handler.
 
-Each trigger of a notification (create and invite: new invite; RSVP; edit; cancel) hands one
-message to ``notifications.enqueue`` after its own writes; people without an account are texted
-here instead, and pushes skip them.
+Each trigger of a notification (create and invite: new invite; edit; cancel) hands one message
+to ``notifications.enqueue`` after its own writes; people without an account are texted instead,
+and pushes skip them.
 """
 
 from __future__ import annotations
 
 import logging
-import time
-from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 
-from pynamodb.exceptions import PutError, TransactGetError, TransactWriteError, UpdateError
-from pynamodb.transactions import TransactGet
+from pynamodb.exceptions import PutError, TransactWriteError, UpdateError
 
-from chalicelib import aws, notify, sms
 from chalicelib.config import get_settings
-from chalicelib.errors import Conflict, NotFound, PermissionDenied, Throttled, ValidationError
+from chalicelib.errors import Conflict, NotFound, ValidationError
 from chalicelib.ids import MAX_ID, new_id
-from chalicelib.models.auth import RateCounter
 from chalicelib.models.base import transact_write
 from chalicelib.models.events import (
-    INVITATION_PREFIX,
+    GUEST,
     META_SK,
-    SUGGESTION_PREFIX,
+    OWNER,
     Event,
-    EventsTable,
     Invitation,
     Location,
-    Message,
-    Poll,
     date_key,
     event_pk,
     invitation_sk,
 )
-from chalicelib.models.users import PHONE_SK, PROFILE_SK, PhoneClaim, User, UsersTable, phone_pk, user_pk
+from chalicelib.models.users import PHONE_SK, PhoneClaim, User, phone_of, phone_pk, user_pk
 from chalicelib.parallel import chunks, parallel_map
 from chalicelib.services import invite_links, notifications
-from chalicelib.services.ratelimit import Limit, RollingLimit
+from chalicelib.services.event_reads import participant_view, require_live, require_owner, with_users
+from chalicelib.services.event_texts import send_invitation_texts
 from chalicelib.services.users import find_or_create_user
+from chalicelib.store.batch import batch_get
+from chalicelib.store.conditions import condition_failed
+from chalicelib.store.events import (
+    TRANSACTION_ITEMS,
+    EventView,
+    flag_invitations_cancelled,
+    update_all,
+)
+from chalicelib.store.users import get_users
 from chalicelib.timeutil import format_datetime, utcnow
 
 log = logging.getLogger("invites")
 
-OWNER, GUEST = "owner", "guest"
-EVENT_FULL = "This event is full."
-EVENT_CANCELLED = "This event has been cancelled."
-INVALID_PAGE = "Invalid page."
-TIMELINE_PAGE = 30
-TRANSACTION_ITEMS = 100  # DynamoDB's limit of items in one TransactWriteItems
-BATCH_GET_KEYS = 100  # DynamoDB's limit of keys in one BatchGetItem
 _ATTEMPTS = 5
 
 SAMPLE_RSVP_REPLIES = (
@@ -97,31 +87,6 @@ class EventInput:
     spot_filled: int | None = None
 
 
-@dataclass
-class EventView:
-    """An event with everything said about it, and the people needed to show it."""
-
-    event: Event
-    invitations: list[Invitation]  # the owner first, then guests in the order they were invited
-    messages: list[Message] = field(default_factory=list)  # oldest first
-    polls: list[Poll] = field(default_factory=list)
-    users: dict[int, User] = field(default_factory=dict)
-
-    def invitation_of(self, user_id: int) -> Invitation | None:
-        return next((inv for inv in self.invitations if inv.user_id == user_id), None)
-
-    def people(self) -> set[int]:
-        ids = {inv.user_id for inv in self.invitations} | {msg.user_id for msg in self.messages}
-        ids.add(self.event.owner_id)
-        return ids
-
-
-@dataclass
-class EventPage:
-    count: int
-    views: list[EventView]
-
-
 def parse_id(raw: str | None) -> int:
     """A path id; anything that is not a positive 53-bit integer is simply not found."""
     if not raw or not raw.isascii() or not raw.isdigit() or len(raw) > 16:
@@ -134,85 +99,6 @@ def parse_id(raw: str | None) -> int:
 
 def whole_seconds(value: datetime) -> datetime:
     return value.replace(microsecond=0)
-
-
-# --------------------------------------------------------------------------- parallel reads
-
-
-def get_users(user_ids: Iterable[int]) -> dict[int, User]:
-    """Users by id: one BatchGetItem per 100 ids, the calls in parallel."""
-    keys = sorted(set(user_ids))
-    if not keys:
-        return {}
-
-    def fetch(chunk: list[int]) -> list[User]:
-        return [
-            item
-            for item in UsersTable.batch_get([(user_pk(uid), PROFILE_SK) for uid in chunk])
-            if isinstance(item, User)
-        ]
-
-    found: dict[int, User] = {}
-    for users in parallel_map(fetch, chunks(keys, BATCH_GET_KEYS)):
-        found.update({user.id: user for user in users})
-    return found
-
-
-def _load_partition(event_id: int, *, consistent: bool = True) -> EventView | None:
-    """The event's META, invitations, messages and polls in one Query (more pages only when huge).
-
-    The time suggestions sort after them (``TS#``) and are left out by the key condition: no event
-    representation carries them, so they cost an event read nothing."""
-    event, invitations, messages, polls = None, [], [], []
-    before_suggestions = EventsTable.sk < SUGGESTION_PREFIX
-    for item in EventsTable.query(event_pk(event_id), before_suggestions, consistent_read=consistent):
-        if isinstance(item, Event):
-            event = item
-        elif isinstance(item, Invitation):
-            invitations.append(item)
-        elif isinstance(item, Message):
-            messages.append(item)
-        elif isinstance(item, Poll):
-            polls.append(item)
-    if event is None:
-        return None
-    invitations.sort(key=lambda inv: (inv.role != OWNER, inv.created, inv.id))
-    messages.sort(key=lambda message: (message.created, message.id))  # oldest first
-    polls.sort(key=lambda poll: (poll.created, poll.id))
-    return EventView(event, invitations, messages, polls)
-
-
-def _with_users(views: list[EventView]) -> list[EventView]:
-    people: set[int] = set()
-    for view in views:
-        people |= view.people()
-    users = get_users(people)
-    for view in views:
-        view.users = users
-    return views
-
-
-def _participant_view(caller: User, event_id: int) -> EventView:
-    """The event as its owner or an invitee may see it (no people yet); 404 for anyone else."""
-    view = _load_partition(event_id)
-    if view is None or view.invitation_of(caller.id) is None and view.event.owner_id != caller.id:
-        raise NotFound()
-    return view
-
-
-def get_event(caller: User, event_id: int) -> EventView:
-    """Detail: one Query plus one BatchGetItem."""
-    return _with_users([_participant_view(caller, event_id)])[0]
-
-
-def _require_owner(caller: User, view: EventView) -> None:
-    if view.event.owner_id != caller.id:
-        raise PermissionDenied()
-
-
-def _require_live(event: Event) -> None:
-    if event.cancelled:
-        raise Conflict(EVENT_CANCELLED)
 
 
 # --------------------------------------------------------------------------- invitees and texts
@@ -228,73 +114,10 @@ def _find_users_by_phone(numbers: list[str]) -> dict[str, User]:
     """Registered (or invited) users of ``numbers``: two BatchGetItem rounds, no writes."""
     claims: dict[str, int] = {}
 
-    def fetch(chunk: list[str]) -> list:
-        return list(UsersTable.batch_get([(phone_pk(number), PHONE_SK) for number in chunk], consistent_read=True))
-
-    for items in parallel_map(fetch, chunks(numbers, BATCH_GET_KEYS)):
-        for item in items:
-            if isinstance(item, PhoneClaim):
-                claims[item.pk.removeprefix("PHONE#")] = item.user_id
+    for claim in batch_get(PhoneClaim, [(phone_pk(number), PHONE_SK) for number in numbers], consistent_read=True):
+        claims[phone_of(claim.pk)] = claim.user_id
     users = get_users(claims.values())
     return {number: users[uid] for number, uid in claims.items() if uid in users}
-
-
-def _take_owner_texts(limit: Limit, now: float, wanted: int) -> int:
-    """Take up to ``wanted`` texts from the owner's hourly quota; how many it had left (maybe 0).
-
-    Never a 429: an answer that changed when the quota runs out would tell the owner which numbers
-    have no account (they are the ones texted). Each add is conditional on the room it assumes, so
-    parallel requests never take more than the quota: all ``wanted`` first, else what a read shows."""
-    counter = RateCounter(limit.key(now))
-    take = wanted
-    for _ in range(_ATTEMPTS):
-        if take <= 0:
-            return 0
-        condition = RateCounter.pk.does_not_exist() | (RateCounter.count <= limit.limit - take)
-        try:
-            counter.update(actions=limit.increment_actions(now, by=take), condition=condition)
-            return take
-        except UpdateError as exc:
-            if aws.error_code(exc) != "ConditionalCheckFailedException":
-                raise
-        try:
-            used = RateCounter.get(limit.key(now), consistent_read=True).count
-        except RateCounter.DoesNotExist:
-            used = 0
-        take = min(wanted, limit.limit - used)
-    return 0
-
-
-def _stranger_limit(person: User) -> RollingLimit:
-    """Invitation texts to a number without an active user, from all owners together: a few in any
-    24 hours, so nobody can use the service to flood a stranger's phone."""
-    return RollingLimit("invite-sms-to", person.phone_number, get_settings().invite_sms_per_stranger_per_day)
-
-
-def _texts_allowed(owner: User, people: list[User]) -> list[User]:
-    """Those of ``people`` the limits let text now, counted: the owner's hourly quota (the first as
-    far as it goes), then each number's daily cap. Two rounds: the owner's quota and the numbers'
-    counts read side by side, then the numbers' adds; texts the caps refuse go back to the owner."""
-    owner_limit = Limit("invite-sms", str(owner.id), get_settings().invite_sms_per_owner_per_hour)
-    now = time.time()
-    jobs = [lambda: _take_owner_texts(owner_limit, now, len(people))]
-    jobs += [lambda person=person: _stranger_limit(person).read(now) for person in people]
-    taken, *counts = parallel_map(lambda job: job(), jobs)
-
-    def charge(index: int) -> bool:
-        limit = _stranger_limit(people[index])
-        try:
-            limit.check(counts[index], 1, now)
-            limit.commit(counts[index], 1, now)
-        except Throttled:
-            return False
-        return True
-
-    allowed = parallel_map(charge, list(range(taken)))
-    chosen = [people[index] for index in range(taken) if allowed[index]]
-    if len(chosen) < taken:
-        RateCounter(owner_limit.key(now)).update(actions=[RateCounter.count.add(len(chosen) - taken)])
-    return chosen
 
 
 def _resolve_invitees(owner: User, numbers: list[str], *, skip_user_ids: set[int]) -> _Invitees:
@@ -309,40 +132,6 @@ def _resolve_invitees(owner: User, numbers: list[str], *, skip_user_ids: set[int
     known.update(dict(zip(new_numbers, made, strict=True)))
     users = [known[number] for number in fresh if known[number].id not in skip_user_ids]
     return _Invitees(users, [user for user in users if not user.is_active])
-
-
-def invitation_text(owner: User, event: Event, link: str = "") -> str:
-    """The invitation SMS: the service's own words first, the inviter's name and the title made one
-    line and cut so the whole text (``link`` included, kept whole) takes at most the allowed segments.
-    With a link (the guest's event page) it asks to answer there, else to get the app."""
-    settings = get_settings()
-    when = event.event_date.strftime("%b %d, %Y at %H:%M UTC" if event.is_time_specified else "%b %d, %Y")
-    service = settings.service_name
-    reply = f"Answer here: {link}" if link else f"Get the {service} app to reply."
-
-    def template(who: str, title: str) -> str:
-        return f'{service} invitation: {who} invited you to "{title}" on {when}. {reply}'
-
-    return sms.fit(template, owner.full_name or owner.phone_number, event.title, settings.invite_sms_max_segments)
-
-
-def _send_invitation_texts(owner: User, event: Event, people: list[User], links: dict[int, str]) -> None:
-    """Text the invitees without an account, each with the link to their event page, as far as the
-    limits allow; the invitations stand either way, and the answer is the same. A failed text is
-    logged, never undoes the invitation."""
-    if not people:
-        return
-    chosen = _texts_allowed(owner, people)
-    if len(chosen) < len(people):
-        log.info("invitation texts not sent: %d of %d over a limit", len(people) - len(chosen), len(people))
-
-    def send(person: User) -> None:
-        try:
-            notify.send_sms(person.phone_number, invitation_text(owner, event, links.get(person.id, "")))
-        except Exception:  # noqa: BLE001 - the invitation stands; the text is best effort
-            log.warning("invitation text failed for user %s", person.id)
-
-    parallel_map(send, chosen)
 
 
 def _enqueue_new_invites(owner: User, event: Event, invited: list[User]) -> None:
@@ -378,10 +167,6 @@ def _new_invitation(event: Event, user_id: int, role: str, invitation_id: int, n
     )
 
 
-def _transaction_error_codes(exc: TransactWriteError) -> list[str | None]:
-    return [reason.code if reason else None for reason in (exc.cancellation_reasons or [])]
-
-
 # --------------------------------------------------------------------------- create
 
 
@@ -401,10 +186,11 @@ def create_event(owner: User, data: EventInput) -> EventView:
     invitees = _resolve_invitees(owner, data.invite_phone_numbers or [], skip_user_ids={owner.id})
     now = utcnow()
     for _ in range(_ATTEMPTS):
+        event_id = new_id()
         event = Event(
-            event_pk(0),
+            event_pk(event_id),
             META_SK,
-            id=new_id(),
+            id=event_id,
             owner_id=owner.id,
             title=data.title,
             event_date=event_date,
@@ -420,11 +206,10 @@ def create_event(owner: User, data: EventInput) -> EventView:
             message_count=0,
             poll_count=0,
             remind_day=_remind_day(event_date),
+            date_key=date_key(event_date, event_id),
             created=now,
             modified=now,
         )
-        event.pk = event_pk(event.id)
-        event.date_key = date_key(event_date, event.id)
         ids = _distinct_ids(len(invitees.users) + 1)
         invitations = [_new_invitation(event, owner.id, OWNER, ids[0], now)]
         invitations += [
@@ -437,7 +222,7 @@ def create_event(owner: User, data: EventInput) -> EventView:
             break
     else:
         raise RuntimeError("could not draw a free event id")
-    _send_invitation_texts(owner, event, invitees.to_text, links)
+    send_invitation_texts(owner, event, invitees.to_text, links)
     _enqueue_new_invites(owner, event, invitees.users)
     users = {user.id: user for user in invitees.users}
     users[owner.id] = owner
@@ -454,7 +239,7 @@ def _write_new_event(event: Event, invitations: list[Invitation]) -> bool:
             for invitation in first:
                 transaction.save(invitation)
     except TransactWriteError as exc:
-        if _transaction_error_codes(exc)[:1] == ["ConditionalCheckFailed"]:
+        if condition_failed(exc, 0):
             return False
         raise
     parallel_map(_save_all, rest)
@@ -467,208 +252,14 @@ def _save_all(items: list) -> None:
             transaction.save(item)
 
 
-# --------------------------------------------------------------------------- lists
-
-
-def _by_user_filter(role: str | None):
-    condition = Invitation.cancelled == False  # noqa: E712 - a PynamoDB condition, not a comparison
-    if role is not None:
-        condition &= Invitation.role == role
-    return condition
-
-
-def _after_key(moment: datetime) -> str:
-    """Every date_key of an event strictly after ``moment`` sorts above this."""
-    return f"{format_datetime(moment)}#~"
-
-
-def _before_key(moment: datetime) -> str:
-    """Every date_key of an event strictly before ``moment`` sorts below this."""
-    if moment.microsecond:  # the events of its whole second are before it (no +1 s: 9999-12-31T23:59:59.5 is valid)
-        return f"{format_datetime(moment)}#~"
-    return format_datetime(moment)
-
-
-def _load_events(event_ids: list[int]) -> list[EventView]:
-    """Round 2 and 3: the partitions in parallel, then everyone in them in one parallel round."""
-    views = parallel_map(lambda event_id: _load_partition(event_id, consistent=False), event_ids)
-    return _with_users([view for view in views if view is not None and not view.event.cancelled])
-
-
-def list_events(
-    caller: User,
-    *,
-    after: datetime | None = None,
-    before: datetime | None = None,
-    i_am_owner: bool | None = None,
-    page: int = 1,
-    per_page: int = 30,
-) -> EventPage:
-    """The caller's live events by date then id; ``page`` past the end is 404 "Invalid page."."""
-    if after is not None and before is not None:
-        range_condition = Invitation.date_key.between(_after_key(after), _before_key(before))
-    elif after is not None:
-        range_condition = Invitation.date_key > _after_key(after)
-    elif before is not None:
-        range_condition = Invitation.date_key < _before_key(before)
-    else:
-        range_condition = None
-    role = None if i_am_owner is None else (OWNER if i_am_owner else GUEST)
-    if after is not None and before is not None and _after_key(after) >= _before_key(before):
-        keys = []
-    else:
-        keys = [
-            inv.event_id
-            for inv in Invitation.by_user.query(
-                user_pk(caller.id), range_key_condition=range_condition, filter_condition=_by_user_filter(role)
-            )
-        ]
-    count = len(keys)
-    pages = max(1, -(-count // per_page))
-    if page < 1 or page > pages:
-        raise NotFound(INVALID_PAGE)
-    return EventPage(count, _load_events(keys[(page - 1) * per_page : page * per_page]))
-
-
-def timeline(caller: User, kind: str, cursor: datetime | None) -> list[EventView]:
-    """Newest first, 30 a page, never ending inside a run of equal dates; ``cursor`` exclusive."""
-    role = OWNER if kind == "sent" else GUEST
-    range_condition = Invitation.date_key < _before_key(cursor) if cursor is not None else None
-    picked: list[Invitation] = []
-    for inv in Invitation.by_user.query(
-        user_pk(caller.id),
-        range_key_condition=range_condition,
-        filter_condition=_by_user_filter(role),
-        scan_index_forward=False,
-    ):
-        if len(picked) >= TIMELINE_PAGE and _date_of(inv) != _date_of(picked[-1]):
-            break
-        picked.append(inv)
-    return _load_events([inv.event_id for inv in picked])
-
-
-def _date_of(inv: Invitation) -> str:
-    return inv.date_key.partition("#")[0]
-
-
-def unresponded_count(caller: User) -> int:
-    """Invitations (not as owner) to live future events with no reply: one COUNT Query."""
-    condition = _by_user_filter(GUEST) & Invitation.has_accepted.does_not_exist()
-    return Invitation.count(
-        user_pk(caller.id),
-        range_key_condition=Invitation.date_key > _after_key(utcnow()),
-        filter_condition=condition,
-        index_name=Invitation.by_user.Meta.index_name,
-    )
-
-
-# --------------------------------------------------------------------------- RSVP
-
-
-def rsvp(caller: User, event_id: int, *, accept: bool, message: str | None) -> Invitation:
-    """Accept or reject; the last reply counts. Counts a guest once however often they accept."""
-    event_key = Event(event_pk(event_id), META_SK)
-    for _ in range(_ATTEMPTS):
-        try:
-            invitation = Invitation.get(event_pk(event_id), invitation_sk(caller.id), consistent_read=True)
-        except Invitation.DoesNotExist:
-            raise NotFound() from None
-        if invitation.role == OWNER:
-            raise PermissionDenied()
-        previous_reply = invitation.has_accepted
-        was_accepted = previous_reply is True
-        now = utcnow()
-        actions = [
-            Invitation.has_accepted.set(accept),
-            Invitation.rsvp_message.set(message or ""),
-            Invitation.rsvp_time.set(now),
-        ]
-        if was_accepted:
-            unchanged = Invitation.has_accepted == True  # noqa: E712
-        else:
-            unchanged = Invitation.has_accepted.does_not_exist() | (Invitation.has_accepted == False)  # noqa: E712
-        live = Event.cancelled == False  # noqa: E712
-        try:
-            with transact_write() as transaction:
-                transaction.update(invitation, actions=actions, condition=unchanged)
-                if accept and not was_accepted:
-                    room = (Event.total_spots == 0) | (Event.spots_filled < Event.total_spots)
-                    room &= Event.spots_filled < get_settings().max_spots_filled
-                    transaction.update(event_key, actions=_counter_actions(1, now), condition=live & room)
-                elif was_accepted and not accept:
-                    transaction.update(event_key, actions=_counter_actions(-1, now), condition=live)
-                else:
-                    transaction.condition_check(Event, event_pk(event_id), META_SK, condition=live)
-        except TransactWriteError as exc:
-            codes = _transaction_error_codes(exc)
-            if "TransactionConflict" in codes:
-                continue
-            if "ConditionalCheckFailed" not in codes:
-                raise
-            # Which condition failed is decided by reading again, not by the reasons' positions
-            # (emulators do not always report them per item): cancelled, full, or the reply moved.
-            snapshot = _event_and_reply(event_id, caller.id)
-            if snapshot is None:
-                continue
-            event, reply = snapshot
-            _require_live(event)
-            full = bool(event.total_spots) and event.spots_filled >= event.total_spots
-            full = full or event.spots_filled >= get_settings().max_spots_filled
-            if accept and not was_accepted and full and reply is not True:
-                raise Conflict(EVENT_FULL) from None
-            continue
-        invitation.has_accepted, invitation.rsvp_message, invitation.rsvp_time = accept, message or "", now
-        if previous_reply is not accept:  # a repeated reply tells the owner nothing new
-            notifications.enqueue(
-                notifications.INVITE_RSVP, event_id=event_id, actor_id=caller.id, accepted=accept, message=message or ""
-            )
-        return invitation
-    raise Conflict("The reply changed meanwhile, try again.")
-
-
-def _event_and_reply(event_id: int, user_id: int) -> tuple[Event, bool | None] | None:
-    """META and the caller's reply at one instant (TransactGetItems), so "full" means full of others' spots:
-    two reads could straddle a parallel reply of the caller's own. None when a write held them (try again)."""
-    try:
-        with TransactGet(connection=EventsTable._get_connection().connection) as transaction:
-            event = transaction.get(Event, event_pk(event_id), META_SK)
-            invitation = transaction.get(Invitation, event_pk(event_id), invitation_sk(user_id))
-    except TransactGetError as exc:
-        if "TransactionConflict" in [reason.code if reason else None for reason in exc.cancellation_reasons or []]:
-            return None
-        raise
-    return event.get(), invitation.get().has_accepted
-
-
-def _counter_actions(delta: int, now: datetime) -> list:
-    return [Event.accepted_count.add(delta), Event.spots_filled.add(delta), Event.modified.set(now)]
-
-
-def mark_seen(caller: User, event_id: int, invitation_id: int) -> Invitation:
-    """Only the invited person marks their invitation seen; one Query and one UpdateItem."""
-    invitations = list(
-        Invitation.query(event_pk(event_id), Invitation.sk.startswith(INVITATION_PREFIX), consistent_read=True)
-    )
-    if not any(inv.user_id == caller.id for inv in invitations):
-        raise NotFound()
-    target = next((inv for inv in invitations if inv.id == invitation_id), None)
-    if target is None:
-        raise NotFound()
-    if target.user_id != caller.id:
-        raise PermissionDenied()
-    if not target.has_seen:
-        target.update(actions=[Invitation.has_seen.set(True)], condition=Invitation.pk.exists())
-    return target
-
-
 # --------------------------------------------------------------------------- edits and cancel
 
 
 def update_event(caller: User, event_id: int, data: EventInput) -> EventView:
     """Owner only: invite more numbers, fill spots by hand, edit the event. 409 once cancelled."""
-    view = _participant_view(caller, event_id)
-    _require_owner(caller, view)
-    _require_live(view.event)
+    view = participant_view(caller, event_id)
+    require_owner(caller, view)
+    require_live(view.event)
     new_total = data.total_spots if data.total_spots is not None else view.event.total_spots
     _check_spots(view.event, new_total, data.spot_filled or 0)
     # unknown numbers are made into users before the event changes
@@ -683,10 +274,10 @@ def update_event(caller: User, event_id: int, data: EventInput) -> EventView:
             event.update(actions=actions, condition=condition)
             break
         except UpdateError as exc:
-            if aws.error_code(exc) != "ConditionalCheckFailedException":
+            if not condition_failed(exc):
                 raise
-            view = _participant_view(caller, event_id)  # counters moved or the event was cancelled
-            _require_live(view.event)
+            view = participant_view(caller, event_id)  # counters moved or the event was cancelled
+            require_live(view.event)
     else:
         raise Conflict("The event changed meanwhile, try again.")
     if data.event_date is not None:
@@ -697,7 +288,7 @@ def update_event(caller: User, event_id: int, data: EventInput) -> EventView:
         notifications.enqueue(
             notifications.EVENT_CHANGED, event_id=event_id, actor_id=caller.id, fields=changed, exclude=added
         )
-    return _with_users([view])[0]
+    return with_users([view])[0]
 
 
 def _check_spots(event: Event, new_total: int, filling: int) -> None:
@@ -755,22 +346,9 @@ def _move_invitations(view: EventView, event: Event) -> None:
     for invitation in view.invitations:
         invitation.date_key = new_key
     parallel_map(
-        lambda chunk: _update_all(chunk, [Invitation.date_key.set(new_key)]),
+        lambda chunk: update_all(chunk, [Invitation.date_key.set(new_key)]),
         chunks(view.invitations, TRANSACTION_ITEMS),
     )
-
-
-def _update_all(invitations: list[Invitation], actions: list) -> None:
-    for attempt in range(_ATTEMPTS):
-        try:
-            with transact_write() as transaction:
-                for invitation in invitations:
-                    transaction.update(invitation, actions=actions, condition=Invitation.pk.exists())
-            return
-        except TransactWriteError as exc:
-            if "TransactionConflict" not in _transaction_error_codes(exc) or attempt == _ATTEMPTS - 1:
-                raise
-            time.sleep(0.05 * (attempt + 1))
 
 
 def _invite_more(owner: User, view: EventView, invitees: _Invitees) -> list[int]:
@@ -792,7 +370,7 @@ def _invite_more(owner: User, view: EventView, invitees: _Invitees) -> list[int]
                     transaction.save(invitation, condition=Invitation.pk.does_not_exist())
             return chunk
         except TransactWriteError as exc:
-            if "ConditionalCheckFailed" not in _transaction_error_codes(exc):
+            if not condition_failed(exc):
                 raise
         saved = []
         for invitation in chunk:
@@ -800,14 +378,14 @@ def _invite_more(owner: User, view: EventView, invitees: _Invitees) -> list[int]
                 invitation.save(condition=Invitation.pk.does_not_exist())
                 saved.append(invitation)
             except PutError as exc:
-                if aws.error_code(exc) != "ConditionalCheckFailedException":
+                if not condition_failed(exc):
                     raise
         return saved
 
     stored = [inv for chunk in parallel_map(save, chunks(added, TRANSACTION_ITEMS)) for inv in chunk]
     view.invitations += stored
     invited = {inv.user_id for inv in stored}
-    _send_invitation_texts(owner, view.event, [user for user in invitees.to_text if user.id in invited], links)
+    send_invitation_texts(owner, view.event, [user for user in invitees.to_text if user.id in invited], links)
     _enqueue_new_invites(owner, view.event, [user for user in invitees.users if user.id in invited])
     return sorted(invited)
 
@@ -820,8 +398,8 @@ def cancel_event(caller: User, event_id: int) -> None:
     the invitees are one ``event_cancelled`` message; the queue handler writes the flags
     (ceil(invitations / 100) TransactWriteItems). If the message cannot be queued, the flags are
     written here instead. A repeated cancel queues it again while any flag is missing."""
-    view = _participant_view(caller, event_id)
-    _require_owner(caller, view)
+    view = participant_view(caller, event_id)
+    require_owner(caller, view)
     was_live = not view.event.cancelled
     if was_live:
         view.event.update(
@@ -831,14 +409,3 @@ def cancel_event(caller: User, event_id: int) -> None:
     if was_live or any(not inv.cancelled for inv in view.invitations):
         if not notifications.enqueue(notifications.EVENT_CANCELLED, event_id=event_id, actor_id=caller.id):
             flag_invitations_cancelled(view)
-
-
-def flag_invitations_cancelled(view: EventView) -> None:
-    """Copy the cancel onto each invitation not flagged yet: ceil(n / 100) transactions in parallel."""
-    pending = [inv for inv in view.invitations if not inv.cancelled]
-    parallel_map(
-        lambda chunk: _update_all(chunk, [Invitation.cancelled.set(True)]),
-        chunks(pending, TRANSACTION_ITEMS),
-    )
-    for invitation in pending:
-        invitation.cancelled = True

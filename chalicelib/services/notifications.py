@@ -46,11 +46,24 @@ from chalicelib import aws, notify
 from chalicelib.config import get_settings
 from chalicelib.ids import new_id
 from chalicelib.models.auth import SentNotification, sent_pk
-from chalicelib.models.events import Event, EventsTable
-from chalicelib.models.users import PROFILE_SK, Favorite, User, UsersTable, favorite_sk, user_pk
+from chalicelib.models.events import GUEST, Event, EventsTable, event_id_of
+from chalicelib.models.users import (
+    PROFILE_SK,
+    Favorite,
+    User,
+    UsersTable,
+    device_token_of,
+    favorite_sk,
+    user_id_of,
+    user_pk,
+)
 from chalicelib.parallel import chunks, parallel_map
-from chalicelib.services import devices, events
+from chalicelib.services import devices
 from chalicelib.services.users import get_user
+from chalicelib.store.batch import batch_get, index_keys
+from chalicelib.store.conditions import condition_failed
+from chalicelib.store.events import EventView, flag_invitations_cancelled, load_partition
+from chalicelib.store.users import get_users
 from chalicelib.timeutil import format_datetime, utcnow
 
 log = logging.getLogger("invites")
@@ -66,7 +79,6 @@ UPCOMING_EVENT = "upcoming_event"
 SENDING, SENT = "sending", "sent"
 CLAIM_DAYS = 14  # at least the queue's retention: a redelivery always finds the claim
 SQS_BATCH = 10
-BATCH_GET_KEYS = 100
 
 # Edited fields, as a person would name them.
 FIELD_WORDS = {
@@ -225,28 +237,14 @@ def enqueue_reminders(now: datetime | None = None) -> int:
     messages = []
     day = now.date()
     while day <= end.date():
-        for item in _index_keys(EventsTable, "upcoming", day.isoformat(), window):
-            event_id = int(item["pk"]["S"].removeprefix("EVENT#"))
+        for item in index_keys(EventsTable, "upcoming", day.isoformat(), window):
+            event_id = event_id_of(item["pk"])
             messages.append(
-                {"type": UPCOMING_EVENT, "id": new_id(), "event_id": event_id, "date_key": item["date_key"]["S"]}
+                {"type": UPCOMING_EVENT, "id": new_id(), "event_id": event_id, "date_key": item["date_key"]}
             )
         day += timedelta(days=1)
     _send_many(messages)
     return len(messages)
-
-
-def _index_keys(model, index_name: str, hash_key: str, range_key_condition=None) -> list[dict]:
-    """Raw items of a keys-only index (PynamoDB's model queries filter on ``kind``, not projected)."""
-    connection = model._get_connection()
-    items, start = [], None
-    while True:
-        page = connection.query(
-            hash_key, range_key_condition=range_key_condition, index_name=index_name, exclusive_start_key=start
-        )
-        items += page.get("Items", [])
-        start = page.get("LastEvaluatedKey")
-        if not start:
-            return items
 
 
 # --------------------------------------------------------------------------- the triggers
@@ -272,15 +270,15 @@ def _event_expiry(event: Event) -> datetime:
     return max(utcnow() + timedelta(days=CLAIM_DAYS), over)
 
 
-def _view(event_id: int, *, live: bool = True) -> events.EventView | None:
-    view = events._load_partition(int(event_id))
+def _view(event_id: int, *, live: bool = True) -> EventView | None:
+    view = load_partition(int(event_id))
     if view is None or (live and view.event.cancelled):
         return None
     return view
 
 
-def _guest_ids(view: events.EventView) -> list[int]:
-    return [inv.user_id for inv in view.invitations if inv.role == events.GUEST]
+def _guest_ids(view: EventView) -> list[int]:
+    return [inv.user_id for inv in view.invitations if inv.role == GUEST]
 
 
 def _on_new_invite(message: dict) -> Outcome:
@@ -290,7 +288,7 @@ def _on_new_invite(message: dict) -> Outcome:
     event = view.event
     invited = set(_guest_ids(view))
     ids = [uid for uid in message.get("user_ids", []) if uid in invited]
-    users = events.get_users([*ids, event.owner_id])
+    users = get_users([*ids, event.owner_id])
     push = Push.once_per_event(NEW_INVITE, event, f"{_name(users.get(event.owner_id))} invited you: {_when(event)}.")
     return _deliver([(users[uid], push) for uid in ids if uid in users], "notify_new_invite")
 
@@ -300,7 +298,7 @@ def _on_invite_rsvp(message: dict) -> Outcome:
     if view is None:
         return Outcome()
     event = view.event
-    users = events.get_users([event.owner_id, message["actor_id"]])
+    users = get_users([event.owner_id, message["actor_id"]])
     owner, guest = users.get(event.owner_id), users.get(message["actor_id"])
     if owner is None:
         return Outcome()
@@ -322,15 +320,13 @@ def _on_contact_joined(message: dict) -> Outcome:
         return Outcome()
     phone = joiner.phone_number
     keepers = sorted(
-        {int(item["pk"]["S"].removeprefix("USER#")) for item in _index_keys(UsersTable, "favorites_by_phone", phone)}
-        - {joiner.id}
+        {user_id_of(item["pk"]) for item in index_keys(UsersTable, "favorites_by_phone", phone)} - {joiner.id}
     )
     # each keeper's profile (flags) and favorite (the name they gave the number): one BatchGetItem per 50
     keys = [key for uid in keepers for key in ((user_pk(uid), PROFILE_SK), (user_pk(uid), favorite_sk(phone)))]
     found: dict[str, dict] = {}
-    for items in parallel_map(lambda chunk: list(UsersTable.batch_get(chunk)), chunks(keys, BATCH_GET_KEYS)):
-        for item in items:
-            found.setdefault(item.pk, {})[item.sk] = item
+    for item in batch_get(UsersTable, keys):
+        found.setdefault(item.pk, {})[item.sk] = item
     service = get_settings().service_name
     pairs = []
     for uid in keepers:
@@ -351,7 +347,7 @@ def _on_event_changed(message: dict) -> Outcome:
     event = view.event
     left_out = set(message.get("exclude", []))  # invited by the same edit: they get new_invite
     ids = [uid for uid in _guest_ids(view) if uid not in left_out]
-    users = events.get_users([*ids, event.owner_id])
+    users = get_users([*ids, event.owner_id])
     words = [FIELD_WORDS.get(name, name) for name in message.get("fields", [])]
     what = ", ".join(dict.fromkeys(words)) or "details"
     body = f"{_name(users.get(event.owner_id))} changed the {what}."
@@ -365,10 +361,10 @@ def _on_event_cancelled(message: dict) -> Outcome:
     view = _view(message["event_id"], live=False)
     if view is None or not view.event.cancelled:
         return Outcome()
-    events.flag_invitations_cancelled(view)
+    flag_invitations_cancelled(view)
     event = view.event
     ids = _guest_ids(view)
-    users = events.get_users([*ids, event.owner_id])
+    users = get_users([*ids, event.owner_id])
     push = Push.once_per_event(EVENT_CANCELLED, event, f"{_name(users.get(event.owner_id))} cancelled the event.")
     return _deliver([(users[uid], push) for uid in ids if uid in users], "notify_event_change")
 
@@ -378,10 +374,8 @@ def _on_upcoming_event(message: dict) -> Outcome:
     if view is None or view.event.date_key != message.get("date_key") or view.event.event_date <= utcnow():
         return Outcome()  # cancelled, moved (the new date has its own reminder) or over
     event = view.event
-    ids = [event.owner_id] + [
-        inv.user_id for inv in view.invitations if inv.role == events.GUEST and inv.has_accepted is True
-    ]
-    users = events.get_users(ids)
+    ids = [event.owner_id] + [inv.user_id for inv in view.invitations if inv.role == GUEST and inv.has_accepted is True]
+    users = get_users(ids)
     push = Push.once_per_event(
         UPCOMING_EVENT, event, f"Starts {_when(event)}.", occurrence=f"{event.id}@{event.date_key.partition('#')[0]}"
     )
@@ -391,7 +385,7 @@ def _on_upcoming_event(message: dict) -> Outcome:
         try:
             event.update(actions=[Event.remind_day.remove()], condition=Event.date_key == message["date_key"])
         except UpdateError as exc:
-            if aws.error_code(exc) != "ConditionalCheckFailedException":
+            if not condition_failed(exc):
                 raise
     return outcome
 
@@ -421,7 +415,7 @@ def _deliver(pairs: list[tuple[User, Push]], flag: str) -> Outcome:
 def _deliver_to_user(user: User, push: Push) -> Outcome:
     outcome = Outcome()
     for device in devices.user_devices(user.id):
-        token = device.sk.removeprefix("DEVICE#")
+        token = device_token_of(device.sk)
         claim = _claim(sent_pk(push.kind, push.occurrence, user.id, token), push.expires_at)
         if claim is None:
             outcome.duplicates += 1
@@ -481,7 +475,7 @@ def _claim(key: str, expires_at: datetime | None) -> SentNotification | None:
     try:
         claim.save(condition=SentNotification.pk.does_not_exist() | stale)
     except PutError as exc:
-        if aws.error_code(exc) == "ConditionalCheckFailedException":
+        if condition_failed(exc):
             return None
         raise
     return claim

@@ -20,9 +20,11 @@ from datetime import UTC, datetime
 
 from pynamodb.exceptions import TransactWriteError, UpdateError
 
-from chalicelib.aws import error_code
 from chalicelib.errors import Throttled
 from chalicelib.models.auth import AuthTable, RateCounter, rate_pk
+from chalicelib.models.base import transact_write
+from chalicelib.store.batch import batch_get
+from chalicelib.store.conditions import condition_failed, conflicted
 
 _ROLLING_ATTEMPTS = 5
 
@@ -79,7 +81,7 @@ def hit(limit: Limit, now: float | None = None) -> None:
             actions=limit.increment_actions(now), condition=limit.below_limit_condition()
         )
     except UpdateError as exc:
-        if error_code(exc) == "ConditionalCheckFailedException":
+        if condition_failed(exc):
             raise Throttled(limit.retry_after(now)) from None
         raise
 
@@ -117,7 +119,7 @@ class RollingLimit:
     def read(self, now: float) -> dict[int, int]:
         """The counts of every bucket a period ending ``now`` touches (one BatchGetItem)."""
         keys = {self.key(b): b for b in self.buckets(now)}
-        found = AuthTable.batch_get(list(keys), consistent_read=True)
+        found = batch_get(AuthTable, list(keys), consistent_read=True)
         return {keys[item.pk]: int(item.count) for item in found if isinstance(item, RateCounter)}
 
     def check(self, counts: dict[int, int], amount: int, now: float) -> None:
@@ -128,8 +130,6 @@ class RollingLimit:
     def commit(self, counts: dict[int, int], amount: int, now: float) -> None:
         """Add ``amount`` to the current bucket, conditional on the counts read (the earlier buckets'
         sum, and the previous bucket unchanged); when a parallel charge moved them, read again."""
-        from chalicelib.models.base import transact_write
-
         buckets = self.buckets(now)
         current, previous = buckets[-1], buckets[-2]
         expires = datetime.fromtimestamp((current + 1) * self.bucket_seconds + self.period_seconds + 60, tz=UTC)
@@ -154,8 +154,7 @@ class RollingLimit:
                     )
                 return
             except TransactWriteError as exc:
-                reasons = [r.code if r else None for r in (exc.cancellation_reasons or [])]
-                if "ConditionalCheckFailed" not in reasons and "TransactionConflict" not in reasons:
+                if not (condition_failed(exc) or conflicted(exc)):
                     raise
         raise Throttled(self.bucket_seconds)
 

@@ -7,6 +7,7 @@ from pynamodb.exceptions import TransactWriteError
 from chalicelib.ids import new_id
 from chalicelib.models.base import transact_write
 from chalicelib.models.users import PHONE_SK, PROFILE_SK, PhoneClaim, User, phone_pk, user_pk
+from chalicelib.store.conditions import condition_failed
 from chalicelib.timeutil import utcnow
 
 _CREATE_ATTEMPTS = 4
@@ -47,20 +48,20 @@ def user_for_login(e164: str, claim: PhoneClaim | None) -> tuple[User, bool]:
 def _create_user(e164: str, *, active: bool) -> User | None:
     """Create the user and its phone claim together; None when the number was claimed meanwhile."""
     now = utcnow()
-    user = User(user_pk(0), PROFILE_SK, id=0, phone_number=e164, is_active=active, created=now, modified=now)
     for _ in range(_CREATE_ATTEMPTS):
-        user.id = new_id()
-        user.pk = user_pk(user.id)
+        user_id = new_id()
+        user = User(
+            user_pk(user_id), PROFILE_SK, id=user_id, phone_number=e164, is_active=active, created=now, modified=now
+        )
         claim = PhoneClaim(phone_pk(e164), PHONE_SK, user_id=user.id)
         try:
             with transact_write() as transaction:
                 transaction.save(claim, condition=PhoneClaim.pk.does_not_exist())
                 transaction.save(user, condition=User.pk.does_not_exist())
         except TransactWriteError as exc:
-            reasons = [r.code if r else None for r in (exc.cancellation_reasons or [])]
-            if reasons and reasons[0] == "ConditionalCheckFailed":
+            if condition_failed(exc, 0):  # the number is claimed
                 return None
-            if len(reasons) > 1 and reasons[1] == "ConditionalCheckFailed":
+            if condition_failed(exc, 1):
                 continue  # id clash: draw another
             raise
         return user

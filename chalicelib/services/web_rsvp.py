@@ -7,7 +7,7 @@ and skip that round. The invitation is the one whose ``link_hash`` is the code's
 malformed code, an unknown one and one past its event by more than ``WEB_LINK_DAYS_AFTER_EVENT``
 are the same NotFound.
 
-An answer is ``events.rsvp`` as the guest: the same rules, capacity transaction and push to the
+An answer is ``replies.rsvp`` as the guest: the same rules, capacity transaction and push to the
 owner as the app's accept and reject. The guest is the same user the app later logs in (a user
 made inactive for the number when invited), so an answer given here is on their invitation there.
 """
@@ -24,11 +24,13 @@ from urllib.parse import urlsplit
 
 from chalicelib.config import Settings, get_settings
 from chalicelib.errors import Conflict, NotFound
-from chalicelib.models.events import Event, Invitation
+from chalicelib.models.events import OWNER, Event, Invitation
 from chalicelib.models.users import PROFILE_SK, User, user_pk
 from chalicelib.parallel import parallel_map
-from chalicelib.services import events, invite_links, ratelimit
+from chalicelib.services import event_reads, invite_links, ratelimit, replies
 from chalicelib.services.ratelimit import Limit, address_subject
+from chalicelib.store.events import load_partition
+from chalicelib.store.users import get_users
 from chalicelib.timeutil import utcnow
 
 EVENT_PAST = "This event has already taken place."
@@ -65,7 +67,7 @@ class GuestPage:
     def closed_reason(self, now: datetime) -> str | None:
         """Why the page shows a message instead of the buttons, or None when the guest may answer."""
         if self.event.cancelled:
-            return events.EVENT_CANCELLED
+            return event_reads.EVENT_CANCELLED
         if self.is_past(now):
             return EVENT_PAST
         if self.spots_left == 0 and self.invitation.has_accepted is not True:
@@ -90,18 +92,18 @@ def open_link(
     if event_id is None:
         count()
         raise NotFound()
-    _, view = parallel_map(lambda step: step(), [count, lambda: events._load_partition(event_id)])
+    _, view = parallel_map(lambda step: step(), [count, lambda: load_partition(event_id)])
     if view is None:
         raise NotFound()
     wanted = invite_links.hash_code(code)
     invitation = next(
         (inv for inv in view.invitations if inv.link_hash and hmac.compare_digest(inv.link_hash, wanted)), None
     )
-    if invitation is None or invitation.role == events.OWNER:
+    if invitation is None or invitation.role == OWNER:
         raise NotFound()
     if now > view.event.event_date + timedelta(days=get_settings().web_link_days_after_event):
         raise NotFound()
-    going = sum(1 for inv in view.invitations if inv.role == events.OWNER or inv.has_accepted is True)
+    going = sum(1 for inv in view.invitations if inv.role == OWNER or inv.has_accepted is True)
     page = GuestPage(code, view.event, invitation, going)
     return with_host(page) if host else page
 
@@ -109,20 +111,20 @@ def open_link(
 def with_host(page: GuestPage) -> GuestPage:
     """The host's profile, for the name the page shows: one BatchGetItem, once."""
     if not page.host_read:
-        page.host = events.get_users([page.event.owner_id]).get(page.event.owner_id)
+        page.host = get_users([page.event.owner_id]).get(page.event.owner_id)
         page.host_read = True
     return page
 
 
 def answer(page: GuestPage, *, accept: bool, message: str, now: datetime | None = None) -> Invitation:
-    """Accept or decline as the guest, through ``events.rsvp``; a past event takes no answer (409).
+    """Accept or decline as the guest, through ``replies.rsvp``; a past event takes no answer (409).
 
-    ``events.rsvp`` acts for its caller by id (the invitation ``INV#<user id>``, the push's actor),
+    ``replies.rsvp`` acts for its caller by id (the invitation ``INV#<user id>``, the push's actor),
     which the invitation names: the guest's profile is not read."""
     if not page.event.cancelled and page.is_past(now or utcnow()):
         raise Conflict(EVENT_PAST)
     guest = User(user_pk(page.invitation.user_id), PROFILE_SK, id=page.invitation.user_id)
-    return events.rsvp(guest, page.event.id, accept=accept, message=message)
+    return replies.rsvp(guest, page.event.id, accept=accept, message=message)
 
 
 # --------------------------------------------------------------------------- forgery protection

@@ -7,7 +7,7 @@ from datetime import timedelta
 import pytest
 
 from chalicelib.models.events import Invitation, event_pk
-from chalicelib.services import events
+from chalicelib.services import events, replies
 from tests.utils.api import body, get, post_json, texts_to
 from tests.utils.factories import (
     add_message,
@@ -29,7 +29,7 @@ def patch(client, person, event_id, payload):
 def test_detail_shows_invitees_with_has_seen_messages_and_polls(client):
     alice, bob, carol = make_person("Alice"), make_person("Bob"), make_person("Carol")
     event = make_event(alice, bob, carol, total_spots=10, venue_name="Hall")
-    events.rsvp(bob.user, event.id, accept=True, message="Yes!")
+    replies.rsvp(bob.user, event.id, accept=True, message="Yes!")
     start = future(1)
     add_message(event.id, carol, "later", start + timedelta(hours=1))
     add_message(event.id, bob, "earlier", start)
@@ -108,8 +108,8 @@ def test_edit_fields_and_invite_more_numbers(client):
 def test_lowering_total_spots_below_those_filled_is_400(client):
     alice, bob, carol = make_person("Alice"), make_person("Bob"), make_person("Carol")
     event = make_event(alice, bob, carol, total_spots=5)
-    events.rsvp(bob.user, event.id, accept=True, message="")
-    events.rsvp(carol.user, event.id, accept=True, message="")
+    replies.rsvp(bob.user, event.id, accept=True, message="")
+    replies.rsvp(carol.user, event.id, accept=True, message="")
     before = table_items()
     response = patch(client, alice, event.id, {"total_spots": 1, "title": "Smaller"})
     assert response.status_code == 400 and list(body(response)) == ["total_spots"]
@@ -179,7 +179,7 @@ def test_stats_count_upcoming_unanswered_invitations(client, aws):
     make_event(alice, bob, when=future(2))  # counts
     make_event(carol, bob, when=future(3))  # counts
     answered = make_event(alice, bob, when=future(4))
-    events.rsvp(bob.user, answered.id, accept=False, message="")
+    replies.rsvp(bob.user, answered.id, accept=False, message="")
     gone = make_event(alice, bob, when=future(5))
     events.cancel_event(alice.user, gone.id)
     make_event(alice, bob, when=future(-2))  # past

@@ -7,6 +7,7 @@ from urllib.parse import parse_qs, urlparse
 
 import pytest
 
+from chalicelib.services import replies
 from chalicelib.timeutil import format_datetime
 from tests.utils.api import body, get
 from tests.utils.factories import add_message, add_poll, future, make_event, make_person, put
@@ -54,9 +55,8 @@ def test_same_date_events_are_ordered_by_id(client):
 def test_list_shows_the_callers_reply_and_messages_and_polls(client):
     alice, bob = make_person("Alice"), make_person("Bob")
     event = make_event(alice, bob)
-    from chalicelib.services import events
 
-    events.rsvp(bob.user, event.id, accept=True, message="On my way")
+    replies.rsvp(bob.user, event.id, accept=True, message="On my way")
     start = future(1)
     add_message(event.id, bob, "second", start + timedelta(minutes=5))
     add_message(event.id, alice, "first", start)

@@ -6,7 +6,7 @@ from datetime import timedelta
 
 import pytest
 
-from chalicelib.services import events
+from chalicelib.services import replies
 from tests.utils.api import body, get
 from tests.utils.factories import add_message, future, make_event, make_person, put
 
@@ -37,7 +37,7 @@ def test_sent_and_received_with_invitees_and_faded_photo(client):
     alice, bob = make_person("Alice"), make_person("Bob")
     mine = make_event(alice, bob, when=future(2))
     theirs = make_event(bob, alice, when=future(4))
-    events.rsvp(alice.user, theirs.id, accept=False, message="Busy")
+    replies.rsvp(alice.user, theirs.id, accept=False, message="Busy")
     add_message(mine.id, bob, "hello", future(1))
     sent = timeline(client, alice, "type=sent")
     received = timeline(client, alice, "type=received")

@@ -375,7 +375,7 @@ def test_a_past_event_shows_so_and_takes_no_answer(client):
 
 
 def test_parallel_web_accepts_never_overfill(client):
-    """The page answers through events.rsvp's transaction: threads racing for 2 spots get exactly 2."""
+    """The page answers through replies.rsvp's transaction: threads racing for 2 spots get exactly 2."""
     from concurrent.futures import ThreadPoolExecutor
     from threading import Barrier
 
@@ -502,7 +502,7 @@ def test_an_answer_reads_the_event_once_and_writes_through_the_rsvp_transaction(
     aws.reset()
     fields = {"csrf": form_token(opened), "message": "", "answer": "accept"}
     assert post_form(client, f"{path}/rsvp", fields).status_code == 303
-    # the rate counter and the partition; then events.rsvp: its invitation read and its transaction
+    # the rate counter and the partition; then replies.rsvp: its invitation read and its transaction
     assert aws.of("dynamodb") == {"UpdateItem": 1, "Query": 1, "GetItem": 1, "TransactWriteItems": 1}
     assert aws.of("sqs") == {"SendMessage": 1}
 

@@ -10,13 +10,14 @@ from pynamodb.connection.table import TableConnection
 from chalicelib.errors import ServiceUnavailable, ValidationError
 from chalicelib.models.users import PHONE_SK, PROFILE_SK, Favorite, PhoneClaim, User, phone_pk, user_pk
 from chalicelib.services import contacts, users
+from chalicelib.store import batch as store_batch
 from tests.utils.avatars import stored_objects
 from tests.utils.images import jpeg
 
 
 @pytest.fixture(autouse=True)
 def no_backoff(monkeypatch):
-    monkeypatch.setattr(contacts, "_pause", lambda attempt: None)
+    monkeypatch.setattr(store_batch, "_pause", lambda attempt: None)
 
 
 # Parsing
@@ -92,7 +93,7 @@ def test_batch_get_retries_unprocessed_keys(aws, monkeypatch):
         return original(self, keys, **kwargs)
 
     monkeypatch.setattr(TableConnection, "batch_get_item", half_processed)
-    found = contacts.batch_get([(user_pk(p.id), PROFILE_SK) for p in people], User)
+    found = store_batch.batch_get(User, [(user_pk(p.id), PROFILE_SK) for p in people])
     assert sorted(u.id for u in found) == sorted(p.id for p in people)
     assert calls == [6, 3]
 
@@ -103,13 +104,13 @@ def test_batch_get_gives_up_with_503_when_keys_stay_unprocessed(aws, monkeypatch
 
     monkeypatch.setattr(TableConnection, "batch_get_item", nothing_processed)
     with pytest.raises(ServiceUnavailable):
-        contacts.batch_get([(user_pk(1), PROFILE_SK)], User)
+        store_batch.batch_get(User, [(user_pk(1), PROFILE_SK)])
 
 
 def test_batch_get_filters_by_model_and_ignores_missing_and_duplicate_keys(aws):
     (person,) = _make_users(1)
     keys = [(phone_pk(person.phone_number), PHONE_SK), (user_pk(person.id), PROFILE_SK), (phone_pk("+1999"), PHONE_SK)]
-    claims = contacts.batch_get(keys + keys, PhoneClaim)
+    claims = store_batch.batch_get(PhoneClaim, keys + keys)
     assert [c.user_id for c in claims] == [person.id]
 
 
@@ -143,7 +144,7 @@ def test_batch_write_retries_unprocessed_items_and_reports_what_was_written(aws,
     monkeypatch.setattr(TableConnection, "batch_write_item", one_left_over)
     items = _favorites(7, 5)
     written: set[str] = set()
-    contacts.batch_write(items, written=written)
+    store_batch.batch_write(items, written=written)
     assert calls == [5, 1] and written == {item.sk for item in items}
     assert len(list(Favorite.query(user_pk(7)))) == 5
 
@@ -160,7 +161,7 @@ def test_batch_write_gives_up_with_503_and_tells_what_was_written(aws, monkeypat
     items = _favorites(7, 3)
     written: set[str] = set()
     with pytest.raises(ServiceUnavailable):
-        contacts.batch_write(items, written=written)
+        store_batch.batch_write(items, written=written)
     assert written == {items[0].sk, items[1].sk}
 
 
@@ -173,7 +174,7 @@ def test_a_write_failing_midway_leaves_no_orphan_photo_and_no_broken_link(aws, m
     original = TableConnection.batch_write_item
 
     def second_chunk_fails(self, put_items=None, delete_items=None, **kwargs):
-        if put_items and len(put_items) < contacts.BATCH_WRITE_LIMIT:
+        if put_items and len(put_items) < store_batch.BATCH_WRITE_ITEMS:
             raise RuntimeError("BatchWriteItem failed")
         return original(self, put_items=put_items, delete_items=delete_items, **kwargs)
 

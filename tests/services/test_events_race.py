@@ -7,7 +7,7 @@ from concurrent.futures import ThreadPoolExecutor
 from threading import Barrier
 
 from chalicelib.errors import Conflict, ValidationError
-from chalicelib.services import events
+from chalicelib.services import event_reads, events, replies
 from tests.utils.factories import make_event, make_person, stored_event
 
 
@@ -39,20 +39,20 @@ def test_20_parallel_accepts_on_5_spots_fill_exactly_5(aws):
     guests = [make_person(f"Guest {n}") for n in range(20)]
     event = make_event(owner, *guests, total_spots=5)
     # WHEN all 20 accept at once
-    outcomes = _race(guests, lambda guest: events.rsvp(guest.user, event.id, accept=True, message="me!"))
+    outcomes = _race(guests, lambda guest: replies.rsvp(guest.user, event.id, accept=True, message="me!"))
     # THEN exactly 5 succeed, the others are told the event is full, and 5 spots are filled
     assert outcomes.count("ok") == 5
     assert outcomes.count("This event is full.") == 15
     stored = stored_event(event.id)
     assert stored.spots_filled == 5 and stored.accepted_count == 5
-    view = events.get_event(owner.user, event.id)
+    view = event_reads.get_event(owner.user, event.id)
     assert sum(1 for inv in view.invitations if inv.role == "guest" and inv.has_accepted) == 5
 
 
 def test_one_guest_accepting_in_parallel_counts_once(aws):
     owner, guest = make_person("Owner"), make_person("Guest")
     event = make_event(owner, guest, total_spots=5)
-    outcomes = _race([guest] * 8, lambda person: events.rsvp(person.user, event.id, accept=True, message=""))
+    outcomes = _race([guest] * 8, lambda person: replies.rsvp(person.user, event.id, accept=True, message=""))
     assert outcomes == ["ok"] * 8
     assert stored_event(event.id).spots_filled == 1
 
@@ -66,7 +66,7 @@ def test_accepts_racing_spots_filled_by_hand_never_overfill(aws):
         if person is owner:
             events.update_event(owner.user, event.id, events.EventInput(spot_filled=2))
         else:
-            events.rsvp(person.user, event.id, accept=True, message="")
+            replies.rsvp(person.user, event.id, accept=True, message="")
 
     outcomes = _race([owner, *guests], act)
     stored = stored_event(event.id)
@@ -75,7 +75,7 @@ def test_accepts_racing_spots_filled_by_hand_never_overfill(aws):
 
 
 def _accepted(event_id: int) -> int:
-    view = events._load_partition(event_id)
+    view = event_reads.load_partition(event_id)
     return sum(1 for inv in view.invitations if inv.role == events.GUEST and inv.has_accepted is True)
 
 
@@ -86,10 +86,10 @@ def test_accepts_racing_a_cancel_never_land_after_it(aws):
         event = make_event(owner, *guests, total_spots=3)
         outcomes = _race_actions(
             lambda owner=owner, event_id=event.id: events.cancel_event(owner.user, event_id),
-            *[lambda g=g, event_id=event.id: events.rsvp(g.user, event_id, accept=True, message="") for g in guests],
+            *[lambda g=g, event_id=event.id: replies.rsvp(g.user, event_id, accept=True, message="") for g in guests],
         )
         assert outcomes[0] == "ok"
-        assert set(outcomes[1:]) <= {"ok", events.EVENT_CANCELLED, events.EVENT_FULL}
+        assert set(outcomes[1:]) <= {"ok", event_reads.EVENT_CANCELLED, replies.EVENT_FULL}
         stored = stored_event(event.id)
         # every accept told "ok" is stored and counted, every refused one is not, and nothing overfills
         assert stored.cancelled is True
@@ -97,10 +97,10 @@ def test_accepts_racing_a_cancel_never_land_after_it(aws):
         # after the cancel, any reply is 409
         for guest in guests:
             try:
-                events.rsvp(guest.user, event.id, accept=False, message="")
+                replies.rsvp(guest.user, event.id, accept=False, message="")
                 raise AssertionError("a reply after the cancel was taken")
             except Conflict as exc:
-                assert exc.body == {"detail": events.EVENT_CANCELLED}
+                assert exc.body == {"detail": event_reads.EVENT_CANCELLED}
 
 
 def test_one_guests_accepts_and_rejects_in_parallel_leave_the_count_true_to_the_last_reply(aws):
@@ -108,9 +108,9 @@ def test_one_guests_accepts_and_rejects_in_parallel_leave_the_count_true_to_the_
     event = make_event(owner, guest, total_spots=1)
     for round_ in range(10):
         answers = [n % 2 == round_ % 2 for n in range(8)]
-        replies = [lambda a=a: events.rsvp(guest.user, event.id, accept=a, message="") for a in answers]
-        outcomes = _race_actions(*replies)
+        replying = [lambda a=a: replies.rsvp(guest.user, event.id, accept=a, message="") for a in answers]
+        outcomes = _race_actions(*replying)
         assert outcomes == ["ok"] * 8
-        reply = events._load_partition(event.id).invitation_of(guest.id).has_accepted
+        reply = event_reads.load_partition(event.id).invitation_of(guest.id).has_accepted
         stored = stored_event(event.id)
         assert stored.spots_filled == stored.accepted_count == (1 if reply is True else 0)

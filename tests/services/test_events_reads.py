@@ -7,7 +7,7 @@ import pytest
 from chalicelib.errors import NotFound
 from chalicelib.ids import MAX_ID
 from chalicelib.models.users import PROFILE_SK, User, user_pk
-from chalicelib.services import events
+from chalicelib.services import event_reads, events
 from chalicelib.timeutil import utcnow
 
 
@@ -44,7 +44,7 @@ def test_list_reads_the_page_partitions_side_by_side(aws, monkeypatch):
     # Two partition reads must be under way at once: sequential reads would break the barrier.
     both_running = threading.Barrier(2, timeout=10)
     lock, calls = threading.Lock(), []
-    original = events._load_partition
+    original = event_reads.load_partition
 
     def recording(event_id, **kwargs):
         if threading.current_thread() is threading.main_thread():
@@ -56,7 +56,7 @@ def test_list_reads_the_page_partitions_side_by_side(aws, monkeypatch):
             both_running.wait()  # sequential reads would leave the first one waiting: BrokenBarrierError
         return original(event_id, **kwargs)
 
-    monkeypatch.setattr(events, "_load_partition", recording)
-    page = events.list_events(alice.user, per_page=30)
+    monkeypatch.setattr(event_reads, "load_partition", recording)
+    page = event_reads.list_events(alice.user, per_page=30)
     assert page.count == 6 and len(page.views) == 6
     assert not both_running.broken

@@ -9,7 +9,7 @@ import pytest
 
 from chalicelib.models.events import Event
 from chalicelib.models.users import User
-from chalicelib.services import events
+from chalicelib.services import event_reads, event_texts, events
 from tests.utils.api import texts_to
 from tests.utils.factories import future, make_person, phone
 
@@ -31,7 +31,7 @@ def _utf16_units(text: str) -> int:
 
 
 def test_a_plain_invitation_is_whole_and_names_the_service_first(aws):
-    text = events.invitation_text(_owner("Alice Smith"), _event("Birthday"))
+    text = event_texts.invitation_text(_owner("Alice Smith"), _event("Birthday"))
     assert text == (
         'Invites invitation: Alice Smith invited you to "Birthday" on Jun 01, 2030 at 18:30 UTC. '
         "Get the Invites app to reply."
@@ -41,7 +41,7 @@ def test_a_plain_invitation_is_whole_and_names_the_service_first(aws):
 def test_an_attackers_name_and_title_are_cut_to_two_segments_behind_the_services_words(aws):
     # the first reproduction of issue 13: a name that reads as a bank's warning, here with line breaks
     owner = _owner((PHISHING + "\r\nCall now\n") * 3)
-    text = events.invitation_text(owner, _event("Urgent:\n" + PHISHING * 4))
+    text = event_texts.invitation_text(owner, _event("Urgent:\n" + PHISHING * 4))
     assert text.startswith("Invites invitation: ")
     assert text.endswith(" Get the Invites app to reply.")
     assert text.isascii() and len(text) <= GSM_TWO_SEGMENTS  # GSM-7, every character one septet here
@@ -51,7 +51,7 @@ def test_an_attackers_name_and_title_are_cut_to_two_segments_behind_the_services
 
 def test_one_character_outside_gsm_switches_to_the_smaller_ucs2_budget(aws):
     owner = _owner("Zoë 🎉 " * 30)
-    text = events.invitation_text(owner, _event("Fête 🎂 " * 40))
+    text = event_texts.invitation_text(owner, _event("Fête 🎂 " * 40))
     assert text.startswith("Invites invitation: Zoë 🎉")
     assert _utf16_units(text) <= UCS2_TWO_SEGMENTS
     assert "…" in text and "Get the Invites app to reply." in text
@@ -59,20 +59,20 @@ def test_one_character_outside_gsm_switches_to_the_smaller_ucs2_budget(aws):
 
 def test_extension_characters_count_two_septets(aws):
     owner = _owner("Al")
-    text = events.invitation_text(owner, _event("{[|]}~^€" * 60))
+    text = event_texts.invitation_text(owner, _event("{[|]}~^€" * 60))
     septets = sum(2 if ch in "^{}\\[~]|€" else 1 for ch in text)
     assert septets <= GSM_TWO_SEGMENTS and text.isascii() is False
 
 
 def test_control_format_and_separator_characters_are_removed(aws):
     owner = _owner("Al\u202eice\u200b\tSmith\u2028")
-    text = events.invitation_text(owner, _event("Din\x07ner\u0085\u2029party"))
+    text = event_texts.invitation_text(owner, _event("Din\x07ner\u0085\u2029party"))
     assert 'Al ice Smith invited you to "Din ner party"' in text
 
 
 def test_a_link_is_kept_whole_within_the_budget(aws):
     link = "https://invites.example/r/Ab3dEf6hIj9kLm2nOp5q"
-    text = events.invitation_text(_owner(PHISHING * 3), _event(PHISHING * 4), link=link)
+    text = event_texts.invitation_text(_owner(PHISHING * 3), _event(PHISHING * 4), link=link)
     assert text.endswith(" " + link) and len(text) <= GSM_TWO_SEGMENTS
 
 
@@ -89,7 +89,7 @@ def test_parallel_invites_never_pass_the_owners_hourly_texts(aws, override_setti
         list(pool.map(lambda number: _invite(alice, number), numbers))
     texted = [number for number in numbers if texts_to(number)]
     assert len(texted) == 4
-    assert events.list_events(alice.user, per_page=100).count == 12  # every event was made
+    assert event_reads.list_events(alice.user, per_page=100).count == 12  # every event was made
 
 
 def test_parallel_invites_from_many_owners_text_a_stranger_three_times(aws):

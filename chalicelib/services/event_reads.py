@@ -1,0 +1,171 @@
+"""Reading events: one event as a participant sees it, a person's events (list, timeline, stats), and the
+checks every rule starts from (a participant, the owner, a live event). No chalice imports.
+
+- one event: one Query of its partition, then one BatchGetItem of the people in it (100 keys a call,
+  in parallel beyond that);
+- a person's events: a Query of the ``by_user`` index, then the page's partitions queried in parallel,
+  then one parallel round of BatchGetItem for all the people.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from chalicelib.errors import Conflict, NotFound, PermissionDenied
+from chalicelib.models.events import (
+    GUEST,
+    OWNER,
+    Event,
+    Invitation,
+    date_of_key,
+)
+from chalicelib.models.users import User, user_pk
+from chalicelib.parallel import parallel_map
+from chalicelib.store.events import (
+    EventView,
+    load_partition,
+)
+from chalicelib.store.users import get_users
+from chalicelib.timeutil import format_datetime, utcnow
+
+EVENT_CANCELLED = "This event has been cancelled."
+INVALID_PAGE = "Invalid page."
+TIMELINE_PAGE = 30
+
+
+@dataclass
+class EventPage:
+    count: int
+    views: list[EventView]
+
+
+# --------------------------------------------------------------------------- parallel reads
+
+
+def with_users(views: list[EventView]) -> list[EventView]:
+    people: set[int] = set()
+    for view in views:
+        people |= view.people()
+    users = get_users(people)
+    for view in views:
+        view.users = users
+    return views
+
+
+def participant_view(caller: User, event_id: int) -> EventView:
+    """The event as its owner or an invitee may see it (no people yet); 404 for anyone else."""
+    view = load_partition(event_id)
+    if view is None or view.invitation_of(caller.id) is None and view.event.owner_id != caller.id:
+        raise NotFound()
+    return view
+
+
+def get_event(caller: User, event_id: int) -> EventView:
+    """Detail: one Query plus one BatchGetItem."""
+    return with_users([participant_view(caller, event_id)])[0]
+
+
+def require_owner(caller: User, view: EventView) -> None:
+    if view.event.owner_id != caller.id:
+        raise PermissionDenied()
+
+
+def require_live(event: Event) -> None:
+    if event.cancelled:
+        raise Conflict(EVENT_CANCELLED)
+
+
+# --------------------------------------------------------------------------- lists
+
+
+def _by_user_filter(role: str | None):
+    condition = Invitation.cancelled == False  # noqa: E712 - a PynamoDB condition, not a comparison
+    if role is not None:
+        condition &= Invitation.role == role
+    return condition
+
+
+def _after_key(moment: datetime) -> str:
+    """Every date_key of an event strictly after ``moment`` sorts above this."""
+    return f"{format_datetime(moment)}#~"
+
+
+def _before_key(moment: datetime) -> str:
+    """Every date_key of an event strictly before ``moment`` sorts below this."""
+    if moment.microsecond:  # the events of its whole second are before it (no +1 s: 9999-12-31T23:59:59.5 is valid)
+        return f"{format_datetime(moment)}#~"
+    return format_datetime(moment)
+
+
+def _load_events(event_ids: list[int]) -> list[EventView]:
+    """Round 2 and 3: the partitions in parallel, then everyone in them in one parallel round."""
+    views = parallel_map(lambda event_id: load_partition(event_id, consistent=False), event_ids)
+    return with_users([view for view in views if view is not None and not view.event.cancelled])
+
+
+def list_events(
+    caller: User,
+    *,
+    after: datetime | None = None,
+    before: datetime | None = None,
+    i_am_owner: bool | None = None,
+    page: int = 1,
+    per_page: int = 30,
+) -> EventPage:
+    """The caller's live events by date then id; ``page`` past the end is 404 "Invalid page."."""
+    if after is not None and before is not None:
+        range_condition = Invitation.date_key.between(_after_key(after), _before_key(before))
+    elif after is not None:
+        range_condition = Invitation.date_key > _after_key(after)
+    elif before is not None:
+        range_condition = Invitation.date_key < _before_key(before)
+    else:
+        range_condition = None
+    role = None if i_am_owner is None else (OWNER if i_am_owner else GUEST)
+    if after is not None and before is not None and _after_key(after) >= _before_key(before):
+        keys = []
+    else:
+        keys = [
+            inv.event_id
+            for inv in Invitation.by_user.query(
+                user_pk(caller.id), range_key_condition=range_condition, filter_condition=_by_user_filter(role)
+            )
+        ]
+    count = len(keys)
+    pages = max(1, -(-count // per_page))
+    if page < 1 or page > pages:
+        raise NotFound(INVALID_PAGE)
+    return EventPage(count, _load_events(keys[(page - 1) * per_page : page * per_page]))
+
+
+def timeline(caller: User, kind: str, cursor: datetime | None) -> list[EventView]:
+    """Newest first, 30 a page, never ending inside a run of equal dates; ``cursor`` exclusive."""
+    role = OWNER if kind == "sent" else GUEST
+    range_condition = Invitation.date_key < _before_key(cursor) if cursor is not None else None
+    picked: list[Invitation] = []
+    for inv in Invitation.by_user.query(
+        user_pk(caller.id),
+        range_key_condition=range_condition,
+        filter_condition=_by_user_filter(role),
+        scan_index_forward=False,
+    ):
+        if len(picked) >= TIMELINE_PAGE and _date_of(inv) != _date_of(picked[-1]):
+            break
+        picked.append(inv)
+    return _load_events([inv.event_id for inv in picked])
+
+
+def _date_of(inv: Invitation) -> str:
+    return date_of_key(inv.date_key)
+
+
+def unresponded_count(caller: User) -> int:
+    """Invitations (not as owner) to live future events with no reply: one COUNT Query."""
+    condition = _by_user_filter(GUEST) & Invitation.has_accepted.does_not_exist()
+    return Invitation.count(
+        user_pk(caller.id),
+        range_key_condition=Invitation.date_key > _after_key(utcnow()),
+        filter_condition=condition,
+        index_name=Invitation.by_user.Meta.index_name,
+    )
