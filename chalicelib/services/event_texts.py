@@ -6,8 +6,6 @@ from __future__ import annotations
 import logging
 import time
 
-from pynamodb.exceptions import UpdateError
-
 from chalicelib import notify, sms
 from chalicelib.config import get_settings
 from chalicelib.errors import Throttled
@@ -17,37 +15,9 @@ from chalicelib.models.events import (
 )
 from chalicelib.models.users import User
 from chalicelib.parallel import parallel_map
-from chalicelib.services.ratelimit import Limit, RollingLimit
-from chalicelib.store.conditions import condition_failed
+from chalicelib.services.ratelimit import Limit, RollingLimit, take_up_to
 
 log = logging.getLogger("invites")
-_ATTEMPTS = 5
-
-
-def _take_owner_texts(limit: Limit, now: float, wanted: int) -> int:
-    """Take up to ``wanted`` texts from the owner's hourly quota; how many it had left (maybe 0).
-
-    Never a 429: an answer that changed when the quota runs out would tell the owner which numbers
-    have no account (they are the ones texted). Each add is conditional on the room it assumes, so
-    parallel requests never take more than the quota: all ``wanted`` first, else what a read shows."""
-    counter = RateCounter(limit.key(now))
-    take = wanted
-    for _ in range(_ATTEMPTS):
-        if take <= 0:
-            return 0
-        condition = RateCounter.pk.does_not_exist() | (RateCounter.count <= limit.limit - take)
-        try:
-            counter.update(actions=limit.increment_actions(now, by=take), condition=condition)
-            return take
-        except UpdateError as exc:
-            if not condition_failed(exc):
-                raise
-        try:
-            used = RateCounter.get(limit.key(now), consistent_read=True).count
-        except RateCounter.DoesNotExist:
-            used = 0
-        take = min(wanted, limit.limit - used)
-    return 0
 
 
 def _stranger_limit(person: User) -> RollingLimit:
@@ -59,10 +29,12 @@ def _stranger_limit(person: User) -> RollingLimit:
 def _texts_allowed(owner: User, people: list[User]) -> list[User]:
     """Those of ``people`` the limits let text now, counted: the owner's hourly quota (the first as
     far as it goes), then each number's daily cap. Two rounds: the owner's quota and the numbers'
-    counts read side by side, then the numbers' adds; texts the caps refuse go back to the owner."""
+    counts read side by side, then the numbers' adds; texts the caps refuse go back to the owner.
+    Never a 429: an answer that changed when the quota runs out would tell the owner which numbers
+    have no account (they are the ones texted)."""
     owner_limit = Limit("invite-sms", str(owner.id), get_settings().invite_sms_per_owner_per_hour)
     now = time.time()
-    jobs = [lambda: _take_owner_texts(owner_limit, now, len(people))]
+    jobs = [lambda: take_up_to(owner_limit, len(people), now)]
     jobs += [lambda person=person: _stranger_limit(person).read(now) for person in people]
     taken, *counts = parallel_map(lambda job: job(), jobs)
 

@@ -27,6 +27,7 @@ from chalicelib.store.batch import batch_get
 from chalicelib.store.conditions import condition_failed, conflicted
 
 _ROLLING_ATTEMPTS = 5
+_TAKE_ATTEMPTS = 5
 
 
 def address_subject(source_ip: str) -> str:
@@ -84,6 +85,31 @@ def hit(limit: Limit, now: float | None = None) -> None:
         if condition_failed(exc):
             raise Throttled(limit.retry_after(now)) from None
         raise
+
+
+def take_up_to(limit: Limit, wanted: int, now: float | None = None) -> int:
+    """Take up to ``wanted`` units of ``limit``'s current window; how many were left to take (maybe 0),
+    never a 429. Each add is conditional on the room it assumes, so parallel callers never take more
+    than the limit: all ``wanted`` first, else what a consistent read shows is left."""
+    now = time.time() if now is None else now
+    counter = RateCounter(limit.key(now))
+    take = wanted
+    for _ in range(_TAKE_ATTEMPTS):
+        if take <= 0:
+            return 0
+        condition = RateCounter.pk.does_not_exist() | (RateCounter.count <= limit.limit - take)
+        try:
+            counter.update(actions=limit.increment_actions(now, by=take), condition=condition)
+            return take
+        except UpdateError as exc:
+            if not condition_failed(exc):
+                raise
+        try:
+            used = RateCounter.get(limit.key(now), consistent_read=True).count
+        except RateCounter.DoesNotExist:
+            used = 0
+        take = min(wanted, limit.limit - used)
+    return 0
 
 
 @dataclass(frozen=True)
