@@ -13,11 +13,17 @@ from chalicelib.services import notifications
 # botocore logs every credential lookup at INFO, which `chalice local` shows; keep the console readable.
 logging.getLogger("botocore").setLevel(logging.WARNING)
 
-if "chalice.cli" in sys.modules and os.environ.get("STAGE") not in ("local", "test"):
-    # Plain `chalice deploy/package` of a deployed stage would take the runtime from this interpreter, build
-    # wheels from source and miss the stack's settings: only scripts/chalice_cli.py (make deploy) may.
-    if os.environ.get("INVITES_CHALICE_CLI") != "1":
-        raise SystemExit("deploy with `make deploy STAGE=...` (scripts/chalice_cli.py), not plain chalice")
+
+def _plain_chalice_deploy() -> bool:
+    """`chalice deploy` or `chalice package` run directly, not through scripts/chalice_cli.py. It would take
+    the runtime from this interpreter, build wheels from source and miss the stack's settings."""
+    if "chalice.cli" not in sys.modules or os.environ.get("INVITES_CHALICE_CLI") == "1":
+        return False
+    return os.path.basename(sys.argv[0]) == "chalice" and bool({"deploy", "package"} & set(sys.argv[1:]))
+
+
+if _plain_chalice_deploy():
+    raise SystemExit("deploy with `make deploy STAGE=...` (scripts/chalice_cli.py), not plain chalice")
 
 app = Chalice(app_name="invites")
 app.api.binary_types.extend(["multipart/form-data", "image/jpeg", "image/png"])
