@@ -2,40 +2,13 @@
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
-
 import pytest
 
 from chalicelib.models.events import Message, Poll, TimeSuggestion, event_pk
-from tests.utils.api import body, get, login, post_json
+from tests.utils.api import body, get, post_json
 from tests.utils.aws_faults import transaction_cancelled
 from tests.utils.factories import make_event, make_person, stored_event
-
-OWNER, GUEST, STRANGER = "+14155550501", "+14155550502", "+14155550503"
-
-
-@dataclass
-class Party:
-    event_id: int
-    owner: dict
-    guest: dict
-    stranger: dict
-
-
-@pytest.fixture
-def party(client) -> Party:
-    owner = login(client, OWNER, full_name="Olive Owner")
-    guest = login(client, GUEST, full_name="Gus Guest")
-    stranger = login(client, STRANGER, full_name="Sam Stranger")
-    response = post_json(
-        client,
-        "/events",
-        {"title": "Picnic", "event_date": "2030-06-01T12:00:00Z", "invite_phone_numbers": [GUEST]},
-        owner["auth_token"],
-    )
-    assert response.status_code == 201, response.body
-    return Party(body(response)["id"], owner, guest, stranger)
+from tests.utils.races import race
 
 
 def _stored(model, prefix, event_id):
@@ -105,15 +78,10 @@ def test_parallel_messages_never_pass_the_limit(party, override_settings):
     guest = get_user(party.guest["id"])
 
     def post(n):
-        try:
-            conversation.post_message(guest, party.event_id, f"message {n}")
-            return "stored"
-        except Conflict:
-            return "refused"
+        conversation.post_message(guest, party.event_id, f"message {n}")
 
-    with ThreadPoolExecutor(max_workers=8) as pool:
-        results = list(pool.map(post, range(16)))
-    assert results.count("stored") == 5 and results.count("refused") == 11
+    results = race(post, 16, refused=Conflict)
+    assert results.count("ok") == 5 and results.count("refused") == 11
     assert len(_stored(Message, "MSG#", party.event_id)) == 5
 
 
@@ -182,15 +150,10 @@ def test_parallel_polls_store_exactly_three(party):
     when = parse_datetime("2030-06-02T18:00:00Z")
 
     def submit(n):
-        try:
-            conversation.post_poll(guest, party.event_id, when, f"Venue {n}")
-            return "stored"
-        except ValidationError:
-            return "refused"
+        conversation.post_poll(guest, party.event_id, when, f"Venue {n}")
 
-    with ThreadPoolExecutor(max_workers=8) as pool:
-        results = list(pool.map(submit, range(8)))
-    assert results.count("stored") == 3
+    results = race(submit, 8, refused=ValidationError)
+    assert results.count("ok") == 3
     assert len(_stored(Poll, "POLL#", party.event_id)) == 3
 
 
