@@ -20,7 +20,10 @@ import pytest  # noqa: E402
 from moto import mock_aws  # noqa: E402
 from moto.core.responses import BaseResponse  # noqa: E402
 
-pytest_plugins = ["tests.utils.browser"]  # the `chromium` fixture of the browser tests
+pytest_plugins = [
+    "tests.utils.browser",  # the `chromium` fixture of the browser tests
+    "tests.utils.pin_key",  # `deployed_stage`: a stage whose pin key is in SSM
+]
 
 # The slow groups, by file (or file::test) under tests/: each test there gets these markers and `slow`, which
 # `make test-fast` leaves out (-m "not slow"); `make test` runs everything. Markers are registered in

@@ -9,37 +9,18 @@ import pytest
 
 from tests.utils.api import texts_to
 from tests.utils.factories import stored_pin
+from tests.utils.pin_key import KEY, PARAMETER, put_pin_key
 
 PHONE = "+14155550190"
-PARAMETER = "/invites/dev/pin-secret"
-KEY = "0123456789abcdef" * 4
-
-
-@pytest.fixture
-def deployed_stage(aws, override_settings, monkeypatch):
-    """Settings of a deployed stage (PIN_SECRET in the environment is not read there)."""
-    from chalicelib import pinkey
-
-    monkeypatch.setenv("PIN_SECRET", "an-environment-key-that-must-be-ignored-000000")
-    override_settings(stage="dev", pin_key_parameter=PARAMETER)
-    pinkey.forget()
-    yield
-    pinkey.forget()
-
-
-def _put(value: str) -> None:
-    boto3.client("ssm", region_name="us-east-1").put_parameter(
-        Name=PARAMETER, Type="SecureString", Value=value, Overwrite=True
-    )
 
 
 def test_the_key_is_read_from_ssm_once_and_cached(deployed_stage, aws):
     from chalicelib import pinkey
 
-    _put(KEY)
+    put_pin_key(KEY)
     aws.reset()
     assert pinkey.pin_key() == KEY.encode()
-    _put("f" * 64)  # a rotation reaches the next cold start, not this process
+    put_pin_key("f" * 64)  # a rotation reaches the next cold start, not this process
     assert pinkey.pin_key() == KEY.encode()
     assert aws.of("ssm")["GetParameter"] == 1
 
@@ -52,7 +33,7 @@ def test_a_placeholder_or_weak_key_is_refused_with_503(deployed_stage, value, ca
     from chalicelib.errors import ServiceUnavailable
     from chalicelib.services import auth
 
-    _put(value)
+    put_pin_key(value)
     with caplog.at_level(logging.ERROR), pytest.raises(ServiceUnavailable):
         auth.request_pin(PHONE, "203.0.113.9")
     assert "pin key" in caplog.text and value not in caplog.text
@@ -98,7 +79,7 @@ def test_verify_pin_spends_no_try_when_the_key_is_unavailable(deployed_stage, ov
     from chalicelib.models.auth import Pin, pin_pk
     from chalicelib.services import auth
 
-    _put(KEY)
+    put_pin_key(KEY)
     auth.request_pin(PHONE, "203.0.113.9")
     from chalicelib import pinkey
 

@@ -22,11 +22,12 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from urllib.parse import urlsplit
 
-from chalicelib.config import Settings, get_settings
+from chalicelib.config import get_settings
 from chalicelib.errors import Conflict, NotFound
 from chalicelib.models.events import OWNER, Event, Invitation
 from chalicelib.models.users import PROFILE_SK, User, user_pk
 from chalicelib.parallel import parallel_map
+from chalicelib.pinkey import pin_key
 from chalicelib.services import event_reads, invite_links, ratelimit, replies
 from chalicelib.services.ratelimit import Limit, address_subject
 from chalicelib.store.events import load_partition
@@ -131,11 +132,8 @@ def answer(page: GuestPage, *, accept: bool, message: str, now: datetime | None 
 
 
 def _form_key() -> bytes:
-    """A key of its own for form tokens, derived from the server's pin key (same guard as pins)."""
-    settings = get_settings()
-    if settings.pin_secret == Settings.pin_secret and settings.stage not in ("local", "test"):
-        raise RuntimeError("PIN_SECRET is not set for this stage")
-    return hmac.new(settings.pin_secret.encode(), b"invites web rsvp form", hashlib.sha256).digest()
+    """A key of its own for form tokens, derived from the stage's pin key (SSM when deployed; 503 without)."""
+    return hmac.new(pin_key(), b"invites web rsvp form", hashlib.sha256).digest()
 
 
 def _signature(page: GuestPage, issued: int) -> str:

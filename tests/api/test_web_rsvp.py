@@ -12,6 +12,7 @@ import base64
 import hashlib
 import re
 from datetime import UTC, datetime, timedelta
+from urllib.parse import quote
 
 import pytest
 from chalice.local import LambdaEventConverter
@@ -23,8 +24,10 @@ from chalicelib.services.users import find_user_by_phone
 from tests.utils.api import body, get, login, post_json, texts_to
 from tests.utils.factories import make_person, phone, put, stored_event, table_items
 from tests.utils.notifications import add_device, drain, pushes, use_queue
+from tests.utils.pin_key import KEY, put_pin_key
 from tests.utils.web import (
     FORM,
+    FROM_THE_PAGE,
     PUBLIC_BASE,
     answer,
     form_token,
@@ -322,6 +325,68 @@ def test_an_answer_that_is_neither_accept_nor_decline_is_refused(client):
     assert table_items() == before
 
 
+@pytest.mark.parametrize(
+    ("fields", "shown"),
+    [
+        ({"message": "hi"}, "Choose Accept or Decline."),  # no answer at all
+        ({"answer": "accept", "message": "a\x00b"}, "Null characters are not allowed."),
+    ],
+)
+def test_a_missing_answer_or_bad_characters_in_the_message_are_400_and_nothing_is_stored(client, fields, shown):
+    _, _, path = invited(client, make_person("Alice"))
+    token = form_token(text_of(page(client, path)))
+    before = table_items()
+    response = post_form(client, f"{path}/rsvp", {"csrf": token, **fields})
+    assert response.status_code == 400 and response.headers["Content-Type"] == HTML
+    assert shown in text_of(response)
+    assert table_items() == before
+
+
+def test_a_lone_surrogate_in_the_form_is_400_and_nothing_is_stored(client):
+    _, _, path = invited(client, make_person("Alice"))
+    token = form_token(text_of(page(client, path)))
+    before = table_items()
+    raw = f"csrf={quote(token)}&answer=accept&message=a%ED%A0%80b".encode()  # U+D800 has no UTF-8 form
+    response = client.http.post(f"{path}/rsvp", body=raw, headers={"Content-Type": FORM, **FROM_THE_PAGE})
+    assert response.status_code == 400 and response.headers["Content-Type"] == HTML
+    assert table_items() == before
+
+
+def test_a_link_answers_for_its_own_invitation_only(client):
+    alice = make_person("Alice")
+    first, second = phone(), phone()
+    event = invite_by_text(client, alice, first, second)
+    first_path, second_path = link_texted_to(first), link_texted_to(second)
+    other_event = invite_by_text(client, make_person("Bob"), first)  # the same number, another event
+    assert first_path != second_path
+    # WHEN the first guest answers on their own link
+    assert answer(client, first_path, "accept").status_code == 303
+    # THEN only their invitation to this event changed
+    assert stored_invitation(event["id"], first).has_accepted is True
+    assert stored_invitation(event["id"], second).has_accepted is None
+    assert stored_invitation(other_event["id"], first).has_accepted is None
+    # AND the first guest's form token does not answer on the second guest's link
+    token = form_token(text_of(page(client, first_path)))
+    refused = post_form(client, f"{second_path}/rsvp", {"csrf": token, "answer": "accept"})
+    assert refused.status_code == 403
+    assert stored_invitation(event["id"], second).has_accepted is None
+
+
+def test_forged_and_unknown_codes_get_the_404_page_on_every_route(client):
+    event, number, path = invited(client, make_person("Alice"))
+    code = path.removeprefix("/i/")
+    not_found = page(client, "/i/abc").body
+    forged = invite_links.new_code(invite_links.event_id_of(code))  # the right event, a wrong secret
+    before = table_items()
+    for candidate in (f"/i/{forged}", f"/i/{invite_links.new_code(12345)}", "/i/abc"):
+        ics = page(client, f"{candidate}/event.ics")
+        posted = post_form(client, f"{candidate}/rsvp", {"answer": "accept", "csrf": "x"})
+        assert (ics.status_code, posted.status_code) == (404, 404)
+        assert ics.body == posted.body == not_found
+    assert stored_invitation(event["id"], number).has_accepted is None
+    assert table_items() == before  # the events table; rate counters live in the auth table
+
+
 def test_a_full_event_shows_a_message_instead_of_the_buttons_and_refuses_an_accept(client):
     alice, bob = make_person("Alice"), make_person("Bob")
     event, number, path = invited(client, alice, total_spots=1)
@@ -513,6 +578,17 @@ def test_dynamodb_throttling_gives_a_503_page(client, fail_aws):
     response = page(client, path)
     assert response.status_code == 503 and response.headers["Content-Type"] == HTML
     assert response.headers["Retry-After"] and "Please try again" in text_of(response)
+
+
+def test_the_page_and_its_form_work_with_a_deployed_stages_key_from_ssm(client, deployed_stage, override_settings):
+    from chalicelib.config import Settings
+
+    # as deployed: no PIN_SECRET in the functions' environment (scripts/chalice_cli.py refuses one)
+    override_settings(pin_secret=Settings.pin_secret)
+    put_pin_key(KEY)
+    event, number, path = invited(client, make_person("Alice"))
+    assert answer(client, path, "accept").status_code == 303
+    assert stored_invitation(event["id"], number).has_accepted is True
 
 
 def test_other_methods_are_405(client):
