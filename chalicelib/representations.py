@@ -176,7 +176,7 @@ def event_json(view: EventView, caller_id: int, style: str) -> dict:
         "modified": format_datetime(event.modified),
         "total_spots": int(event.total_spots or 0),
         "spots_filled": int(event.spots_filled or 0),
-        "attendees_count": sum(1 for inv in view.invitations if inv.role == OWNER or inv.has_accepted is True),
+        "attendees_count": view.attendees_count(),
         "i_am_owner": i_am_owner,
         "i_am_attending": i_am_owner or (mine is not None and mine.has_accepted is True),
         "my_rsvp_message": (mine.rsvp_message or "") if replied else None,

@@ -146,10 +146,9 @@ def _install_manylinux_builder() -> None:
         def _download_dependencies(self, abi, directory, requirements_filename):
             if abi != runtime_abi():
                 raise DeployRefused(f"chalice asked for {abi}, this project deploys {LAMBDA_RUNTIME}")
-            download_wheels(requirements_filename, directory)
             wheels = {
                 packager.Package(directory, name)
-                for name in _names(directory)
+                for name in download_wheels(requirements_filename, directory)
                 if name.split("-", 1)[0].lower() not in RUNTIME_PROVIDED
             }
             return wheels, set()
@@ -163,10 +162,6 @@ def _install_manylinux_builder() -> None:
         return original(self, project_dir, python_version, prefix=f"{prefix}manylinux-")
 
     packager.BaseLambdaDeploymentPackager._deployment_package_filename = cache_name
-
-
-def _names(directory: str) -> list[str]:
-    return sorted(p.name for p in Path(directory).iterdir())
 
 
 def _fix_runtime() -> None:

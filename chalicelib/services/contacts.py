@@ -39,7 +39,6 @@ from chalicelib.ids import new_id
 from chalicelib.models.events import Invitation
 from chalicelib.models.users import (
     PHONE_SK,
-    PROFILE_SK,
     Favorite,
     PhoneClaim,
     User,
@@ -52,7 +51,8 @@ from chalicelib.parallel import chunks, parallel_map
 from chalicelib.phones import normalize_phone
 from chalicelib.services import avatars
 from chalicelib.services.ratelimit import RollingLimit
-from chalicelib.store.batch import BATCH_GET_KEYS, batch_get, batch_get_chunk, batch_write
+from chalicelib.store.batch import BATCH_GET_KEYS, batch_get_chunk, batch_write
+from chalicelib.store.users import get_users
 from chalicelib.timeutil import utcnow
 from chalicelib.validation import NOT_LIST, NOT_NULL, REQUIRED, Fields
 
@@ -349,8 +349,8 @@ def users_by_phone(caller: User, body: Any) -> list[tuple[str, User]]:
     distinct = sorted(set(as_sent.values()))
     claims = _claims_within_limit(contact_lookup_limit(caller), distinct)  # rounds 1 and 2
     owner_of = {phone_of(claim.pk): claim.user_id for claim in claims}
-    profiles = batch_get(User, [(user_pk(uid), PROFILE_SK) for uid in set(owner_of.values())])  # round 3
-    active = {profile.id: profile for profile in profiles if profile.is_active}
+    profiles = get_users(owner_of.values())  # round 3
+    active = {uid: profile for uid, profile in profiles.items() if profile.is_active}
     rows = []
     for number, e164 in as_sent.items():
         user = active.get(owner_of.get(e164))
@@ -391,5 +391,5 @@ def who_has_invited_me(caller: User) -> list[User]:
     live = [inv for inv in invitations if not inv.cancelled and inv.owner_id != caller.id]
     live.sort(key=lambda inv: inv.created, reverse=True)
     owner_ids = list(dict.fromkeys(inv.owner_id for inv in live))
-    owners = {user.id: user for user in batch_get(User, [(user_pk(uid), PROFILE_SK) for uid in owner_ids])}
+    owners = get_users(owner_ids)
     return [owners[uid] for uid in owner_ids if uid in owners and owners[uid].is_active]

@@ -104,7 +104,7 @@ def open_link(
         raise NotFound()
     if now > view.event.event_date + timedelta(days=get_settings().web_link_days_after_event):
         raise NotFound()
-    going = sum(1 for inv in view.invitations if inv.role == OWNER or inv.has_accepted is True)
+    going = view.attendees_count()
     page = GuestPage(code, view.event, invitation, going)
     return with_host(page) if host else page
 

@@ -45,6 +45,10 @@ class EventView:
     def invitation_of(self, user_id: int) -> Invitation | None:
         return next((inv for inv in self.invitations if inv.user_id == user_id), None)
 
+    def attendees_count(self) -> int:
+        """Everyone coming: the owner and the guests whose last reply was an accept."""
+        return sum(1 for inv in self.invitations if inv.role == OWNER or inv.has_accepted is True)
+
     def people(self) -> set[int]:
         ids = {inv.user_id for inv in self.invitations} | {msg.user_id for msg in self.messages}
         ids.add(self.event.owner_id)
