@@ -173,8 +173,8 @@ def deploy_stack(session, stage: str, settings: dict, apns_arn: str, emulated: b
 
 
 def write_settings(stage: str, settings: dict, outputs: dict[str, str], emulated: bool) -> Path:
-    if emulated:  # no CloudFront in the emulator: avatars from the bucket's own URL
-        outputs = {"AvatarBaseUrl": "", **outputs}
+    if emulated and not outputs.get("AvatarBaseUrl"):  # no CloudFront in the emulator: the bucket's own URL
+        outputs = {**outputs, "AvatarBaseUrl": f"https://{outputs['AvatarBucketName']}.s3.amazonaws.com"}
     extra = {}
     domain = settings.get("custom_domain") or {}
     if domain.get("domain_name"):
@@ -183,15 +183,9 @@ def write_settings(stage: str, settings: dict, outputs: dict[str, str], emulated
             "certificate_arn": domain["certificate_arn"],
         }
     try:
-        path = stage_config.write_settings(stage, outputs, extra)
+        return stage_config.write_settings(stage, outputs, extra)
     except SystemExit as problem:
         raise Stop(str(problem)) from None
-    env = json.loads(path.read_text())["environment_variables"]
-    if emulated and not env.get("AVATAR_BASE_URL"):
-        env.pop("AVATAR_BASE_URL")
-        env["AVATAR_BASE_URL"] = f"https://{env['AVATAR_BUCKET']}.s3.amazonaws.com"
-        path.write_text(json.dumps({"environment_variables": env, **extra}, indent=2) + "\n")
-    return path
 
 
 # --- 4. lost deploy state -------------------------------------------------------------------------------
