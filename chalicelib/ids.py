@@ -2,7 +2,8 @@
 
 Layout: milliseconds since 2024-01-01 (41 bits, good until 2093), then a 12-bit sequence that
 starts at a random value each millisecond and counts up within it. One process never repeats an
-id (up to 4,096 a millisecond, then it waits for the next); two Lambda instances clash only when
+id (past 4,096 in a millisecond, or while the clock is behind the last id, it goes on in the
+following millisecond); two Lambda instances clash only when
 they draw overlapping sequences in the same millisecond, so every create is still a conditional
 write that retries on a clash. Every value fits in a JavaScript number or a Swift Double.
 """
@@ -37,9 +38,9 @@ def new_id() -> int:
             _sequence = _first_sequence
         else:
             _sequence = (_sequence + 1) & SEQUENCE_MASK
-            if _sequence == _first_sequence:  # 4,096 ids this millisecond: wait for the next one
-                while _now_ms() <= _last_ms:
-                    time.sleep(0.0001)
-                _last_ms, _first_sequence = _now_ms(), secrets.randbits(SEQUENCE_BITS)
+            if _sequence == _first_sequence:  # 4,096 ids this millisecond: go on in the next one
+                # Never wait for the clock: after it stepped back (NTP, or a test's patched time) the
+                # next millisecond could be minutes away. Ids only ever grow, so none repeats.
+                _last_ms, _first_sequence = _last_ms + 1, secrets.randbits(SEQUENCE_BITS)
                 _sequence = _first_sequence
         return ((_last_ms << SEQUENCE_BITS) | _sequence) & MAX_ID

@@ -21,3 +21,19 @@ def test_ids_grow_with_time():
     first = new_id()
     time.sleep(0.002)
     assert new_id() > first
+
+
+def test_a_clock_that_steps_back_never_stalls_id_making(monkeypatch):
+    import threading
+    import time
+
+    real = time.time
+    monkeypatch.setattr(time, "time", lambda: real() + 15 * 60)  # as a test that moves time ahead does
+    ahead = new_id()
+    monkeypatch.setattr(time, "time", real)  # the clock steps back 15 minutes
+    made: list[int] = []
+    worker = threading.Thread(target=lambda: made.extend(new_id() for _ in range(20_000)), daemon=True)
+    worker.start()
+    worker.join(timeout=10)
+    assert len(made) == 20_000  # before, it waited for the clock to catch up: 15 minutes
+    assert ahead not in made and len(set(made)) == len(made)
