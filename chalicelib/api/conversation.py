@@ -3,23 +3,27 @@
 from __future__ import annotations
 
 from chalicelib import representations as views
-from chalicelib.api.routing import NO_CONTENT, Reply, RequestContext, route
+from chalicelib.api.blueprint import ApiBlueprint
+from chalicelib.api.request import RequestContext
+from chalicelib.api.responses import NO_CONTENT, HandlerResult
 from chalicelib.errors import ValidationError
 from chalicelib.services import conversation, events
 from chalicelib.validation import Fields
+
+blueprint = ApiBlueprint(__name__)
 
 MESSAGE_MAX_LENGTH = 2000
 VENUE_MAX_LENGTH = 100
 COMMENT_MAX_LENGTH = 500
 
 
-@route("/events/{event_id}/messages", ["POST"])
+@blueprint.route("/events/{event_id}/messages", ["POST"])
 def post_message(ctx: RequestContext):
     event_id = events.parse_id(ctx.params["event_id"])
     fields = Fields(ctx.json_object())
     body = fields.string("body", required=True, max_length=MESSAGE_MAX_LENGTH)
     fields.raise_if_errors()
-    return Reply(conversation.post_message(ctx.user, event_id, body), status=201)
+    return HandlerResult(conversation.post_message(ctx.user, event_id, body), status=201)
 
 
 def _missing(value: object) -> bool:
@@ -27,7 +31,7 @@ def _missing(value: object) -> bool:
     return value is None or isinstance(value, str) and not value.strip()
 
 
-@route("/events/{event_id}/polls", ["POST"])
+@blueprint.route("/events/{event_id}/polls", ["POST"])
 def post_poll(ctx: RequestContext):
     event_id = events.parse_id(ctx.params["event_id"])
     data = ctx.json_object()
@@ -38,10 +42,10 @@ def post_poll(ctx: RequestContext):
     suggested_venue = fields.string("suggested_venue", required=True, max_length=VENUE_MAX_LENGTH)
     fields.raise_if_errors()
     poll = conversation.post_poll(ctx.user, event_id, suggested_date, suggested_venue)
-    return Reply(views.poll_json(poll), status=201)
+    return HandlerResult(views.poll_json(poll), status=201)
 
 
-@route("/events/{event_id}/time_suggestions", ["POST"])
+@blueprint.route("/events/{event_id}/time_suggestions", ["POST"])
 def suggest_time(ctx: RequestContext):
     event_id = events.parse_id(ctx.params["event_id"])
     fields = Fields(ctx.json_object())
@@ -60,7 +64,7 @@ def suggest_time(ctx: RequestContext):
     return NO_CONTENT
 
 
-@route("/events/{event_id}/time_suggestions", ["GET"])
+@blueprint.route("/events/{event_id}/time_suggestions", ["GET"])
 def list_time_suggestions(ctx: RequestContext):
     event_id = events.parse_id(ctx.params["event_id"])
     suggestions = conversation.list_time_suggestions(ctx.user, event_id)

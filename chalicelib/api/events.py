@@ -5,12 +5,16 @@ from __future__ import annotations
 from datetime import datetime
 
 from chalicelib import representations as views
-from chalicelib.api.routing import NO_BODY, NO_CONTENT, Reply, RequestContext, route
+from chalicelib.api.blueprint import ApiBlueprint
+from chalicelib.api.request import NO_BODY, RequestContext
+from chalicelib.api.responses import NO_CONTENT, HandlerResult
 from chalicelib.config import get_settings
 from chalicelib.errors import NotFound, ValidationError
 from chalicelib.services import event_reads, events, replies
 from chalicelib.timeutil import parse_datetime, parse_iso_as_sent
 from chalicelib.validation import REQUIRED, Fields
+
+blueprint = ApiBlueprint(__name__)
 
 INVALID_DATETIME = "Enter a valid date/time."
 NOT_DICT = "Invalid data. Expected a dictionary, but got {kind}."
@@ -137,7 +141,7 @@ def _page_url(ctx: RequestContext, page: int) -> str:
 # --------------------------------------------------------------------------- routes
 
 
-@route("/events", ["GET"])
+@blueprint.route("/events", ["GET"])
 def list_events(ctx: RequestContext):
     errors: dict = {}
     after = _query_datetime(ctx, "event_after", errors)
@@ -159,14 +163,14 @@ def list_events(ctx: RequestContext):
     }
 
 
-@route("/events", ["POST"])
+@blueprint.route("/events", ["POST"])
 def create_event(ctx: RequestContext):
     data = _event_input(ctx.json_object(), creating=True)
     view = events.create_event(ctx.user, data)
-    return Reply(views.event_json(view, ctx.user.id, views.CREATE), status=201)
+    return HandlerResult(views.event_json(view, ctx.user.id, views.CREATE), status=201)
 
 
-@route("/events/timeline", ["GET"])
+@blueprint.route("/events/timeline", ["GET"])
 def timeline(ctx: RequestContext):
     errors: dict = {}
     kind = ctx.query("type")
@@ -182,23 +186,23 @@ def timeline(ctx: RequestContext):
     ]
 
 
-@route("/events/stats", ["GET"])
+@blueprint.route("/events/stats", ["GET"])
 def stats(ctx: RequestContext):
     return {"unresponded_invite_count": event_reads.unresponded_count(ctx.user)}
 
 
-@route("/events/sample_rsvp_replies", ["GET"])
+@blueprint.route("/events/sample_rsvp_replies", ["GET"])
 def sample_rsvp_replies(ctx: RequestContext):
     return [dict(reply) for reply in events.SAMPLE_RSVP_REPLIES]
 
 
-@route("/events/{event_id}", ["GET"])
+@blueprint.route("/events/{event_id}", ["GET"])
 def event_detail(ctx: RequestContext):
     view = event_reads.get_event(ctx.user, events.parse_id(ctx.params.get("event_id")))
     return views.event_json(view, ctx.user.id, views.DETAIL)
 
 
-@route("/events/{event_id}", ["PATCH"])
+@blueprint.route("/events/{event_id}", ["PATCH"])
 def edit_event(ctx: RequestContext):
     event_id = events.parse_id(ctx.params.get("event_id"))
     data = _event_input(ctx.json_object(), creating=False)
@@ -206,7 +210,7 @@ def edit_event(ctx: RequestContext):
     return views.event_json(view, ctx.user.id, views.DETAIL)
 
 
-@route("/events/{event_id}/cancel_event", ["PUT"], body=NO_BODY)
+@blueprint.route("/events/{event_id}/cancel_event", ["PUT"], body=NO_BODY)
 def cancel_event(ctx: RequestContext):
     events.cancel_event(ctx.user, events.parse_id(ctx.params.get("event_id")))
     return NO_CONTENT
@@ -219,17 +223,17 @@ def _rsvp(ctx: RequestContext, accept: bool):
     return views.invitation_json(invitation, ctx.user)
 
 
-@route("/events/{event_id}/accept", ["POST"])
+@blueprint.route("/events/{event_id}/accept", ["POST"])
 def accept(ctx: RequestContext):
     return _rsvp(ctx, True)
 
 
-@route("/events/{event_id}/reject", ["POST"])
+@blueprint.route("/events/{event_id}/reject", ["POST"])
 def reject(ctx: RequestContext):
     return _rsvp(ctx, False)
 
 
-@route("/events/{event_id}/invitations/{invitation_id}/mark_seen", ["PUT"], body=NO_BODY)
+@blueprint.route("/events/{event_id}/invitations/{invitation_id}/mark_seen", ["PUT"], body=NO_BODY)
 def mark_seen(ctx: RequestContext):
     event_id = events.parse_id(ctx.params.get("event_id"))
     invitation_id = events.parse_id(ctx.params.get("invitation_id"))

@@ -10,12 +10,15 @@ from __future__ import annotations
 
 from chalice import Response
 
-from chalicelib.api.routing import FORM_BODY, NO_BODY, RequestContext, route
+from chalicelib.api.blueprint import ApiBlueprint
+from chalicelib.api.request import FORM_BODY, NO_BODY, RequestContext
 from chalicelib.errors import ApiError, Conflict, PermissionDenied
 from chalicelib.services import web_rsvp as web
 from chalicelib.timeutil import utcnow
 from chalicelib.validation import Fields
 from chalicelib.web import ics, pages
+
+blueprint = ApiBlueprint(__name__)
 
 SAVED = "Thanks! Your answer is saved."
 EXPIRED_FORM = "This page was open for too long. Please answer again."
@@ -45,14 +48,14 @@ def _code(ctx: RequestContext) -> str:
     return ctx.params.get("code") or ""
 
 
-@route("/i/{code}", ["GET"], auth=False, body=NO_BODY, error_page=error_page)
+@blueprint.route("/i/{code}", ["GET"], auth=False, body=NO_BODY, error_page=error_page)
 def event_page(ctx: RequestContext):
     page = web.open_link(_code(ctx), ctx.source_ip)
     notice = SAVED if ctx.query("answered") == "1" else None
     return _html(ctx, pages.event_page(page, now=utcnow(), token=web.form_token(page), notice=notice))
 
 
-@route("/i/{code}/rsvp", ["POST"], auth=False, body=FORM_BODY, error_page=error_page)
+@blueprint.route("/i/{code}/rsvp", ["POST"], auth=False, body=FORM_BODY, error_page=error_page)
 def answer(ctx: RequestContext):
     if not web.posted_from_the_page(ctx.request.headers):
         raise PermissionDenied()
@@ -81,7 +84,7 @@ def answer(ctx: RequestContext):
     return Response(body="", status_code=303, headers=_headers(pages.HTML, Location=location))
 
 
-@route("/i/{code}/event.ics", ["GET"], auth=False, body=NO_BODY, error_page=error_page)
+@blueprint.route("/i/{code}/event.ics", ["GET"], auth=False, body=NO_BODY, error_page=error_page)
 def calendar_entry(ctx: RequestContext):
     page = web.open_link(_code(ctx), ctx.source_ip, host=False)
     body = "" if ctx.method == "HEAD" else ics.calendar(page.event)
