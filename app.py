@@ -6,7 +6,7 @@ import sys
 
 from chalice import Chalice, Rate
 
-from chalicelib.api import auth, contacts, conversation, devices, docs, events, users, web
+from chalicelib.api import auth, contacts, conversation, devices, docs, events, guest_page, users
 from chalicelib.config import get_settings
 from chalicelib.services import notifications
 
@@ -37,7 +37,7 @@ API_BLUEPRINTS = (
     events.blueprint,
     conversation.blueprint,
     devices.blueprint,
-    web.blueprint,
+    guest_page.blueprint,
     docs.blueprint,
 )
 for blueprint in API_BLUEPRINTS:

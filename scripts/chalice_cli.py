@@ -2,7 +2,7 @@
 
 Chalice 1.34 takes the Lambda runtime from the interpreter that runs it (``Config.lambda_python_version``), and
 its packager accepts any wheel whose tag it thinks fits, builds the rest from source on this machine, and goes
-on with a warning when that fails. That shipped a Pillow built against the host's libraries (issue 12). Here:
+on with a warning when that fails. That once shipped a Pillow built against the build host's libraries. Here:
 
 1. **The runtime is fixed**: ``LAMBDA_RUNTIME`` (python3.12, Amazon Linux 2023, glibc 2.34), whatever Python
    runs the deploy (3.11 works: nothing is compiled here).

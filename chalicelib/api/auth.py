@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from chalicelib import representations
+from chalicelib.api import representations
 from chalicelib.api.blueprint import ApiBlueprint
 from chalicelib.api.request import NO_BODY, RequestContext
 from chalicelib.api.responses import NO_CONTENT

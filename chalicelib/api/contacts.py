@@ -3,8 +3,9 @@ who_has_invited_me and fb_friends. Rules live in ``services.contacts`` and ``ser
 
 from __future__ import annotations
 
-from chalicelib import representations
+from chalicelib.api import representations
 from chalicelib.api.blueprint import ApiBlueprint
+from chalicelib.api.contacts_input import lookup_numbers, parse_favorites
 from chalicelib.api.request import RequestContext
 from chalicelib.services import contacts, social
 
@@ -22,17 +23,17 @@ def list_favorites(ctx: RequestContext):
 
 @blueprint.route("/users/favorite_contacts", ["POST"])
 def save_favorites(ctx: RequestContext):
-    return _favorites(ctx, contacts.save_favorites(ctx.user, ctx.body))
+    return _favorites(ctx, contacts.save_favorites(ctx.user, parse_favorites(ctx.body, with_details=True)))
 
 
 @blueprint.route("/users/favorite_contacts", ["DELETE"])
 def delete_favorites(ctx: RequestContext):
-    return _favorites(ctx, contacts.delete_favorites(ctx.user, ctx.body))
+    return _favorites(ctx, contacts.delete_favorites(ctx.user, parse_favorites(ctx.body, with_details=False)))
 
 
 @blueprint.route("/users/from_phone_numbers", ["POST"])
 def from_phone_numbers(ctx: RequestContext):
-    rows = contacts.users_by_phone(ctx.user, ctx.body)
+    rows = contacts.users_by_phone(ctx.user, lookup_numbers(ctx.body))
     return [{"phone_number": number, "user": representations.user_summary_json(user)} for number, user in rows]
 
 

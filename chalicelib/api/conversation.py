@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from chalicelib import representations as views
+from chalicelib.api import representations
 from chalicelib.api.blueprint import ApiBlueprint
 from chalicelib.api.request import RequestContext
 from chalicelib.api.responses import NO_CONTENT, HandlerResult
 from chalicelib.errors import ValidationError
-from chalicelib.services import conversation, events
+from chalicelib.services import conversation
 from chalicelib.validation import Fields
 
 blueprint = ApiBlueprint(__name__)
@@ -19,7 +19,7 @@ COMMENT_MAX_LENGTH = 500
 
 @blueprint.route("/events/{event_id}/messages", ["POST"])
 def post_message(ctx: RequestContext):
-    event_id = events.parse_id(ctx.params["event_id"])
+    event_id = ctx.path_id("event_id")
     fields = Fields(ctx.json_object())
     body = fields.string("body", required=True, max_length=MESSAGE_MAX_LENGTH)
     fields.raise_if_errors()
@@ -33,7 +33,7 @@ def _missing(value: object) -> bool:
 
 @blueprint.route("/events/{event_id}/polls", ["POST"])
 def post_poll(ctx: RequestContext):
-    event_id = events.parse_id(ctx.params["event_id"])
+    event_id = ctx.path_id("event_id")
     data = ctx.json_object()
     if any(_missing(data.get(name)) for name in ("suggested_date", "suggested_venue")):
         raise ValidationError(conversation.POLL_REQUIRED)  # the spec's body for a missing field
@@ -42,12 +42,12 @@ def post_poll(ctx: RequestContext):
     suggested_venue = fields.string("suggested_venue", required=True, max_length=VENUE_MAX_LENGTH)
     fields.raise_if_errors()
     poll = conversation.post_poll(ctx.user, event_id, suggested_date, suggested_venue)
-    return HandlerResult(views.poll_json(poll), status=201)
+    return HandlerResult(representations.poll_json(poll), status=201)
 
 
 @blueprint.route("/events/{event_id}/time_suggestions", ["POST"])
 def suggest_time(ctx: RequestContext):
-    event_id = events.parse_id(ctx.params["event_id"])
+    event_id = ctx.path_id("event_id")
     fields = Fields(ctx.json_object())
     suggested_time = fields.datetime("suggested_time", required=True)
     comment = fields.string("comment", max_length=COMMENT_MAX_LENGTH)
@@ -66,6 +66,6 @@ def suggest_time(ctx: RequestContext):
 
 @blueprint.route("/events/{event_id}/time_suggestions", ["GET"])
 def list_time_suggestions(ctx: RequestContext):
-    event_id = events.parse_id(ctx.params["event_id"])
+    event_id = ctx.path_id("event_id")
     suggestions = conversation.list_time_suggestions(ctx.user, event_id)
-    return [conversation.time_suggestion_json(s) for s in suggestions]
+    return [representations.time_suggestion_json(s) for s in suggestions]

@@ -12,7 +12,7 @@ from chalice import Response
 
 from chalicelib.api.access_log import log_request
 from chalicelib.api.error_responses import ErrorPage, as_api_error, error_response
-from chalicelib.api.request import RequestContext, check_body_size, check_version, parse_body
+from chalicelib.api.request import RequestContext, bearer_token, check_body_size, check_version, parse_body
 from chalicelib.api.responses import to_response
 from chalicelib.errors import MethodNotAllowed
 
@@ -44,7 +44,7 @@ def dispatch(request, spec: RouteSpec | None, allowed: list[str], params: dict[s
         if spec.auth:
             from chalicelib.services.auth import authenticate
 
-            ctx.user, ctx.token = authenticate(request.headers.get("authorization"))
+            ctx.user, ctx.token = authenticate(bearer_token(request))
         parse_body(ctx, spec.body)
         response = to_response(spec.handler(ctx), request.method)
     except Exception as exc:  # noqa: BLE001 - every fault becomes an HTTP answer here

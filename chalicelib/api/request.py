@@ -8,7 +8,16 @@ from typing import Any
 from urllib.parse import parse_qsl, urlencode
 
 from chalicelib.config import get_settings
-from chalicelib.errors import BadRequest, NotAcceptable, PayloadTooLarge, UnsupportedMediaType, ValidationError
+from chalicelib.errors import (
+    BadRequest,
+    NotAcceptable,
+    NotAuthenticated,
+    NotFound,
+    PayloadTooLarge,
+    UnsupportedMediaType,
+    ValidationError,
+)
+from chalicelib.ids import MAX_ID
 
 JSON_BODY, NO_BODY, MULTIPART_BODY, FORM_BODY = "json", "none", "multipart", "form"
 FORM_MAX_BYTES = 8 * 1024  # an HTML form post (application/x-www-form-urlencoded); the web page's is far smaller
@@ -37,6 +46,10 @@ class RequestContext:
     def header(self, name: str) -> str | None:
         return self.request.headers.get(name)
 
+    def path_id(self, name: str) -> int:
+        """The path parameter ``name`` as an id (404 when it is none)."""
+        return parse_id(self.params.get(name))
+
     def query(self, name: str) -> str | None:
         params = self.request.query_params or {}
         return params.get(name)
@@ -61,6 +74,16 @@ class RequestContext:
         return public_url(self.request, self.params) + (f"?{urlencode(pairs)}" if pairs else "")
 
 
+def parse_id(raw: str | None) -> int:
+    """A path id; anything that is not a positive 53-bit integer is simply not found."""
+    if not raw or not raw.isascii() or not raw.isdigit() or len(raw) > 16:
+        raise NotFound()
+    value = int(raw)
+    if value <= 0 or value > MAX_ID:
+        raise NotFound()
+    return value
+
+
 def public_url(request, params: dict[str, str]) -> str:
     """The public URL of the requested resource, without query string."""
     resource = request.path.format(**params) if params else request.path  # e.g. "/events"
@@ -71,6 +94,17 @@ def public_url(request, params: dict[str, str]) -> str:
     if domain:  # API Gateway: the domain the request came in on; its path carries the stage ("/api/events")
         return f"https://{domain}{request.context.get('path') or resource}"
     return f"http://localhost{resource}"
+
+
+def bearer_token(request) -> str:
+    """The token of ``Authorization: Bearer <token>`` (``Token`` also taken); 401 when there is none."""
+    header = request.headers.get("authorization")
+    if not header or not header.strip():
+        raise NotAuthenticated()
+    scheme, _, token = header.strip().partition(" ")
+    if scheme.lower() not in ("bearer", "token"):
+        raise NotAuthenticated()
+    return token.strip()
 
 
 def check_version(request) -> None:

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from chalicelib import representations
+from chalicelib.api import representations
 from chalicelib.api.blueprint import ApiBlueprint
+from chalicelib.api.multipart import photo_from_multipart
 from chalicelib.api.request import MULTIPART_BODY, NO_BODY, RequestContext
 from chalicelib.services import avatars, social, users
 from chalicelib.validation import Fields
@@ -41,7 +42,7 @@ def edit_me(ctx: RequestContext):
 
 @blueprint.route("/users/change_avatar", ["POST"], body=MULTIPART_BODY)
 def change_avatar(ctx: RequestContext):
-    photo = avatars.photo_from_multipart(ctx.request.headers.get("content-type", ""), ctx.request.raw_body)
+    photo = photo_from_multipart(ctx.header("content-type") or "", ctx.request.raw_body)
     return representations.user_json(avatars.change_avatar(ctx.user, photo))
 
 
