@@ -1,4 +1,4 @@
-"""Event Invitation API v1: the Chalice app. Routes live in chalicelib/api."""
+"""Event Invitation API v1: the Chalice app. Routes live in chalicelib/api, one blueprint per module."""
 
 import logging
 import os
@@ -6,7 +6,7 @@ import sys
 
 from chalice import Chalice, Rate
 
-from chalicelib.api import install
+from chalicelib.api import auth, contacts, conversation, devices, docs, events, guest_page, users
 from chalicelib.config import get_settings
 from chalicelib.services import notifications
 
@@ -27,7 +27,21 @@ if _plain_chalice_deploy():
 
 app = Chalice(app_name="invites")
 app.api.binary_types.extend(["multipart/form-data", "image/jpeg", "image/png"])
-install(app)
+
+# Every route of the API, one blueprint per module. Registering one gives each of its paths every method:
+# GET brings HEAD, PATCH brings POST, the others answer 405 (chalicelib/api/blueprint.py).
+API_BLUEPRINTS = (
+    auth.blueprint,
+    users.blueprint,
+    contacts.blueprint,
+    events.blueprint,
+    conversation.blueprint,
+    devices.blueprint,
+    guest_page.blueprint,
+    docs.blueprint,
+)
+for blueprint in API_BLUEPRINTS:
+    app.register_blueprint(blueprint)
 
 
 @app.on_sqs_message(queue=get_settings().notifications_queue_name, batch_size=10)

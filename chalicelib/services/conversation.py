@@ -225,15 +225,3 @@ def list_time_suggestions(user: User, event_id: int) -> list[TimeSuggestion]:
     except Invitation.DoesNotExist:
         raise NotFound() from None
     return list(TimeSuggestion.query(event_pk(event_id), TimeSuggestion.sk.startswith(SUGGESTION_PREFIX)))
-
-
-def time_suggestion_json(suggestion: TimeSuggestion) -> dict:
-    return {
-        "id": suggestion.id,
-        "user_id": suggestion.user_id,
-        "suggested_time": format_datetime(suggestion.suggested_time),
-        "comment": suggestion.comment,
-        "like_count": suggestion.like_count,
-        "is_set": suggestion.is_set,
-        "created": format_datetime(suggestion.created),
-    }

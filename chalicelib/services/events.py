@@ -22,8 +22,9 @@ from datetime import datetime
 from pynamodb.exceptions import PutError, TransactWriteError, UpdateError
 
 from chalicelib.config import get_settings
-from chalicelib.errors import Conflict, NotFound, ValidationError
-from chalicelib.ids import MAX_ID, new_id
+from chalicelib.errors import Conflict, ValidationError
+from chalicelib.guest_page import invite_links
+from chalicelib.ids import new_id
 from chalicelib.models.base import transact_write
 from chalicelib.models.events import (
     GUEST,
@@ -38,7 +39,7 @@ from chalicelib.models.events import (
 )
 from chalicelib.models.users import PHONE_SK, PhoneClaim, User, phone_of, phone_pk, user_pk
 from chalicelib.parallel import chunks, parallel_map
-from chalicelib.services import invite_links, notifications
+from chalicelib.services import notifications
 from chalicelib.services.event_reads import participant_view, require_live, require_owner, with_users
 from chalicelib.services.event_texts import send_invitation_texts
 from chalicelib.services.users import find_or_create_user
@@ -57,17 +58,6 @@ log = logging.getLogger("invites")
 
 _ATTEMPTS = 5
 
-SAMPLE_RSVP_REPLIES = (
-    {"id": 1, "text": "Count me in!", "type": "accept"},
-    {"id": 2, "text": "See you there.", "type": "accept"},
-    {"id": 3, "text": "Wouldn't miss it.", "type": "accept"},
-    {"id": 4, "text": "I'll bring snacks.", "type": "accept"},
-    {"id": 5, "text": "Sorry, I can't make it.", "type": "reject"},
-    {"id": 6, "text": "Maybe next time.", "type": "reject"},
-    {"id": 7, "text": "I have other plans.", "type": "reject"},
-    {"id": 8, "text": "Have fun without me!", "type": "reject"},
-)
-
 
 # --------------------------------------------------------------------------- values in and out
 
@@ -85,16 +75,6 @@ class EventInput:
     address: str | None = None
     venue_name: str | None = None
     spot_filled: int | None = None
-
-
-def parse_id(raw: str | None) -> int:
-    """A path id; anything that is not a positive 53-bit integer is simply not found."""
-    if not raw or not raw.isascii() or not raw.isdigit() or len(raw) > 16:
-        raise NotFound()
-    value = int(raw)
-    if value <= 0 or value > MAX_ID:
-        raise NotFound()
-    return value
 
 
 def whole_seconds(value: datetime) -> datetime:

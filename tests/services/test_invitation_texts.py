@@ -39,7 +39,7 @@ def test_a_plain_invitation_is_whole_and_names_the_service_first(aws):
 
 
 def test_an_attackers_name_and_title_are_cut_to_two_segments_behind_the_services_words(aws):
-    # the first reproduction of issue 13: a name that reads as a bank's warning, here with line breaks
+    # a phishing attempt: a name that reads as a bank's warning, here with line breaks
     owner = _owner((PHISHING + "\r\nCall now\n") * 3)
     text = event_texts.invitation_text(owner, _event("Urgent:\n" + PHISHING * 4))
     assert text.startswith("Invites invitation: ")

@@ -1,4 +1,4 @@
-"""HTML of the guest's event page and of its error pages (issue 16), with the headers they share.
+"""HTML of the guest's event page and of its error pages, with the headers they share.
 
 Server-rendered and usable without script: the one inline script only turns the UTC time into
 the phone's local time, and the Content-Security-Policy allows exactly it (and the inline style)

@@ -1,12 +1,16 @@
-"""POST /notifications/add_ios_device and /notifications/remove_ios_device."""
+"""Push devices: POST /notifications/add_ios_device and /notifications/remove_ios_device."""
 
 from __future__ import annotations
 
 import re
 
-from chalicelib.api.routing import NO_CONTENT, RequestContext, route
+from chalicelib.api.blueprint import ApiBlueprint
+from chalicelib.api.request import RequestContext
+from chalicelib.api.responses import NO_CONTENT
 from chalicelib.services import devices
 from chalicelib.validation import Fields
+
+blueprint = ApiBlueprint(__name__)
 
 _DEVICE_TOKEN = re.compile(r"^[0-9a-fA-F]{64}$")
 
@@ -20,13 +24,13 @@ def _device_token(ctx: RequestContext) -> str:
     return token.lower()
 
 
-@route("/notifications/add_ios_device", ["POST"])
+@blueprint.route("/notifications/add_ios_device", ["POST"])
 def add_ios_device(ctx: RequestContext):
     devices.add_device(ctx.user, _device_token(ctx))
     return NO_CONTENT
 
 
-@route("/notifications/remove_ios_device", ["POST"])
+@blueprint.route("/notifications/remove_ios_device", ["POST"])
 def remove_ios_device(ctx: RequestContext):
     devices.remove_device(ctx.user, _device_token(ctx))
     return NO_CONTENT

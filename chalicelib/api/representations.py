@@ -1,7 +1,7 @@
 """Models to the JSON shapes of the spec: User and its subsets, and events.
 
 Events: Event (list, create, detail, timeline), Invitation,
-Invitee, Message and Poll (openapi.yaml; the v1 quirks: docs/api.md).
+Invitee, Message, Poll and TimeSuggestion (openapi.yaml; the v1 quirks: docs/api.md).
 
 - list: ``invitations`` (guests only), ``messages``, ``polls``;
 - create, detail, timeline: ``invitees`` with the owner first (``is_owner`` true, ``is_attending``
@@ -13,7 +13,7 @@ An Invitee's ``id`` is its invitation's id (what ``mark_seen`` takes); ``user_id
 from __future__ import annotations
 
 from chalicelib.config import get_settings
-from chalicelib.models.events import OWNER, Invitation, Message, Poll
+from chalicelib.models.events import OWNER, Invitation, Message, Poll, TimeSuggestion
 from chalicelib.models.users import User
 from chalicelib.store.events import EventView
 from chalicelib.timeutil import format_datetime
@@ -158,6 +158,18 @@ def poll_json(poll: Poll) -> dict:
         "id": poll.id,
         "suggested_date": format_datetime(poll.suggested_date),
         "suggested_venue": poll.suggested_venue,
+    }
+
+
+def time_suggestion_json(suggestion: TimeSuggestion) -> dict:
+    return {
+        "id": suggestion.id,
+        "user_id": suggestion.user_id,
+        "suggested_time": format_datetime(suggestion.suggested_time),
+        "comment": suggestion.comment,
+        "like_count": suggestion.like_count,
+        "is_set": suggestion.is_set,
+        "created": format_datetime(suggestion.created),
     }
 
 

@@ -6,7 +6,7 @@ from datetime import UTC, date, datetime
 
 import icalendar
 
-from chalicelib.web.ics import fold
+from chalicelib.guest_page.ics import fold
 from tests.utils.factories import make_person, phone, put
 from tests.utils.web import invite_by_text, link_texted_to, page
 

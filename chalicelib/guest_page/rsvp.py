@@ -1,4 +1,4 @@
-"""The event page of a guest invited by text, and answering from it (issue 16). No chalice imports.
+"""The event page of a guest invited by text, and answering from it. No chalice imports.
 
 Opening a link: the per-address counter and the event's partition in one round (the code names
 the event), then one BatchGetItem of the host, for the name shown: the calls of ``GET /events/{id}``
@@ -17,18 +17,17 @@ from __future__ import annotations
 import hashlib
 import hmac
 import time
-from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from urllib.parse import urlsplit
 
 from chalicelib.config import get_settings
 from chalicelib.errors import Conflict, NotFound
+from chalicelib.guest_page import invite_links
 from chalicelib.models.events import OWNER, Event, Invitation
 from chalicelib.models.users import PROFILE_SK, User, user_pk
 from chalicelib.parallel import parallel_map
 from chalicelib.pinkey import pin_key
-from chalicelib.services import event_reads, invite_links, ratelimit, replies
+from chalicelib.services import event_reads, ratelimit, replies
 from chalicelib.services.ratelimit import Limit, address_subject
 from chalicelib.store.events import load_partition
 from chalicelib.store.users import get_users
@@ -155,29 +154,3 @@ def form_token_valid(page: GuestPage, token: str | None, now: float | None = Non
     if age < -60 or age > get_settings().web_form_ttl_seconds:
         return False
     return hmac.compare_digest(signature, _signature(page, int(issued)))
-
-
-def public_origin() -> str | None:
-    """``scheme://host[:port]`` of PUBLIC_BASE_URL, or None when it is not set."""
-    base = get_settings().public_base_url
-    if not base:
-        return None
-    parts = urlsplit(base)
-    return f"{parts.scheme}://{parts.netloc}".lower()
-
-
-def posted_from_the_page(headers: Mapping[str, str]) -> bool:
-    """The origin check of a form post, before its token is looked at.
-
-    ``Sec-Fetch-Site``, where the browser sends it, must say same-origin. ``Origin`` must be the
-    public base's origin, except ``null``: the page's ``Referrer-Policy: no-referrer`` makes
-    browsers send ``Origin: null`` on its own form posts. Without either header (older browsers)
-    the form token alone decides."""
-    site = (headers.get("sec-fetch-site") or "").strip().lower()
-    if site and site != "same-origin":
-        return False
-    origin = (headers.get("origin") or "").strip().lower()
-    if origin and origin != "null":
-        expected = public_origin()
-        return origin == expected if expected else site == "same-origin"
-    return True

@@ -6,8 +6,8 @@ import base64
 
 import pytest
 
+from chalicelib.guest_page import invite_links
 from chalicelib.ids import MAX_ID
-from chalicelib.services import invite_links
 
 
 def test_a_code_is_32_url_safe_characters_naming_its_event_with_136_random_bits():

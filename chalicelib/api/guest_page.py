@@ -1,4 +1,4 @@
-"""/i/<code>: the event page of a guest invited by text, an HTML extension outside API v1 (issue 16).
+"""/i/<code>: the event page of a guest invited by text, an HTML extension outside API v1.
 
 GET shows the event and the guest's answer; POST /i/<code>/rsvp answers (Accept or Decline, form
 post, then a 303 back to the page: post-redirect-get); GET /i/<code>/event.ics is the calendar
@@ -8,20 +8,51 @@ Links in the page and the redirect are relative, so they hold under any stage pa
 
 from __future__ import annotations
 
+from urllib.parse import urlsplit
+
 from chalice import Response
 
-from chalicelib.api.routing import FORM_BODY, NO_BODY, RequestContext, route
+from chalicelib.api.blueprint import ApiBlueprint
+from chalicelib.api.request import FORM_BODY, NO_BODY, RequestContext
+from chalicelib.config import get_settings
 from chalicelib.errors import ApiError, Conflict, PermissionDenied
-from chalicelib.services import web_rsvp as web
+from chalicelib.guest_page import ics, pages, rsvp
 from chalicelib.timeutil import utcnow
 from chalicelib.validation import Fields
-from chalicelib.web import ics, pages
+
+blueprint = ApiBlueprint(__name__)
 
 SAVED = "Thanks! Your answer is saved."
 EXPIRED_FORM = "This page was open for too long. Please answer again."
 CHOOSE = "Choose Accept or Decline."
 ANSWERS = {"accept": True, "decline": False}
 PASSED_ON_HEADERS = ("Retry-After",)
+
+
+def public_origin() -> str | None:
+    """``scheme://host[:port]`` of PUBLIC_BASE_URL, or None when it is not set."""
+    base = get_settings().public_base_url
+    if not base:
+        return None
+    parts = urlsplit(base)
+    return f"{parts.scheme}://{parts.netloc}".lower()
+
+
+def posted_from_the_page(headers) -> bool:
+    """The origin check of a form post, before its token is looked at.
+
+    ``Sec-Fetch-Site``, where the browser sends it, must say same-origin. ``Origin`` must be the
+    public base's origin, except ``null``: the page's ``Referrer-Policy: no-referrer`` makes
+    browsers send ``Origin: null`` on its own form posts. Without either header (older browsers)
+    the form token alone decides."""
+    site = (headers.get("sec-fetch-site") or "").strip().lower()
+    if site and site != "same-origin":
+        return False
+    origin = (headers.get("origin") or "").strip().lower()
+    if origin and origin != "null":
+        expected = public_origin()
+        return origin == expected if expected else site == "same-origin"
+    return True
 
 
 def _headers(content_type: str, **more: str) -> dict[str, str]:
@@ -45,26 +76,26 @@ def _code(ctx: RequestContext) -> str:
     return ctx.params.get("code") or ""
 
 
-@route("/i/{code}", ["GET"], auth=False, body=NO_BODY, error_page=error_page)
+@blueprint.route("/i/{code}", ["GET"], auth=False, body=NO_BODY, error_page=error_page)
 def event_page(ctx: RequestContext):
-    page = web.open_link(_code(ctx), ctx.source_ip)
+    page = rsvp.open_link(_code(ctx), ctx.source_ip)
     notice = SAVED if ctx.query("answered") == "1" else None
-    return _html(ctx, pages.event_page(page, now=utcnow(), token=web.form_token(page), notice=notice))
+    return _html(ctx, pages.event_page(page, now=utcnow(), token=rsvp.form_token(page), notice=notice))
 
 
-@route("/i/{code}/rsvp", ["POST"], auth=False, body=FORM_BODY, error_page=error_page)
+@blueprint.route("/i/{code}/rsvp", ["POST"], auth=False, body=FORM_BODY, error_page=error_page)
 def answer(ctx: RequestContext):
-    if not web.posted_from_the_page(ctx.request.headers):
+    if not posted_from_the_page(ctx.request.headers):
         raise PermissionDenied()
-    page = web.open_link(_code(ctx), ctx.source_ip, host=False)  # an answer needs no host's name
+    page = rsvp.open_link(_code(ctx), ctx.source_ip, host=False)  # an answer needs no host's name
     form = ctx.body or {}
 
     def again(status: int, **shown) -> Response:
-        shown_page = web.with_host(page)
-        html = pages.event_page(shown_page, now=utcnow(), token=web.form_token(shown_page), **shown)
+        shown_page = rsvp.with_host(page)
+        html = pages.event_page(shown_page, now=utcnow(), token=rsvp.form_token(shown_page), **shown)
         return _html(ctx, html, status)
 
-    if not web.form_token_valid(page, form.get("csrf")):
+    if not rsvp.form_token_valid(page, form.get("csrf")):
         return again(403, problem=EXPIRED_FORM, message=form.get("message", ""))
     if form.get("answer") not in ANSWERS:
         return again(400, problem=CHOOSE, message=form.get("message", ""))
@@ -73,17 +104,17 @@ def answer(ctx: RequestContext):
     if fields.errors:
         return again(400, message=form.get("message", ""), message_error=fields.errors["message"][0])
     try:
-        web.answer(page, accept=ANSWERS[form["answer"]], message=message or "")
+        rsvp.answer(page, accept=ANSWERS[form["answer"]], message=message or "")
     except Conflict as refused:
-        page = web.open_link(_code(ctx), ctx.source_ip, counted=False)  # show what changed
+        page = rsvp.open_link(_code(ctx), ctx.source_ip, counted=False)  # show what changed
         return again(409, problem=refused.body.get("detail"))
     location = f"../{page.code}?answered=1"  # /i/<code>/rsvp -> /i/<code>, under any stage path
     return Response(body="", status_code=303, headers=_headers(pages.HTML, Location=location))
 
 
-@route("/i/{code}/event.ics", ["GET"], auth=False, body=NO_BODY, error_page=error_page)
+@blueprint.route("/i/{code}/event.ics", ["GET"], auth=False, body=NO_BODY, error_page=error_page)
 def calendar_entry(ctx: RequestContext):
-    page = web.open_link(_code(ctx), ctx.source_ip, host=False)
+    page = rsvp.open_link(_code(ctx), ctx.source_ip, host=False)
     body = "" if ctx.method == "HEAD" else ics.calendar(page.event)
     headers = _headers(ics.CONTENT_TYPE, **{"Content-Disposition": 'attachment; filename="event.ics"'})
     return Response(body=body, status_code=200, headers=headers)
