@@ -36,8 +36,7 @@ INSTALL = install() { \
 remake-venv:
 
 # Refuses an unsupported $(PYTHON) before touching .venv. A venv of another version is removed and made anew
-# (one of the same version, made by hand or by an older Makefile, is kept as it is); one that fails to build
-# is removed whole.
+# by scripts/make_venv.py (one of the same version, made by hand or by an older Makefile, is kept as it is).
 $(MADE): $(MADE_PREREQUISITES)
 	@$(PYTHON) -c 'import sys; sys.exit("%d.%d" % sys.version_info[:2] not in "$(SUPPORTED_PYTHONS)".split())' \
 		2>/dev/null || { \
@@ -47,12 +46,7 @@ $(MADE): $(MADE_PREREQUISITES)
 	@if [ "$(VENV_VERSION)" != "$(PYTHON_VERSION)" ]; then \
 		if [ -e $(VENV) ]; then echo "make: .venv is not Python $(PYTHON_VERSION): making it anew"; fi; \
 		echo "make: making .venv with $(PYTHON) (Python $(PYTHON_VERSION))"; \
-		rm -rf $(VENV); \
-		$(PYTHON) -m venv $(VENV) || { rm -rf $(VENV); exit 1; }; \
-		if [ "$(USE_UV)" = 1 ]; then \
-			$(BIN)/python -m pip install --quiet --disable-pip-version-check uv==$(UV_VERSION) \
-				|| echo "make: uv could not be installed; pip installs the packages"; \
-		fi; \
+		$(PYTHON) scripts/make_venv.py $(VENV) $(if $(filter 1,$(USE_UV)),--uv $(UV_VERSION),--no-uv) || exit 1; \
 	fi
 	touch $@
 
