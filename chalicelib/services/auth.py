@@ -16,6 +16,7 @@ from datetime import timedelta
 from pynamodb.exceptions import TransactWriteError, UpdateError
 
 from chalicelib import notify
+from chalicelib.aws_errors import condition_failed
 from chalicelib.config import get_settings
 from chalicelib.errors import InvalidToken, NotAuthenticated, Throttled, ValidationError
 from chalicelib.models.auth import Pin, RateCounter, pin_pk
@@ -26,7 +27,6 @@ from chalicelib.pinkey import pin_key
 from chalicelib.services import notifications, users
 from chalicelib.services.ratelimit import Limit, address_subject, hit
 from chalicelib.store.batch import batch_get
-from chalicelib.store.conditions import condition_failed
 from chalicelib.timeutil import utcnow
 
 INVALID_PIN = "Invalid pin."
@@ -68,10 +68,8 @@ def request_pin(e164: str, source_ip: str) -> None:
     try:
         with transact_write() as transaction:
             for limit in limits:
-                counter = _counter(limit, now)
-                transaction.update(
-                    counter, actions=limit.increment_actions(now), condition=limit.below_limit_condition()
-                )
+                counter, actions, condition = limit.counted_add(now)
+                transaction.update(counter, actions=actions, condition=condition)
             transaction.save(item)
     except TransactWriteError as exc:
         # PynamoDB sends puts before updates: the counters' reasons are the last ones.
@@ -86,14 +84,10 @@ def request_pin(e164: str, source_ip: str) -> None:
         raise
 
 
-def _counter(limit: Limit, now: float):
-    return RateCounter(limit.key(now))
-
-
 def _undo_pin(item: Pin, limits: list[Limit], now: float) -> None:
     with transact_write() as transaction:
         for limit in limits:
-            transaction.update(_counter(limit, now), actions=[limit.increment_actions(now, by=-1)[0]])
+            transaction.update(RateCounter(limit.key(now)), actions=[RateCounter.count.add(-1)])
         transaction.delete(item, condition=Pin.nonce == item.nonce)
 
 

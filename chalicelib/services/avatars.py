@@ -8,10 +8,10 @@ import secrets
 from pynamodb.exceptions import UpdateError
 
 from chalicelib import aws
+from chalicelib.aws_errors import condition_failed
 from chalicelib.config import get_settings
 from chalicelib.errors import Conflict, PayloadTooLarge, ServiceUnavailable, ValidationError
 from chalicelib.models.users import User
-from chalicelib.store.conditions import condition_failed
 from chalicelib.timeutil import utcnow
 
 log = logging.getLogger("invites")

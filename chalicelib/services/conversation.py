@@ -15,6 +15,7 @@ from datetime import datetime
 
 from pynamodb.exceptions import TransactWriteError
 
+from chalicelib.aws_errors import condition_failed, conflicted
 from chalicelib.config import get_settings
 from chalicelib.errors import Conflict, NotFound, ServiceUnavailable, ValidationError
 from chalicelib.ids import new_id
@@ -34,7 +35,6 @@ from chalicelib.models.events import (
 )
 from chalicelib.models.users import User
 from chalicelib.services.event_reads import EVENT_CANCELLED
-from chalicelib.store.conditions import condition_failed, conflicted
 from chalicelib.timeutil import format_datetime, utcnow
 
 POLL_LIMIT = 3

@@ -9,13 +9,13 @@ import time
 from chalicelib import notify, sms
 from chalicelib.config import get_settings
 from chalicelib.errors import Throttled
-from chalicelib.models.auth import RateCounter
 from chalicelib.models.events import (
     Event,
 )
 from chalicelib.models.users import User
 from chalicelib.parallel import parallel_map
 from chalicelib.services.ratelimit import Limit, RollingLimit, take_up_to
+from chalicelib.store import counters
 
 log = logging.getLogger("invites")
 
@@ -50,7 +50,7 @@ def _texts_allowed(owner: User, people: list[User]) -> list[User]:
     allowed = parallel_map(charge, list(range(taken)))
     chosen = [people[index] for index in range(taken) if allowed[index]]
     if len(chosen) < taken:
-        RateCounter(owner_limit.key(now)).update(actions=[RateCounter.count.add(len(chosen) - taken)])
+        counters.add(owner_limit.key(now), len(chosen) - taken)  # the owner's quota back for texts not sent
     return chosen
 
 

@@ -21,6 +21,7 @@ from datetime import datetime
 
 from pynamodb.exceptions import PutError, TransactWriteError, UpdateError
 
+from chalicelib.aws_errors import condition_failed
 from chalicelib.config import get_settings
 from chalicelib.errors import Conflict, NotFound, ValidationError
 from chalicelib.ids import MAX_ID, new_id
@@ -43,7 +44,6 @@ from chalicelib.services.event_reads import participant_view, require_live, requ
 from chalicelib.services.event_texts import send_invitation_texts
 from chalicelib.services.users import find_or_create_user
 from chalicelib.store.batch import batch_get
-from chalicelib.store.conditions import condition_failed
 from chalicelib.store.events import (
     TRANSACTION_ITEMS,
     EventView,

@@ -43,6 +43,7 @@ from datetime import datetime, timedelta
 from pynamodb.exceptions import PutError, UpdateError
 
 from chalicelib import aws, notify
+from chalicelib.aws_errors import condition_failed
 from chalicelib.config import get_settings
 from chalicelib.ids import new_id
 from chalicelib.models.auth import SentNotification, sent_pk
@@ -61,7 +62,6 @@ from chalicelib.parallel import chunks, parallel_map
 from chalicelib.services import devices
 from chalicelib.services.users import get_user
 from chalicelib.store.batch import batch_get, index_keys
-from chalicelib.store.conditions import condition_failed
 from chalicelib.store.events import EventView, flag_invitations_cancelled, load_partition
 from chalicelib.store.users import get_users
 from chalicelib.timeutil import format_datetime, utcnow

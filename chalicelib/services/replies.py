@@ -12,6 +12,7 @@ from datetime import datetime
 
 from pynamodb.exceptions import TransactGetError, TransactWriteError
 
+from chalicelib.aws_errors import condition_failed, conflicted
 from chalicelib.config import get_settings
 from chalicelib.errors import Conflict, NotFound, PermissionDenied
 from chalicelib.models.base import transact_get, transact_write
@@ -27,7 +28,6 @@ from chalicelib.models.events import (
 from chalicelib.models.users import User
 from chalicelib.services import notifications
 from chalicelib.services.event_reads import require_live
-from chalicelib.store.conditions import condition_failed, conflicted
 from chalicelib.timeutil import utcnow
 
 EVENT_FULL = "This event is full."

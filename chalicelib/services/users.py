@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pynamodb.exceptions import TransactWriteError
 
+from chalicelib.aws_errors import condition_failed
 from chalicelib.ids import new_id
 from chalicelib.models.base import transact_write
 from chalicelib.models.users import PHONE_SK, PROFILE_SK, PhoneClaim, User, phone_pk, user_pk
-from chalicelib.store.conditions import condition_failed
 from chalicelib.timeutil import utcnow
 
 _CREATE_ATTEMPTS = 4

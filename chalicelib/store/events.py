@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from pynamodb.exceptions import TransactWriteError
 
+from chalicelib.aws_errors import conflicted
 from chalicelib.models.base import transact_write
 from chalicelib.models.events import (
     OWNER,
@@ -26,7 +27,6 @@ from chalicelib.models.events import (
 )
 from chalicelib.models.users import User
 from chalicelib.parallel import chunks, parallel_map
-from chalicelib.store.conditions import conflicted
 
 TRANSACTION_ITEMS = 100  # DynamoDB's limit of items in one TransactWriteItems
 CONFLICT_ATTEMPTS = 5
