@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from chalicelib.api.routing import NO_CONTENT, RequestContext, route
-from chalicelib.services import devices
+from chalicelib.messaging import devices
 from chalicelib.validation import Fields
 
 _DEVICE_TOKEN = re.compile(r"^[0-9a-fA-F]{64}$")

@@ -15,16 +15,16 @@ from datetime import timedelta
 
 from pynamodb.exceptions import TransactWriteError, UpdateError
 
-from chalicelib import notify
 from chalicelib.aws_errors import condition_failed
 from chalicelib.config import get_settings
 from chalicelib.errors import InvalidToken, NotAuthenticated, Throttled, ValidationError
+from chalicelib.messaging import notifications, sms_sender
 from chalicelib.models.auth import Pin, RateCounter, pin_pk
 from chalicelib.models.base import transact_write
 from chalicelib.models.users import PROFILE_SK, PhoneClaim, Token, User, UsersTable, token_sk, user_pk
 from chalicelib.parallel import parallel_map
 from chalicelib.pinkey import pin_key
-from chalicelib.services import notifications, users
+from chalicelib.services import users
 from chalicelib.services.ratelimit import Limit, address_subject, hit
 from chalicelib.store.batch import batch_get
 from chalicelib.timeutil import utcnow
@@ -78,7 +78,7 @@ def request_pin(e164: str, source_ip: str) -> None:
                 raise Throttled(limit.retry_after(now)) from None
         raise
     try:
-        notify.send_sms(e164, f"Your {settings.service_name} pin is {pin}.")
+        sms_sender.send_sms(e164, f"Your {settings.service_name} pin is {pin}.")
     except Exception:
         _undo_pin(item, limits, now)
         raise

@@ -10,23 +10,33 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from pynamodb.exceptions import TransactWriteError
 
 from chalicelib.aws_errors import conflicted
-from chalicelib.models.base import transact_write
+from chalicelib.models.base import transact_get, transact_write
+from chalicelib.models.events import GUEST as GUEST  # an invitation's roles, for the services
 from chalicelib.models.events import (
+    INVITATION_PREFIX,
+    META_SK,
     OWNER,
     SUGGESTION_PREFIX,
     Event,
     EventsTable,
     Invitation,
+    Location,
     Message,
     Poll,
+    date_key,
+    event_id_of,
     event_pk,
+    invitation_sk,
 )
-from chalicelib.models.users import User
+from chalicelib.models.users import User, user_pk
 from chalicelib.parallel import chunks, parallel_map
+from chalicelib.store import Conflict, Refused, refusals
+from chalicelib.store.batch import index_keys
 
 TRANSACTION_ITEMS = 100  # DynamoDB's limit of items in one TransactWriteItems
 CONFLICT_ATTEMPTS = 5
@@ -101,3 +111,255 @@ def flag_invitations_cancelled(view: EventView) -> None:
     )
     for invitation in pending:
         invitation.cancelled = True
+
+
+def upcoming_on(day: str, start: str, end: str) -> list[tuple[int, str]]:
+    """``(event id, date key)`` of the live, not yet reminded events of UTC ``day`` whose date key lies
+    between ``start`` and ``end``: one Query of the sparse ``upcoming`` index (keys only, every page)."""
+    window = Event.date_key.between(start, end)
+    return [(event_id_of(item["pk"]), item["date_key"]) for item in index_keys(EventsTable, "upcoming", day, window)]
+
+
+def mark_reminded(event: Event, date_key: str) -> bool:
+    """Take the event out of the ``upcoming`` index, unless its date moved meanwhile (then False)."""
+    try:
+        with refusals():
+            event.update(actions=[Event.remind_day.remove()], condition=Event.date_key == date_key)
+    except Refused:
+        return False
+    return True
+
+
+# --------------------------------------------------------------------------- a guest's reply
+
+
+def find_invitation(event_id: int, user_id: int) -> Invitation | None:
+    """The invitation of ``user_id`` to the event, read consistently; None when not invited."""
+    try:
+        return Invitation.get(event_pk(event_id), invitation_sk(user_id), consistent_read=True)
+    except Invitation.DoesNotExist:
+        return None
+
+
+def write_reply(invitation: Invitation, *, accept: bool, message: str, now: datetime, max_spots_filled: int) -> None:
+    """The reply and the META counters in one transaction, on condition the reply read is unchanged and
+    the event live (and, for a guest joining, not full). Raises Refused or Conflict."""
+    event_id = invitation.event_id
+    was_accepted = invitation.has_accepted is True
+    if was_accepted:
+        unchanged = Invitation.has_accepted == True  # noqa: E712
+    else:
+        unchanged = Invitation.has_accepted.does_not_exist() | (Invitation.has_accepted == False)  # noqa: E712
+    live = Event.cancelled == False  # noqa: E712
+    actions = [Invitation.has_accepted.set(accept), Invitation.rsvp_message.set(message), Invitation.rsvp_time.set(now)]
+    event_key = Event(event_pk(event_id), META_SK)
+    with refusals(), transact_write() as transaction:
+        transaction.update(invitation, actions=actions, condition=unchanged)
+        if accept and not was_accepted:
+            room = (Event.total_spots == 0) | (Event.spots_filled < Event.total_spots)
+            room &= Event.spots_filled < max_spots_filled
+            transaction.update(event_key, actions=_counter_actions(1, now), condition=live & room)
+        elif was_accepted and not accept:
+            transaction.update(event_key, actions=_counter_actions(-1, now), condition=live)
+        else:
+            transaction.condition_check(Event, event_pk(event_id), META_SK, condition=live)
+
+
+def _counter_actions(delta: int, now: datetime) -> list:
+    return [Event.accepted_count.add(delta), Event.spots_filled.add(delta), Event.modified.set(now)]
+
+
+def event_and_reply(event_id: int, user_id: int) -> tuple[Event, bool | None] | None:
+    """META and the user's reply at one instant (TransactGetItems); None when a write held them."""
+    try:
+        with refusals(), transact_get() as transaction:
+            event = transaction.get(Event, event_pk(event_id), META_SK)
+            invitation = transaction.get(Invitation, event_pk(event_id), invitation_sk(user_id))
+    except Conflict:
+        return None
+    return event.get(), invitation.get().has_accepted
+
+
+def invitations_of(event_id: int) -> list[Invitation]:
+    """Every invitation of the event (the owner's too), read consistently: one Query."""
+    return list(Invitation.query(event_pk(event_id), Invitation.sk.startswith(INVITATION_PREFIX), consistent_read=True))
+
+
+def mark_seen(invitation: Invitation) -> None:
+    invitation.update(actions=[Invitation.has_seen.set(True)], condition=Invitation.pk.exists())
+
+
+# --------------------------------------------------------------------------- create, edit, cancel
+
+
+def new_event(event_id: int, owner_id: int, fields: dict, *, remind_day: str, now: datetime) -> Event:
+    """A new event's META item (not stored yet): ``fields`` are title, event_date, is_time_specified,
+    total_spots, location ({"latitude", "longitude"} or None), address and venue_name."""
+    location = fields.get("location")
+    return Event(
+        event_pk(event_id),
+        META_SK,
+        id=event_id,
+        owner_id=owner_id,
+        title=fields["title"],
+        event_date=fields["event_date"],
+        is_time_specified=bool(fields.get("is_time_specified")),
+        total_spots=fields.get("total_spots") or 0,
+        accepted_count=0,
+        spots_filled_by_hand=0,
+        spots_filled=0,
+        location=Location(latitude=location["latitude"], longitude=location["longitude"]) if location else None,
+        address=fields.get("address") or "",
+        venue_name=fields.get("venue_name") or "",
+        cancelled=False,
+        message_count=0,
+        poll_count=0,
+        remind_day=remind_day,
+        date_key=date_key(fields["event_date"], event_id),
+        created=now,
+        modified=now,
+    )
+
+
+def new_invitation(event: Event, user_id: int, role: str, invitation_id: int, now: datetime) -> Invitation:
+    """A new invitation item (not stored yet); the owner's is seen and accepted from the start."""
+    return Invitation(
+        event_pk(event.id),
+        invitation_sk(user_id),
+        id=invitation_id,
+        event_id=event.id,
+        user_id=user_id,
+        owner_id=event.owner_id,
+        role=role,
+        has_seen=role == OWNER,
+        has_accepted=True if role == OWNER else None,
+        rsvp_message="",
+        cancelled=False,
+        user_pk=user_pk(user_id),
+        date_key=date_key(event.event_date, event.id),
+        created=now,
+    )
+
+
+def save_new_event(event: Event, invitations: list[Invitation]) -> bool:
+    """META and the first 99 invitations in one transaction (False on an id clash), the rest after."""
+    first = invitations[: TRANSACTION_ITEMS - 1]
+    rest = chunks(invitations[len(first) :], TRANSACTION_ITEMS)
+    try:
+        with refusals(), transact_write() as transaction:
+            transaction.save(event, condition=Event.pk.does_not_exist())
+            for invitation in first:
+                transaction.save(invitation)
+    except Refused as refused:
+        if refused.item_failed(0):
+            return False
+        raise
+    parallel_map(_save_all, rest)
+    return True
+
+
+def _save_all(items: list) -> None:
+    with transact_write() as transaction:
+        for item in items:
+            transaction.save(item)
+
+
+def save_new_invitations(invitations: list[Invitation]) -> list[Invitation]:
+    """Store invitations of people not invited yet, 100 a transaction side by side; a person invited by a
+    parallel edit keeps that invitation (and its reply). Returns those stored."""
+
+    def save(chunk: list[Invitation]) -> list[Invitation]:
+        try:
+            with refusals(), transact_write() as transaction:
+                for invitation in chunk:
+                    transaction.save(invitation, condition=Invitation.pk.does_not_exist())
+            return chunk
+        except Refused:
+            pass
+        saved = []
+        for invitation in chunk:
+            try:
+                with refusals():
+                    invitation.save(condition=Invitation.pk.does_not_exist())
+                saved.append(invitation)
+            except Refused:
+                continue
+        return saved
+
+    return [inv for chunk in parallel_map(save, chunks(invitations, TRANSACTION_ITEMS)) for inv in chunk]
+
+
+@dataclass
+class EventEdit:
+    """What an edit writes to META; None means "unchanged". ``location`` {} removes it."""
+
+    title: str | None = None
+    event_date: datetime | None = None
+    remind_day: str | None = None  # with event_date
+    is_time_specified: bool | None = None
+    total_spots: int | None = None
+    location: dict | None = None
+    address: str | None = None
+    venue_name: str | None = None
+    spots_filled_by_hand: int = 0  # added to spots_filled too
+
+
+def edit_event(
+    event: Event, edit: EventEdit, *, counters_unchanged: bool, max_spots_filled: int, now: datetime
+) -> None:
+    """Write ``edit`` on condition the event is live (and, with ``counters_unchanged``, its spot counters are
+    those read; filling by hand keeps spots_filled within ``max_spots_filled``). Raises Refused."""
+    actions = [Event.modified.set(now)]
+    condition = Event.cancelled == False  # noqa: E712
+    if counters_unchanged:
+        condition &= (Event.total_spots == event.total_spots) & (Event.spots_filled == event.spots_filled)
+    if edit.spots_filled_by_hand:
+        condition &= Event.spots_filled <= max_spots_filled - edit.spots_filled_by_hand
+    if edit.title is not None:
+        actions.append(Event.title.set(edit.title))
+    if edit.event_date is not None:
+        actions += [
+            Event.event_date.set(edit.event_date),
+            Event.date_key.set(date_key(edit.event_date, event.id)),
+            Event.remind_day.set(edit.remind_day),
+        ]
+    if edit.is_time_specified is not None:
+        actions.append(Event.is_time_specified.set(edit.is_time_specified))
+    if edit.total_spots is not None:
+        actions.append(Event.total_spots.set(edit.total_spots))
+    if edit.location is not None:
+        if edit.location:
+            location = Location(latitude=edit.location["latitude"], longitude=edit.location["longitude"])
+            actions.append(Event.location.set(location))
+        else:
+            actions.append(Event.location.remove())
+    if edit.address is not None:
+        actions.append(Event.address.set(edit.address))
+    if edit.venue_name is not None:
+        actions.append(Event.venue_name.set(edit.venue_name))
+    if edit.spots_filled_by_hand:
+        actions += [
+            Event.spots_filled_by_hand.add(edit.spots_filled_by_hand),
+            Event.spots_filled.add(edit.spots_filled_by_hand),
+        ]
+    with refusals():
+        event.update(actions=actions, condition=condition)
+
+
+def move_invitations(view: EventView, event: Event) -> None:
+    """A new date moves every invitation in the ``by_user`` index: ceil(n / 100) transactions."""
+    new_key = date_key(event.event_date, event.id)
+    for invitation in view.invitations:
+        invitation.date_key = new_key
+    parallel_map(
+        lambda chunk: update_all(chunk, [Invitation.date_key.set(new_key)]),
+        chunks(view.invitations, TRANSACTION_ITEMS),
+    )
+
+
+def mark_cancelled(event: Event, now: datetime) -> None:
+    """META cancelled and out of the reminders' ``upcoming`` index."""
+    event.update(
+        actions=[Event.cancelled.set(True), Event.remind_day.remove(), Event.modified.set(now)],
+        condition=Event.pk.exists(),
+    )

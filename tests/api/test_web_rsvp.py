@@ -17,7 +17,7 @@ from urllib.parse import quote
 import pytest
 from chalice.local import LambdaEventConverter
 
-from chalicelib import sms
+from chalicelib.messaging import sms_segments as sms
 from chalicelib.models.events import Invitation, event_pk, invitation_sk
 from chalicelib.services import invite_links, web_rsvp
 from chalicelib.services.users import find_user_by_phone

@@ -6,9 +6,9 @@ from __future__ import annotations
 import logging
 import time
 
-from chalicelib import notify, sms
 from chalicelib.config import get_settings
 from chalicelib.errors import Throttled
+from chalicelib.messaging import sms_segments, sms_sender
 from chalicelib.models.events import (
     Event,
 )
@@ -66,7 +66,9 @@ def invitation_text(owner: User, event: Event, link: str = "") -> str:
     def template(who: str, title: str) -> str:
         return f'{service} invitation: {who} invited you to "{title}" on {when}. {reply}'
 
-    return sms.fit(template, owner.full_name or owner.phone_number, event.title, settings.invite_sms_max_segments)
+    return sms_segments.fit(
+        template, owner.full_name or owner.phone_number, event.title, settings.invite_sms_max_segments
+    )
 
 
 def send_invitation_texts(owner: User, event: Event, people: list[User], links: dict[int, str]) -> None:
@@ -81,7 +83,7 @@ def send_invitation_texts(owner: User, event: Event, people: list[User], links: 
 
     def send(person: User) -> None:
         try:
-            notify.send_sms(person.phone_number, invitation_text(owner, event, links.get(person.id, "")))
+            sms_sender.send_sms(person.phone_number, invitation_text(owner, event, links.get(person.id, "")))
         except Exception:  # noqa: BLE001 - the invitation stands; the text is best effort
             log.warning("invitation text failed for user %s", person.id)
 
