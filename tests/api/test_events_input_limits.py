@@ -125,7 +125,8 @@ def test_the_cap_is_in_the_write_itself(aws, override_settings):
     events.update_event(owner.user, event.id, events.EventInput(spot_filled=4))
     current = stored_event(event.id)
     with pytest.raises(store.Refused):
-        edit_event(current, EventEdit(spots_filled_by_hand=4), counters_unchanged=True, max_spots_filled=5, now=utcnow())
+        edit = EventEdit(spots_filled_by_hand=4)
+        edit_event(current, edit, counters_unchanged=True, max_spots_filled=5, now=utcnow())
     assert stored_event(event.id).spots_filled == 4
 
 
