@@ -8,11 +8,8 @@ another transaction held an item).
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field
 from datetime import datetime
-
-from pynamodb.exceptions import TransactWriteError
 
 from chalicelib.aws_errors import conflicted
 from chalicelib.models.base import transact_get, transact_write
@@ -35,6 +32,7 @@ from chalicelib.models.events import (
 )
 from chalicelib.models.users import User, user_pk
 from chalicelib.parallel import chunks, parallel_map
+from chalicelib.retry import linear, retry
 from chalicelib.store import Conflict, Refused, refusals
 from chalicelib.store.batch import index_keys
 
@@ -90,16 +88,15 @@ def load_partition(event_id: int, *, consistent: bool = True) -> EventView | Non
 
 
 def update_all(invitations: list[Invitation], actions: list) -> None:
-    for attempt in range(CONFLICT_ATTEMPTS):
-        try:
-            with transact_write() as transaction:
-                for invitation in invitations:
-                    transaction.update(invitation, actions=actions, condition=Invitation.pk.exists())
-            return
-        except TransactWriteError as exc:
-            if not conflicted(exc) or attempt == CONFLICT_ATTEMPTS - 1:
-                raise
-            time.sleep(0.05 * (attempt + 1))
+    """``actions`` on every invitation in one transaction (at most 100), tried again while another
+    transaction holds one of them."""
+
+    def attempt(_number: int) -> None:
+        with transact_write() as transaction:
+            for invitation in invitations:
+                transaction.update(invitation, actions=actions, condition=Invitation.pk.exists())
+
+    retry(attempt, attempts=CONFLICT_ATTEMPTS, pause=linear(0.05), retry_on=conflicted)
 
 
 def flag_invitations_cancelled(view: EventView) -> None:
