@@ -32,6 +32,7 @@ from chalicelib.services.event_reads import participant_view, require_live, requ
 from chalicelib.services.users import find_or_create_user
 from chalicelib.store import events as event_store
 from chalicelib.store.events import GUEST, OWNER, EventEdit, EventView, flag_invitations_cancelled
+from chalicelib.store.invitations import save_new_invitations
 from chalicelib.store.users import get_users, user_ids_by_phone
 from chalicelib.timeutil import format_datetime, utcnow
 
@@ -266,7 +267,7 @@ def _invite_more(owner, view: EventView, invitees: _Invitees) -> list[int]:
     texted = {user.id for user in invitees.to_text}
     links = invite_links.attach_links(inv for inv in added if inv.user_id in texted)
 
-    stored = event_store.save_new_invitations(added)
+    stored = save_new_invitations(added)
     view.invitations += stored
     invited = {inv.user_id for inv in stored}
     send_invitation_texts(owner, view.event, [user for user in invitees.to_text if user.id in invited], links)

@@ -13,6 +13,7 @@ from chalicelib.messaging import notifications
 from chalicelib.retry import AttemptsSpent, TryAgain, jittered, retry
 from chalicelib.services.event_reads import require_live
 from chalicelib.store import events as event_store
+from chalicelib.store import invitations as invitation_store
 from chalicelib.timeutil import utcnow
 
 EVENT_FULL = "This event is full."
@@ -37,7 +38,7 @@ def rsvp(caller, event_id: int, *, accept: bool, message: str | None):
         previous_reply = invitation.has_accepted
         now = utcnow()
         try:
-            event_store.write_reply(
+            invitation_store.write_reply(
                 invitation,
                 accept=accept,
                 message=message or "",
@@ -64,7 +65,7 @@ def rsvp(caller, event_id: int, *, accept: bool, message: str | None):
 
 def _guest_invitation(caller, event_id: int):
     """The caller's invitation, read consistently: 404 when not invited, 403 for the owner."""
-    invitation = event_store.find_invitation(event_id, caller.id)
+    invitation = invitation_store.find_invitation(event_id, caller.id)
     if invitation is None:
         raise NotFound()
     if invitation.role == event_store.OWNER:
@@ -78,7 +79,7 @@ def _raise_unless_moved(event_id: int, user_id: int, *, joining: bool) -> None:
 
     Which condition failed is decided by reading again, not by the reasons' positions (emulators do not
     always report them per item)."""
-    snapshot = event_store.event_and_reply(event_id, user_id)
+    snapshot = invitation_store.event_and_reply(event_id, user_id)
     if snapshot is None:
         return
     event, reply = snapshot
@@ -94,7 +95,7 @@ def _is_full(event) -> bool:
 
 def mark_seen(caller, event_id: int, invitation_id: int):
     """Only the invited person marks their invitation seen; one Query and one UpdateItem."""
-    invitations = event_store.invitations_of(event_id)
+    invitations = invitation_store.invitations_of(event_id)
     if not any(inv.user_id == caller.id for inv in invitations):
         raise NotFound()
     target = next((inv for inv in invitations if inv.id == invitation_id), None)
@@ -103,5 +104,5 @@ def mark_seen(caller, event_id: int, invitation_id: int):
     if target.user_id != caller.id:
         raise PermissionDenied()
     if not target.has_seen:
-        event_store.mark_seen(target)
+        invitation_store.mark_seen(target)
     return target

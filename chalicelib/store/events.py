@@ -12,10 +12,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from chalicelib.aws_errors import conflicted
-from chalicelib.models.base import transact_get, transact_write
+from chalicelib.models.base import transact_write
 from chalicelib.models.events import GUEST as GUEST  # an invitation's roles, for the services
 from chalicelib.models.events import (
-    INVITATION_PREFIX,
     META_SK,
     OWNER,
     SUGGESTION_PREFIX,
@@ -33,7 +32,7 @@ from chalicelib.models.events import (
 from chalicelib.models.users import User, user_pk
 from chalicelib.parallel import chunks, parallel_map
 from chalicelib.retry import linear, retry
-from chalicelib.store import Conflict, Refused, refusals
+from chalicelib.store import Refused, refusals
 from chalicelib.store.batch import index_keys
 
 TRANSACTION_ITEMS = 100  # DynamoDB's limit of items in one TransactWriteItems
@@ -127,65 +126,6 @@ def mark_reminded(event: Event, date_key: str) -> bool:
     return True
 
 
-# --------------------------------------------------------------------------- a guest's reply
-
-
-def find_invitation(event_id: int, user_id: int) -> Invitation | None:
-    """The invitation of ``user_id`` to the event, read consistently; None when not invited."""
-    try:
-        return Invitation.get(event_pk(event_id), invitation_sk(user_id), consistent_read=True)
-    except Invitation.DoesNotExist:
-        return None
-
-
-def write_reply(invitation: Invitation, *, accept: bool, message: str, now: datetime, max_spots_filled: int) -> None:
-    """The reply and the META counters in one transaction, on condition the reply read is unchanged and
-    the event live (and, for a guest joining, not full). Raises Refused or Conflict."""
-    event_id = invitation.event_id
-    was_accepted = invitation.has_accepted is True
-    if was_accepted:
-        unchanged = Invitation.has_accepted == True  # noqa: E712
-    else:
-        unchanged = Invitation.has_accepted.does_not_exist() | (Invitation.has_accepted == False)  # noqa: E712
-    live = Event.cancelled == False  # noqa: E712
-    actions = [Invitation.has_accepted.set(accept), Invitation.rsvp_message.set(message), Invitation.rsvp_time.set(now)]
-    event_key = Event(event_pk(event_id), META_SK)
-    with refusals(), transact_write() as transaction:
-        transaction.update(invitation, actions=actions, condition=unchanged)
-        if accept and not was_accepted:
-            room = (Event.total_spots == 0) | (Event.spots_filled < Event.total_spots)
-            room &= Event.spots_filled < max_spots_filled
-            transaction.update(event_key, actions=_counter_actions(1, now), condition=live & room)
-        elif was_accepted and not accept:
-            transaction.update(event_key, actions=_counter_actions(-1, now), condition=live)
-        else:
-            transaction.condition_check(Event, event_pk(event_id), META_SK, condition=live)
-
-
-def _counter_actions(delta: int, now: datetime) -> list:
-    return [Event.accepted_count.add(delta), Event.spots_filled.add(delta), Event.modified.set(now)]
-
-
-def event_and_reply(event_id: int, user_id: int) -> tuple[Event, bool | None] | None:
-    """META and the user's reply at one instant (TransactGetItems); None when a write held them."""
-    try:
-        with refusals(), transact_get() as transaction:
-            event = transaction.get(Event, event_pk(event_id), META_SK)
-            invitation = transaction.get(Invitation, event_pk(event_id), invitation_sk(user_id))
-    except Conflict:
-        return None
-    return event.get(), invitation.get().has_accepted
-
-
-def invitations_of(event_id: int) -> list[Invitation]:
-    """Every invitation of the event (the owner's too), read consistently: one Query."""
-    return list(Invitation.query(event_pk(event_id), Invitation.sk.startswith(INVITATION_PREFIX), consistent_read=True))
-
-
-def mark_seen(invitation: Invitation) -> None:
-    invitation.update(actions=[Invitation.has_seen.set(True)], condition=Invitation.pk.exists())
-
-
 # --------------------------------------------------------------------------- create, edit, cancel
 
 
@@ -259,31 +199,6 @@ def _save_all(items: list) -> None:
     with transact_write() as transaction:
         for item in items:
             transaction.save(item)
-
-
-def save_new_invitations(invitations: list[Invitation]) -> list[Invitation]:
-    """Store invitations of people not invited yet, 100 a transaction side by side; a person invited by a
-    parallel edit keeps that invitation (and its reply). Returns those stored."""
-
-    def save(chunk: list[Invitation]) -> list[Invitation]:
-        try:
-            with refusals(), transact_write() as transaction:
-                for invitation in chunk:
-                    transaction.save(invitation, condition=Invitation.pk.does_not_exist())
-            return chunk
-        except Refused:
-            pass
-        saved = []
-        for invitation in chunk:
-            try:
-                with refusals():
-                    invitation.save(condition=Invitation.pk.does_not_exist())
-                saved.append(invitation)
-            except Refused:
-                continue
-        return saved
-
-    return [inv for chunk in parallel_map(save, chunks(invitations, TRANSACTION_ITEMS)) for inv in chunk]
 
 
 @dataclass
