@@ -104,7 +104,8 @@ def conflicted(exc: BaseException) -> bool:
 
 
 def is_transient(exc: BaseException) -> bool:
-    """True when ``exc`` (botocore or PynamoDB) means an AWS dependency is throttling or down."""
+    """True when ``exc`` (botocore or PynamoDB, or an error raised from one) means an AWS dependency is
+    throttling or down."""
     from botocore.exceptions import BotoCoreError, ClientError
     from botocore.exceptions import ConnectionError as BotoConnectionError
     from pynamodb.exceptions import PynamoDBException
@@ -121,7 +122,8 @@ def is_transient(exc: BaseException) -> bool:
         return error.get("Code") in TRANSIENT_CODES or status >= 500
     if isinstance(exc, (BotoConnectionError, BotoCoreError)):
         return True
-    return False
+    cause = exc.__cause__  # the store's Conflict and Refused carry the AWS error they stand for
+    return cause is not None and cause is not exc and is_transient(cause)
 
 
 def endpoint_gone(exc: BaseException) -> bool:
