@@ -70,3 +70,41 @@ def update_profile(user: User, changes: dict, now: datetime) -> None:
     ]
     actions.append(User.modified.set(now))
     user.update(actions=actions, condition=User.pk.exists())
+
+
+# --------------------------------------------------------------------------- avatar keys
+
+
+def _same_avatar_keys(user: User):
+    """The profile still holds the avatar keys read into ``user``."""
+    condition = User.pk.exists()
+    for attribute, value in ((User.big_photo_key, user.big_photo_key), (User.photo_key, user.photo_key)):
+        condition &= attribute.does_not_exist() if value is None else attribute == value
+    return condition
+
+
+def reread(user: User) -> None:
+    """Refresh ``user`` from the table, read consistently."""
+    user.refresh(consistent_read=True)
+
+
+def set_avatar_keys(user: User, big_key: str, small_key: str, now: datetime) -> None:
+    """Point the profile at the new keys, recording the replaced ones as stale, on condition the keys read
+    are still there (else Refused). Refreshes ``user`` from the answer."""
+    replaced = {key for key in (user.big_photo_key, user.photo_key) if key}
+    actions = [User.big_photo_key.set(big_key), User.photo_key.set(small_key), User.modified.set(now)]
+    if replaced:
+        actions.append(User.stale_photo_keys.add(replaced))
+    with refusals():
+        user.update(actions=actions, condition=_same_avatar_keys(user))
+
+
+def clear_avatar_keys(user: User, now: datetime) -> None:
+    """Remove the profile's avatar keys, on condition the keys read are still there (else Refused)."""
+    actions = [User.big_photo_key.remove(), User.photo_key.remove(), User.modified.set(now)]
+    with refusals():
+        user.update(actions=actions, condition=_same_avatar_keys(user))
+
+
+def forget_stale_avatar_keys(user: User, keys: set[str]) -> None:
+    user.update(actions=[User.stale_photo_keys.delete(keys)], condition=User.pk.exists())
