@@ -12,7 +12,7 @@ from chalicelib.models.users import (
     user_id_of,
     user_pk,
 )
-from chalicelib.store.batch import batch_get, index_keys
+from chalicelib.store.batch import batch_get, batch_write, index_keys
 
 
 def keeper_ids(e164: str) -> list[int]:
@@ -34,3 +34,31 @@ def keepers_with_names(keeper_ids: list[int], e164: str) -> list[tuple[User, str
         if isinstance(user, User):
             pairs.append((user, favorite.contact_name if isinstance(favorite, Favorite) else ""))
     return pairs
+
+
+def favorites_of(owner_id: int) -> list[Favorite]:
+    """The owner's favorites, read consistently: one Query of their partition's ``FAV#`` items."""
+    return list(Favorite.query(user_pk(owner_id), Favorite.sk.startswith(favorite_sk("")), consistent_read=True))
+
+
+def new_favorite(owner_id: int, e164: str, *, favorite_id: int, contact_name: str, photo_key, created) -> Favorite:
+    """A favorite item (not stored yet)."""
+    return Favorite(
+        user_pk(owner_id),
+        favorite_sk(e164),
+        id=favorite_id,
+        fav_phone=e164,
+        contact_name=contact_name,
+        photo_key=photo_key,
+        created=created,
+    )
+
+
+def write_favorites(items: list[Favorite], *, written: set[str]) -> None:
+    """Put ``items``, 25 a BatchWriteItem side by side; the sort key of each one written goes into ``written``."""
+    batch_write(items, written=written)
+
+
+def delete_favorites(items: list[Favorite], *, written: set[str]) -> None:
+    """Delete ``items`` as :func:`write_favorites` puts them."""
+    batch_write(items, delete=True, written=written)

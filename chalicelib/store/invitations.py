@@ -138,3 +138,8 @@ def count_unanswered(user_id: int, *, above: str) -> int:
         filter_condition=_not_cancelled(GUEST) & Invitation.has_accepted.does_not_exist(),
         index_name=Invitation.by_user.Meta.index_name,
     )
+
+
+def guest_invitations(user_id: int) -> Iterator[Invitation]:
+    """The person's invitations as a guest (cancelled ones too): a Query of the ``by_user`` index."""
+    return Invitation.by_user.query(user_pk(user_id), filter_condition=Invitation.role == GUEST)

@@ -9,7 +9,7 @@ from datetime import datetime
 from chalicelib.models.base import transact_write
 from chalicelib.models.users import PHONE_SK, PROFILE_SK, PhoneClaim, User, phone_of, phone_pk, user_pk
 from chalicelib.store import refusals
-from chalicelib.store.batch import batch_get
+from chalicelib.store.batch import batch_get, batch_get_chunk
 
 
 def get_user(user_id: int) -> User | None:
@@ -39,6 +39,13 @@ def find_claim(e164: str) -> PhoneClaim | None:
 def user_ids_by_phone(numbers: list[str]) -> dict[str, int]:
     """The ids of the users holding ``numbers`` (those held), read consistently: one BatchGetItem per 100."""
     claims = batch_get(PhoneClaim, [(phone_pk(number), PHONE_SK) for number in numbers], consistent_read=True)
+    return {phone_of(claim.pk): claim.user_id for claim in claims}
+
+
+def claims_chunk(numbers: list[str]) -> dict[str, int]:
+    """``{number: user id}`` of the held ``numbers`` (at most BATCH_GET_KEYS): one BatchGetItem, not
+    consistent, for callers that run it side by side with other calls."""
+    claims = batch_get_chunk(PhoneClaim, [(phone_pk(number), PHONE_SK) for number in numbers])
     return {phone_of(claim.pk): claim.user_id for claim in claims}
 
 
