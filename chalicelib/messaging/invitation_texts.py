@@ -9,13 +9,10 @@ import time
 from chalicelib.config import get_settings
 from chalicelib.errors import Throttled
 from chalicelib.messaging import sms_segments, sms_sender
-from chalicelib.models.events import (
-    Event,
-)
-from chalicelib.models.users import User
 from chalicelib.parallel import parallel_map
 from chalicelib.services.ratelimit import Limit, RollingLimit, take_up_to
 from chalicelib.store import counters
+from chalicelib.store.records import Event, User
 
 log = logging.getLogger("invites")
 

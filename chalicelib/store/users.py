@@ -115,3 +115,8 @@ def clear_avatar_keys(user: User, now: datetime) -> None:
 
 def forget_stale_avatar_keys(user: User, keys: set[str]) -> None:
     user.update(actions=[User.stale_photo_keys.delete(keys)], condition=User.pk.exists())
+
+
+def user_with_id(user_id: int) -> User:
+    """A user record holding only its id (no read), for rules that need only who acts."""
+    return User(user_pk(user_id), PROFILE_SK, id=user_id)

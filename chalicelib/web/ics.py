@@ -12,7 +12,7 @@ from urllib.parse import urlsplit
 
 from chalicelib.config import get_settings
 from chalicelib.messaging.sms_segments import one_line
-from chalicelib.models.events import Event
+from chalicelib.store.records import Event
 
 CONTENT_TYPE = "text/calendar; charset=utf-8"
 LINE_OCTETS = 75
