@@ -32,10 +32,9 @@ from chalicelib.messaging.notifications.messages import (
     Outcome,
     Push,
 )
-from chalicelib.services.users import get_user
 from chalicelib.store import favorites
 from chalicelib.store.events import GUEST, EventView, flag_invitations_cancelled, load_partition, mark_reminded
-from chalicelib.store.users import get_users
+from chalicelib.store.users import get_user, get_users
 from chalicelib.timeutil import utcnow
 
 
