@@ -37,4 +37,9 @@ def test_only_retryable_errors_are_tried_again_and_the_last_one_is_raised():
 
 
 def test_the_first_success_is_the_answer():
-    assert retry(lambda number: number * 10 if number else (_ for _ in ()).throw(TryAgain()), attempts=3) == 10
+    def attempt(number: int) -> int:
+        if number == 0:
+            raise TryAgain()
+        return number * 10
+
+    assert retry(attempt, attempts=3, sleep=lambda _: None) == 10
