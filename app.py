@@ -8,7 +8,6 @@ from chalice import Chalice, Rate
 
 from chalicelib.api import auth, contacts, conversation, devices, docs, events, guest_page, users
 from chalicelib.config import get_settings
-from chalicelib.services import notifications
 
 # botocore logs every credential lookup at INFO, which `chalice local` shows; keep the console readable.
 logging.getLogger("botocore").setLevel(logging.WARNING)
@@ -47,10 +46,14 @@ for blueprint in API_BLUEPRINTS:
 @app.on_sqs_message(queue=get_settings().notifications_queue_name, batch_size=10)
 def send_notifications(event):
     """Notification fan-out off the request path: one queue message per trigger."""
-    notifications.handle_queue_batch((record.body, record.receipt_handle) for record in event)
+    from chalicelib.messaging.notifications.queue_handler import handle_queue_batch  # not on the API's cold start
+
+    handle_queue_batch((record.body, record.receipt_handle) for record in event)
 
 
 @app.schedule(Rate(1, unit=Rate.HOURS))
 def remind_upcoming_events(event):
     """Hourly: queue a reminder for each live event starting within the reminder window."""
-    notifications.enqueue_reminders()
+    from chalicelib.messaging.notifications.reminders import enqueue_reminders
+
+    enqueue_reminders()

@@ -7,7 +7,7 @@ import re
 from chalicelib.api.blueprint import ApiBlueprint
 from chalicelib.api.request import RequestContext
 from chalicelib.api.responses import NO_CONTENT
-from chalicelib.services import devices
+from chalicelib.messaging import devices
 from chalicelib.validation import Fields
 
 blueprint = ApiBlueprint(__name__)

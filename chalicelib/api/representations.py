@@ -13,9 +13,8 @@ An Invitee's ``id`` is its invitation's id (what ``mark_seen`` takes); ``user_id
 from __future__ import annotations
 
 from chalicelib.config import get_settings
-from chalicelib.models.events import OWNER, Invitation, Message, Poll, TimeSuggestion
-from chalicelib.models.users import User
 from chalicelib.store.events import EventView
+from chalicelib.store.records import OWNER, Invitation, Message, Poll, TimeSuggestion, User
 from chalicelib.timeutil import format_datetime
 
 NOTIFY_FLAGS = (

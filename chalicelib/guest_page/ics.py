@@ -11,8 +11,8 @@ from datetime import datetime, timedelta
 from urllib.parse import urlsplit
 
 from chalicelib.config import get_settings
-from chalicelib.models.events import Event
-from chalicelib.sms import one_line
+from chalicelib.messaging.sms_segments import one_line
+from chalicelib.store.records import Event
 
 CONTENT_TYPE = "text/calendar; charset=utf-8"
 LINE_OCTETS = 75

@@ -23,14 +23,13 @@ from datetime import datetime, timedelta
 from chalicelib.config import get_settings
 from chalicelib.errors import Conflict, NotFound
 from chalicelib.guest_page import invite_links
-from chalicelib.models.events import OWNER, Event, Invitation
-from chalicelib.models.users import PROFILE_SK, User, user_pk
 from chalicelib.parallel import parallel_map
 from chalicelib.pinkey import pin_key
 from chalicelib.services import event_reads, ratelimit, replies
 from chalicelib.services.ratelimit import Limit, address_subject
 from chalicelib.store.events import load_partition
-from chalicelib.store.users import get_users
+from chalicelib.store.records import OWNER, Event, Invitation, User
+from chalicelib.store.users import get_users, user_with_id
 from chalicelib.timeutil import utcnow
 
 EVENT_PAST = "This event has already taken place."
@@ -123,7 +122,7 @@ def answer(page: GuestPage, *, accept: bool, message: str, now: datetime | None 
     which the invitation names: the guest's profile is not read."""
     if not page.event.cancelled and page.is_past(now or utcnow()):
         raise Conflict(EVENT_PAST)
-    guest = User(user_pk(page.invitation.user_id), PROFILE_SK, id=page.invitation.user_id)
+    guest = user_with_id(page.invitation.user_id)
     return replies.rsvp(guest, page.event.id, accept=accept, message=message)
 
 

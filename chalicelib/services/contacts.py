@@ -17,23 +17,15 @@ from typing import Any
 from chalicelib import aws
 from chalicelib.config import get_settings
 from chalicelib.ids import new_id
-from chalicelib.models.events import Invitation
-from chalicelib.models.users import (
-    PHONE_SK,
-    Favorite,
-    PhoneClaim,
-    User,
-    favorite_sk,
-    phone_of,
-    phone_pk,
-    user_pk,
-)
 from chalicelib.parallel import chunks, parallel_map
 from chalicelib.phones import normalize_phone
 from chalicelib.services import avatars
 from chalicelib.services.ratelimit import RollingLimit
-from chalicelib.store.batch import BATCH_GET_KEYS, batch_get_chunk, batch_write
-from chalicelib.store.users import get_users
+from chalicelib.store import favorites as favorite_store
+from chalicelib.store.batch import BATCH_GET_KEYS
+from chalicelib.store.invitations import guest_invitations
+from chalicelib.store.records import Favorite, User
+from chalicelib.store.users import claims_chunk, get_users
 from chalicelib.timeutil import utcnow
 
 log = logging.getLogger("invites")
@@ -58,13 +50,12 @@ class ContactInput:
 # Favorites
 
 
-def list_favorites(owner: User) -> list[Favorite]:
+def list_favorites(owner):
     """The owner's favorites by contact_name, case-insensitively (then by number)."""
-    items = Favorite.query(user_pk(owner.id), Favorite.sk.startswith(favorite_sk("")), consistent_read=True)
-    return _sorted(items)
+    return _sorted(favorite_store.favorites_of(owner.id))
 
 
-def _sorted(favorites: Iterable[Favorite]) -> list[Favorite]:
+def _sorted(favorites: Iterable):
     return sorted(favorites, key=lambda f: (f.contact_name.casefold(), f.contact_name, f.fav_phone))
 
 
@@ -77,16 +68,15 @@ def save_favorites(owner: User, entries: list[ContactInput]) -> list[Favorite]:
     """
     current = {favorite.fav_phone: favorite for favorite in list_favorites(owner)}
     now = utcnow()
-    changed: list[Favorite] = []
+    changed: list = []
     uploads: dict[str, tuple[str, bytes]] = {}  # sk -> (new key, JPEG)
     replaced: dict[str, str] = {}  # sk -> photo key the write makes stale
     for entry in entries:
         old = current.get(entry.phone)
-        item = Favorite(
-            user_pk(owner.id),
-            favorite_sk(entry.phone),
-            id=old.id if old else new_id(),
-            fav_phone=entry.phone,
+        item = favorite_store.new_favorite(
+            owner.id,
+            entry.phone,
+            favorite_id=old.id if old else new_id(),
             contact_name=entry.contact_name if entry.contact_name is not None else (old.contact_name if old else ""),
             photo_key=old.photo_key if old else None,
             created=old.created if old else now,
@@ -111,7 +101,7 @@ def save_favorites(owner: User, entries: list[ContactInput]) -> list[Favorite]:
 
     written: set[str] = set()
     try:
-        batch_write(changed, written=written)
+        favorite_store.write_favorites(changed, written=written)
     except Exception:
         avatars.delete_quietly([key for sk, (key, _) in uploads.items() if sk not in written])
         avatars.delete_quietly([key for sk, key in replaced.items() if sk in written])
@@ -127,7 +117,7 @@ def delete_favorites(owner: User, entries: list[ContactInput]) -> list[Favorite]
     doomed = [current[entry.phone] for entry in entries if entry.phone in current]
     written: set[str] = set()
     try:
-        batch_write(doomed, delete=True, written=written)
+        favorite_store.delete_favorites(doomed, written=written)
     finally:
         avatars.delete_quietly([item.photo_key for item in doomed if item.sk in written])
     return _sorted(item for item in current.values() if item.sk not in written)
@@ -136,7 +126,7 @@ def delete_favorites(owner: User, entries: list[ContactInput]) -> list[Favorite]
 # Who is registered
 
 
-def contact_lookup_limit(user: User) -> RollingLimit:
+def contact_lookup_limit(user) -> RollingLimit:
     return RollingLimit("contact-lookup", str(user.id), get_settings().contact_lookup_numbers_per_user_per_day)
 
 
@@ -152,8 +142,7 @@ def users_by_phone(caller: User, sent: list[Any]) -> list[tuple[str, User]]:
     as_sent = {number: normalize_phone(number) for number in sent if isinstance(number, str)}
     as_sent = {number: e164 for number, e164 in as_sent.items() if e164}
     distinct = sorted(set(as_sent.values()))
-    claims = _claims_within_limit(contact_lookup_limit(caller), distinct)  # rounds 1 and 2
-    owner_of = {phone_of(claim.pk): claim.user_id for claim in claims}
+    owner_of = _claims_within_limit(contact_lookup_limit(caller), distinct)  # rounds 1 and 2
     profiles = get_users(owner_of.values())  # round 3
     active = {uid: profile for uid, profile in profiles.items() if profile.is_active}
     rows = []
@@ -164,35 +153,35 @@ def users_by_phone(caller: User, sent: list[Any]) -> list[tuple[str, User]]:
     return rows
 
 
-def _claims_within_limit(limit: RollingLimit, numbers: list[str]) -> list[PhoneClaim]:
-    """The phone claims of ``numbers``, once they are counted against ``limit`` (429 otherwise).
+def _claims_within_limit(limit: RollingLimit, numbers: list[str]) -> dict[str, int]:
+    """``{number: user id}`` of the held ``numbers``, once they are counted against ``limit`` (429 otherwise).
 
     The counts are read first (over the limit: 429 before any lookup); the add to them and the
     claims' BatchGetItem calls then run side by side, and the claims are used only if the add held.
     """
     if not numbers:
-        return []
+        return {}
     now = time.time()
     counts = limit.read(now)
     limit.check(counts, len(numbers), now)
     jobs = [lambda: limit.commit(counts, len(numbers), now)]
-    for chunk in chunks([(phone_pk(e164), PHONE_SK) for e164 in numbers], BATCH_GET_KEYS):
-        jobs.append(lambda chunk=chunk: batch_get_chunk(PhoneClaim, chunk))
+    for chunk in chunks(numbers, BATCH_GET_KEYS):
+        jobs.append(lambda chunk=chunk: claims_chunk(chunk))
     results = parallel_map(lambda job: job(), jobs)
-    return [item for chunk in results[1:] for item in chunk]
+    return {number: user_id for found in results[1:] for number, user_id in found.items()}
 
 
 # Who has invited me
 
 
-def who_has_invited_me(caller: User) -> list[User]:
+def who_has_invited_me(caller) -> list:
     """Distinct active owners of the events the caller is a guest of, latest invitation first.
 
     One Query of the ``by_user`` index (the caller's invitations; never a Scan), then one round of
     BatchGetItem for the owners. Invitations marked cancelled do not count. Not rate-limited: it
     only names people who chose to invite the caller, so it cannot enumerate the user base.
     """
-    invitations = Invitation.by_user.query(user_pk(caller.id), filter_condition=Invitation.role == "guest")
+    invitations = guest_invitations(caller.id)
     live = [inv for inv in invitations if not inv.cancelled and inv.owner_id != caller.id]
     live.sort(key=lambda inv: inv.created, reverse=True)
     owner_ids = list(dict.fromkeys(inv.owner_id for inv in live))

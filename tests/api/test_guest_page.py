@@ -17,8 +17,8 @@ from urllib.parse import quote
 import pytest
 from chalice.local import LambdaEventConverter
 
-from chalicelib import sms
 from chalicelib.guest_page import invite_links, rsvp
+from chalicelib.messaging import sms_segments as sms
 from chalicelib.models.events import Invitation, event_pk, invitation_sk
 from chalicelib.services.users import find_user_by_phone
 from tests.utils.api import body, get, login, post_json, texts_to

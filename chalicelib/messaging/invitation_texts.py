@@ -6,16 +6,13 @@ from __future__ import annotations
 import logging
 import time
 
-from chalicelib import notify, sms
 from chalicelib.config import get_settings
 from chalicelib.errors import Throttled
-from chalicelib.models.auth import RateCounter
-from chalicelib.models.events import (
-    Event,
-)
-from chalicelib.models.users import User
+from chalicelib.messaging import sms_segments, sms_sender
 from chalicelib.parallel import parallel_map
 from chalicelib.services.ratelimit import Limit, RollingLimit, take_up_to
+from chalicelib.store import counters
+from chalicelib.store.records import Event, User
 
 log = logging.getLogger("invites")
 
@@ -50,7 +47,7 @@ def _texts_allowed(owner: User, people: list[User]) -> list[User]:
     allowed = parallel_map(charge, list(range(taken)))
     chosen = [people[index] for index in range(taken) if allowed[index]]
     if len(chosen) < taken:
-        RateCounter(owner_limit.key(now)).update(actions=[RateCounter.count.add(len(chosen) - taken)])
+        counters.add(owner_limit.key(now), len(chosen) - taken)  # the owner's quota back for texts not sent
     return chosen
 
 
@@ -66,7 +63,9 @@ def invitation_text(owner: User, event: Event, link: str = "") -> str:
     def template(who: str, title: str) -> str:
         return f'{service} invitation: {who} invited you to "{title}" on {when}. {reply}'
 
-    return sms.fit(template, owner.full_name or owner.phone_number, event.title, settings.invite_sms_max_segments)
+    return sms_segments.fit(
+        template, owner.full_name or owner.phone_number, event.title, settings.invite_sms_max_segments
+    )
 
 
 def send_invitation_texts(owner: User, event: Event, people: list[User], links: dict[int, str]) -> None:
@@ -81,7 +80,7 @@ def send_invitation_texts(owner: User, event: Event, people: list[User], links: 
 
     def send(person: User) -> None:
         try:
-            notify.send_sms(person.phone_number, invitation_text(owner, event, links.get(person.id, "")))
+            sms_sender.send_sms(person.phone_number, invitation_text(owner, event, links.get(person.id, "")))
         except Exception:  # noqa: BLE001 - the invitation stands; the text is best effort
             log.warning("invitation text failed for user %s", person.id)
 

@@ -8,9 +8,9 @@ from pynamodb.exceptions import PutError, TransactWriteError
 
 
 def test_a_cancelled_transaction_names_the_item_whose_condition_failed(aws):
+    from chalicelib.aws_errors import cancellation_codes, condition_failed, conflicted
     from chalicelib.models.base import transact_write
     from chalicelib.models.users import PHONE_SK, PhoneClaim, phone_pk
-    from chalicelib.store.conditions import cancellation_codes, condition_failed, conflicted
 
     PhoneClaim(phone_pk("+12025550102"), PHONE_SK, user_id=2).save()
     with pytest.raises(TransactWriteError) as refused:
@@ -31,8 +31,8 @@ def test_a_cancelled_transaction_names_the_item_whose_condition_failed(aws):
 
 
 def test_a_single_write_refused_by_its_condition(aws):
+    from chalicelib.aws_errors import cancellation_codes, condition_failed
     from chalicelib.models.users import PHONE_SK, PhoneClaim, phone_pk
-    from chalicelib.store.conditions import cancellation_codes, condition_failed
 
     PhoneClaim(phone_pk("+12025550103"), PHONE_SK, user_id=3).save()
     with pytest.raises(PutError) as refused:
@@ -44,7 +44,7 @@ def test_a_single_write_refused_by_its_condition(aws):
 
 
 def test_botocore_reasons_and_other_errors():
-    from chalicelib.store.conditions import cancellation_codes, condition_failed, conflicted
+    from chalicelib.aws_errors import cancellation_codes, condition_failed, conflicted
 
     cancelled = ClientError(
         {

@@ -8,10 +8,18 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from botocore.exceptions import ClientError
 
+from chalicelib.aws_errors import endpoint_gone
+from chalicelib.config import get_settings
+from chalicelib.messaging import notifications
+from chalicelib.messaging.notifications import queue_handler, queueing, reminders
 from chalicelib.models.auth import SentNotification
-from chalicelib.services import notifications
+from chalicelib.store.claims import claim_delivery, mark_claim_sent, release_claim
 from tests.utils.factories import make_event, make_person
 from tests.utils.notifications import add_device, pushes
+
+
+def _claim(key: str):
+    return claim_delivery(key, None, get_settings().notification_lease_seconds)
 
 
 def _error(code: str, message: str = "") -> ClientError:
@@ -19,23 +27,23 @@ def _error(code: str, message: str = "") -> ClientError:
 
 
 def test_a_claim_is_taken_once_and_a_stale_one_is_taken_over(aws, override_settings):
-    first = notifications._claim("SENT#k#1#2#t", None)
-    assert first is not None and notifications._claim("SENT#k#1#2#t", None) is None
+    first = _claim("SENT#k#1#2#t")
+    assert first is not None and _claim("SENT#k#1#2#t") is None
     # a worker died after claiming: once the lease is over, the next delivery takes the key
     override_settings(notification_lease_seconds=-1)
-    second = notifications._claim("SENT#k#1#2#t", None)
+    second = _claim("SENT#k#1#2#t")
     assert second is not None and second.nonce != first.nonce
     # the old worker can no longer release or mark the new claim
-    notifications._release(first)
+    release_claim(first)
     assert SentNotification.get("SENT#k#1#2#t").nonce == second.nonce
-    notifications._mark_sent(second)
-    assert notifications._claim("SENT#k#1#2#t", None) is None  # sent: never taken over
+    mark_claim_sent(second)
+    assert _claim("SENT#k#1#2#t") is None  # sent: never taken over
 
 
 def test_a_released_claim_can_be_taken_again(aws):
-    claim = notifications._claim("SENT#k#1#2#u", None)
-    notifications._release(claim)
-    assert notifications._claim("SENT#k#1#2#u", None) is not None
+    claim = _claim("SENT#k#1#2#u")
+    release_claim(claim)
+    assert _claim("SENT#k#1#2#u") is not None
 
 
 @pytest.mark.parametrize(
@@ -51,7 +59,7 @@ def test_a_released_claim_can_be_taken_again(aws):
     ],
 )
 def test_which_errors_mean_the_endpoint_is_gone(error, gone):
-    assert notifications._endpoint_gone(error) is gone
+    assert endpoint_gone(error) is gone
 
 
 def test_a_batch_with_a_failing_message_raises_after_sending_the_rest(aws):
@@ -68,10 +76,10 @@ def test_a_batch_with_a_failing_message_raises_after_sending_the_rest(aws):
         (json.dumps({"type": "no_such_type"}), "r4"),  # dropped
     ]
     with pytest.raises(notifications.RetryLater, match="1 of 4"):
-        notifications.handle_queue_batch(records)
+        queue_handler.handle_queue_batch(records)
     assert [p["type"] for p in pushes(arn)] == ["new_invite", "event_changed"]
     with pytest.raises(notifications.RetryLater):
-        notifications.handle_queue_batch(records)
+        queue_handler.handle_queue_batch(records)
     assert len(pushes(arn)) == 2  # the good one again: nothing new
 
 
@@ -87,8 +95,8 @@ def test_reminder_window_crosses_midnight_and_stops_at_24_hours(aws, monkeypatch
     inside = [make_event(alice, title=f"in {h}", when=now + timedelta(hours=h)) for h in (0.5, 1, 23.5)]
     outside = [make_event(alice, title=f"out {h}", when=now + timedelta(hours=h)) for h in (-1, 24.5, 48)]
     seen = []
-    monkeypatch.setattr(notifications, "_send_many", seen.extend)
-    assert notifications.enqueue_reminders(now) == 3
+    monkeypatch.setattr(queueing, "send_many", seen.extend)
+    assert reminders.enqueue_reminders(now) == 3
     assert sorted(m["event_id"] for m in seen) == sorted(e.id for e in inside)
     assert not {m["event_id"] for m in seen} & {e.id for e in outside}
     assert "Scan" not in aws.of("dynamodb")

@@ -1,4 +1,4 @@
-"""chalicelib.notify: texts go out through SNS, and are echoed to the console on local runs only."""
+"""chalicelib.messaging.sms_sender: texts go out through SNS, and are echoed to the console on local runs only."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ PHONE = "+14155550161"
 
 def test_sms_echo_is_for_local_runs_only(aws, override_settings, capsys):
     # ECHO_NOTIFICATIONS set on a deployed stage printed every pin and whole number to its logs
-    from chalicelib import notify
+    from chalicelib.messaging import sms_sender as notify
 
     override_settings(echo_notifications="true", stage="dev")
     notify.send_sms(PHONE, "Your Invites pin is 123456.")

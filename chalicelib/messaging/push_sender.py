@@ -1,41 +1,11 @@
-"""Texts and pushes through SNS. In local runs each one is also printed, so a person can log in."""
+"""Publishes APNS pushes to SNS platform endpoints, cut to fit APNS's payload size."""
 
 from __future__ import annotations
 
 import json
 
 from chalicelib import aws
-from chalicelib.config import get_settings
-
-
-class SmsRefused(Exception):
-    """SNS refused a text for a reason that will not pass; carries only the error code."""
-
-
-def _echo(kind: str, to: str | int, text: str) -> None:
-    """Local runs only: the text holds a pin and the SMS a whole number, never for a deployed stage's logs."""
-    settings = get_settings()
-    if settings.echo_notifications and settings.stage == "local":
-        print(json.dumps({"msg": kind, "to": to, "text": text}), flush=True)
-
-
-def send_sms(e164: str, text: str) -> None:
-    """Send one transactional text. Raises the AWS error when SNS is down, SmsRefused when it refuses."""
-    from botocore.exceptions import ClientError
-
-    settings = get_settings()
-    attributes = {"AWS.SNS.SMS.SMSType": {"DataType": "String", "StringValue": "Transactional"}}
-    if settings.sms_sender_id:
-        attributes["AWS.SNS.SMS.SenderID"] = {"DataType": "String", "StringValue": settings.sms_sender_id}
-    try:
-        aws.sns().publish(PhoneNumber=e164, Message=text, MessageAttributes=attributes)
-    except ClientError as exc:
-        if aws.is_transient(exc):
-            raise
-        # SNS's message may quote the number; the logged traceback must not
-        raise SmsRefused(aws.error_code(exc) or "unknown") from None
-    _echo("sms", e164, text)
-
+from chalicelib.messaging.local_echo import echo
 
 # APNS refuses a payload over 4 KB, and SNS then refuses the publish: a push made of long titles and names
 # (200 and 256 characters of up to 4 bytes each) must be cut to fit, or its message would be retried in vain.
@@ -69,4 +39,4 @@ def send_push(endpoint_arn: str, to_user_id: int, title: str, body: str, data: d
     payload = _encoded(push_payload(title, body, data))
     message = {"default": f"{title}: {body}", "APNS": payload, "APNS_SANDBOX": payload}
     aws.sns().publish(TargetArn=endpoint_arn, MessageStructure="json", Message=json.dumps(message))
-    _echo("push", to_user_id, f"{title}: {body}")
+    echo("push", to_user_id, f"{title}: {body}")

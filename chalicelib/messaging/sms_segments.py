@@ -30,30 +30,30 @@ def encoding(text: str) -> str:
     return "gsm" if all(ch in GSM_BASIC or ch in GSM_EXTENSION for ch in text) else "ucs2"
 
 
-def char_cost(ch: str, kind: str) -> int:
-    if kind == "gsm":
+def char_cost(ch: str, alphabet: str) -> int:
+    if alphabet == "gsm":
         return 2 if ch in GSM_EXTENSION else 1
     return 2 if ord(ch) > 0xFFFF else 1
 
 
-def cost(text: str, kind: str) -> int:
-    return sum(char_cost(ch, kind) for ch in text)
+def cost(text: str, alphabet: str) -> int:
+    return sum(char_cost(ch, alphabet) for ch in text)
 
 
-def budget(kind: str, segments: int) -> int:
+def budget(alphabet: str, segments: int) -> int:
     """What ``segments`` segments surely hold (a pair never straddles a boundary: one lost per boundary)."""
     if segments <= 1:
-        return SINGLE[kind]
-    return MULTI[kind] * segments - (segments - 1)
+        return SINGLE[alphabet]
+    return MULTI[alphabet] * segments - (segments - 1)
 
 
 def segments(text: str) -> int:
-    kind = encoding(text)
-    used = cost(text, kind)
-    if used <= SINGLE[kind]:
+    alphabet = encoding(text)
+    used = cost(text, alphabet)
+    if used <= SINGLE[alphabet]:
         return 1
     count = 2
-    while budget(kind, count) < used:
+    while budget(alphabet, count) < used:
         count += 1
     return count
 
@@ -65,14 +65,14 @@ def one_line(text: str) -> str:
     return _SPACES.sub(" ", cleaned).strip()
 
 
-def _cut(text: str, room: int, kind: str) -> str:
-    if cost(text, kind) <= room:
+def _cut(text: str, room: int, alphabet: str) -> str:
+    if cost(text, alphabet) <= room:
         return text
-    ellipsis = ELLIPSIS[kind]
-    room -= cost(ellipsis, kind)
+    ellipsis = ELLIPSIS[alphabet]
+    room -= cost(ellipsis, alphabet)
     kept, used = [], 0
     for ch in text:
-        used += char_cost(ch, kind)
+        used += char_cost(ch, alphabet)
         if used > room:
             break
         kept.append(ch)
@@ -86,11 +86,11 @@ def fit(template: Callable[[str, str], str], name: str, title: str, max_segments
     rest (a short title leaves its unused room to the name). The template's own words are kept whole.
     """
     name, title = one_line(name), one_line(title)
-    kind = encoding(template(name, title))
-    room = budget(kind, max_segments) - cost(template("", ""), kind)
-    name_cost, title_cost = cost(name, kind), cost(title, kind)
+    alphabet = encoding(template(name, title))
+    room = budget(alphabet, max_segments) - cost(template("", ""), alphabet)
+    name_cost, title_cost = cost(name, alphabet), cost(title, alphabet)
     if name_cost + title_cost > room:
         name_room = min(name_cost, max(room - title_cost, min(name_share, room // 2)))
-        name = _cut(name, name_room, kind)
-        title = _cut(title, room - cost(name, kind), kind)
+        name = _cut(name, name_room, alphabet)
+        title = _cut(title, room - cost(name, alphabet), alphabet)
     return template(name, title)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from chalicelib import sms
+from chalicelib.messaging import sms_segments as sms
 
 
 @pytest.mark.parametrize(

@@ -7,9 +7,10 @@ from datetime import UTC, datetime
 
 import pytest
 
+from chalicelib.messaging import invitation_texts as event_texts
 from chalicelib.models.events import Event
 from chalicelib.models.users import User
-from chalicelib.services import event_reads, event_texts, events
+from chalicelib.services import event_reads, events
 from tests.utils.api import texts_to
 from tests.utils.factories import future, make_person, phone
 
