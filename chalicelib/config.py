@@ -63,6 +63,14 @@ class Settings:
     fb_graph_url: str = "https://graph.facebook.com/v19.0"
     fb_graph_timeout_seconds: float = 5.0
     sms_sender_id: str = ""
+    # Origination identities (a phone number, its ARN, or a pool's) texts go out from, one per use case:
+    # pins, and invitation texts. "": the account's default. Registered as docs/deploy.md says.
+    sms_origination_pins: str = ""
+    sms_origination_invites: str = ""
+    # Named in the answer to a HELP reply (an address or URL where people reach the service).
+    support_contact: str = ""
+    # SNS topic that two-way SMS delivers replies to (infra/template.yaml); its handler is app.py's.
+    inbound_sms_topic_name: str = "invites-inbound-sms"
     service_name: str = "Invites"
     # Print every SMS and push to the console (local runs).
     echo_notifications: bool = False

@@ -1,8 +1,9 @@
 """/i/<code>: the event page of a guest invited by text, an HTML extension outside API v1.
 
 GET shows the event and the guest's answer; POST /i/<code>/rsvp answers (Accept or Decline, form
-post, then a 303 back to the page: post-redirect-get); GET /i/<code>/event.ics is the calendar
-entry. No bearer token: the code is the credential. Errors are HTML pages, every 404 the same.
+post, then a 303 back to the page: post-redirect-get); POST /i/<code>/stop stops invitation texts to
+the guest's number (the same forgery protection, then a 303 back); GET /i/<code>/event.ics is the
+calendar entry. No bearer token: the code is the credential. Errors are HTML pages, every 404 the same.
 Links in the page and the redirect are relative, so they hold under any stage path.
 """
 
@@ -23,6 +24,10 @@ from chalicelib.validation import Fields
 blueprint = ApiBlueprint(__name__)
 
 SAVED = "Thanks! Your answer is saved."
+STOPPED = (
+    "Done: this number gets no more invitation texts from {service}, from anyone. "
+    "You can still answer here, and invitations still reach you in the app."
+)
 EXPIRED_FORM = "This page was open for too long. Please answer again."
 CHOOSE = "Choose Accept or Decline."
 ANSWERS = {"accept": True, "decline": False}
@@ -80,6 +85,8 @@ def _code(ctx: RequestContext) -> str:
 def event_page(ctx: RequestContext):
     page = rsvp.open_link(_code(ctx), ctx.source_ip)
     notice = SAVED if ctx.query("answered") == "1" else None
+    if ctx.query("stopped") == "1":
+        notice = STOPPED.format(service=get_settings().service_name)
     return _html(ctx, pages.event_page(page, now=utcnow(), token=rsvp.form_token(page), notice=notice))
 
 
@@ -109,6 +116,20 @@ def answer(ctx: RequestContext):
         page = rsvp.open_link(_code(ctx), ctx.source_ip, counted=False)  # show what changed
         return again(409, problem=refused.body.get("detail"))
     location = f"../{page.code}?answered=1"  # /i/<code>/rsvp -> /i/<code>, under any stage path
+    return Response(body="", status_code=303, headers=_headers(pages.HTML, Location=location))
+
+
+@blueprint.route("/i/{code}/stop", ["POST"], auth=False, body=FORM_BODY, error_page=error_page)
+def stop_texts(ctx: RequestContext):
+    if not posted_from_the_page(ctx.request.headers):
+        raise PermissionDenied()
+    page = rsvp.open_link(_code(ctx), ctx.source_ip, host=False)
+    if not rsvp.form_token_valid(page, (ctx.body or {}).get("csrf")):
+        shown_page = rsvp.with_host(page)
+        html = pages.event_page(shown_page, now=utcnow(), token=rsvp.form_token(shown_page), problem=EXPIRED_FORM)
+        return _html(ctx, html, 403)
+    rsvp.stop_texts(page)
+    location = f"../{page.code}?stopped=1"
     return Response(body="", status_code=303, headers=_headers(pages.HTML, Location=location))
 
 

@@ -122,6 +122,15 @@ def _form(page, token: str, message: str, error: str | None) -> str:
 </form>"""
 
 
+def _stop_form(page, token: str) -> str:
+    """The "Stop texting me" button: a form of its own, with the answer form's token."""
+    return f"""<form method="post" action="{escape(page.code)}/stop" class="stop">
+<input type="hidden" name="csrf" value="{escape(token)}">
+<p class="hint">Not expecting texts from {escape(_service())}?</p>
+<button type="submit" class="stop">Stop texting me</button>
+</form>"""
+
+
 def event_page(
     page,
     *,
@@ -164,7 +173,8 @@ def event_page(
 <h2>Your answer</h2>
 {answer}
 {action}
-<p><a href="{escape(page.code)}/event.ics" download="event.ics">Add to calendar</a></p>"""
+<p><a href="{escape(page.code)}/event.ics" download="event.ics">Add to calendar</a></p>
+{_stop_form(page, token)}"""
     return _document(f"{event.title} \u00b7 {_service()}", body, script=True)
 
 

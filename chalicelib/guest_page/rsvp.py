@@ -7,6 +7,8 @@ and skip that round. The invitation is the one whose ``link_hash`` is the code's
 malformed code, an unknown one and one past its event by more than ``WEB_LINK_DAYS_AFTER_EVENT``
 are the same NotFound.
 
+"Stop texting me" puts the guest's number on the stop list (messaging/stop_list.py).
+
 An answer is ``replies.rsvp`` as the guest: the same rules, capacity transaction and push to the
 owner as the app's accept and reject. The guest is the same user the app later logs in (a user
 made inactive for the number when invited), so an answer given here is on their invitation there.
@@ -23,6 +25,7 @@ from datetime import datetime, timedelta
 from chalicelib.config import get_settings
 from chalicelib.errors import Conflict, NotFound
 from chalicelib.guest_page import invite_links
+from chalicelib.messaging import stop_list
 from chalicelib.parallel import parallel_map
 from chalicelib.pinkey import pin_key
 from chalicelib.services import event_reads, ratelimit, replies
@@ -124,6 +127,15 @@ def answer(page: GuestPage, *, accept: bool, message: str, now: datetime | None 
         raise Conflict(EVENT_PAST)
     guest = user_with_id(page.invitation.user_id)
     return replies.rsvp(guest, page.event.id, accept=accept, message=message)
+
+
+def stop_texts(page: GuestPage) -> None:
+    """The "Stop texting me" button: the guest's number goes on the stop list, so no invitation text reaches it
+    from anyone. Their invitations stay as they are. One BatchGetItem (the number) and one PutItem."""
+    guest = get_users([page.invitation.user_id]).get(page.invitation.user_id)
+    if guest is None:
+        raise NotFound()
+    stop_list.stop(guest.phone_number, stop_list.FROM_PAGE)
 
 
 # --------------------------------------------------------------------------- forgery protection

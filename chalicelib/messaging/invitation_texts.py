@@ -1,5 +1,5 @@
 """Invitation texts: what a person without an account is sent, and the limits on sending it (per owner
-per hour, per stranger per day). No chalice imports."""
+per hour, per stranger per day), the stop list and the carrier's opt-out list. No chalice imports."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import time
 
 from chalicelib.config import get_settings
 from chalicelib.errors import Throttled
-from chalicelib.messaging import sms_segments, sms_sender
+from chalicelib.messaging import sms_segments, sms_sender, stop_list
 from chalicelib.parallel import parallel_map
 from chalicelib.services.ratelimit import Limit, RollingLimit, take_up_to
 from chalicelib.store import counters
@@ -21,6 +21,26 @@ def _stranger_limit(person: User) -> RollingLimit:
     """Invitation texts to a number without an active user, from all owners together: a few in any
     24 hours, so nobody can use the service to flood a stranger's phone."""
     return RollingLimit("invite-sms-to", person.phone_number, get_settings().invite_sms_per_stranger_per_day)
+
+
+def reachable(people: list[User]) -> list[User]:
+    """Those of ``people`` who may get an invitation text: not on the stop list, not opted out with SNS.
+
+    One round: the stop list's BatchGetItem and one ``CheckIfPhoneNumberIsOptedOut`` per number, side by
+    side. Raises the AWS error when DynamoDB or SNS is down (a 503, before anything is stored). The
+    invitations are made either way and answer the same: nobody learns who stopped the texts."""
+    if not people:
+        return []
+    numbers = [person.phone_number for person in people]
+    jobs = [lambda: stop_list.stopped(numbers)]
+    jobs += [lambda number=number: sms_sender.opted_out(number) for number in numbers]
+    stopped, *opted_out = parallel_map(lambda job: job(), jobs)
+    kept = [
+        person for person, out in zip(people, opted_out, strict=True) if not out and person.phone_number not in stopped
+    ]
+    if len(kept) < len(people):
+        log.info("invitation texts not sent: %d of %d stopped or opted out", len(people) - len(kept), len(people))
+    return kept
 
 
 def _texts_allowed(owner: User, people: list[User]) -> list[User]:
@@ -69,18 +89,21 @@ def invitation_text(owner: User, event: Event, link: str = "") -> str:
 
 
 def send_invitation_texts(owner: User, event: Event, people: list[User], links: dict[int, str]) -> None:
-    """Text the invitees without an account, each with the link to their event page, as far as the
-    limits allow; the invitations stand either way, and the answer is the same. A failed text is
-    logged, never undoes the invitation."""
+    """Text ``people`` (invitees without an account, already ``reachable``), each with the link to their
+    event page, as far as the limits allow, from the invitations' origination identity; the invitations
+    stand either way, and the answer is the same. A failed text is logged, never undoes the invitation."""
     if not people:
         return
     chosen = _texts_allowed(owner, people)
     if len(chosen) < len(people):
         log.info("invitation texts not sent: %d of %d over a limit", len(people) - len(chosen), len(people))
 
+    origination = get_settings().sms_origination_invites
+
     def send(person: User) -> None:
+        text = invitation_text(owner, event, links.get(person.id, ""))
         try:
-            sms_sender.send_sms(person.phone_number, invitation_text(owner, event, links.get(person.id, "")))
+            sms_sender.send_sms(person.phone_number, text, origination=origination)
         except Exception:  # noqa: BLE001 - the invitation stands; the text is best effort
             log.warning("invitation text failed for user %s", person.id)
 

@@ -5,6 +5,9 @@
 | Pin          | PIN#<e164>                          |
 | RateCounter  | RATE#<scope>#<subject>#<window>     |
 | SentNotification | SENT#<type>#<occurrence>#<user id>#<device> |
+| StoppedNumber | STOP#<HMAC of the e164 number>       |
+
+Every item but StoppedNumber expires through TTL: a number stays stopped until its owner texts START.
 """
 
 from __future__ import annotations
@@ -20,6 +23,10 @@ def pin_pk(e164: str) -> str:
 
 def sent_pk(push_type: str, occurrence: str, user_id: int, device: str) -> str:
     return f"SENT#{push_type}#{occurrence}#{user_id}#{device}"
+
+
+def stop_pk(number_hash: str) -> str:
+    return f"STOP#{number_hash}"
 
 
 def rate_pk(scope: str, subject: str, window: int) -> str:
@@ -58,3 +65,11 @@ class SentNotification(AuthTable, discriminator="sent"):
     nonce = UnicodeAttribute()
     claimed_at = NumberAttribute()
     expires_at = TTLAttribute()
+
+
+class StoppedNumber(AuthTable, discriminator="stop"):
+    """A number that asked for no more invitation texts, kept only as a keyed hash (messaging/stop_list.py).
+    ``source`` says how it asked: "page" (the guest page's button) or "text" (a STOP reply)."""
+
+    source = UnicodeAttribute()
+    stopped_at = NumberAttribute()

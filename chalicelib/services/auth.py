@@ -25,6 +25,7 @@ from chalicelib.store import tokens
 from chalicelib.timeutil import utcnow
 
 INVALID_PIN = "Invalid pin."
+OPTED_OUT = "This number has opted out of texts from {service}. Reply START to one of our texts, then try again."
 PIN_DIGITS = 6
 
 
@@ -47,8 +48,12 @@ def _sms_limits(e164: str, source_ip: str) -> list[Limit]:
 
 def request_pin(e164: str, source_ip: str) -> None:
     """Issue a pin for ``e164`` and text it. The limits and the pin are written in one transaction,
-    and undone when the text cannot be sent, so a failed send costs the caller nothing."""
+    and undone when the text cannot be sent, so a failed send costs the caller nothing. A number on
+    SNS's opt-out list is refused (400) before anything is written or sent; the stop list, which is
+    for invitation texts only, does not apply: the person asked for this pin."""
     settings = get_settings()
+    if sms_sender.opted_out(e164):
+        raise ValidationError.field("phone_number", OPTED_OUT.format(service=settings.service_name))
     now = time.time()
     limits = _sms_limits(e164, source_ip)
     pin = f"{secrets.randbelow(10**PIN_DIGITS):0{PIN_DIGITS}d}"
@@ -62,7 +67,9 @@ def request_pin(e164: str, source_ip: str) -> None:
                 raise Throttled(limit.retry_after(now)) from None
         raise
     try:
-        sms_sender.send_sms(e164, f"Your {settings.service_name} pin is {pin}.")
+        sms_sender.send_sms(
+            e164, f"Your {settings.service_name} pin is {pin}.", origination=settings.sms_origination_pins
+        )
     except Exception:
         _undo_pin(item, limits, now)
         raise

@@ -25,7 +25,7 @@ from chalicelib.errors import Conflict, ValidationError
 from chalicelib.guest_page import invite_links
 from chalicelib.ids import new_id
 from chalicelib.messaging import notifications
-from chalicelib.messaging.invitation_texts import send_invitation_texts
+from chalicelib.messaging.invitation_texts import reachable, send_invitation_texts
 from chalicelib.parallel import parallel_map
 from chalicelib.retry import AttemptsSpent, TryAgain, retry
 from chalicelib.services.event_reads import participant_view, require_live, require_owner, with_users
@@ -119,6 +119,7 @@ def create_event(owner, data: EventInput) -> EventView:
     """Store the event, the owner's invitation and one per invitee; text those without an account."""
     event_date = whole_seconds(data.event_date)
     invitees = _resolve_invitees(owner, data.invite_phone_numbers or [], skip_user_ids={owner.id})
+    textable = reachable(invitees.to_text)  # before any write: a 503 here leaves nothing stored
     now = utcnow()
     fields = {
         "title": data.title,
@@ -149,7 +150,7 @@ def create_event(owner, data: EventInput) -> EventView:
         event, invitations, links = retry(draw, attempts=CREATE_ATTEMPTS)
     except AttemptsSpent:
         raise RuntimeError("could not draw a free event id") from None
-    send_invitation_texts(owner, event, invitees.to_text, links)
+    send_invitation_texts(owner, event, textable, links)
     _enqueue_new_invites(owner, event, invitees.users)
     users = {user.id: user for user in invitees.users}
     users[owner.id] = owner
@@ -169,6 +170,7 @@ def update_event(caller, event_id: int, data: EventInput) -> EventView:
     # unknown numbers are made into users before the event changes
     existing = {inv.user_id for inv in view.invitations}
     invitees = _resolve_invitees(caller, data.invite_phone_numbers or [], skip_user_ids=existing)
+    textable = reachable(invitees.to_text)  # before any write: a 503 here leaves the event as it was
 
     def edit(_attempt: int):
         nonlocal view
@@ -196,7 +198,7 @@ def update_event(caller, event_id: int, data: EventInput) -> EventView:
         raise Conflict("The event changed meanwhile, try again.") from None
     if data.event_date is not None:
         event_store.move_invitations(view, event)
-    added = _invite_more(caller, view, invitees) if invitees.users else []
+    added = _invite_more(caller, view, invitees, textable) if invitees.users else []
     changed = [name for name in notifications.FIELD_WORDS if getattr(data, name) is not None]
     if changed:
         notifications.enqueue(
@@ -235,8 +237,8 @@ def _edit_of(data: EventInput, new_total: int) -> EventEdit:
     )
 
 
-def _invite_more(owner, view: EventView, invitees: _Invitees) -> list[int]:
-    """Store the new invitations (text or push their people); returns their user ids."""
+def _invite_more(owner, view: EventView, invitees: _Invitees, textable: list) -> list[int]:
+    """Store the new invitations (text ``textable`` or push their people); returns their user ids."""
     now = utcnow()
     ids = _distinct_ids(len(invitees.users))
     added = [
@@ -249,7 +251,7 @@ def _invite_more(owner, view: EventView, invitees: _Invitees) -> list[int]:
     stored = save_new_invitations(added)
     view.invitations += stored
     invited = {inv.user_id for inv in stored}
-    send_invitation_texts(owner, view.event, [user for user in invitees.to_text if user.id in invited], links)
+    send_invitation_texts(owner, view.event, [user for user in textable if user.id in invited], links)
     _enqueue_new_invites(owner, view.event, [user for user in invitees.users if user.id in invited])
     return sorted(invited)
 

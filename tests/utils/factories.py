@@ -14,8 +14,13 @@ _numbers = itertools.count(100)
 
 
 def phone(n: int | None = None) -> str:
-    """A valid, distinct US number: +1 202 555 xxxx."""
-    return f"+1202555{(next(_numbers) if n is None else n) % 10000:04d}"
+    """A valid, distinct US number: +1 202 555 xxxx. Drawn ones never end in 99: the emulator has every
+    such number opted out of texts (chalicelib/messaging/sms_sender.py); ask for one with ``n``."""
+    if n is None:
+        n = next(_numbers)
+        while n % 100 == 99:
+            n = next(_numbers)
+    return f"+1202555{n % 10000:04d}"
 
 
 class Person:
