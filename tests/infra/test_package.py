@@ -142,21 +142,27 @@ def test_chalice_package_for_prod(tmp_path):
     # log groups with the stage's retention
     retention = [r["Properties"]["RetentionInDays"] for r in resources.values() if r["Type"] == "AWS::Logs::LogGroup"]
     assert retention == [config["log_retention_in_days"]] * 3
-    # unknown paths: 404 with a fixed body (nothing of the request echoed); stage and login throttles
-    responses = {
-        r["Properties"]["ResponseType"]: r["Properties"]
-        for r in resources.values()
-        if r["Type"] == "AWS::ApiGateway::GatewayResponse"
-    }
-    assert responses["MISSING_AUTHENTICATION_TOKEN"]["StatusCode"] == "404"
-    assert responses["MISSING_AUTHENTICATION_TOKEN"]["ResponseTemplates"] == {
+    # unknown paths: 404 with a fixed body (nothing of the request echoed), declared inside the API definition
+    # (no separate GatewayResponse resources, which SAM drops or leaves behind on API updates)
+    definition = resources["RestAPI"]["Properties"]["DefinitionBody"]
+    responses = definition["x-amazon-apigateway-gateway-responses"]
+    assert responses["MISSING_AUTHENTICATION_TOKEN"]["statusCode"] == "404"
+    assert responses["MISSING_AUTHENTICATION_TOKEN"]["responseTemplates"] == {
         "application/json": '{"detail": "Not found."}'
     }
     assert not any("$context" in json.dumps(r) or "$input" in json.dumps(r) for r in responses.values())
+    assert not [r for r in resources.values() if r["Type"] == "AWS::ApiGateway::GatewayResponse"]
+    # stage and login throttles, resource paths encoded as CloudFormation wants them
     throttles = {(s["ResourcePath"], s["HttpMethod"]): s for s in resources["RestAPI"]["Properties"]["MethodSettings"]}
+    assert set(throttles) == {("/*", "*"), ("/~1auth", "POST"), ("/~1auth~1verify_pin", "POST")}
     stage_wide = throttles[("/*", "*")]["ThrottlingRateLimit"]
-    assert throttles[("/auth", "POST")]["ThrottlingRateLimit"] < stage_wide
-    assert throttles[("/auth/verify_pin", "POST")]["ThrottlingRateLimit"] < stage_wide
+    assert throttles[("/~1auth", "POST")]["ThrottlingRateLimit"] < stage_wide
+    assert throttles[("/~1auth~1verify_pin", "POST")]["ThrottlingRateLimit"] < stage_wide
+    # the queue worker and the schedule have their reserved concurrency; the API draws on the account's pool
+    reserved = json.loads((ROOT / "infra" / "stages.json").read_text())[STAGE]["reserved_concurrency"]
+    assert functions["SendNotifications"]["ReservedConcurrentExecutions"] == reserved["send_notifications"]
+    assert functions["RemindUpcomingEvents"]["ReservedConcurrentExecutions"] == reserved["remind_upcoming_events"]
+    assert "ReservedConcurrentExecutions" not in functions["APIHandler"]
 
     # the SQS handler listens to the queue infra/template.yaml makes for this stage
 
