@@ -212,9 +212,10 @@ def runtime_python(runtime: str = LAMBDA_RUNTIME) -> str:
 
 
 def compile_package(zip_path: str | Path, python: str | None = None) -> int:
-    """Add unchecked-hash ``.pyc`` files for every ``.py`` of the zip, compiled by ``python`` (CPython 3.12).
+    """Give every ``.py`` of the zip an unchecked-hash ``.pyc`` compiled by ``python`` (CPython 3.12).
 
-    Returns how many were added; a zip that has them already is left as it is."""
+    Any other bytecode in the zip goes (chalice copies chalicelib/ as it is, ``__pycache__`` of the deploying
+    Python included). Returns how many were compiled; 0 when every module has its 3.12 ``.pyc`` already."""
     import shutil
     import tempfile
     import zipfile
@@ -222,11 +223,13 @@ def compile_package(zip_path: str | Path, python: str | None = None) -> int:
     zip_path = Path(zip_path)
     with zipfile.ZipFile(zip_path) as archive:
         names = archive.namelist()
-        if any("/__pycache__/" in f"/{name}" for name in names):
+        sources = [name for name in names if name.endswith(".py")]
+        if all(_cached_name(source) in names for source in sources):
             return 0
+        kept = [info for info in archive.infolist() if "__pycache__/" not in info.filename]
         with tempfile.TemporaryDirectory() as scratch:
             root = Path(scratch) / "task"
-            archive.extractall(root)
+            archive.extractall(root, [info.filename for info in kept])
             command = [python or runtime_python(), "-m", "compileall", "-q", "-j", "0"]
             command += ["--invalidation-mode", "unchecked-hash", "-s", str(root), "-p", LAMBDA_TASK_ROOT, str(root)]
             done = subprocess.run(command, capture_output=True, text=True, check=False)
@@ -235,18 +238,24 @@ def compile_package(zip_path: str | Path, python: str | None = None) -> int:
                 raise DeployRefused(f"compiling the package failed:\n{done.stdout}{done.stderr}")
             rebuilt = zip_path.with_suffix(".pyc.zip")
             with zipfile.ZipFile(rebuilt, "w", zipfile.ZIP_DEFLATED) as out:
-                for info in archive.infolist():
+                for info in kept:
                     out.writestr(info, archive.read(info.filename))
                 for name in compiled:
-                    source_info = archive.getinfo(_source_of(name)) if _source_of(name) in names else None
-                    info = zipfile.ZipInfo(
-                        name, date_time=source_info.date_time if source_info else (2020, 1, 1, 0, 0, 0)
-                    )
+                    source = _source_of(name)
+                    stamp = archive.getinfo(source).date_time if source in names else (2020, 1, 1, 0, 0, 0)
+                    info = zipfile.ZipInfo(name, date_time=stamp)
                     info.external_attr = 0o644 << 16
                     info.compress_type = zipfile.ZIP_DEFLATED
                     out.writestr(info, (root / name).read_bytes())
             shutil.move(rebuilt, zip_path)
     return len(compiled)
+
+
+def _cached_name(source: str) -> str:
+    """``pkg/mod.py`` -> ``pkg/__pycache__/mod.cpython-312.pyc``."""
+    directory, _, filename = source.rpartition("/")
+    tag = runtime_abi().replace("cp", "cpython-")
+    return f"{directory + '/' if directory else ''}__pycache__/{filename[:-3]}.{tag}.pyc"
 
 
 def _source_of(pyc_name: str) -> str:
@@ -273,7 +282,7 @@ def _install_bytecode() -> None:
 
     def inject_latest_app(self, deployment_package_filename, project_dir):
         inject(self, deployment_package_filename, project_dir)
-        _drop_bytecode(deployment_package_filename)
+        _drop_bytecode(deployment_package_filename)  # the app's sources changed: its .pyc must too
         compile_package(deployment_package_filename)
 
     packager.LambdaDeploymentPackager.create_deployment_package = create_deployment_package
@@ -361,6 +370,21 @@ def with_reserved_concurrency(config: dict, stage: str, stage_settings: dict) ->
     return merged
 
 
+def cap_queue_pollers(app, stage_settings: dict):
+    """Each SQS event source invokes its function at most as often as the function's reserved concurrency.
+
+    The pollers of an SQS event source do not see the function's reserved concurrency: past it, invocations
+    are throttled, the messages come back after the visibility timeout and, received 5 times, go to the
+    dead-letter queue. Its maximum concurrency (ScalingConfig) keeps the pollers within the reserve."""
+    from chalice.app import SQSEventConfig
+
+    reserved = stage_settings.get("reserved_concurrency") or {}
+    for source in app.event_sources:
+        if isinstance(source, SQSEventConfig) and source.name in reserved:
+            source.maximum_concurrency = int(reserved[source.name])
+    return app
+
+
 def _option(argv: list[str], name: str) -> str | None:
     for index, arg in enumerate(argv):
         if arg == name and index + 1 < len(argv):
@@ -390,6 +414,15 @@ def _install_settings(argv: list[str], settings_file: str | None) -> None:
         return config
 
     factory.CLIFactory.load_project_config = load_project_config
+
+    stages = json.loads(STAGES_FILE.read_text())
+    if stage in DEPLOYED_STAGES and stage in stages:
+        load_app = factory.CLIFactory.load_chalice_app
+
+        def load_chalice_app(self, *args, **kwargs):
+            return cap_queue_pollers(load_app(self, *args, **kwargs), stages[stage])
+
+        factory.CLIFactory.load_chalice_app = load_chalice_app
 
 
 # --- the API definition --------------------------------------------------------------------------------

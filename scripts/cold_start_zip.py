@@ -8,8 +8,9 @@ reads) in the same package as Chalice packages by default: the same files, no ``
 their dependencies are not in either zip: as on Lambda, they come from a runtime directory both sides share,
 compiled once, as the runtime image ships them. Each side's directory is made read-only (``chmod a-w``) and the
 children run with PYTHONDONTWRITEBYTECODE=1, so nothing compiled during a run is kept for the next, as on
-``/var/task``. Runs are paired (app, then baseline) against one moto server on 127.0.0.1; the figure is the
-median of the per-pair ratios. The in-venv figure of scripts/cold_start.py stays beside it in bench-results.json.
+``/var/task``. Runs are paired (app and baseline, which goes first alternating) against one moto server on
+127.0.0.1; the figure is the median of the per-pair ratios. The in-venv figure of scripts/cold_start.py stays
+beside it in bench-results.json.
 """
 
 from __future__ import annotations
@@ -83,12 +84,14 @@ def writable(path: Path) -> None:
 
 
 @contextmanager
-def task_directories(zip_path: Path, python: str):
-    """(app dir, baseline dir, runtime dir, .pyc files in the app dir), all read-only while in use."""
+def task_directories(zip_path: Path, python: str, app_bytecode: bool = True):
+    """(app dir, baseline dir, runtime dir, .pyc files in the app dir), all read-only while in use.
+
+    ``app_bytecode=False`` unpacks the app as a default package too: the figure before the zip carried .pyc."""
     scratch = Path(tempfile.mkdtemp(prefix="cold-start-zip-"))
     try:
         app_dir, baseline_dir, runtime_dir = scratch / "app", scratch / "baseline", scratch / "runtime"
-        compiled = unpack(zip_path, app_dir, bytecode=True)
+        compiled = unpack(zip_path, app_dir, bytecode=app_bytecode)
         unpack(zip_path, baseline_dir, bytecode=False)
         shutil.copy(ROOT / "scripts" / "cold_start_baseline.py", baseline_dir / "cold_start_baseline.py")
         runtime_directory(runtime_dir, python)
@@ -122,14 +125,14 @@ def _timed(python: str, env: dict, cwd: Path, module: str, event: str) -> float:
     return float(done.stdout.strip().splitlines()[-1])
 
 
-def cold_start_from_zip(runs: int, zip_path: Path | None = None) -> dict:
+def cold_start_from_zip(runs: int, zip_path: Path | None = None, app_bytecode: bool = True) -> dict:
     """Median of ``runs`` paired first answers from the unpacked zip, app and default-packaged baseline."""
     python = runtime_python()
     with tempfile.TemporaryDirectory() as out:
         zip_path = zip_path or package(Path(out))
         zip_mb = round(zip_path.stat().st_size / 1024 / 1024, 2)
         with (
-            task_directories(zip_path, python) as (app_dir, baseline_dir, runtime_dir, compiled),
+            task_directories(zip_path, python, app_bytecode) as (app_dir, baseline_dir, runtime_dir, compiled),
             moto_server() as endpoint,
         ):
             seed_env = {**os.environ, **TEST_ENVIRONMENT, "AWS_ENDPOINT_URL": endpoint, "PYTHONPATH": str(ROOT)}
@@ -142,8 +145,10 @@ def cold_start_from_zip(runs: int, zip_path: Path | None = None) -> dict:
             for env, cwd, module in sides.values():  # warm the disk cache; not counted
                 _timed(python, env, cwd, module, event)
             times: dict[str, list[float]] = {"app": [], "baseline": []}
-            for _ in range(runs):
-                for side, (env, cwd, module) in sides.items():
+            for run in range(runs):  # which side goes first alternates, so neither always meets a warmer cache
+                order = ("app", "baseline") if run % 2 == 0 else ("baseline", "app")
+                for side in order:
+                    env, cwd, module = sides[side]
                     times[side].append(_timed(python, env, cwd, module, event))
     version = subprocess.run(
         [python, "-c", "import platform; print(platform.python_version())"], capture_output=True, text=True, check=True
@@ -161,4 +166,7 @@ def cold_start_from_zip(runs: int, zip_path: Path | None = None) -> dict:
 
 
 if __name__ == "__main__":
-    print(json.dumps(cold_start_from_zip(int(sys.argv[1]) if len(sys.argv) > 1 else 11), indent=2))
+    # --without-bytecode: both sides packaged the default way (the figure before the zip carried .pyc)
+    arguments = [arg for arg in sys.argv[1:] if arg != "--without-bytecode"]
+    runs = int(arguments[0]) if arguments else 11
+    print(json.dumps(cold_start_from_zip(runs, app_bytecode="--without-bytecode" not in sys.argv), indent=2))

@@ -103,3 +103,15 @@ def test_the_packaged_bytecode_is_used_without_reading_the_sources(tmp_path, pyt
             path.chmod(path.stat().st_mode | 0o200)
     # THEN CPython 3.12 imported the packaged bytecode, not the source
     assert (done.returncode, done.stdout.strip()) == (0, "42"), done.stderr
+
+
+def test_bytecode_of_the_deploying_python_is_replaced(tmp_path, python312):
+    # GIVEN a zip as chalice makes it from a working copy: chalicelib's __pycache__ of the deploying Python in it
+    stray = {"pkg/__pycache__/mod.cpython-311.pyc": b"stale"}
+    zip_path = _zip(tmp_path / "package.zip", stray)
+    # WHEN it is compiled for the runtime
+    assert chalice_cli.compile_package(zip_path, python312) == 3
+    # THEN every module has its 3.12 bytecode and the stray file is gone
+    names = set(zipfile.ZipFile(zip_path).namelist())
+    assert "pkg/__pycache__/mod.cpython-311.pyc" not in names
+    assert _bytecode_problems(zip_path) == []

@@ -2,13 +2,18 @@
 
 Covered: the pin-key and APNS checks, the stack (minus what moto's CloudFormation cannot create:
 scripts/local_stack.py UNSUPPORTED_LOCALLY), the generated stage settings, `chalice deploy` through
-scripts/chalice_cli.py creating the three functions with their own roles, the SQS mapping and the hourly
-schedule, the gateway responses, and a second deploy after the deploy state was lost.
+scripts/chalice_cli.py creating the three functions with their own roles and reserves, the SQS mapping (its
+pollers capped) and the hourly schedule, the gateway responses taken from the API definition chalice imports
+(the emulator keeps them as AWS does: an overwrite import replaces them all), deletion protection, the restore
+guide (scripts/restore.py: a table restored beside and swapped in; avatars back from their versions), and a
+second deploy after the deploy state was lost.
 
 What moto 5.2.5 cannot do, and what covers it instead:
 - ImportRestApi/PutRestApi take only OpenAPI 3 and Chalice sends Swagger 2.0: the server here creates the
-  API by its title with one placeholder method instead of the routes (tests/infra/test_package.py lints the
-  real API definition with cfn-lint);
+  API by its title with one placeholder method instead of the routes, keeping only the document's gateway
+  responses (tests/infra/test_package.py lints the real API definition with cfn-lint);
+- a point-in-time restore copies the table as it is at the call, not as it was; CloudFormation ignores the
+  bucket's versioning and lifecycle (the test versions the bucket itself); there is no WAF;
 - Lambda invoke needs Docker: no smoke test (`--no-smoke`); scripts/deploy.py's smoke test is run against
   `make run`'s stack in tests/test_local_stack.py;
 - CloudFront, CloudWatch alarms, SNS subscriptions: not in the emulated stack (cfn-lint on the template).
@@ -220,6 +225,10 @@ def test_make_deploy_rehearsed_on_moto(emulator, project):
     for function, limit in reserved.items():
         concurrency = lambda_client.get_function_concurrency(FunctionName=f"invites-{STAGE}-{function}")
         assert concurrency["ReservedConcurrentExecutions"] == limit, function
+    # and the queue's pollers invoke the worker no more often than its reserve (else throttled messages would
+    # come back and, received 5 times, land in the dead-letter queue)
+    (mapping,) = lambda_client.list_event_source_mappings()["EventSourceMappings"]
+    assert mapping["ScalingConfig"] == {"MaximumConcurrency": reserved["send_notifications"]}
     # and no table can be deleted while the stage's deletion_protection is on
     dynamodb = _client("dynamodb", endpoint)
     for table in ("users", "auth", "events"):

@@ -216,3 +216,18 @@ def test_the_smoke_test_checks_a_204_and_unknown_paths_with_the_real_token(monke
     http = _FakeHttp()
     assert _smoke(monkeypatch, http, None) == []
     assert ("POST", "/notifications/remove_ios_device") not in http.calls
+
+
+def test_the_queue_pollers_stay_within_the_worker_s_reserve():
+    from chalice.app import SQSEventConfig
+
+    import app
+
+    stages = json.loads(deploy.STAGES_FILE.read_text())
+    sources = [s for s in app.app.event_sources if isinstance(s, SQSEventConfig)]
+    assert [s.name for s in sources] == ["send_notifications"]
+    try:
+        load("chalice_cli").cap_queue_pollers(app.app, stages["prod"])
+        assert sources[0].maximum_concurrency == stages["prod"]["reserved_concurrency"]["send_notifications"]
+    finally:
+        sources[0].maximum_concurrency = None
