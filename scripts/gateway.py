@@ -103,7 +103,29 @@ def merge_template(stage_settings: dict) -> dict:
     # chalice 1.34 names the API function's log group after a logical id it does not use (ApiHandler, not
     # APIHandler): cfn-lint E1019. Point it at the function that exists.
     resources["ApiHandlerLogGroup"] = {"Properties": {"LogGroupName": {"Fn::Sub": "/aws/lambda/${APIHandler}"}}}
-    return {"Resources": resources}
+    # the infra stack's body-limit web ACL (its output ApiWebAclArn) in front of the stage, when one is passed
+    resources["ApiWebAclAssociation"] = {
+        "Type": "AWS::WAFv2::WebACLAssociation",
+        "Condition": "HasApiWebAcl",
+        "Properties": {
+            "WebACLArn": {"Ref": "ApiWebAclArn"},
+            "ResourceArn": {
+                "Fn::Sub": "arn:${AWS::Partition}:apigateway:${AWS::Region}::/restapis/${RestAPI}/stages/"
+                "${RestAPI.Stage}"
+            },
+        },
+    }
+    return {
+        "Parameters": {
+            "ApiWebAclArn": {
+                "Type": "String",
+                "Default": "",
+                "Description": "Output ApiWebAclArn of the stage's infra/template.yaml stack (bodies over 4 MB: 413)",
+            }
+        },
+        "Conditions": {"HasApiWebAcl": {"Fn::Not": [{"Fn::Equals": [{"Ref": "ApiWebAclArn"}, ""]}]}},
+        "Resources": resources,
+    }
 
 
 def stage_patch_operations(stage_settings: dict) -> list[dict]:

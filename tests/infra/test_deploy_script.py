@@ -231,3 +231,13 @@ def test_the_queue_pollers_stay_within_the_worker_s_reserve():
         assert sources[0].maximum_concurrency == stages["prod"]["reserved_concurrency"]["send_notifications"]
     finally:
         sources[0].maximum_concurrency = None
+
+
+def test_the_pipeline_can_put_the_web_acl_in_front_of_its_stage():
+    merge = gateway.merge_template(json.loads(deploy.STAGES_FILE.read_text())["prod"])
+    association = merge["Resources"]["ApiWebAclAssociation"]
+    assert association["Type"] == "AWS::WAFv2::WebACLAssociation"
+    assert association["Properties"]["WebACLArn"] == {"Ref": "ApiWebAclArn"}
+    assert association["Properties"]["ResourceArn"]["Fn::Sub"].endswith("/restapis/${RestAPI}/stages/${RestAPI.Stage}")
+    # only when the pipeline passes the infra stack's ApiWebAclArn output
+    assert association["Condition"] == "HasApiWebAcl" and merge["Parameters"]["ApiWebAclArn"]["Default"] == ""

@@ -170,6 +170,8 @@ def test_chalice_package_for_prod(tmp_path):
     assert "ReservedConcurrentExecutions" not in functions["APIHandler"]
     (queue_event,) = functions["SendNotifications"]["Events"].values()
     assert queue_event["Properties"]["ScalingConfig"] == {"MaximumConcurrency": reserved["send_notifications"]}
+    # the body-limit web ACL goes in front of the stage when the pipeline passes the infra stack's ARN
+    assert resources["ApiWebAclAssociation"]["Condition"] == "HasApiWebAcl"
 
     # the SQS handler listens to the queue infra/template.yaml makes for this stage
 
