@@ -64,6 +64,7 @@ def swap(dynamodb, stage: str, table: str, restored: str) -> str:
     copy = dynamodb.create_backup(TableName=restored, BackupName=f"{restored}-swap")["BackupDetails"]
     _wait_backup(dynamodb, copy["BackupArn"])
     dynamodb.update_table(TableName=name, DeletionProtectionEnabled=False)
+    dynamodb.get_waiter("table_exists").wait(TableName=name, WaiterConfig=WAIT)  # ACTIVE again: deletable
     dynamodb.delete_table(TableName=name)
     dynamodb.get_waiter("table_not_exists").wait(TableName=name, WaiterConfig=WAIT)
     say(f"{name} deleted; restoring it from {restored}")
@@ -74,15 +75,29 @@ def swap(dynamodb, stage: str, table: str, restored: str) -> str:
     )
     dynamodb.get_waiter("table_exists").wait(TableName=name, WaiterConfig=WAIT)
     dynamodb.update_table(TableName=name, DeletionProtectionEnabled=True)
-    dynamodb.update_continuous_backups(
-        TableName=name, PointInTimeRecoverySpecification={"PointInTimeRecoveryEnabled": True}
-    )
+    dynamodb.get_waiter("table_exists").wait(TableName=name, WaiterConfig=WAIT)
+    _enable_point_in_time_recovery(dynamodb, name)
     if table in TTL_ATTRIBUTES:
         dynamodb.update_time_to_live(
             TableName=name, TimeToLiveSpecification={"Enabled": True, "AttributeName": TTL_ATTRIBUTES[table]}
         )
     say(f"{name} is back, protected, with point-in-time recovery; delete {restored} once you are done with it")
     return damaged["BackupArn"]
+
+
+def _enable_point_in_time_recovery(dynamodb, name: str) -> None:
+    """PITR of a table just restored; DynamoDB refuses it while the table's backups are still being set up."""
+    import time
+
+    for _ in range(WAIT["MaxAttempts"]):
+        try:
+            dynamodb.update_continuous_backups(
+                TableName=name, PointInTimeRecoverySpecification={"PointInTimeRecoveryEnabled": True}
+            )
+            return
+        except dynamodb.exceptions.ContinuousBackupsUnavailableException:
+            time.sleep(WAIT["Delay"])
+    raise SystemExit(f"restore: point-in-time recovery of {name} could not be turned on: do it by hand")
 
 
 def _wait_backup(dynamodb, backup_arn: str) -> None:
