@@ -5,7 +5,7 @@ its packager accepts any wheel whose tag it thinks fits, builds the rest from so
 on with a warning when that fails. That shipped a Pillow built against the host's libraries (issue 12). Here:
 
 1. **The runtime is fixed**: ``LAMBDA_RUNTIME`` (python3.12, Amazon Linux 2023, glibc 2.34), whatever Python
-   runs the deploy (3.11 works: nothing is compiled here).
+   runs the deploy (3.11 works; only the bytecode of point 6 needs a CPython 3.12 on the machine).
 2. **Binary wheels only**, and nothing the runtime has already (``RUNTIME_PROVIDED``): every dependency of
    requirements.txt is resolved by ``pip download
    --only-binary=:all:`` for that runtime (``--python-version 3.12 --abi cp312`` and every manylinux tag up to
