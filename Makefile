@@ -32,7 +32,7 @@ INSTALL = install() { \
 	if [ -x $(BIN)/uv ] && $(BIN)/uv pip install --python $(BIN)/python --quiet "$$@"; then return 0; fi; \
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check "$$@"; }; install
 
-.PHONY: run test test-fast bench lint install clean deploy remake-venv
+.PHONY: run test test-fast bench lint install clean deploy remake-venv inbound-sms
 remake-venv:
 
 # Refuses an unsupported $(PYTHON) before touching .venv. A venv of another version is removed and made anew
@@ -71,6 +71,10 @@ install: $(DEV_STAMP) $(DOCS_ASSETS) $(NODE_TOOLS)
 
 run: $(RUN_STAMP) $(DOCS_ASSETS)
 	PORT=$(PORT) MOTO_PORT=$(MOTO_PORT) $(BIN)/python scripts/local_stack.py
+
+# A text to the service as a person would send it (two-way SMS), with `make run` going: FROM=+1... TEXT=STOP
+inbound-sms: $(RUN_STAMP)
+	$(BIN)/python scripts/inbound_sms.py --from "$(FROM)" --text "$(TEXT)" --moto-port $(MOTO_PORT)
 
 # -rs: every skipped test is listed with its reason at the end.
 test: $(DEV_STAMP) $(DOCS_ASSETS) $(NODE_TOOLS)

@@ -57,3 +57,11 @@ def remind_upcoming_events(event):
     from chalicelib.messaging.notifications.reminders import enqueue_reminders
 
     enqueue_reminders()
+
+
+@app.on_sns_message(topic=get_settings().inbound_sms_topic_name)
+def handle_inbound_sms(event):
+    """Texts people send to the service's numbers (two-way SMS): STOP, START, HELP. Returns what was done."""
+    from chalicelib.messaging.inbound_sms import handle
+
+    return handle(event.message)

@@ -36,6 +36,7 @@ SLOW_GROUPS = {
     "contract/test_generated_clients.py": ("generated_clients",),
     "infra/test_package.py": ("packaging", "cfn_lint"),
     "infra/test_deploy_rehearsal.py": ("packaging",),
+    "infra/test_inbound_sms_script.py": ("e2e",),  # the local stack in an emulator, the script as a process
     "infra/test_template.py::test_cfn_lint_passes": ("cfn_lint",),
     # 500 invitees written and notified through moto: a minute on a busy machine, alone longer than the rest
     "api/test_notifications_cancel.py::test_cancel_with_500_invitees_costs_what_cancel_with_5_does": ("scale",),

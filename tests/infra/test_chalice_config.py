@@ -29,7 +29,7 @@ def _stage(stage: str) -> dict:
     return CONFIG["stages"][stage]
 
 
-FUNCTIONS = ("api_handler", "send_notifications", "remind_upcoming_events")
+FUNCTIONS = ("api_handler", "send_notifications", "remind_upcoming_events", "handle_inbound_sms")
 
 
 def _policy(stage: str, function: str) -> dict:
@@ -55,7 +55,7 @@ def test_each_function_has_its_own_policy_and_the_stage_its_sizes_and_log_retent
     config = _stage(stage)
     assert config["autogen_policy"] is False
     files = [config["lambda_functions"][function]["iam_policy_file"] for function in FUNCTIONS]
-    assert len(set(files)) == 3 and all(name.startswith(f"policy-{stage}-") for name in files)
+    assert len(set(files)) == len(FUNCTIONS) and all(name.startswith(f"policy-{stage}-") for name in files)
     assert all((ROOT / ".chalice" / name).exists() for name in files)
     assert "iam_policy_file" not in config  # no shared role
     assert 7 <= config["log_retention_in_days"] <= 400
@@ -138,7 +138,16 @@ def test_the_policy_covers_the_stages_resources(stage):
     parameter = f"arn:aws:ssm:{region}:{account}:parameter/invites/{stage}/pin-secret"
     assert _allowed(stage, "ssm:GetParameter", parameter)
     assert not _allowed(stage, "ssm:GetParameter", f"arn:aws:ssm:{region}:{account}:parameter/invites/{stage}/other")
-    assert not any(_allowed(stage, "ssm:GetParameter", parameter, f) for f in FUNCTIONS[1:])
+    assert not any(_allowed(stage, "ssm:GetParameter", parameter, f) for f in FUNCTIONS[1:3])
+    # replies by text: the stop list (the auth table, through the pin key's hash), HELP answers; nothing else
+    auth = f"arn:aws:dynamodb:{region}:{account}:table/{env['AUTH_TABLE']}"
+    inbound = "handle_inbound_sms"
+    assert _allowed(stage, "dynamodb:PutItem", auth, inbound) and _allowed(stage, "dynamodb:DeleteItem", auth, inbound)
+    assert _allowed(stage, "ssm:GetParameter", parameter, inbound) and _allowed(stage, "sns:Publish", "*", inbound)
+    users = f"arn:aws:dynamodb:{region}:{account}:table/{env['USERS_TABLE']}"
+    assert not _allowed(stage, "dynamodb:PutItem", users, inbound)
+    assert not _allowed(stage, "dynamodb:GetItem", auth, inbound)
+    assert not _allowed(stage, "sqs:SendMessage", queue, inbound)
     assert _allowed(
         stage,
         "logs:PutLogEvents",

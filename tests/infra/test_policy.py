@@ -27,6 +27,7 @@ from tests.utils.api import body, get, login, post_json
 from tests.utils.avatars import remove_avatar, upload_avatar
 from tests.utils.factories import put
 from tests.utils.images import jpeg
+from tests.utils.inbound_sms import sns_event
 
 ROOT = Path(__file__).resolve().parents[2]
 STAGES = ("dev", "prod")
@@ -50,12 +51,13 @@ TRANSACT_ITEM_ACTION = {
 # Chalice's function names (.chalice/config.json "lambda_functions") and what AWS does with each one's role:
 # the logs (Chalice creates the log groups, with their retention), and the SQS event source mapping of the
 # notification handler (AWSLambdaSQSQueueExecutionRole's actions).
-FUNCTIONS = ("api_handler", "send_notifications", "remind_upcoming_events")
+FUNCTIONS = ("api_handler", "send_notifications", "remind_upcoming_events", "handle_inbound_sms")
 LOGS = {"logs:CreateLogStream", "logs:PutLogEvents"}
 PERFORMED_BY_AWS = {
     "api_handler": LOGS,
     "send_notifications": LOGS | {"sqs:ReceiveMessage", "sqs:DeleteMessage", "sqs:GetQueueAttributes"},
     "remind_upcoming_events": LOGS,
+    "handle_inbound_sms": LOGS,  # SNS invokes it through the function's resource policy, not its role
 }
 # Granted though no test sees the call: PynamoDB's Connection describes a table it has no schema for
 # (Model.exists(), count(), describe_table(); a connection-level call on an unknown table).
@@ -257,6 +259,28 @@ def read_the_pin_key_as_a_deployed_stage(override_settings, recorder: Recorder) 
         override_settings(stage="test")
 
 
+def reply_by_text_as_a_deployed_stage(override_settings, recorder: Recorder) -> None:
+    """Replies by text reaching the inbound topic's function on a cold start: STOP, START and HELP."""
+    from app import handle_inbound_sms
+    from chalicelib import pinkey
+
+    recorder.on = None
+    boto3.client("ssm", region_name="us-east-1").put_parameter(
+        Name="/invites/test/pin-secret", Type="SecureString", Value="k" * 64, Overwrite=True
+    )
+    override_settings(stage="dev", pin_key_parameter="/invites/test/pin-secret")
+    pinkey.forget()
+    recorder.on = "handle_inbound_sms"
+    try:
+        for text in ("STOP", "START", "HELP"):
+            payload = {"originationNumber": STRANGER, "destinationNumber": "+18885550123", "messageBody": text}
+            handle_inbound_sms(sns_event(payload), None)
+    finally:
+        recorder.on = None
+        pinkey.forget()
+        override_settings(stage="test")
+
+
 @pytest.fixture
 def performed(client, override_settings, monkeypatch) -> dict[str, set[str]]:
     """Per function, the IAM actions of every AWS call the flow made (the test's own calls left out)."""
@@ -269,6 +293,7 @@ def performed(client, override_settings, monkeypatch) -> dict[str, set[str]]:
     recorder.on = "api_handler"
     run_the_flow(client)
     read_the_pin_key_as_a_deployed_stage(override_settings, recorder)
+    reply_by_text_as_a_deployed_stage(override_settings, recorder)
     recorder.on = "remind_upcoming_events"
     assert reminders.enqueue_reminders() > 0  # the hourly schedule
     recorder.on = None

@@ -294,6 +294,7 @@ def test_every_function_has_errors_and_throttles_alarms(template):
         "${ApiName}-${Stage}",
         "${ApiName}-${Stage}-send_notifications",
         "${ApiName}-${Stage}-remind_upcoming_events",
+        "${ApiName}-${Stage}-handle_inbound_sms",
     }
     assert watched == {(metric, name) for metric in ("Errors", "Throttles") for name in functions}
 
@@ -319,9 +320,10 @@ def test_the_local_copy_drops_only_what_moto_cannot_create(template):
         "DynamoDbThrottlesAlarm",
         "DynamoDbSystemErrorsAlarm",
         "ApiWebAcl",
+        "InboundSmsTopicPolicy",
     } | {
         f"{function}{metric}Alarm"
-        for function in ("Api", "NotificationWorker", "Reminders")
+        for function in ("Api", "NotificationWorker", "Reminders", "InboundSms")
         for metric in ("Errors", "Throttles")
     }
     assert set(template["Outputs"]) - set(local["Outputs"]) == {"AvatarBaseUrl", "AvatarDistributionId", "ApiWebAclArn"}
