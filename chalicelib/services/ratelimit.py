@@ -90,10 +90,11 @@ def hit(limit: Limit, now: float | None = None) -> None:
 def take_up_to(limit: Limit, wanted: int, now: float | None = None) -> int:
     """Take up to ``wanted`` units of ``limit``'s current window; how many were left to take (maybe 0),
     never a 429. Each add is conditional on the room it assumes, so parallel callers never take more
-    than the limit: all ``wanted`` first, else what a consistent read shows is left."""
+    than the limit: as much of ``wanted`` as the limit holds first, else what a consistent read shows is
+    left. (The window's first add meets no counter, so it must never ask for more than the limit.)"""
     now = time.time() if now is None else now
     counter = RateCounter(limit.key(now))
-    take = wanted
+    take = min(wanted, limit.limit)
     for _ in range(_TAKE_ATTEMPTS):
         if take <= 0:
             return 0
