@@ -8,6 +8,7 @@ fields.raise_if_errors()      # 400 {"title": ["..."], ...} when anything was wr
 from __future__ import annotations
 
 import re
+import unicodedata
 from datetime import UTC, datetime
 from typing import Any
 
@@ -49,6 +50,12 @@ def text_error(value: str) -> str | None:
     if surrogate:
         return SURROGATE_CHARACTER.format(code=ord(surrogate.group()))
     return None
+
+
+def comparable_text(value: str) -> str:
+    """The form two texts are compared in for duplicates: NFC-normalised, case-folded, trimmed, so that
+    "Café" typed composed or as e + combining accent, "STRASSE" and "straße", are the same."""
+    return unicodedata.normalize("NFC", unicodedata.normalize("NFC", value).casefold()).strip()
 
 
 def date_range_message() -> str:

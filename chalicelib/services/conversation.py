@@ -36,6 +36,7 @@ from chalicelib.models.users import User
 from chalicelib.services.event_reads import EVENT_CANCELLED
 from chalicelib.store.conditions import condition_failed, conflicted
 from chalicelib.timeutil import format_datetime, utcnow
+from chalicelib.validation import comparable_text
 
 POLL_LIMIT = 3
 POLL_REQUIRED = {"body": ["This field is required."]}
@@ -158,8 +159,8 @@ def post_message(user: User, event_id: int, body: str) -> dict:
 
 
 def poll_dedupe_key(suggested_date: datetime, suggested_venue: str) -> str:
-    """Same instant and same venue (trimmed, case-insensitive): the same poll."""
-    return f"{format_datetime(suggested_date)}|{suggested_venue.strip().casefold()}"
+    """Same instant and same venue (``comparable_text``): the same poll."""
+    return f"{format_datetime(suggested_date)}|{comparable_text(suggested_venue)}"
 
 
 def post_poll(user: User, event_id: int, suggested_date: datetime, suggested_venue: str) -> Poll:
