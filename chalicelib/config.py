@@ -52,6 +52,10 @@ class Settings:
     sms_countries: str = ""
     # Numbers one user may look up through from_phone_numbers in any 24 hours.
     contact_lookup_numbers_per_user_per_day: int = 2000
+    # Guests one event may have in total (create and edits together).
+    invitees_per_event: int = 500
+    # Events one owner may create in any 24 hours.
+    events_per_owner_per_day: int = 100
     # iOS devices per user; an 11th drops the one registered longest ago.
     devices_per_user: int = 10
     messages_per_event: int = 200

@@ -39,6 +39,7 @@ SLOW_GROUPS = {
     "infra/test_template.py::test_cfn_lint_passes": ("cfn_lint",),
     # 500 invitees written and notified through moto: a minute on a busy machine, alone longer than the rest
     "api/test_notifications_cancel.py::test_cancel_with_500_invitees_costs_what_cancel_with_5_does": ("scale",),
+    "api/test_events_invite_limits.py::test_500_new_numbers_cost_at_most_80_dynamodb_calls": ("scale",),
     "test_bench.py": ("scripts",),
     "test_abuse_figures.py": ("scripts",),
 }

@@ -8,6 +8,7 @@
 | Device          | USER#<id>       | DEVICE#<token>   |
 | DeviceOwner     | DEVICE#<token>  | OWNER            |
 | Favorite        | USER#<owner>    | FAV#<e164>       |
+| InvitedNumber   | USER#<owner>    | INVITED#<e164>   |
 
 The sparse index ``favorites_by_phone`` (``fav_phone``) finds who keeps a number as a favorite.
 """
@@ -71,6 +72,10 @@ def device_owner_pk(device_token: str) -> str:
 def device_token_of(key: str) -> str:
     """The push token of a ``DEVICE#<token>`` key (a Device's sort key, a DeviceOwner's partition key)."""
     return key.removeprefix(DEVICE_PREFIX)
+
+
+def invited_sk(e164: str) -> str:
+    return f"INVITED#{e164}"
 
 
 def favorite_sk(e164: str) -> str:
@@ -146,4 +151,11 @@ class Favorite(UsersTable, discriminator="favorite"):
     fav_phone = UnicodeAttribute()
     contact_name = UnicodeAttribute(default="")
     photo_key = UnicodeAttribute(null=True)
+    created = UTCDateTimeAttribute()
+
+
+class InvitedNumber(UsersTable, discriminator="invited"):
+    """A number this user has invited to some event: inviting it again costs nothing of the allowance
+    that invitations share with contact lookups (services.events)."""
+
     created = UTCDateTimeAttribute()

@@ -36,13 +36,12 @@ from chalicelib.models.events import (
     event_pk,
     invitation_sk,
 )
-from chalicelib.models.users import PHONE_SK, PhoneClaim, User, phone_of, phone_pk, user_pk
+from chalicelib.models.users import InvitedNumber, User, user_pk
 from chalicelib.parallel import chunks, parallel_map
 from chalicelib.services import invite_links, notifications
 from chalicelib.services.event_reads import participant_view, require_live, require_owner, with_users
 from chalicelib.services.event_texts import send_invitation_texts
-from chalicelib.services.users import find_or_create_user
-from chalicelib.store.batch import batch_get
+from chalicelib.services.invitees import Invitees, count_invitees, resolve_invitees
 from chalicelib.store.conditions import condition_failed
 from chalicelib.store.events import (
     TRANSACTION_ITEMS,
@@ -50,7 +49,6 @@ from chalicelib.store.events import (
     flag_invitations_cancelled,
     update_all,
 )
-from chalicelib.store.users import get_users
 from chalicelib.timeutil import format_datetime, utcnow
 
 log = logging.getLogger("invites")
@@ -104,36 +102,6 @@ def whole_seconds(value: datetime) -> datetime:
 # --------------------------------------------------------------------------- invitees and texts
 
 
-@dataclass
-class _Invitees:
-    users: list[User]
-    to_text: list[User]  # people without an active account: they learn of the invitation by SMS
-
-
-def _find_users_by_phone(numbers: list[str]) -> dict[str, User]:
-    """Registered (or invited) users of ``numbers``: two BatchGetItem rounds, no writes."""
-    claims: dict[str, int] = {}
-
-    for claim in batch_get(PhoneClaim, [(phone_pk(number), PHONE_SK) for number in numbers], consistent_read=True):
-        claims[phone_of(claim.pk)] = claim.user_id
-    users = get_users(claims.values())
-    return {number: users[uid] for number, uid in claims.items() if uid in users}
-
-
-def _resolve_invitees(owner: User, numbers: list[str], *, skip_user_ids: set[int]) -> _Invitees:
-    """Users for ``numbers`` (made inactive when unknown); those without an active account are to be texted."""
-    numbers = [number for number in dict.fromkeys(numbers) if number != owner.phone_number]
-    if not numbers:
-        return _Invitees([], [])
-    known = _find_users_by_phone(numbers)
-    new_numbers = [number for number in numbers if number not in known]
-    fresh = [number for number in numbers if number not in known or known[number].id not in skip_user_ids]
-    made = parallel_map(lambda number: find_or_create_user(number, active=False)[0], new_numbers)
-    known.update(dict(zip(new_numbers, made, strict=True)))
-    users = [known[number] for number in fresh if known[number].id not in skip_user_ids]
-    return _Invitees(users, [user for user in users if not user.is_active])
-
-
 def _enqueue_new_invites(owner: User, event: Event, invited: list[User]) -> None:
     """One push message for the invitees who have an account (the others were texted)."""
     with_account = [user.id for user in invited if user.is_active]
@@ -183,7 +151,7 @@ def _remind_day(event_date: datetime) -> str:
 def create_event(owner: User, data: EventInput) -> EventView:
     """Store the event, the owner's invitation and one per invitee; text those without an account."""
     event_date = whole_seconds(data.event_date)
-    invitees = _resolve_invitees(owner, data.invite_phone_numbers or [], skip_user_ids={owner.id})
+    invitees = resolve_invitees(owner, data.invite_phone_numbers or [], skip_user_ids={owner.id})
     now = utcnow()
     for _ in range(_ATTEMPTS):
         event_id = new_id()
@@ -199,6 +167,7 @@ def create_event(owner: User, data: EventInput) -> EventView:
             accepted_count=0,
             spots_filled_by_hand=0,
             spots_filled=0,
+            invitee_count=len(invitees.users),
             location=_location(data.location),
             address=data.address or "",
             venue_name=data.venue_name or "",
@@ -218,7 +187,7 @@ def create_event(owner: User, data: EventInput) -> EventView:
         ]
         texted = {user.id for user in invitees.to_text}
         links = invite_links.attach_links(inv for inv in invitations if inv.user_id in texted)
-        if _write_new_event(event, invitations):
+        if _write_new_event(event, invitations, invitees.marks):
             break
     else:
         raise RuntimeError("could not draw a free event id")
@@ -229,15 +198,17 @@ def create_event(owner: User, data: EventInput) -> EventView:
     return EventView(event, invitations, users=users)
 
 
-def _write_new_event(event: Event, invitations: list[Invitation]) -> bool:
-    """META and the first 99 invitations in one transaction (False on an id clash), the rest after."""
-    first = invitations[: TRANSACTION_ITEMS - 1]
-    rest = chunks(invitations[len(first) :], TRANSACTION_ITEMS)
+def _write_new_event(event: Event, invitations: list[Invitation], marks: list[InvitedNumber]) -> bool:
+    """META and the first 99 other items in one transaction (False on an id clash), the rest 100 a
+    transaction side by side: the invitations, and the owner's marks of the numbers new to them."""
+    items = [*invitations, *marks]
+    first = items[: TRANSACTION_ITEMS - 1]
+    rest = chunks(items[len(first) :], TRANSACTION_ITEMS)
     try:
         with transact_write() as transaction:
             transaction.save(event, condition=Event.pk.does_not_exist())
-            for invitation in first:
-                transaction.save(invitation)
+            for item in first:
+                transaction.save(item)
     except TransactWriteError as exc:
         if condition_failed(exc, 0):
             return False
@@ -264,12 +235,17 @@ def update_event(caller: User, event_id: int, data: EventInput) -> EventView:
     _check_spots(view.event, new_total, data.spot_filled or 0)
     # unknown numbers are made into users before the event changes
     existing = {inv.user_id for inv in view.invitations}
-    invitees = _resolve_invitees(caller, data.invite_phone_numbers or [], skip_user_ids=existing)
+    invitees = resolve_invitees(caller, data.invite_phone_numbers or [], skip_user_ids=existing, view=view)
+    adding = len(invitees.users)
     for _ in range(_ATTEMPTS):
         event = view.event
         new_total = data.total_spots if data.total_spots is not None else event.total_spots
         _check_spots(event, new_total, data.spot_filled or 0)
         actions, condition = _edit_actions(event, data, new_total)
+        if adding:
+            count_action, count_condition = count_invitees(view, adding)
+            actions.append(count_action)
+            condition &= count_condition
         try:
             event.update(actions=actions, condition=condition)
             break
@@ -351,7 +327,7 @@ def _move_invitations(view: EventView, event: Event) -> None:
     )
 
 
-def _invite_more(owner: User, view: EventView, invitees: _Invitees) -> list[int]:
+def _invite_more(owner: User, view: EventView, invitees: Invitees) -> list[int]:
     """Store the new invitations (text or push their people); returns their user ids."""
     now = utcnow()
     ids = _distinct_ids(len(invitees.users))
@@ -362,27 +338,34 @@ def _invite_more(owner: User, view: EventView, invitees: _Invitees) -> list[int]
     texted = {user.id for user in invitees.to_text}
     links = invite_links.attach_links(inv for inv in added if inv.user_id in texted)
 
-    def save(chunk: list[Invitation]) -> list[Invitation]:
+    def save(chunk: list) -> list[Invitation]:
         # a person invited by a parallel edit keeps that invitation (and its reply)
+        invitations = [item for item in chunk if isinstance(item, Invitation)]
+        marks = [item for item in chunk if not isinstance(item, Invitation)]
         try:
             with transact_write() as transaction:
-                for invitation in chunk:
+                for invitation in invitations:
                     transaction.save(invitation, condition=Invitation.pk.does_not_exist())
-            return chunk
+                for mark in marks:
+                    transaction.save(mark)
+            return invitations
         except TransactWriteError as exc:
             if not condition_failed(exc):
                 raise
         saved = []
-        for invitation in chunk:
+        for invitation in invitations:
             try:
                 invitation.save(condition=Invitation.pk.does_not_exist())
                 saved.append(invitation)
             except PutError as exc:
                 if not condition_failed(exc):
                     raise
+        if marks:
+            _save_all(marks)
         return saved
 
-    stored = [inv for chunk in parallel_map(save, chunks(added, TRANSACTION_ITEMS)) for inv in chunk]
+    items = [*added, *invitees.marks]
+    stored = [inv for chunk in parallel_map(save, chunks(items, TRANSACTION_ITEMS)) for inv in chunk]
     view.invitations += stored
     invited = {inv.user_id for inv in stored}
     send_invitation_texts(owner, view.event, [user for user in invitees.to_text if user.id in invited], links)

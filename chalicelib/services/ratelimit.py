@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import ipaddress
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
@@ -23,11 +24,13 @@ from pynamodb.exceptions import TransactWriteError, UpdateError
 from chalicelib.errors import Throttled
 from chalicelib.models.auth import AuthTable, RateCounter, rate_pk
 from chalicelib.models.base import transact_write
+from chalicelib.parallel import chunks, parallel_map
 from chalicelib.store.batch import batch_get
 from chalicelib.store.conditions import condition_failed, conflicted
 
 _ROLLING_ATTEMPTS = 5
 _TAKE_ATTEMPTS = 5
+_LIMITS_PER_TRANSACTION = 50  # two items each; a transaction holds 100
 
 
 def address_subject(source_ip: str) -> str:
@@ -115,7 +118,11 @@ def take_up_to(limit: Limit, wanted: int, now: float | None = None) -> int:
 
 @dataclass(frozen=True)
 class RollingLimit:
-    """At most ``limit`` units per subject in any ``period_seconds``, counted in buckets."""
+    """At most ``limit`` units per subject in any ``period_seconds``, counted in buckets.
+
+    A charge counts against every bucket a period ending now overlaps, the oldest one whole, so the
+    limit errs on the strict side by at most one bucket: pick ``bucket_seconds`` small against the
+    period where that matters (pins: a minute of 15), larger where reads should stay cheap."""
 
     scope: str
     subject: str
@@ -145,51 +152,127 @@ class RollingLimit:
 
     def read(self, now: float) -> dict[int, int]:
         """The counts of every bucket a period ending ``now`` touches (one BatchGetItem)."""
-        keys = {self.key(b): b for b in self.buckets(now)}
-        found = batch_get(AuthTable, list(keys), consistent_read=True)
-        return {keys[item.pk]: int(item.count) for item in found if isinstance(item, RateCounter)}
+        return read_counts([self], now)[0]
+
+    def fits(self, counts: dict[int, int], amount: int) -> bool:
+        return sum(counts.values()) + amount <= self.limit
 
     def check(self, counts: dict[int, int], amount: int, now: float) -> None:
         """429 with Retry-After when ``amount`` more does not fit the counts read."""
-        if sum(counts.values()) + amount > self.limit:
+        if not self.fits(counts, amount):
             raise Throttled(self.retry_after(counts, amount, now))
 
-    def commit(self, counts: dict[int, int], amount: int, now: float) -> None:
-        """Add ``amount`` to the current bucket, conditional on the counts read (the earlier buckets'
-        sum, and the previous bucket unchanged); when a parallel charge moved them, read again."""
+    def add_to(self, transaction, counts: dict[int, int], amount: int, now: float) -> None:
+        """Put the add of ``amount`` to the current bucket into ``transaction``, conditional on the counts
+        read (the earlier buckets' sum, and the previous bucket unchanged, the only other one a charge
+        still in flight might write): two items."""
         buckets = self.buckets(now)
         current, previous = buckets[-1], buckets[-2]
         expires = datetime.fromtimestamp((current + 1) * self.bucket_seconds + self.period_seconds + 60, tz=UTC)
-        for attempt in range(_ROLLING_ATTEMPTS):
-            if attempt:
-                counts = self.read(now)
-                self.check(counts, amount, now)
-            room = self.limit - sum(counts.get(b, 0) for b in buckets[:-1]) - amount
-            seen = counts.get(previous)
-            unchanged = RateCounter.pk.does_not_exist() if seen is None else RateCounter.count == seen
-            try:
-                with transact_write() as transaction:
-                    transaction.condition_check(RateCounter, self.key(previous), condition=unchanged)
-                    transaction.update(
-                        RateCounter(self.key(current)),
-                        actions=[
-                            RateCounter.count.add(amount),
-                            RateCounter.expires_at.set(expires),
-                            RateCounter.kind.set(RateCounter),
-                        ],
-                        condition=RateCounter.pk.does_not_exist() | (RateCounter.count <= room),
-                    )
-                return
-            except TransactWriteError as exc:
-                if not (condition_failed(exc) or conflicted(exc)):
-                    raise
-        raise Throttled(self.bucket_seconds)
+        room = self.limit - sum(counts.get(b, 0) for b in buckets[:-1]) - amount
+        seen = counts.get(previous)
+        unchanged = RateCounter.pk.does_not_exist() if seen is None else RateCounter.count == seen
+        transaction.condition_check(RateCounter, self.key(previous), condition=unchanged)
+        transaction.update(
+            RateCounter(self.key(current)),
+            actions=[
+                RateCounter.count.add(amount),
+                RateCounter.expires_at.set(expires),
+                RateCounter.kind.set(RateCounter),
+            ],
+            condition=RateCounter.pk.does_not_exist() | (RateCounter.count <= room),
+        )
+
+    def undo(self, amount: int, now: float) -> None:
+        """Give back ``amount`` charged at ``now`` (a charge whose purpose then failed)."""
+        RateCounter(self.key(self.bucket(now))).update(actions=[RateCounter.count.add(-amount)])
+
+    def commit(self, counts: dict[int, int], amount: int, now: float) -> None:
+        """Add ``amount`` to the current bucket, conditional on the counts read; when a parallel charge
+        moved them, read again (429 once they no longer leave room)."""
+        _commit_together([(self, amount)], [counts], now)
 
     def charge(self, amount: int, now: float | None = None) -> None:
         """Count ``amount`` units, all or none: 429 with Retry-After when they do not fit."""
-        if amount <= 0:
+        charge_together([(self, amount)], now)
+
+
+def read_counts(limits: Sequence[RollingLimit], now: float) -> list[dict[int, int]]:
+    """The bucket counts of each of ``limits`` (one BatchGetItem per 100 buckets, side by side)."""
+    keys = {limit.key(b): (index, b) for index, limit in enumerate(limits) for b in limit.buckets(now)}
+    counts: list[dict[int, int]] = [{} for _ in limits]
+    for item in batch_get(AuthTable, list(keys), consistent_read=True):
+        if isinstance(item, RateCounter):
+            index, bucket = keys[item.pk]
+            counts[index][bucket] = int(item.count)
+    return counts
+
+
+def charge_together(charges: Sequence[tuple[RollingLimit, int]], now: float | None = None) -> None:
+    """Count each ``(limit, amount)``, all or none, in one read and one transaction (at most 50 limits):
+    429 with the longest Retry-After among those that do not fit."""
+    charges = [(limit, amount) for limit, amount in charges if amount > 0]
+    if not charges:
+        return
+    now = time.time() if now is None else now
+    counts = read_counts([limit for limit, _ in charges], now)
+    _check_all(charges, counts, now)
+    _commit_together(charges, counts, now)
+
+
+def _check_all(charges: Sequence[tuple[RollingLimit, int]], counts: list[dict[int, int]], now: float) -> None:
+    waits = [
+        limit.retry_after(found, amount, now)
+        for (limit, amount), found in zip(charges, counts, strict=True)
+        if not limit.fits(found, amount)
+    ]
+    if waits:
+        raise Throttled(max(waits))
+
+
+def _commit_together(charges: Sequence[tuple[RollingLimit, int]], counts: list[dict[int, int]], now: float) -> None:
+    for attempt in range(_ROLLING_ATTEMPTS):
+        if attempt:
+            counts = read_counts([limit for limit, _ in charges], now)
+            _check_all(charges, counts, now)
+        try:
+            with transact_write() as transaction:
+                for (limit, amount), found in zip(charges, counts, strict=True):
+                    limit.add_to(transaction, found, amount, now)
             return
-        now = time.time() if now is None else now
-        counts = self.read(now)
-        self.check(counts, amount, now)
-        self.commit(counts, amount, now)
+        except TransactWriteError as exc:
+            if not (condition_failed(exc) or conflicted(exc)):
+                raise
+    raise Throttled(max(limit.bucket_seconds for limit, _ in charges))
+
+
+def charge_each(limits: Sequence[RollingLimit], now: float | None = None) -> list[bool]:
+    """Count one unit against each of ``limits`` that has room; which ones were counted. One read of
+    every bucket, then one transaction per 50 limits side by side; limits a parallel charge moved are
+    read again and retried, a few times."""
+    now = time.time() if now is None else now
+    counted = [False] * len(limits)
+    pending = list(range(len(limits)))
+    for _ in range(_ROLLING_ATTEMPTS):
+        counts = dict(zip(pending, read_counts([limits[i] for i in pending], now), strict=True))
+        fitting = [i for i in pending if limits[i].fits(counts[i], 1)]
+        if not fitting:
+            break
+
+        def commit(chunk: Sequence[int], counts: dict[int, dict[int, int]] = counts) -> list[int]:
+            try:
+                with transact_write() as transaction:
+                    for index in chunk:
+                        limits[index].add_to(transaction, counts[index], 1, now)
+            except TransactWriteError as exc:
+                if not (condition_failed(exc) or conflicted(exc)):
+                    raise
+                return list(chunk)
+            for index in chunk:
+                counted[index] = True
+            return []
+
+        pending = [i for failed in parallel_map(commit, chunks(fitting, _LIMITS_PER_TRANSACTION)) for i in failed]
+        if not pending:
+            break
+    return counted
