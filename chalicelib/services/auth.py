@@ -17,20 +17,21 @@ from pynamodb.exceptions import TransactWriteError, UpdateError
 
 from chalicelib import notify
 from chalicelib.config import get_settings
-from chalicelib.errors import InvalidToken, NotAuthenticated, Throttled, ValidationError
+from chalicelib.errors import InvalidToken, NotAuthenticated, ServiceUnavailable, Throttled, ValidationError
 from chalicelib.models.auth import Pin, RateCounter, pin_pk
 from chalicelib.models.base import transact_write
 from chalicelib.models.users import PROFILE_SK, PhoneClaim, Token, User, UsersTable, token_sk, user_pk
 from chalicelib.parallel import parallel_map
 from chalicelib.pinkey import pin_key
 from chalicelib.services import notifications, users
-from chalicelib.services.ratelimit import Limit, address_subject, hit
+from chalicelib.services.ratelimit import Limit, RollingLimit, address_subject, hit
 from chalicelib.store.batch import batch_get
-from chalicelib.store.conditions import condition_failed
+from chalicelib.store.conditions import condition_failed, conflicted
 from chalicelib.timeutil import utcnow
 
 INVALID_PIN = "Invalid pin."
 PIN_DIGITS = 6
+_PIN_ATTEMPTS = 5  # reads of the number's log when parallel requests keep moving it
 
 
 def _pin_hmac(e164: str, pin: str) -> str:
@@ -42,59 +43,64 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def _sms_limits(e164: str, source_ip: str) -> list[Limit]:
+def _number_limit(e164: str) -> RollingLimit:
+    """Pins texted to one number in any window (15 minutes): also the longest someone else can hold the
+    number's login back by asking for its pins."""
     settings = get_settings()
-    return [
-        Limit("sms-number", e164, settings.auth_sms_per_number, settings.auth_sms_number_window_seconds),
-        Limit("sms-ip", address_subject(source_ip), settings.auth_sms_per_ip_per_hour),
-    ]
+    return RollingLimit(
+        "sms-number", e164, settings.auth_sms_per_number, period_seconds=settings.auth_sms_number_window_seconds
+    )
 
 
 def request_pin(e164: str, source_ip: str) -> None:
-    """Issue a pin for ``e164`` and text it. The limits and the pin are written in one transaction,
-    and undone when the text cannot be sent, so a failed send costs the caller nothing."""
+    """Issue a pin for ``e164`` and text it. The number's rolling limit, the address's hourly limit and
+    the pin are written in one transaction (the number's log read first, read again when a parallel
+    request moved it), and undone when the text cannot be sent, so a failed send costs nothing."""
     settings = get_settings()
     now = time.time()
-    limits = _sms_limits(e164, source_ip)
+    number_limit = _number_limit(e164)
+    address_limit = Limit("sms-ip", address_subject(source_ip), settings.auth_sms_per_ip_per_hour)
     pin = f"{secrets.randbelow(10**PIN_DIGITS):0{PIN_DIGITS}d}"
-    nonce = secrets.token_hex(8)
     item = Pin(
         pin_pk(e164),
         pin_hmac=_pin_hmac(e164, pin),
-        nonce=nonce,
+        nonce=secrets.token_hex(8),
         attempts=0,
         expires_at=timedelta(seconds=settings.pin_ttl_seconds),
     )
-    try:
-        with transact_write() as transaction:
-            for limit in limits:
-                counter = _counter(limit, now)
+    for _ in range(_PIN_ATTEMPTS):
+        usage = number_limit.read(now)
+        number_limit.check(usage, 1, now)
+        try:
+            with transact_write() as transaction:
+                number_limit.add_to(transaction, usage, 1, now)  # a put, sent before the pin's
+                transaction.save(item)
                 transaction.update(
-                    counter, actions=limit.increment_actions(now), condition=limit.below_limit_condition()
+                    RateCounter(address_limit.key(now)),
+                    actions=address_limit.increment_actions(now),
+                    condition=address_limit.below_limit_condition(),
                 )
-            transaction.save(item)
-    except TransactWriteError as exc:
-        # PynamoDB sends puts before updates: the counters' reasons are the last ones.
-        for position, limit in enumerate(limits, start=-len(limits)):
-            if condition_failed(exc, position):
-                raise Throttled(limit.retry_after(now)) from None
-        raise
+            break
+        except TransactWriteError as exc:
+            # PynamoDB sends puts (the number's log, the pin) before updates (the address counter)
+            if condition_failed(exc, -1):
+                raise Throttled(address_limit.retry_after(now)) from None
+            if not (condition_failed(exc, 0) or conflicted(exc)):
+                raise
+    else:
+        raise ServiceUnavailable()  # parallel requests kept moving the log
     try:
         notify.send_sms(e164, f"Your {settings.service_name} pin is {pin}.")
     except Exception:
-        _undo_pin(item, limits, now)
+        _undo_pin(item, number_limit, address_limit, now)
         raise
 
 
-def _counter(limit: Limit, now: float):
-    return RateCounter(limit.key(now))
-
-
-def _undo_pin(item: Pin, limits: list[Limit], now: float) -> None:
+def _undo_pin(item: Pin, number_limit: RollingLimit, address_limit: Limit, now: float) -> None:
     with transact_write() as transaction:
-        for limit in limits:
-            transaction.update(_counter(limit, now), actions=[limit.increment_actions(now, by=-1)[0]])
+        transaction.update(RateCounter(address_limit.key(now)), actions=[RateCounter.count.add(-1)])
         transaction.delete(item, condition=Pin.nonce == item.nonce)
+    number_limit.undo(1, now)
 
 
 def verify_pin(e164: str, pin: str, source_ip: str) -> tuple[User, str]:

@@ -18,21 +18,17 @@ from chalicelib.services.ratelimit import Limit, RollingLimit, charge_each, take
 
 log = logging.getLogger("invites")
 
-STRANGER_BUCKET_SECONDS = 4 * 3600
-
 
 def _stranger_limit(person: User) -> RollingLimit:
     """Invitation texts to a number without an active user, from all owners together: a few in any
-    24 hours, so nobody can use the service to flood a stranger's phone. Buckets of 4 hours keep the
-    read of 50 numbers' counts to a few calls (a text counts up to 4 hours longer than 24 at worst)."""
-    limit = get_settings().invite_sms_per_stranger_per_day
-    return RollingLimit("invite-sms-to", person.phone_number, limit, bucket_seconds=STRANGER_BUCKET_SECONDS)
+    24 hours, so nobody can use the service to flood a stranger's phone."""
+    return RollingLimit("invite-sms-to", person.phone_number, get_settings().invite_sms_per_stranger_per_day)
 
 
 def _texts_allowed(owner: User, people: list[User]) -> list[User]:
     """Those of ``people`` the limits let text now, counted: the owner's hourly quota (the first as
     far as it goes), then each number's daily cap, read and counted only for the numbers the quota
-    let through (one read, one transaction per 50). Texts the caps refuse go back to the owner.
+    let through (one read, one transaction per 100). Texts the caps refuse go back to the owner.
     Never a 429: an answer that changed when the quota runs out would tell the owner which numbers
     have no account (they are the ones texted)."""
     owner_limit = Limit("invite-sms", str(owner.id), get_settings().invite_sms_per_owner_per_hour)

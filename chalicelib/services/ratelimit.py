@@ -1,14 +1,16 @@
 """Rate limits kept as conditional counters in the auth table.
 
-``Limit``: a fixed window. A counter item per (scope, subject, window) is incremented only while it
-is below the limit, so parallel requests can never pass more than ``limit`` (DynamoDB evaluates the
+``Limit``: a fixed window, for limits the contract ties to the clock (an owner's texts per clock hour,
+per-address limits). A counter item per (scope, subject, window) is incremented only while it is
+below the limit, so parallel requests can never pass more than ``limit`` (DynamoDB evaluates the
 condition atomically). Across a window's edge a caller may spend two windows' worth in a moment.
 
-``RollingLimit``: at most ``limit`` units in ANY ``period`` (e.g. numbers looked up in 24 hours),
-for limits where that edge would matter. The period is cut into buckets (an hour each); a charge
-reads the buckets that any period ending now can touch, and adds to the current bucket in one
-transaction conditional on that sum (and on the previous bucket, the only other one a request
-still in flight might write), so parallel charges never pass the limit either.
+``RollingLimit``: at most ``limit`` units in ANY ``period`` (pins per number in 15 minutes, numbers
+looked up or invited in 24 hours, events created in 24 hours, texts to a stranger in 24 hours): the
+one mechanism for every limit where that edge would matter. A log item per (scope, subject) holds
+the charges still inside the period; a charge rewrites it conditional on the version read, so
+parallel charges never pass the limit either. Several limits are charged in one transaction, all or
+none (``charge_together``), or one unit each as far as each has room (``charge_each``).
 """
 
 from __future__ import annotations
@@ -21,8 +23,8 @@ from datetime import UTC, datetime
 
 from pynamodb.exceptions import TransactWriteError, UpdateError
 
-from chalicelib.errors import Throttled
-from chalicelib.models.auth import AuthTable, RateCounter, rate_pk
+from chalicelib.errors import ServiceUnavailable, Throttled
+from chalicelib.models.auth import RateCounter, RateLog, rate_log_pk, rate_pk
 from chalicelib.models.base import transact_write
 from chalicelib.parallel import chunks, parallel_map
 from chalicelib.store.batch import batch_get
@@ -30,7 +32,7 @@ from chalicelib.store.conditions import condition_failed, conflicted
 
 _ROLLING_ATTEMPTS = 5
 _TAKE_ATTEMPTS = 5
-_LIMITS_PER_TRANSACTION = 50  # two items each; a transaction holds 100
+_LIMITS_PER_TRANSACTION = 100  # one item each: DynamoDB's limit of a transaction
 
 
 def address_subject(source_ip: str) -> str:
@@ -117,95 +119,109 @@ def take_up_to(limit: Limit, wanted: int, now: float | None = None) -> int:
 
 
 @dataclass(frozen=True)
-class RollingLimit:
-    """At most ``limit`` units per subject in any ``period_seconds``, counted in buckets.
+class Usage:
+    """A rolling limit's log as read: the charges still inside the period, and the log's version
+    (0: no log yet)."""
 
-    A charge counts against every bucket a period ending now overlaps, the oldest one whole, so the
-    limit errs on the strict side by at most one bucket: pick ``bucket_seconds`` small against the
-    period where that matters (pins: a minute of 15), larger where reads should stay cheap."""
+    charges: tuple[tuple[float, int], ...] = ()
+    version: int = 0
+
+    @property
+    def total(self) -> int:
+        return sum(amount for _, amount in self.charges)
+
+
+@dataclass(frozen=True)
+class RollingLimit:
+    """At most ``limit`` units per subject in any ``period_seconds``, exactly: one item logs the
+    charges still inside the period (a sliding log), so there is no window edge to burst across and
+    nothing counts longer than the period. A charge reads the log and rewrites it conditional on the
+    version read; a parallel charge makes it read again. The log holds at most ``limit`` charges."""
 
     scope: str
     subject: str
     limit: int
     period_seconds: int = 86400
-    bucket_seconds: int = 3600
 
-    def bucket(self, now: float) -> int:
-        return int(now // self.bucket_seconds)
+    def key(self) -> str:
+        return rate_log_pk(self.scope, self.subject)
 
-    def buckets(self, now: float) -> list[int]:
-        """The buckets a period ending now overlaps, oldest first (the current one last)."""
-        current = self.bucket(now)
-        return list(range(current - -(-self.period_seconds // self.bucket_seconds), current + 1))
+    def usage(self, item: RateLog | None, now: float) -> Usage:
+        if item is None:
+            return Usage()
+        since = now - self.period_seconds
+        charges = zip(item.times or [], item.amounts or [], strict=True)
+        return Usage(tuple((float(t), int(a)) for t, a in charges if t > since), int(item.version or 0))
 
-    def key(self, bucket: int) -> str:
-        return rate_pk(self.scope, self.subject, bucket)
-
-    def retry_after(self, counts: dict[int, int], amount: int, now: float) -> int:
-        """Seconds until ``amount`` more fits, assuming nothing else is charged meanwhile."""
-        buckets = self.buckets(now)
-        for later in range(1, len(buckets) + 1):
-            still_counted = sum(counts.get(b, 0) for b in buckets if b >= buckets[0] + later)
-            if still_counted + amount <= self.limit:
-                return int((buckets[-1] + later) * self.bucket_seconds - now) + 1
-        return int((buckets[-1] + len(buckets)) * self.bucket_seconds - now) + 1
-
-    def read(self, now: float) -> dict[int, int]:
-        """The counts of every bucket a period ending ``now`` touches (one BatchGetItem)."""
+    def read(self, now: float) -> Usage:
+        """The usage as of ``now`` (one consistent BatchGetItem)."""
         return read_counts([self], now)[0]
 
-    def fits(self, counts: dict[int, int], amount: int) -> bool:
-        return sum(counts.values()) + amount <= self.limit
+    def fits(self, usage: Usage, amount: int) -> bool:
+        return usage.total + amount <= self.limit
 
-    def check(self, counts: dict[int, int], amount: int, now: float) -> None:
-        """429 with Retry-After when ``amount`` more does not fit the counts read."""
-        if not self.fits(counts, amount):
-            raise Throttled(self.retry_after(counts, amount, now))
+    def retry_after(self, usage: Usage, amount: int, now: float) -> int:
+        """Seconds until ``amount`` more fits, assuming nothing else is charged meanwhile."""
+        if amount > self.limit:
+            return self.period_seconds
+        left = usage.total
+        for when, spent in usage.charges:
+            left -= spent
+            if left + amount <= self.limit:
+                return max(1, int(when + self.period_seconds - now) + 1)
+        return 1
 
-    def add_to(self, transaction, counts: dict[int, int], amount: int, now: float) -> None:
-        """Put the add of ``amount`` to the current bucket into ``transaction``, conditional on the counts
-        read (the earlier buckets' sum, and the previous bucket unchanged, the only other one a charge
-        still in flight might write): two items."""
-        buckets = self.buckets(now)
-        current, previous = buckets[-1], buckets[-2]
-        expires = datetime.fromtimestamp((current + 1) * self.bucket_seconds + self.period_seconds + 60, tz=UTC)
-        room = self.limit - sum(counts.get(b, 0) for b in buckets[:-1]) - amount
-        seen = counts.get(previous)
-        unchanged = RateCounter.pk.does_not_exist() if seen is None else RateCounter.count == seen
-        transaction.condition_check(RateCounter, self.key(previous), condition=unchanged)
-        transaction.update(
-            RateCounter(self.key(current)),
-            actions=[
-                RateCounter.count.add(amount),
-                RateCounter.expires_at.set(expires),
-                RateCounter.kind.set(RateCounter),
-            ],
-            condition=RateCounter.pk.does_not_exist() | (RateCounter.count <= room),
+    def check(self, usage: Usage, amount: int, now: float) -> None:
+        """429 with Retry-After when ``amount`` more does not fit the usage read."""
+        if not self.fits(usage, amount):
+            raise Throttled(self.retry_after(usage, amount, now))
+
+    def add_to(self, transaction, usage: Usage, amount: int, now: float) -> None:
+        """Put the log with ``amount`` charged at ``now`` into ``transaction`` (one item), conditional on
+        the version read."""
+        self._write(transaction, [*usage.charges, (round(now, 3), amount)], usage.version, now)
+
+    def _write(self, transaction, charges: list[tuple[float, int]], version: int, now: float) -> None:
+        log = RateLog(
+            self.key(),
+            times=[when for when, _ in charges],
+            amounts=[spent for _, spent in charges],
+            version=version + 1,
+            expires_at=datetime.fromtimestamp(now + self.period_seconds + 60, tz=UTC),
         )
+        read = RateLog.pk.does_not_exist() if version == 0 else RateLog.version == version
+        transaction.save(log, condition=read)
 
     def undo(self, amount: int, now: float) -> None:
-        """Give back ``amount`` charged at ``now`` (a charge whose purpose then failed)."""
-        RateCounter(self.key(self.bucket(now))).update(actions=[RateCounter.count.add(-amount)])
+        """Take back a charge of ``amount`` made at ``now`` whose purpose then failed."""
+        for _ in range(_ROLLING_ATTEMPTS):
+            usage = self.read(now)
+            charges = list(usage.charges)
+            if (round(now, 3), amount) not in charges:
+                return
+            charges.remove((round(now, 3), amount))
+            try:
+                with transact_write() as transaction:
+                    self._write(transaction, charges, usage.version, now)
+                return
+            except TransactWriteError as exc:
+                if not (condition_failed(exc) or conflicted(exc)):
+                    raise
 
-    def commit(self, counts: dict[int, int], amount: int, now: float) -> None:
-        """Add ``amount`` to the current bucket, conditional on the counts read; when a parallel charge
-        moved them, read again (429 once they no longer leave room)."""
-        _commit_together([(self, amount)], [counts], now)
+    def commit(self, usage: Usage, amount: int, now: float) -> None:
+        """Charge ``amount`` on top of the usage read; when a parallel charge moved it, read again
+        (429 once it no longer leaves room)."""
+        _commit_together([(self, amount)], [usage], now)
 
     def charge(self, amount: int, now: float | None = None) -> None:
         """Count ``amount`` units, all or none: 429 with Retry-After when they do not fit."""
         charge_together([(self, amount)], now)
 
 
-def read_counts(limits: Sequence[RollingLimit], now: float) -> list[dict[int, int]]:
-    """The bucket counts of each of ``limits`` (one BatchGetItem per 100 buckets, side by side)."""
-    keys = {limit.key(b): (index, b) for index, limit in enumerate(limits) for b in limit.buckets(now)}
-    counts: list[dict[int, int]] = [{} for _ in limits]
-    for item in batch_get(AuthTable, list(keys), consistent_read=True):
-        if isinstance(item, RateCounter):
-            index, bucket = keys[item.pk]
-            counts[index][bucket] = int(item.count)
-    return counts
+def read_counts(limits: Sequence[RollingLimit], now: float) -> list[Usage]:
+    """The usage of each of ``limits`` (consistent BatchGetItem, 100 logs a call, side by side)."""
+    found = {item.pk: item for item in batch_get(RateLog, [limit.key() for limit in limits], consistent_read=True)}
+    return [limit.usage(found.get(limit.key()), now) for limit in limits]
 
 
 def charge_together(charges: Sequence[tuple[RollingLimit, int]], now: float | None = None) -> None:
@@ -220,7 +236,7 @@ def charge_together(charges: Sequence[tuple[RollingLimit, int]], now: float | No
     _commit_together(charges, counts, now)
 
 
-def _check_all(charges: Sequence[tuple[RollingLimit, int]], counts: list[dict[int, int]], now: float) -> None:
+def _check_all(charges: Sequence[tuple[RollingLimit, int]], counts: list[Usage], now: float) -> None:
     waits = [
         limit.retry_after(found, amount, now)
         for (limit, amount), found in zip(charges, counts, strict=True)
@@ -230,7 +246,7 @@ def _check_all(charges: Sequence[tuple[RollingLimit, int]], counts: list[dict[in
         raise Throttled(max(waits))
 
 
-def _commit_together(charges: Sequence[tuple[RollingLimit, int]], counts: list[dict[int, int]], now: float) -> None:
+def _commit_together(charges: Sequence[tuple[RollingLimit, int]], counts: list[Usage], now: float) -> None:
     for attempt in range(_ROLLING_ATTEMPTS):
         if attempt:
             counts = read_counts([limit for limit, _ in charges], now)
@@ -243,12 +259,12 @@ def _commit_together(charges: Sequence[tuple[RollingLimit, int]], counts: list[d
         except TransactWriteError as exc:
             if not (condition_failed(exc) or conflicted(exc)):
                 raise
-    raise Throttled(max(limit.bucket_seconds for limit, _ in charges))
+    raise ServiceUnavailable()  # parallel charges kept moving the logs
 
 
 def charge_each(limits: Sequence[RollingLimit], now: float | None = None) -> list[bool]:
     """Count one unit against each of ``limits`` that has room; which ones were counted. One read of
-    every bucket, then one transaction per 50 limits side by side; limits a parallel charge moved are
+    every log, then one transaction per 100 limits side by side; limits a parallel charge moved are
     read again and retried, a few times."""
     now = time.time() if now is None else now
     counted = [False] * len(limits)
@@ -259,7 +275,7 @@ def charge_each(limits: Sequence[RollingLimit], now: float | None = None) -> lis
         if not fitting:
             break
 
-        def commit(chunk: Sequence[int], counts: dict[int, dict[int, int]] = counts) -> list[int]:
+        def commit(chunk: Sequence[int], counts: dict[int, Usage] = counts) -> list[int]:
             try:
                 with transact_write() as transaction:
                     for index in chunk:
