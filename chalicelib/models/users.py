@@ -141,9 +141,12 @@ class Device(UsersTable, discriminator="device"):
 
 class DeviceOwner(UsersTable, discriminator="device_owner"):
     """The user a device token belongs to now. SNS keeps one endpoint per token, so when a phone
-    changes hands, the previous user's Device item goes, and their pushes stop reaching it."""
+    changes hands, the previous user's Device item goes, and their pushes stop reaching it.
+    ``removing_until``: the owner is deleting the token's endpoint; nobody takes the token over until
+    that is done (or this lease has passed), so nobody is left pointing at a deleted endpoint."""
 
     user_id = NumberAttribute()
+    removing_until = UTCDateTimeAttribute(null=True)
 
 
 class Favorite(UsersTable, discriminator="favorite"):
