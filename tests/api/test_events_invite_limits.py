@@ -173,3 +173,13 @@ def test_120_new_numbers_cost_a_call_per_batch_not_per_number(client, aws, count
     # claims and marks 3 BatchGetItem, counters 2, users 3 and invitations 3 TransactWriteItems, texts 6
     assert aws.total("dynamodb") <= 25, aws.of("dynamodb")
     assert counters_read.count("invite-sms-to") == 50
+
+
+def test_throttled_writes_of_a_large_invite_are_503_and_no_event_is_stored(client, fail_aws):
+    alice = make_person("Alice")
+    before = table_items()
+    fail_aws("dynamodb", "TransactWriteItems")
+    response = post_event(client, alice, invite_phone_numbers=_numbers(3500, 60))
+    assert response.status_code == 503 and int(response.headers["Retry-After"]) > 0
+    assert table_items() == before
+    assert [texts_to(number) for number in _numbers(3500, 60)] == [[]] * 60
