@@ -155,7 +155,7 @@ class RollingLimit:
 
     def read(self, now: float) -> Usage:
         """The usage as of ``now`` (one consistent BatchGetItem)."""
-        return read_counts([self], now)[0]
+        return read_usage([self], now)[0]
 
     def fits(self, usage: Usage, amount: int) -> bool:
         return usage.total + amount <= self.limit
@@ -218,20 +218,20 @@ class RollingLimit:
         charge_together([(self, amount)], now)
 
 
-def read_counts(limits: Sequence[RollingLimit], now: float) -> list[Usage]:
+def read_usage(limits: Sequence[RollingLimit], now: float) -> list[Usage]:
     """The usage of each of ``limits`` (consistent BatchGetItem, 100 logs a call, side by side)."""
     found = {item.pk: item for item in batch_get(RateLog, [limit.key() for limit in limits], consistent_read=True)}
     return [limit.usage(found.get(limit.key()), now) for limit in limits]
 
 
 def charge_together(charges: Sequence[tuple[RollingLimit, int]], now: float | None = None) -> None:
-    """Count each ``(limit, amount)``, all or none, in one read and one transaction (at most 50 limits):
+    """Count each ``(limit, amount)``, all or none, in one read and one transaction (at most 100 limits):
     429 with the longest Retry-After among those that do not fit."""
     charges = [(limit, amount) for limit, amount in charges if amount > 0]
     if not charges:
         return
     now = time.time() if now is None else now
-    counts = read_counts([limit for limit, _ in charges], now)
+    counts = read_usage([limit for limit, _ in charges], now)
     _check_all(charges, counts, now)
     _commit_together(charges, counts, now)
 
@@ -249,7 +249,7 @@ def _check_all(charges: Sequence[tuple[RollingLimit, int]], counts: list[Usage],
 def _commit_together(charges: Sequence[tuple[RollingLimit, int]], counts: list[Usage], now: float) -> None:
     for attempt in range(_ROLLING_ATTEMPTS):
         if attempt:
-            counts = read_counts([limit for limit, _ in charges], now)
+            counts = read_usage([limit for limit, _ in charges], now)
             _check_all(charges, counts, now)
         try:
             with transact_write() as transaction:
@@ -270,7 +270,7 @@ def charge_each(limits: Sequence[RollingLimit], now: float | None = None) -> lis
     counted = [False] * len(limits)
     pending = list(range(len(limits)))
     for _ in range(_ROLLING_ATTEMPTS):
-        counts = dict(zip(pending, read_counts([limits[i] for i in pending], now), strict=True))
+        counts = dict(zip(pending, read_usage([limits[i] for i in pending], now), strict=True))
         fitting = [i for i in pending if limits[i].fits(counts[i], 1)]
         if not fitting:
             break

@@ -137,13 +137,13 @@ def test_parallel_creates_never_pass_the_owners_daily_number(aws, override_setti
 def counters_read(monkeypatch) -> list[str]:
     """The scopes of every rolling counter read, one entry per limit."""
     scopes: list[str] = []
-    original = ratelimit.read_counts
+    original = ratelimit.read_usage
 
     def spy(limits, now):
         scopes.extend(limit.scope for limit in limits)
         return original(limits, now)
 
-    monkeypatch.setattr(ratelimit, "read_counts", spy)
+    monkeypatch.setattr(ratelimit, "read_usage", spy)
     return scopes
 
 
