@@ -83,7 +83,7 @@ def nested(client, sub_parts: int) -> dict:
     from tests.utils.images import jpeg
 
     owner = make_person("Uploader")
-    inner = b"--in\r\nContent-Type: text/plain\r\n\r\na\r\n" * sub_parts + b"--in--\r\n"
+    inner = b"--in\r\n\r\na\r\n" * sub_parts + b"--in--\r\n"  # 11 bytes a sub-part
     body = (
         b'--b\r\nContent-Disposition: form-data; name="extra"\r\nContent-Type: multipart/mixed; boundary=in\r\n\r\n'
         + inner
