@@ -52,6 +52,13 @@ def text_error(value: str) -> str | None:
     return None
 
 
+def text_errors_by_position(items: list) -> dict[str, list[str]]:
+    """``{"<index>": [message]}`` for the strings of a list that hold NUL or a lone surrogate (DRF's
+    ListField shape), {} when none does."""
+    problems = {str(index): text_error(item) if isinstance(item, str) else None for index, item in enumerate(items)}
+    return {index: [problem] for index, problem in problems.items() if problem}
+
+
 def comparable_text(value: str) -> str:
     """The form two texts are compared in for duplicates: NFC-normalised, case-folded, trimmed, so that
     "Café" typed composed or as e + combining accent, "STRASSE" and "straße", are the same."""

@@ -54,7 +54,7 @@ from chalicelib.services.ratelimit import RollingLimit
 from chalicelib.store.batch import BATCH_GET_KEYS, batch_get_chunk, batch_write
 from chalicelib.store.users import get_users
 from chalicelib.timeutil import utcnow
-from chalicelib.validation import NOT_LIST, NOT_NULL, REQUIRED, Fields, text_error
+from chalicelib.validation import NOT_LIST, NOT_NULL, REQUIRED, Fields, text_errors_by_position
 
 log = logging.getLogger("invites")
 
@@ -344,8 +344,7 @@ def users_by_phone(caller: User, body: Any) -> list[tuple[str, User]]:
     if len(sent) > MAX_ENTRIES:
         raise ValidationError({"phone_numbers": [TOO_MANY]})
 
-    unreadable = {str(index): [problem] for index, number in enumerate(sent) if (problem := _text_problem(number))}
-    if unreadable:
+    if unreadable := text_errors_by_position(sent):  # other non-numbers are simply left out
         raise ValidationError({"phone_numbers": unreadable})
     as_sent = {number: normalize_phone(number) for number in sent if isinstance(number, str)}
     as_sent = {number: e164 for number, e164 in as_sent.items() if e164}
@@ -360,11 +359,6 @@ def users_by_phone(caller: User, body: Any) -> list[tuple[str, User]]:
         if user is not None:
             rows.append((number, user))
     return rows
-
-
-def _text_problem(value: Any) -> str | None:
-    """Why an entry cannot be text (NUL, a lone surrogate); other non-numbers are simply left out."""
-    return text_error(value) if isinstance(value, str) else None
 
 
 def _claims_within_limit(limit: RollingLimit, numbers: list[str]) -> list[PhoneClaim]:
