@@ -12,7 +12,14 @@ import threading
 from collections import Counter
 from pathlib import Path
 
-from tests.utils.aws_env import ACCOUNT, APNS_APP, REGION, create_resources, use_test_environment  # noqa: F401
+from tests.utils.aws_env import (  # noqa: F401
+    ACCOUNT,
+    APNS_APP,
+    REGION,
+    back_up_tables_once_per_transaction,
+    create_resources,
+    use_test_environment,
+)
 
 use_test_environment()
 
@@ -39,7 +46,6 @@ SLOW_GROUPS = {
     "infra/test_template.py::test_cfn_lint_passes": ("cfn_lint",),
     # 500 invitees written and notified through moto: a minute on a busy machine, alone longer than the rest
     "api/test_notifications_cancel.py::test_cancel_with_500_invitees_costs_what_cancel_with_5_does": ("scale",),
-    "api/test_events_invite_limits.py::test_500_new_numbers_cost_at_most_80_dynamodb_calls": ("scale",),
     "test_bench.py": ("scripts",),
     "test_abuse_figures.py": ("scripts",),
 }
@@ -89,6 +95,7 @@ def _serialised_call_action(self):
 
 
 BaseResponse.call_action = _serialised_call_action
+back_up_tables_once_per_transaction()
 
 
 @pytest.fixture
