@@ -7,36 +7,35 @@ from dataclasses import dataclass, field
 
 from chalicelib.config import get_settings
 from chalicelib.errors import ValidationError
-from chalicelib.models.events import Event
-from chalicelib.models.users import InvitedNumber, User
 from chalicelib.services.contacts import contact_lookup_limit
 from chalicelib.services.ratelimit import RollingLimit, charge_together
 from chalicelib.services.users import make_inactive_users
 from chalicelib.store import users as user_store
 from chalicelib.store.events import EventView
 from chalicelib.store.users import invited_marks
+from chalicelib.timeutil import utcnow
 
 INVITE_FIELD = "invite_phone_numbers"
 
 
 @dataclass
 class Invitees:
-    users: list[User]
-    to_text: list[User]  # people without an active account: they learn of the invitation by SMS
-    marks: list[InvitedNumber] = field(default_factory=list)  # numbers new to the owner, saved with the invitations
+    users: list
+    to_text: list  # people without an active account: they learn of the invitation by SMS
+    marks: list = field(default_factory=list)  # numbers new to the owner, saved with the invitations
 
 
 def too_many_invitees_message() -> str:
     return f"An event can have at most {get_settings().invitees_per_event} invitees."
 
 
-def _events_limit(owner: User) -> RollingLimit:
+def _events_limit(owner) -> RollingLimit:
     """Events one owner creates in any 24 hours: nobody fills another person's lists, timeline or pushes."""
     return RollingLimit("events-created", str(owner.id), get_settings().events_per_owner_per_day)
 
 
 def resolve_invitees(
-    owner: User, numbers: list[str], *, skip_user_ids: set[int], view: EventView | None = None
+    owner, numbers: list[str], *, skip_user_ids: set[int], view: EventView | None = None
 ) -> Invitees:
     """Users for ``numbers`` (made inactive when unknown), once the limits allow them; those without an
     active account are to be texted.
@@ -64,7 +63,8 @@ def resolve_invitees(
     new_numbers = [number for number in fresh if number not in known]
     known.update(zip(new_numbers, make_inactive_users(new_numbers), strict=True))
     users = [known[number] for number in fresh]
-    return Invitees(users, [user for user in users if not user.is_active], invited_marks(owner.id, new_to_owner))
+    marks = invited_marks(owner.id, new_to_owner, utcnow())
+    return Invitees(users, [user for user in users if not user.is_active], marks)
 
 
 def guest_count(view: EventView) -> int:
@@ -73,13 +73,9 @@ def guest_count(view: EventView) -> int:
     return max(view.event.invitee_count or 0, len(view.invitations) - 1)
 
 
-def count_invitees(view: EventView, adding: int) -> tuple[object, object]:
-    """The action and condition that add ``adding`` invitees to the event's count as read in ``view``;
-    400 when they do not fit it. The condition holds only if no parallel edit added invitees meanwhile
-    (for events stored before the count, the check of the invitations read is all there is)."""
+def check_invitees_fit(view: EventView, adding: int) -> int:
+    """400 when ``adding`` more invitees do not fit the event as read in ``view``; else its invitee count."""
     guests = guest_count(view)
-    most = get_settings().invitees_per_event
-    if guests + adding > most:
+    if guests + adding > get_settings().invitees_per_event:
         raise ValidationError.field(INVITE_FIELD, too_many_invitees_message())
-    action = Event.invitee_count.set((Event.invitee_count | guests) + adding)
-    return action, Event.invitee_count.does_not_exist() | (Event.invitee_count <= most - adding)
+    return guests

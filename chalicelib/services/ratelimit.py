@@ -1,4 +1,4 @@
-"""Rate limits kept as conditional counters in the auth table.
+"""Rate limits kept in the auth table.
 
 ``Limit``: a fixed window, for limits the contract ties to the clock (an owner's texts per clock hour,
 per-address limits). A counter item per (scope, subject, window) is incremented only while it is
@@ -21,18 +21,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from pynamodb.exceptions import TransactWriteError, UpdateError
-
+from chalicelib import store
 from chalicelib.errors import ServiceUnavailable, Throttled
-from chalicelib.models.auth import RateCounter, RateLog, rate_log_pk, rate_pk
-from chalicelib.models.base import transact_write
 from chalicelib.parallel import chunks, parallel_map
-from chalicelib.store.batch import batch_get
-from chalicelib.store.conditions import condition_failed, conflicted
+from chalicelib.retry import AttemptsSpent, TryAgain, retry
+from chalicelib.store import counters, rate_logs
 
-_ROLLING_ATTEMPTS = 5
-_TAKE_ATTEMPTS = 5
-_LIMITS_PER_TRANSACTION = 100  # one item each: DynamoDB's limit of a transaction
+ROLLING_ATTEMPTS = 5
+TAKE_ATTEMPTS = 5
+LIMITS_PER_TRANSACTION = 100  # one log item each: DynamoDB's limit of a transaction
 
 
 def address_subject(source_ip: str) -> str:
@@ -60,7 +57,7 @@ class Limit:
         return int(now // self.window_seconds)
 
     def key(self, now: float) -> str:
-        return rate_pk(self.scope, self.subject, self.window(now))
+        return counters.counter_key(self.scope, self.subject, self.window(now))
 
     def retry_after(self, now: float) -> int:
         return int((self.window(now) + 1) * self.window_seconds - now) + 1
@@ -68,54 +65,43 @@ class Limit:
     def expires_at(self, now: float) -> datetime:
         return datetime.fromtimestamp((self.window(now) + 1) * self.window_seconds + 60, tz=UTC)
 
-    def increment_actions(self, now: float, by: int = 1) -> list:
-        return [
-            RateCounter.count.add(by),
-            RateCounter.expires_at.set(self.expires_at(now)),
-            RateCounter.kind.set(RateCounter),
-        ]
-
-    def below_limit_condition(self):
-        return RateCounter.pk.does_not_exist() | (RateCounter.count < self.limit)
+    def counted_add(self, now: float):
+        """One more unit as the item, actions and condition of a transaction's bounded update."""
+        return counters.limited_add(self.key(now), 1, self.limit, self.expires_at(now))
 
 
 def hit(limit: Limit, now: float | None = None) -> None:
     """Count one request against ``limit``; 429 with Retry-After when the window is used up."""
     now = time.time() if now is None else now
     try:
-        RateCounter(limit.key(now)).update(
-            actions=limit.increment_actions(now), condition=limit.below_limit_condition()
-        )
-    except UpdateError as exc:
-        if condition_failed(exc):
-            raise Throttled(limit.retry_after(now)) from None
-        raise
+        counters.add_within(limit.key(now), 1, limit.limit, limit.expires_at(now))
+    except store.Refused:
+        raise Throttled(limit.retry_after(now)) from None
 
 
 def take_up_to(limit: Limit, wanted: int, now: float | None = None) -> int:
     """Take up to ``wanted`` units of ``limit``'s current window; how many were left to take (maybe 0),
     never a 429. Each add is conditional on the room it assumes, so parallel callers never take more
-    than the limit: as much of ``wanted`` as the limit holds first, else what a consistent read shows is
-    left. (The window's first add meets no counter, so it must never ask for more than the limit.)"""
+    than the limit: as much of ``wanted`` as the limit holds first (the window's first add meets no
+    counter, so it must never ask for more), else what a consistent read shows is left."""
     now = time.time() if now is None else now
-    counter = RateCounter(limit.key(now))
-    take = min(wanted, limit.limit)
-    for _ in range(_TAKE_ATTEMPTS):
+    key, take = limit.key(now), min(wanted, limit.limit)  # the window's first add meets no counter
+
+    def attempt(_number: int) -> int:
+        nonlocal take
         if take <= 0:
             return 0
-        condition = RateCounter.pk.does_not_exist() | (RateCounter.count <= limit.limit - take)
         try:
-            counter.update(actions=limit.increment_actions(now, by=take), condition=condition)
+            counters.add_within(key, take, limit.limit, limit.expires_at(now))
             return take
-        except UpdateError as exc:
-            if not condition_failed(exc):
-                raise
-        try:
-            used = RateCounter.get(limit.key(now), consistent_read=True).count
-        except RateCounter.DoesNotExist:
-            used = 0
-        take = min(wanted, limit.limit - used)
-    return 0
+        except store.Refused:
+            take = min(wanted, limit.limit - counters.count_of(key))
+            raise TryAgain() from None
+
+    try:
+        return retry(attempt, attempts=TAKE_ATTEMPTS)
+    except AttemptsSpent:
+        return 0
 
 
 @dataclass(frozen=True)
@@ -144,14 +130,14 @@ class RollingLimit:
     period_seconds: int = 86400
 
     def key(self) -> str:
-        return rate_log_pk(self.scope, self.subject)
+        return rate_logs.log_key(self.scope, self.subject)
 
-    def usage(self, item: RateLog | None, now: float) -> Usage:
-        if item is None:
+    def usage(self, found: tuple[list[tuple[float, int]], int] | None, now: float) -> Usage:
+        if found is None:
             return Usage()
+        charges, version = found
         since = now - self.period_seconds
-        charges = zip(item.times or [], item.amounts or [], strict=True)
-        return Usage(tuple((float(t), int(a)) for t, a in charges if t > since), int(item.version or 0))
+        return Usage(tuple((when, spent) for when, spent in charges if when > since), version)
 
     def read(self, now: float) -> Usage:
         """The usage as of ``now`` (one consistent BatchGetItem)."""
@@ -176,37 +162,31 @@ class RollingLimit:
         if not self.fits(usage, amount):
             raise Throttled(self.retry_after(usage, amount, now))
 
-    def add_to(self, transaction, usage: Usage, amount: int, now: float) -> None:
-        """Put the log with ``amount`` charged at ``now`` into ``transaction`` (one item), conditional on
-        the version read."""
-        self._write(transaction, [*usage.charges, (round(now, 3), amount)], usage.version, now)
+    def write(self, usage: Usage, amount: int, now: float) -> rate_logs.LogWrite:
+        """The log with ``amount`` charged at ``now``, to be written if it still is as read."""
+        return self._write([*usage.charges, (round(now, 3), amount)], usage.version, now)
 
-    def _write(self, transaction, charges: list[tuple[float, int]], version: int, now: float) -> None:
-        log = RateLog(
-            self.key(),
-            times=[when for when, _ in charges],
-            amounts=[spent for _, spent in charges],
-            version=version + 1,
-            expires_at=datetime.fromtimestamp(now + self.period_seconds + 60, tz=UTC),
-        )
-        read = RateLog.pk.does_not_exist() if version == 0 else RateLog.version == version
-        transaction.save(log, condition=read)
+    def _write(self, charges: list[tuple[float, int]], version: int, now: float) -> rate_logs.LogWrite:
+        expires = datetime.fromtimestamp(now + self.period_seconds + 60, tz=UTC)
+        return rate_logs.LogWrite(self.key(), charges, version, expires)
 
     def undo(self, amount: int, now: float) -> None:
         """Take back a charge of ``amount`` made at ``now`` whose purpose then failed."""
-        for _ in range(_ROLLING_ATTEMPTS):
+
+        def attempt(_number: int) -> None:
             usage = self.read(now)
             charges = list(usage.charges)
-            if (round(now, 3), amount) not in charges:
-                return
-            charges.remove((round(now, 3), amount))
-            try:
-                with transact_write() as transaction:
-                    self._write(transaction, charges, usage.version, now)
-                return
-            except TransactWriteError as exc:
-                if not (condition_failed(exc) or conflicted(exc)):
-                    raise
+            if (round(now, 3), amount) in charges:
+                charges.remove((round(now, 3), amount))
+                try:
+                    rate_logs.write_logs([self._write(charges, usage.version, now)])
+                except (store.Refused, store.Conflict):
+                    raise TryAgain() from None
+
+        try:
+            retry(attempt, attempts=ROLLING_ATTEMPTS)
+        except AttemptsSpent:
+            pass  # the charge stays: the caller is limited a little early, never late
 
     def commit(self, usage: Usage, amount: int, now: float) -> None:
         """Charge ``amount`` on top of the usage read; when a parallel charge moved it, read again
@@ -220,7 +200,7 @@ class RollingLimit:
 
 def read_usage(limits: Sequence[RollingLimit], now: float) -> list[Usage]:
     """The usage of each of ``limits`` (consistent BatchGetItem, 100 logs a call, side by side)."""
-    found = {item.pk: item for item in batch_get(RateLog, [limit.key() for limit in limits], consistent_read=True)}
+    found = rate_logs.read_logs([limit.key() for limit in limits])
     return [limit.usage(found.get(limit.key()), now) for limit in limits]
 
 
@@ -231,35 +211,37 @@ def charge_together(charges: Sequence[tuple[RollingLimit, int]], now: float | No
     if not charges:
         return
     now = time.time() if now is None else now
-    counts = read_usage([limit for limit, _ in charges], now)
-    _check_all(charges, counts, now)
-    _commit_together(charges, counts, now)
+    usages = read_usage([limit for limit, _ in charges], now)
+    _check_all(charges, usages, now)
+    _commit_together(charges, usages, now)
 
 
-def _check_all(charges: Sequence[tuple[RollingLimit, int]], counts: list[Usage], now: float) -> None:
+def _check_all(charges: Sequence[tuple[RollingLimit, int]], usages: list[Usage], now: float) -> None:
     waits = [
-        limit.retry_after(found, amount, now)
-        for (limit, amount), found in zip(charges, counts, strict=True)
-        if not limit.fits(found, amount)
+        limit.retry_after(usage, amount, now)
+        for (limit, amount), usage in zip(charges, usages, strict=True)
+        if not limit.fits(usage, amount)
     ]
     if waits:
         raise Throttled(max(waits))
 
 
-def _commit_together(charges: Sequence[tuple[RollingLimit, int]], counts: list[Usage], now: float) -> None:
-    for attempt in range(_ROLLING_ATTEMPTS):
-        if attempt:
-            counts = read_usage([limit for limit, _ in charges], now)
-            _check_all(charges, counts, now)
+def _commit_together(charges: Sequence[tuple[RollingLimit, int]], usages: list[Usage], now: float) -> None:
+    def attempt(number: int) -> None:
+        nonlocal usages
+        if number:
+            usages = read_usage([limit for limit, _ in charges], now)
+            _check_all(charges, usages, now)
+        writes = [limit.write(usage, amount, now) for (limit, amount), usage in zip(charges, usages, strict=True)]
         try:
-            with transact_write() as transaction:
-                for (limit, amount), found in zip(charges, counts, strict=True):
-                    limit.add_to(transaction, found, amount, now)
-            return
-        except TransactWriteError as exc:
-            if not (condition_failed(exc) or conflicted(exc)):
-                raise
-    raise ServiceUnavailable()  # parallel charges kept moving the logs
+            rate_logs.write_logs(writes)
+        except (store.Refused, store.Conflict):
+            raise TryAgain() from None
+
+    try:
+        retry(attempt, attempts=ROLLING_ATTEMPTS)
+    except AttemptsSpent:
+        raise ServiceUnavailable() from None  # parallel charges kept moving the logs
 
 
 def charge_each(limits: Sequence[RollingLimit], now: float | None = None) -> list[bool]:
@@ -269,26 +251,22 @@ def charge_each(limits: Sequence[RollingLimit], now: float | None = None) -> lis
     now = time.time() if now is None else now
     counted = [False] * len(limits)
     pending = list(range(len(limits)))
-    for _ in range(_ROLLING_ATTEMPTS):
-        counts = dict(zip(pending, read_usage([limits[i] for i in pending], now), strict=True))
-        fitting = [i for i in pending if limits[i].fits(counts[i], 1)]
+    for _ in range(ROLLING_ATTEMPTS):
+        usages = dict(zip(pending, read_usage([limits[i] for i in pending], now), strict=True))
+        fitting = [i for i in pending if limits[i].fits(usages[i], 1)]
         if not fitting:
             break
 
-        def commit(chunk: Sequence[int], counts: dict[int, Usage] = counts) -> list[int]:
+        def commit(chunk: Sequence[int], usages: dict[int, Usage] = usages) -> list[int]:
             try:
-                with transact_write() as transaction:
-                    for index in chunk:
-                        limits[index].add_to(transaction, counts[index], 1, now)
-            except TransactWriteError as exc:
-                if not (condition_failed(exc) or conflicted(exc)):
-                    raise
+                rate_logs.write_logs([limits[index].write(usages[index], 1, now) for index in chunk])
+            except (store.Refused, store.Conflict):
                 return list(chunk)
             for index in chunk:
                 counted[index] = True
             return []
 
-        pending = [i for failed in parallel_map(commit, chunks(fitting, _LIMITS_PER_TRANSACTION)) for i in failed]
+        pending = [i for failed in parallel_map(commit, chunks(fitting, LIMITS_PER_TRANSACTION)) for i in failed]
         if not pending:
             break
     return counted
