@@ -8,10 +8,6 @@ Invitee, Message, Poll and TimeSuggestion (openapi.yaml; the v1 quirks: docs/api
   the string "true", a legacy quirk), ``messages`` and ``polls``; ``has_seen`` in detail,
   ``faded_photo`` in timeline.
 An Invitee's ``id`` is its invitation's id (what ``mark_seen`` takes); ``user_id`` is the person.
-
-A guest's profile (name, photos, ``is_active``) shows in an event only once that guest has seen or
-answered the invitation: before, a registered guest looks like one without an account, so inviting
-numbers tells nobody who is registered (docs/api.md, "Registration oracle").
 """
 
 from __future__ import annotations
@@ -109,26 +105,7 @@ def owner_json(user: User | None, owner_id: int) -> dict:
     }
 
 
-def shows_profile(invitation: Invitation, caller_id: int | None = None) -> bool:
-    """Whether an event shows this participant's profile: the owner's always, a guest's once they saw or
-    answered the invitation, and everyone's own to themselves."""
-    return (
-        invitation.role == OWNER
-        or invitation.user_id == caller_id
-        or bool(invitation.has_seen)
-        or invitation.has_accepted is not None
-    )
-
-
-def _as_shown(invitation: Invitation, user: User | None, caller_id: int | None) -> User | None:
-    """``user``, or a stand-in with only the number while the event does not show their profile."""
-    if user is None or shows_profile(invitation, caller_id):
-        return user
-    return User(id=user.id, phone_number=user.phone_number, is_active=False, full_name="")
-
-
-def invitation_json(invitation: Invitation, user: User | None, caller_id: int | None = None) -> dict:
-    user = _as_shown(invitation, user, caller_id)
+def invitation_json(invitation: Invitation, user: User | None) -> dict:
     return {
         "id": invitation.id,
         "user_id": invitation.user_id,
@@ -140,8 +117,7 @@ def invitation_json(invitation: Invitation, user: User | None, caller_id: int | 
     }
 
 
-def invitee_json(invitation: Invitation, user: User | None, style: str, caller_id: int | None = None) -> dict:
-    user = _as_shown(invitation, user, caller_id)
+def invitee_json(invitation: Invitation, user: User | None, style: str) -> dict:
     is_owner = invitation.role == OWNER
     photo = media_url(user.photo_key) if user is not None else None
     body = {
@@ -225,12 +201,8 @@ def event_json(view: EventView, caller_id: int, style: str) -> dict:
     }
     if style == LIST:
         body["invitations"] = [
-            invitation_json(inv, view.users.get(inv.user_id), caller_id)
-            for inv in view.invitations
-            if inv.role != OWNER
+            invitation_json(inv, view.users.get(inv.user_id)) for inv in view.invitations if inv.role != OWNER
         ]
     else:
-        body["invitees"] = [
-            invitee_json(inv, view.users.get(inv.user_id), style, caller_id) for inv in view.invitations
-        ]
+        body["invitees"] = [invitee_json(inv, view.users.get(inv.user_id), style) for inv in view.invitations]
     return body

@@ -6,7 +6,7 @@ import pytest
 
 from chalicelib.services.users import find_user_by_phone
 from tests.utils.api import body, get, login, post_event, post_json, texts_to
-from tests.utils.factories import make_person, phone, put, table_items
+from tests.utils.factories import make_person, phone, table_items
 
 DATE = "2030-06-01T18:30:00Z"
 
@@ -43,36 +43,9 @@ def test_create_returns_the_event_with_the_owner_first_among_invitees(client):
     assert owner["is_owner"] is True and owner["is_attending"] == "true"
     assert owner["phone_number"] == alice.phone and owner["full_name"] == "Alice Smith"
     assert guest["is_owner"] is False and guest["is_attending"] is None
-    # registered, but shown as anyone invited is until they see the invitation (no registration oracle)
-    assert guest["phone_number"] == bob.phone and guest["is_active"] is False and guest["full_name"] == ""
+    assert guest["phone_number"] == bob.phone and guest["is_active"] is True
     assert "has_seen" not in guest and "faded_photo" not in guest
     assert "invitations" not in event
-
-
-def test_inviting_a_registered_and_an_unknown_number_answers_the_same_for_both(client):
-    # the invitees of the answer showed is_active, full_name and photo of the registered one
-    from tests.utils.avatars import upload_avatar
-    from tests.utils.images import jpeg
-
-    alice, bob = make_person("Alice"), make_person("Bob Jones")
-    assert upload_avatar(client, bob.token, jpeg()).status_code == 200
-    unknown = phone(9200)
-    created = body(post_event(client, alice, invite_phone_numbers=[bob.phone, unknown]))
-    detail = body(get(client, f"/events/{created['id']}", token=alice.token))
-    for event in (created, detail):
-        registered, stranger = event["invitees"][1:]
-
-        def shown(row):
-            return {k: v for k, v in row.items() if k not in ("id", "user_id", "phone_number", "created")}
-
-        assert shown(registered) == shown(stranger)
-        assert registered["is_active"] is False and registered["photo"] is None
-    # once bob has seen it, his profile shows
-    seen = put(client, f"/events/{created['id']}/invitations/{detail['invitees'][1]['id']}/mark_seen", bob.token)
-    assert seen.status_code == 200
-    detail = body(get(client, f"/events/{created['id']}", token=alice.token))
-    assert detail["invitees"][1]["full_name"] == "Bob Jones" and detail["invitees"][1]["is_active"] is True
-    assert detail["invitees"][1]["photo"] is not None
 
 
 def test_unset_values_are_empty_and_midnight_means_no_time(client):
