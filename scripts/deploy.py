@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -42,6 +43,11 @@ import stage_config  # noqa: E402
 from chalice_cli import is_placeholder  # noqa: E402
 
 STAGES_FILE = ROOT / "infra" / "stages.json"
+# What AWS.MM.SMS.OriginationNumber takes: a number in E.164, or the id or ARN of a phone number or a pool of
+# AWS End User Messaging SMS (a sender id is the separate sms_sender_id).
+ORIGINATION_IDENTITY = re.compile(
+    r"\+[1-9]\d{6,14}|(?:phone|pool)-[0-9a-f]{32}|arn:aws[a-z-]*:sms-voice:[a-z0-9-]+:\d{12}:(?:phone-number|pool)/[\w-]+"
+)
 TEMPLATE = ROOT / "infra" / "template.yaml"
 CONFIG = ROOT / ".chalice" / "config.json"
 DEPLOYED = ROOT / ".chalice" / "deployed"
@@ -71,6 +77,10 @@ def stage_settings(stage: str) -> dict:
     domain = settings.get("custom_domain") or {}
     if bool(domain.get("domain_name")) != bool(domain.get("certificate_arn")):
         raise Stop("custom_domain needs both domain_name and certificate_arn (or neither)")
+    for key in ("sms_origination_pins", "sms_origination_invites"):
+        value = settings.get(key) or ""
+        if value and not ORIGINATION_IDENTITY.fullmatch(value):
+            raise Stop(f"{key} {value!r}: an E.164 number, or a phone number's or pool's id or ARN (docs/deploy.md)")
     return settings
 
 
@@ -187,7 +197,7 @@ def write_settings(stage: str, settings: dict, outputs: dict[str, str], emulated
             "certificate_arn": domain["certificate_arn"],
         }
     try:
-        return stage_config.write_settings(stage, outputs, extra)
+        return stage_config.write_settings(stage, outputs, extra, stage_settings=settings)
     except SystemExit as problem:
         raise Stop(str(problem)) from None
 

@@ -31,6 +31,14 @@ OUTPUT_SETTINGS = {
 }
 OPTIONAL_OUTPUTS = {"ApnsPlatformApplicationArn", "SmsSenderId"}
 
+# infra/stages.json key -> the app's setting, passed through as is (the stack needs none of them). Always written,
+# "" when the stage leaves one out: the app's default (the account's default origination identity, no contact).
+STAGE_SETTINGS = {
+    "sms_origination_pins": "SMS_ORIGINATION_PINS",
+    "sms_origination_invites": "SMS_ORIGINATION_INVITES",
+    "support_contact": "SUPPORT_CONTACT",
+}
+
 
 def stage_environment(
     current: dict[str, str], outputs: dict[str, str], *, may_lack: frozenset[str] = frozenset()
@@ -74,10 +82,15 @@ def problems(env: dict[str, str], stage: str) -> list[str]:
     return found
 
 
-def write_settings(stage: str, outputs: dict[str, str], extra: dict | None = None) -> Path:
-    """``build/stages/<stage>.json`` for ``chalice_cli.py --settings``; raises SystemExit on problems."""
+def write_settings(
+    stage: str, outputs: dict[str, str], extra: dict | None = None, stage_settings: dict | None = None
+) -> Path:
+    """``build/stages/<stage>.json`` for ``chalice_cli.py --settings``; raises SystemExit on problems.
+    ``stage_settings``: the stage's entry of infra/stages.json (STAGE_SETTINGS are taken from it)."""
     committed = json.loads(CONFIG.read_text())["stages"][stage].get("environment_variables", {})
     env = stage_environment(committed, outputs)
+    for key, setting in STAGE_SETTINGS.items():
+        env[setting] = str((stage_settings or {}).get(key) or "")
     found = problems(env, stage)
     if found:
         raise SystemExit("stage_config: " + "\n  ".join(found))

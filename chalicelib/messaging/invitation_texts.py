@@ -26,7 +26,7 @@ def reachable(people: list[User]) -> list[User]:
     """Those of ``people`` who may get an invitation text: not on the stop list, not opted out with SNS.
 
     One round: the stop list's BatchGetItem and one ``CheckIfPhoneNumberIsOptedOut`` per number, side by
-    side. Raises the AWS error when DynamoDB or SNS is down (a 503, before anything is stored). The
+    side. Raises the AWS error when DynamoDB or SNS is down (a 503, before the event is written). The
     invitations are made either way and answer the same: nobody learns who stopped the texts."""
     if not people:
         return []

@@ -90,7 +90,7 @@ def create_event(owner, data: EventInput) -> EventView:
     """Store the event, the owner's invitation and one per invitee; text those without an account."""
     event_date = whole_seconds(data.event_date)
     invitees = resolve_invitees(owner, data.invite_phone_numbers or [], skip_user_ids={owner.id})
-    textable = reachable(invitees.to_text)  # before any write: a 503 here leaves nothing stored
+    textable = reachable(invitees.to_text)  # before the event is written: a 503 here stores no event
     now = utcnow()
     fields = {
         "title": data.title,
@@ -143,7 +143,7 @@ def update_event(caller, event_id: int, data: EventInput) -> EventView:
     existing = {inv.user_id for inv in view.invitations}
     invitees = resolve_invitees(caller, data.invite_phone_numbers or [], skip_user_ids=existing, view=view)
     adding = len(invitees.users)
-    textable = reachable(invitees.to_text)  # before any write: a 503 here leaves the event as it was
+    textable = reachable(invitees.to_text)  # before the edit: a 503 here leaves the event as it was
 
     def edit(_attempt: int):
         nonlocal view

@@ -39,6 +39,7 @@ ROOT = Path(__file__).resolve().parents[2]
 REGION = "us-east-1"
 STAGE = "dev"
 KEY = "9f" * 32
+PINS_FROM, INVITES_FROM = "+18885550100", "+18885550111"  # the stage's origination identities (infra/stages.json)
 
 
 def _accept_swagger_imports(monkeypatch) -> list[str]:
@@ -104,6 +105,46 @@ def emulator(monkeypatch):
 
 
 @pytest.fixture
+def publishes(monkeypatch) -> list[tuple[str, dict]]:
+    """(phone number, message attributes) of every SMS Publish the emulator received (moto keeps no attributes)."""
+    from moto.sns.responses import SNSResponse
+
+    recorded = []
+    original = SNSResponse.publish
+
+    def recording(self):
+        if self._get_param("PhoneNumber"):
+            attributes = self._parse_message_attributes()
+            recorded.append((self._get_param("PhoneNumber"), {k: v["Value"] for k, v in attributes.items()}))
+        return original(self)
+
+    monkeypatch.setattr(SNSResponse, "publish", recording)
+    return recorded
+
+
+def _texts_as_the_api_function(project: Path, env: dict, variables: dict) -> subprocess.CompletedProcess:
+    """A pin and an invitation text, sent by the app's code with the deployed API function's settings (moto
+    cannot invoke the function itself without Docker)."""
+    script = """
+from datetime import UTC, datetime
+from chalicelib.services import auth, events, users
+auth.request_pin("+14155550123", "192.0.2.1")
+owner, _ = users.find_or_create_user("+14155550124", active=True)
+when = datetime(2031, 6, 1, 18, 30, tzinfo=UTC)
+data = events.EventInput(title="Picnic", event_date=when, is_time_specified=True, invite_phone_numbers=["+14155550125"])
+events.create_event(owner, data)
+"""
+    return subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=project,
+        env={**env, **variables, "PYTHONPATH": str(project)},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+@pytest.fixture
 def project(tmp_path) -> Path:
     """A copy of what a deploy reads, with chalice's package cache when there is one."""
     copy = tmp_path / "project"
@@ -137,8 +178,12 @@ def _deploy(project: Path, env: dict) -> subprocess.CompletedProcess:
     )
 
 
-def test_make_deploy_rehearsed_on_moto(emulator, project):
+def test_make_deploy_rehearsed_on_moto(emulator, project, publishes):
     endpoint, env, imports = emulator
+    stages_file = project / "infra" / "stages.json"
+    stages = json.loads(stages_file.read_text())
+    stages[STAGE].update(sms_origination_pins=PINS_FROM, sms_origination_invites=INVITES_FROM)
+    stages_file.write_text(json.dumps(stages))
     # GIVEN an account with the development pin key: the deploy stops before creating anything
     ssm = _client("ssm", endpoint)
     ssm.put_parameter(Name=f"/invites/{STAGE}/pin-secret", Type="SecureString", Value="local-development-pin-secret")
@@ -162,25 +207,45 @@ def test_make_deploy_rehearsed_on_moto(emulator, project):
     assert settings["NOTIFICATIONS_QUEUE_URL"].endswith(f"invites-{STAGE}-notifications")
     assert (project / ".chalice" / "config.json").read_text() == (ROOT / ".chalice" / "config.json").read_text()
 
-    # the three functions: python3.12, the stage's sizes, settings by name, no secret in any environment
+    # the four functions: python3.12, the stage's sizes, settings by name, no secret in any environment
     lambda_client = _client("lambda", endpoint)
     functions = {f["FunctionName"]: f for f in lambda_client.list_functions()["Functions"]}
     names = {f"invites-{STAGE}", f"invites-{STAGE}-send_notifications", f"invites-{STAGE}-remind_upcoming_events"}
+    names.add(f"invites-{STAGE}-handle_inbound_sms")
     assert set(functions) == names
     expected_env = {"STAGE", "USERS_TABLE", "AUTH_TABLE", "EVENTS_TABLE", "AVATAR_BUCKET", "AVATAR_BASE_URL"}
     expected_env |= {"APNS_PLATFORM_APPLICATION_ARN", "NOTIFICATIONS_QUEUE_URL", "NOTIFICATIONS_QUEUE_NAME"}
-    expected_env |= {"SMS_SENDER_ID", "PIN_KEY_PARAMETER", "PUBLIC_BASE_URL"}
+    expected_env |= {"SMS_SENDER_ID", "PIN_KEY_PARAMETER", "PUBLIC_BASE_URL", "INBOUND_SMS_TOPIC_NAME"}
+    expected_env |= {"SMS_ORIGINATION_PINS", "SMS_ORIGINATION_INVITES", "SUPPORT_CONTACT"}
     for function in functions.values():
         assert function["Runtime"] == "python3.12"
         assert function["MemorySize"] == 1024 and function["Timeout"] == 15
         variables = function["Environment"]["Variables"]
         assert set(variables) == expected_env
         assert KEY not in json.dumps(variables) and "PIN_SECRET" not in variables
-    assert len({function["Role"] for function in functions.values()}) == 3  # a role each
+    assert len({function["Role"] for function in functions.values()}) == 4  # a role each
     # the texts' links and next/previous point at the stage's own URL (known after the first deploy)
     deployed = json.loads((project / ".chalice" / "deployed" / f"{STAGE}.json").read_text())
     (api_url,) = [r["rest_api_url"] for r in deployed["resources"] if r["resource_type"] == "rest_api"]
     assert functions[f"invites-{STAGE}"]["Environment"]["Variables"]["PUBLIC_BASE_URL"] == api_url.rstrip("/")
+
+    # pins and invitations go out from the stage's own origination identities: what the emulator's Publish got
+    api_variables = functions[f"invites-{STAGE}"]["Environment"]["Variables"]
+    assert (api_variables["SMS_ORIGINATION_PINS"], api_variables["SMS_ORIGINATION_INVITES"]) == (
+        PINS_FROM,
+        INVITES_FROM,
+    )
+    sent = _texts_as_the_api_function(project, env, api_variables)
+    assert sent.returncode == 0, sent.stderr
+    origination = {number: attributes.get("AWS.MM.SMS.OriginationNumber") for number, attributes in publishes}
+    assert origination == {"+14155550123": PINS_FROM, "+14155550125": INVITES_FROM}
+
+    # replies by text: the stack's inbound topic invokes the inbound function
+    topic = f"arn:aws:sns:{REGION}:123456789012:invites-{STAGE}-inbound-sms"
+    subscriptions = _client("sns", endpoint).list_subscriptions_by_topic(TopicArn=topic)["Subscriptions"]
+    assert [(s["Protocol"], s["Endpoint"].rsplit(":", 1)[-1]) for s in subscriptions] == [
+        ("lambda", f"invites-{STAGE}-handle_inbound_sms")
+    ]
 
     # the queue feeds the notification worker; the schedule runs the reminders hourly
     mappings = lambda_client.list_event_source_mappings()["EventSourceMappings"]

@@ -56,6 +56,33 @@ def test_a_custom_domain_goes_to_the_generated_settings_only(stages, tmp_path, m
     assert json.loads(path.read_text())["api_gateway_custom_domain"] == domain
 
 
+def test_origination_identities_and_the_support_contact_reach_the_generated_settings(stages, tmp_path, monkeypatch):
+    stage_config = load("stage_config")
+    monkeypatch.setattr(stage_config, "GENERATED", tmp_path / "generated")
+    pool = "arn:aws:sms-voice:us-east-1:123456789012:pool/pool-0123456789abcdef0123456789abcdef"
+    change = {"sms_origination_pins": "+18885550100", "sms_origination_invites": pool}
+    stages(lambda data: data["prod"].update(change, support_contact="help@invites.example"))
+    outputs = {output: f"value-of-{output}" for output in stage_config.OUTPUT_SETTINGS}
+    outputs.update(UsersTableName="invites-prod-users", AuthTableName="invites-prod-auth")
+    outputs.update(EventsTableName="invites-prod-events", NotificationsQueueName="invites-prod-notifications")
+    path = deploy.write_settings("prod", deploy.stage_settings("prod"), outputs, emulated=False)
+    env = json.loads(path.read_text())["environment_variables"]
+    assert env["SMS_ORIGINATION_PINS"] == "+18885550100" and env["SMS_ORIGINATION_INVITES"] == pool
+    assert env["SUPPORT_CONTACT"] == "help@invites.example"
+    # left out: written empty, so the app uses the account's default identity
+    stages(lambda data: [data["prod"].pop(key) for key in (*change, "support_contact")])
+    path = deploy.write_settings("prod", deploy.stage_settings("prod"), outputs, emulated=False)
+    env = json.loads(path.read_text())["environment_variables"]
+    assert [env[name] for name in ("SMS_ORIGINATION_PINS", "SMS_ORIGINATION_INVITES", "SUPPORT_CONTACT")] == [""] * 3
+
+
+@pytest.mark.parametrize("value", ["4155550100", "+1 415 555 0100", "InvitesCo", "pool-xyz", "arn:aws:sns:x"])
+def test_an_origination_identity_that_is_neither_a_number_nor_an_id_stops_the_deploy(stages, value):
+    stages(lambda data: data["dev"].update(sms_origination_invites=value))
+    with pytest.raises(deploy.Stop, match="sms_origination_invites"):
+        deploy.stage_settings("dev")
+
+
 def test_throttles_cover_the_stage_and_both_login_routes():
     settings = json.loads(deploy.STAGES_FILE.read_text())["prod"]
     paths = {op["path"]: op["value"] for op in gateway.stage_patch_operations(settings)}

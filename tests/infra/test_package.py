@@ -120,6 +120,7 @@ def test_chalice_package_for_prod(tmp_path):
             ("APIHandler", "api_handler"),
             ("SendNotifications", "send_notifications"),
             ("RemindUpcomingEvents", "remind_upcoming_events"),
+            ("HandleInboundSms", "handle_inbound_sms"),
         )
     }
 
@@ -129,7 +130,7 @@ def test_chalice_package_for_prod(tmp_path):
     assert resources["RestAPI"]["Properties"]["StageName"] == config["api_gateway_stage"]
 
     functions = {name: r["Properties"] for name, r in resources.items() if r["Type"] == "AWS::Serverless::Function"}
-    assert set(functions) == {"APIHandler", "SendNotifications", "RemindUpcomingEvents"}
+    assert set(functions) == {"APIHandler", "SendNotifications", "RemindUpcomingEvents", "HandleInboundSms"}
     roles = set()
     for name, function in functions.items():
         # every function runs python3.12 with the stage's settings, sizes and its own hand-written policy
@@ -143,10 +144,10 @@ def test_chalice_package_for_prod(tmp_path):
         role = resources[role_name]["Properties"]
         assert [p["PolicyDocument"] for p in role["Policies"]] == [policies[name]], name
         assert not role.get("ManagedPolicyArns"), name
-    assert len(roles) == 3
+    assert len(roles) == 4
     # log groups with the stage's retention
     retention = [r["Properties"]["RetentionInDays"] for r in resources.values() if r["Type"] == "AWS::Logs::LogGroup"]
-    assert retention == [config["log_retention_in_days"]] * 3
+    assert retention == [config["log_retention_in_days"]] * 4
     # unknown paths: 404 with a fixed body (nothing of the request echoed), declared inside the API definition
     # (no separate GatewayResponse resources, which SAM drops or leaves behind on API updates)
     definition = resources["RestAPI"]["Properties"]["DefinitionBody"]
@@ -172,6 +173,14 @@ def test_chalice_package_for_prod(tmp_path):
     assert queue_event["Properties"]["ScalingConfig"] == {"MaximumConcurrency": reserved["send_notifications"]}
     # the body-limit web ACL goes in front of the stage when the pipeline passes the infra stack's ARN
     assert resources["ApiWebAclAssociation"]["Condition"] == "HasApiWebAcl"
+
+    # replies by text: the inbound function is subscribed to the topic infra/template.yaml makes for this stage
+    (inbound,) = functions["HandleInboundSms"]["Events"].values()
+    topic_name = load_template()["Resources"]["InboundSmsTopic"]["Properties"]["TopicName"]["Fn::Sub"]
+    assert inbound["Type"] == "SNS"
+    assert json.dumps(inbound["Properties"]["Topic"]).endswith(
+        f':{topic_name.replace("${NamePrefix}", "invites").replace("${Stage}", STAGE)}"}}'
+    ), inbound
 
     # the SQS handler listens to the queue infra/template.yaml makes for this stage
 
