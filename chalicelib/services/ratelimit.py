@@ -27,7 +27,9 @@ from chalicelib.parallel import chunks, parallel_map
 from chalicelib.retry import AttemptsSpent, TryAgain, retry
 from chalicelib.store import counters, rate_logs
 
-ROLLING_ATTEMPTS = 5
+# Reads and conditional writes of a rolling log before giving up (503): one caller wins each round, so a burst of
+# one owner's parallel requests (about ten) all get through.
+ROLLING_ATTEMPTS = 10
 TAKE_ATTEMPTS = 5
 LIMITS_PER_TRANSACTION = 100  # one log item each: DynamoDB's limit of a transaction
 
