@@ -22,7 +22,8 @@ MONTHS = ("January", "February", "March", "April", "May", "June", "July", "Augus
 _ZONE_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_+\-]*(/[A-Za-z0-9_+\-]+)*")
 _LETTERS = re.compile(r"[A-Za-z]{2,6}")
 MAX_ZONE_NAME = 64
-MAX_OFFSET_MINUTES = 18 * 60  # what ISO 8601 offsets and Python's timezone allow (less one minute)
+DEFAULT_DURATION_MINUTES = 120
+MAX_DURATION_MINUTES = 7 * 24 * 60
 
 
 @lru_cache(maxsize=512)
@@ -57,6 +58,10 @@ def event_zone(time_zone: str | None, utc_offset_minutes: int | None) -> tzinfo:
 def zone_of(event) -> tzinfo:
     """``event_zone`` of a stored event; items stored before these fields read as UTC."""
     return event_zone(getattr(event, "time_zone", None), getattr(event, "utc_offset_minutes", None))
+
+
+def duration_minutes(event) -> int:
+    return int(getattr(event, "duration_minutes", None) or DEFAULT_DURATION_MINUTES)
 
 
 def local_start(event) -> datetime:

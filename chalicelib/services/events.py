@@ -38,7 +38,7 @@ from chalicelib.models.events import (
 )
 from chalicelib.models.users import PHONE_SK, PhoneClaim, User, phone_of, phone_pk, user_pk
 from chalicelib.parallel import chunks, parallel_map
-from chalicelib.services import invite_links, notifications
+from chalicelib.services import event_calendar, invite_links, notifications
 from chalicelib.services.event_reads import participant_view, require_live, require_owner, with_users
 from chalicelib.services.event_texts import send_invitation_texts
 from chalicelib.services.users import find_or_create_user
@@ -85,6 +85,9 @@ class EventInput:
     address: str | None = None
     venue_name: str | None = None
     spot_filled: int | None = None
+    time_zone: str | None = None  # an IANA name; "" to clear
+    utc_offset_minutes: int | None = None  # the offset event_date was sent with (0 for Z or none)
+    duration_minutes: int | None = None
 
 
 def parse_id(raw: str | None) -> int:
@@ -209,6 +212,11 @@ def create_event(owner: User, data: EventInput) -> EventView:
             date_key=date_key(event_date, event_id),
             created=now,
             modified=now,
+            time_zone=data.time_zone or None,
+            utc_offset_minutes=data.utc_offset_minutes,
+            duration_minutes=data.duration_minutes,
+            calendar_sequence=0,
+            calendar_modified=now,
         )
         ids = _distinct_ids(len(invitees.users) + 1)
         invitations = [_new_invitation(event, owner.id, OWNER, ids[0], now)]
@@ -337,6 +345,7 @@ def _edit_actions(event: Event, data: EventInput, new_total: int) -> tuple[list,
         actions.append(Event.venue_name.set(data.venue_name))
     if data.spot_filled:
         actions += [Event.spots_filled_by_hand.add(data.spot_filled), Event.spots_filled.add(data.spot_filled)]
+    actions += event_calendar.edit_actions(data, now)
     return actions, condition
 
 
@@ -402,10 +411,9 @@ def cancel_event(caller: User, event_id: int) -> None:
     require_owner(caller, view)
     was_live = not view.event.cancelled
     if was_live:
-        view.event.update(
-            actions=[Event.cancelled.set(True), Event.remind_day.remove(), Event.modified.set(utcnow())],
-            condition=Event.pk.exists(),
-        )
+        now = utcnow()
+        actions = [Event.cancelled.set(True), Event.remind_day.remove(), Event.modified.set(now)]
+        view.event.update(actions=actions + event_calendar.revised(now), condition=Event.pk.exists())
     if was_live or any(not inv.cancelled for inv in view.invitations):
         if not notifications.enqueue(notifications.EVENT_CANCELLED, event_id=event_id, actor_id=caller.id):
             flag_invitations_cancelled(view)

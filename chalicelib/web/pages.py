@@ -1,8 +1,10 @@
 """HTML of the guest's event page and of its error pages (issue 16), with the headers they share.
 
-Server-rendered and usable without script: the one inline script only turns the UTC time into
-the phone's local time, and the Content-Security-Policy allows exactly it (and the inline style)
-by hash. Every value shown is escaped. No phone number and no other guest's name is ever shown.
+Server-rendered and usable without script: the time is shown in the event's own zone (its
+``time_zone``, else its creator's offset) with the zone's abbreviation or offset; the one inline
+script only adds the phone's own time when that differs, and the Content-Security-Policy allows
+exactly it (and the inline style) by hash. Every value shown is escaped. No phone number and no
+other guest's name is ever shown.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from functools import cache
 from html import escape
 from pathlib import Path
 
+from chalicelib import localtime
 from chalicelib.config import get_settings
 from chalicelib.timeutil import format_datetime
 
@@ -79,12 +82,15 @@ def _service() -> str:
 # --------------------------------------------------------------------------- the event page
 
 
-def _when(start: datetime, is_time_specified: bool) -> str:
-    """``<time datetime>`` in UTC; a timed event is shown in the phone's own time when script runs."""
-    day = f"{start:%A}, {start:%B} {start.day}, {start.year}"
-    if not is_time_specified:
-        return f'<time datetime="{start:%Y-%m-%d}">{day}</time>'
-    return f'<time datetime="{format_datetime(start)}" data-local>{day}, {start:%H:%M} UTC</time>'
+def _when(event) -> str:
+    """``<time>`` in the event's own zone; a timed event carries its UTC instant and offset for the script."""
+    if not event.is_time_specified:
+        return f'<time datetime="{localtime.event_day(event).isoformat()}">{escape(localtime.long_when(event))}</time>'
+    offset = int(localtime.local_start(event).utcoffset().total_seconds() // 60)
+    return (
+        f'<time datetime="{format_datetime(event.event_date)}" data-offset="{offset}">'
+        f"{escape(localtime.long_when(event))}</time>"
+    )
 
 
 def _count(number: int, one: str, many: str) -> str:
@@ -134,7 +140,7 @@ def event_page(
 ) -> str:
     """The guest's page: the event, counts, their answer, and the form or why there is none."""
     event, invitation = page.event, page.invitation
-    rows = [("When", _when(event.event_date, bool(event.is_time_specified)))]
+    rows = [("When", _when(event))]
     where = _where(event.venue_name or "", event.address or "")
     if where:
         rows.append(("Where", where))
