@@ -84,6 +84,7 @@ def answer(ctx: RequestContext):
 @route("/i/{code}/event.ics", ["GET"], auth=False, body=NO_BODY, error_page=error_page)
 def calendar_entry(ctx: RequestContext):
     page = web.open_link(_code(ctx), ctx.source_ip, host=False)
-    body = "" if ctx.method == "HEAD" else ics.calendar(page.event)
-    headers = _headers(ics.CONTENT_TYPE, **{"Content-Disposition": 'attachment; filename="event.ics"'})
+    page_url = ctx.absolute_url().removesuffix("/event.ics")
+    body = "" if ctx.method == "HEAD" else ics.calendar(page.event, page_url, utcnow())
+    headers = _headers(ics.CONTENT_TYPE, **{"Content-Disposition": ics.content_disposition(page.event.title)})
     return Response(body=body, status_code=200, headers=headers)
