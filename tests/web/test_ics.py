@@ -9,9 +9,8 @@ import icalendar
 import pytest
 
 from chalicelib.models.events import Event, event_pk
-from tests.utils.api import body, post_json
-
 from chalicelib.web.ics import fold
+from tests.utils.api import post_json
 from tests.utils.factories import make_person, phone, put
 from tests.utils.web import PUBLIC_BASE, answer, invite_by_text, link_texted_to, page
 
