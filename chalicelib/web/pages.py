@@ -55,7 +55,20 @@ def security_headers() -> dict[str, str]:
     }
 
 
-def _document(title: str, body: str, *, script: bool) -> str:
+def open_graph(page, page_url: str) -> str:
+    """Link-preview tags (Open Graph): the title, when, and an invitation to answer. Never the place, a phone
+    number or anyone's name: a forwarded link previews in chats the guest does not control."""
+    tags = {
+        "og:type": "website",
+        "og:site_name": _service(),
+        "og:title": page.event.title,
+        "og:description": f"{localtime.long_when(page.event)}. RSVP on this page.",
+        "og:url": page_url,
+    }
+    return "\n".join(f'<meta property="{name}" content="{escape(value)}">' for name, value in tags.items())
+
+
+def _document(title: str, body: str, *, script: bool, head: str = "") -> str:
     parts = [
         "<!doctype html>",
         '<html lang="en">',
@@ -64,6 +77,7 @@ def _document(title: str, body: str, *, script: bool) -> str:
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
         '<meta name="robots" content="noindex">',
         f"<title>{escape(title)}</title>",
+        *([head] if head else []),
         f"<style>{_asset('page.css')}</style>",
         "</head>",
         "<body>",
@@ -131,6 +145,7 @@ def _form(page, token: str, message: str, error: str | None) -> str:
 def event_page(
     page,
     *,
+    page_url: str,
     now: datetime,
     token: str,
     notice: str | None = None,
@@ -171,7 +186,7 @@ def event_page(
 {answer}
 {action}
 <p><a href="{escape(page.code)}/event.ics" download="event.ics">Add to calendar</a></p>"""
-    return _document(f"{event.title} \u00b7 {_service()}", body, script=True)
+    return _document(f"{event.title} \u00b7 {_service()}", body, script=True, head=open_graph(page, page_url))
 
 
 # --------------------------------------------------------------------------- error pages

@@ -12,6 +12,7 @@ import base64
 import hashlib
 import re
 from datetime import UTC, datetime, timedelta
+from html import unescape
 from urllib.parse import quote
 
 import pytest
@@ -177,6 +178,35 @@ def test_privacy_headers_and_a_policy_that_allows_only_the_pages_own_script(clie
     assert policy["script-src"] == sha(script) and policy["style-src"] == sha(style)
     assert policy["form-action"] == "'self'" and policy["frame-ancestors"] == "'none'"
     assert "<script src" not in html and "unsafe-inline" not in headers["Content-Security-Policy"]
+
+
+def open_graph_tags(html: str) -> dict[str, str]:
+    return {
+        name: unescape(value) for name, value in re.findall(r'<meta property="(og:[a-z_]+)" content="([^"]*)">', html)
+    }
+
+
+def test_link_previews_show_title_when_and_rsvp_but_no_place_number_or_name(client):
+    alice, bob = make_person("Alice Smith"), make_person("Bob Builder")
+    event, number, path = invited(
+        client, alice, title='Sam\u2019s "30th" <dinner>', event_date="2026-12-13T04:30:00Z",
+        time_zone="America/Los_Angeles", venue_name="Chez Panisse", address="1517 Shattuck Ave",
+    )  # fmt: skip
+    post_json(client, f"/events/{event['id']}", {"invite_phone_numbers": [bob.phone]}, token=alice.token)
+    post_json(client, f"/events/{event['id']}/accept", {"rsvp_message": "Bob is in"}, token=bob.token)
+    response = page(client, path)
+    tags = open_graph_tags(text_of(response))
+    assert tags == {
+        "og:type": "website",
+        "og:site_name": "Invites",
+        "og:title": 'Sam\u2019s "30th" <dinner>',
+        "og:description": "Saturday, December 12, 2026 at 8:30 PM PST. RSVP on this page.",
+        "og:url": PUBLIC_BASE + path,
+    }
+    shown = " ".join(tags.values())
+    for private in ("Chez Panisse", "1517 Shattuck", "Alice", "Bob", alice.phone, bob.phone, number, number[2:]):
+        assert private not in shown
+    assert response.headers["X-Robots-Tag"] == "noindex" and "Content-Security-Policy" in response.headers
 
 
 def test_head_answers_with_the_headers_and_no_body(client):
