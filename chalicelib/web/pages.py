@@ -124,10 +124,16 @@ def _answer_text(has_accepted: bool | None) -> str:
     return "You haven't answered yet."
 
 
+def _pressed(chosen: bool) -> str:
+    return ' aria-pressed="true"' if chosen else ' aria-pressed="false"'
+
+
 def _form(page, token: str, message: str, error: str | None) -> str:
+    """The answer form: the message field holds ``message``, the guest's current answer is the pressed button."""
     described = "message-hint message-error" if error else "message-hint"
     invalid = ' aria-invalid="true"' if error else ""
     error_line = f'<p id="message-error" class="problem">{escape(error)}</p>' if error else ""
+    answered = page.invitation.has_accepted
     return f"""<form method="post" action="{escape(page.code)}/rsvp">
 <input type="hidden" name="csrf" value="{escape(token)}">
 <label for="message">Message to {escape(page.host_name)} (optional)</label>
@@ -136,8 +142,8 @@ def _form(page, token: str, message: str, error: str | None) -> str:
 <p id="message-hint" class="hint">Up to 60 characters.</p>
 {error_line}
 <div class="buttons">
-<button type="submit" name="answer" value="accept" class="accept">Accept</button>
-<button type="submit" name="answer" value="decline" class="decline">Decline</button>
+<button type="submit" name="answer" value="accept" class="accept"{_pressed(answered is True)}>Accept</button>
+<button type="submit" name="answer" value="decline" class="decline"{_pressed(answered is False)}>Decline</button>
 </div>
 </form>"""
 
@@ -171,7 +177,8 @@ def event_page(
         answer += f" Your message: \u201c{escape(own_message)}\u201d"
     answer += "</p>"
     closed = page.closed_reason(now)
-    action = f'<p class="closed">{escape(closed)}</p>' if closed else _form(page, token, message or "", message_error)
+    shown_message = own_message if message is None else message  # a refused answer shows what was typed
+    action = f'<p class="closed">{escape(closed)}</p>' if closed else _form(page, token, shown_message, message_error)
     banners = ""
     if notice:
         banners += f'<p class="notice" role="status">{escape(notice)}</p>\n'

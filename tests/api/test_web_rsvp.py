@@ -292,6 +292,37 @@ def test_accept_then_decline_redirects_to_the_page_showing_the_new_state(client)
     assert shown["invitees"][1]["is_attending"] is False and shown["attendees_count"] == 1
 
 
+def pressed_buttons(html: str) -> dict[str, str]:
+    return dict(re.findall(r'<button type="submit" name="answer" value="(\w+)"[^>]*aria-pressed="(\w+)"', html))
+
+
+def message_field(html: str) -> str:
+    (value,) = re.findall(r'id="message"[^>]*\svalue="([^"]*)"', html)
+    return unescape(value)
+
+
+def test_the_page_remembers_the_chosen_answer_and_the_message(client):
+    _, _, path = invited(client, make_person("Alice"))
+    html = text_of(page(client, path))
+    assert pressed_buttons(html) == {"accept": "false", "decline": "false"} and message_field(html) == ""
+
+    answer(client, path, "accept", 'Bringing "cake" & tea')
+    html = text_of(page(client, path))
+    assert pressed_buttons(html) == {"accept": "true", "decline": "false"}
+    assert message_field(html) == 'Bringing "cake" & tea'  # answering again keeps it unless it is changed
+
+    answer(client, path, "decline", "Sorry, ill")
+    html = text_of(page(client, path))
+    assert pressed_buttons(html) == {"accept": "false", "decline": "true"} and message_field(html) == "Sorry, ill"
+
+
+def test_a_refused_answer_shows_what_was_typed_not_the_stored_message(client):
+    _, _, path = invited(client, make_person("Alice"))
+    answer(client, path, "accept", "First")
+    refused = answer(client, path, "maybe", "Second thoughts")
+    assert refused.status_code == 400 and message_field(text_of(refused)) == "Second thoughts"
+
+
 def test_the_owner_sees_the_web_answer_like_an_app_answer(client):
     alice = make_person("Alice")
     event, number, path = invited(client, alice)
