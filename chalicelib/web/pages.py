@@ -192,7 +192,7 @@ def event_page(
 <h2>Your answer</h2>
 {answer}
 {action}
-<p><a href="{escape(page.code)}/event.ics" download="event.ics">Add to calendar</a></p>"""
+<p><a href="{escape(page.code)}/event.ics" download>Add to calendar</a></p>"""
     return _document(f"{event.title} \u00b7 {_service()}", body, script=True, head=open_graph(page, page_url))
 
 

@@ -310,6 +310,7 @@ def test_the_page_remembers_the_chosen_answer_and_the_message(client):
     html = text_of(page(client, path))
     assert pressed_buttons(html) == {"accept": "true", "decline": "false"}
     assert message_field(html) == 'Bringing "cake" & tea'  # answering again keeps it unless it is changed
+    assert f'<a href="{path.removeprefix("/i/")}/event.ics" download>' in html  # the file's name is the server's
 
     answer(client, path, "decline", "Sorry, ill")
     html = text_of(page(client, path))
