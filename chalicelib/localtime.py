@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from datetime import UTC, date, datetime, timedelta, timezone, tzinfo
 from functools import lru_cache
+from importlib import resources
 from zoneinfo import ZoneInfo
 
 WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
@@ -26,10 +27,20 @@ DEFAULT_DURATION_MINUTES = 120
 MAX_DURATION_MINUTES = 7 * 24 * 60
 
 
+@lru_cache(maxsize=1)
+def zone_names() -> frozenset[str]:
+    """Every zone name of the tz database, as the ``tzdata`` package lists them: the same on every host,
+    where the system's directory may also hold ``localtime``, ``posixrules`` or ``posix/...`` files."""
+    listing = resources.files("tzdata").joinpath("zones").read_text(encoding="utf-8")
+    return frozenset(listing.split())
+
+
 @lru_cache(maxsize=512)
 def zone(name: str) -> ZoneInfo | None:
     """The IANA zone of ``name`` (case as the database spells it), or None when there is none."""
     if not isinstance(name, str) or len(name) > MAX_ZONE_NAME or not _ZONE_NAME.fullmatch(name):
+        return None
+    if name not in zone_names():
         return None
     try:
         return ZoneInfo(name)

@@ -46,9 +46,18 @@ def test_a_day_event_keeps_the_day_it_was_sent_with_whatever_the_zone():
     assert localtime.short_when(event) == "Sat, Dec 12" and localtime.long_when(event) == "Saturday, December 12, 2026"
 
 
-@pytest.mark.parametrize("name", ["", "Nowhere/City", "../etc/passwd", "/etc/localtime", "Europe/", "x" * 65, "Etc/.."])
+@pytest.mark.parametrize(
+    "name",
+    ["", "Nowhere/City", "../etc/passwd", "/etc/localtime", "Europe/", "x" * 65, "Etc/..", "localtime", "posixrules",
+     "posix/Europe/Paris", "right/UTC", "zone.tab", "europe/paris"],
+)  # fmt: skip
 def test_names_that_are_no_zone(name):
     assert localtime.zone(name) is None
+
+
+@pytest.mark.parametrize("name", ["America/Los_Angeles", "UTC", "Etc/GMT+5", "US/Pacific", "Asia/Kolkata"])
+def test_names_of_the_tz_database_are_zones(name):
+    assert localtime.zone(name).key == name
 
 
 def test_zones_resolve_from_the_tzdata_package_without_a_system_database():
