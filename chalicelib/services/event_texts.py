@@ -20,6 +20,7 @@ from chalicelib.services.ratelimit import Limit, RollingLimit, take_up_to
 log = logging.getLogger("invites")
 
 STOP_WORDS = "Reply STOP to opt out."
+NO_TITLE = "(no title)"
 
 
 def _stranger_limit(person: User) -> RollingLimit:
@@ -72,7 +73,9 @@ def invitation_text(owner: User, event: Event, link: str = "") -> str:
         return lambda who, title: f'{service}: {who} invited you to "{title}", {when}. {reply} {STOP_WORDS}'
 
     templates = [wording(localtime.short_when(event)), wording(localtime.short_when(event, weekday=False))]
-    return sms.fit(templates, owner.full_name or owner.phone_number, event.title, limits)
+    name = owner.full_name if sms.one_line(owner.full_name or "") else owner.phone_number
+    title = event.title if sms.one_line(event.title or "") else NO_TITLE  # a title of only invisible characters
+    return sms.fit(templates, name, title, limits)
 
 
 def send_invitation_texts(owner: User, event: Event, people: list[User], links: dict[int, str]) -> None:

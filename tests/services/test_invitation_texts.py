@@ -6,7 +6,7 @@ from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from chalicelib import localtime, sms
@@ -124,6 +124,11 @@ def test_only_the_minimums_in_emoji_with_the_deployed_link_go_past_three_segment
     assert sms.segments(text) == 4
 
 
+def test_a_title_or_name_of_only_invisible_characters_is_never_an_empty_pair_of_quotes(aws):
+    text = event_texts.invitation_text(_owner("\u200b\u200e"), _event("\u200b\u2060\u00a0"))
+    assert text.startswith('Invites: +12025550111 invited you to "(no title)", ')
+
+
 def _normalised(words: str) -> str:
     return sms.fold_typography(sms.one_line(words))
 
@@ -136,18 +141,19 @@ def _normalised(words: str) -> str:
     timed=st.booleans(),
 )
 def test_any_name_and_title_keep_their_minimums_within_the_segment_limit(name, title, link_length, timed):
-    assume(_normalised(name) and _normalised(title))
     link = DEPLOYED_LINK[-link_length:] if link_length else ""
     event = Event(title=title, event_date=datetime(2030, 9, 25, 19, 30, tzinfo=UTC), is_time_specified=timed)
     text = event_texts.invitation_text(_owner(name), event, link)
-    kept_name, kept_title = _normalised(name)[:10].rstrip(), _normalised(title)[:20].rstrip()
+    name, title = _normalised(name) or _owner("").phone_number, _normalised(title) or "(no title)"
+    kept_name, kept_title = name[:10].rstrip(), title[:20].rstrip()
+    assert kept_name and kept_title  # never an empty name or title
     assert text.startswith(f"Invites: {kept_name}")
     assert f' invited you to "{kept_title}' in text
     assert text.endswith(f"{link or 'Get the Invites app to reply.'} {STOP}")
     limit = 2 if sms.encoding(text) == "gsm" else 3
     if sms.segments(text) > limit:
         # only the two minimums themselves may need more (long words outside the BMP, a long link)
-        least = _shortest_form(_normalised(name), _normalised(title), link, event)
+        least = _shortest_form(name, title, link, event)
         assert text == least and sms.segments(least) > limit
 
 
