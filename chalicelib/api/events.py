@@ -61,10 +61,10 @@ def _time_zone(fields: Fields) -> str | None:
     return name
 
 
-def _sent_offset(raw: object) -> int | None:
-    """The UTC offset, in minutes, of the event_date as sent (0 for Z or none); None when not a date."""
+def _sent_offset(raw: object) -> int:
+    """The UTC offset, in minutes, of the event_date as sent: 0 for ``Z``, no offset, or UNIX seconds."""
     sent = parse_iso_as_sent(raw) if isinstance(raw, str) else None
-    return localtime.offset_minutes(sent) if sent is not None else 0
+    return localtime.offset_minutes(sent) or 0
 
 
 def _event_input(body: dict, *, creating: bool) -> events.EventInput:
