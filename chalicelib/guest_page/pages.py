@@ -1,0 +1,222 @@
+"""HTML of the guest's event page and of its error pages, with the headers they share.
+
+Server-rendered and usable without script: the time is shown in the event's own zone (its
+``time_zone``, else its creator's offset) with the zone's abbreviation or offset; the one inline
+script only adds the phone's own time when that differs, and the Content-Security-Policy allows
+exactly it (and the inline style) by hash. Every value shown is escaped. No phone number and no
+other guest's name is ever shown.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+from datetime import datetime
+from functools import cache
+from html import escape
+from pathlib import Path
+
+from chalicelib import localtime
+from chalicelib.config import get_settings
+from chalicelib.timeutil import format_datetime
+
+HERE = Path(__file__).resolve().parent
+HTML = "text/html; charset=utf-8"
+
+
+@cache
+def _asset(name: str) -> str:
+    return (HERE / name).read_text(encoding="utf-8")
+
+
+def _csp_hash(text: str) -> str:
+    return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode("ascii") + "'"
+
+
+@cache
+def security_headers() -> dict[str, str]:
+    """Headers of every response under /i/: not indexed, no referrer, only the page's own inline code."""
+    policy = "; ".join(
+        [
+            "default-src 'none'",
+            f"script-src {_csp_hash(_asset('page.js'))}",
+            f"style-src {_csp_hash(_asset('page.css'))}",
+            "form-action 'self'",
+            "base-uri 'none'",
+            "frame-ancestors 'none'",
+        ]
+    )
+    return {
+        "Content-Security-Policy": policy,
+        "X-Robots-Tag": "noindex",
+        "Referrer-Policy": "no-referrer",
+        "X-Content-Type-Options": "nosniff",
+        "Cache-Control": "no-store",
+    }
+
+
+def open_graph(page, page_url: str) -> str:
+    """Link-preview tags (Open Graph): the title, when, and an invitation to answer. Never the place, a phone
+    number or anyone's name: a forwarded link previews in chats the guest does not control."""
+    tags = {
+        "og:type": "website",
+        "og:site_name": _service(),
+        "og:title": page.event.title,
+        "og:description": f"{localtime.long_when(page.event)}. RSVP on this page.",
+        "og:url": page_url,
+    }
+    return "\n".join(f'<meta property="{name}" content="{escape(value)}">' for name, value in tags.items())
+
+
+def _document(title: str, body: str, *, script: bool, head: str = "") -> str:
+    parts = [
+        "<!doctype html>",
+        '<html lang="en">',
+        "<head>",
+        '<meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        '<meta name="robots" content="noindex">',
+        f"<title>{escape(title)}</title>",
+        *([head] if head else []),
+        f"<style>{_asset('page.css')}</style>",
+        "</head>",
+        "<body>",
+        f"<main>\n{body}\n</main>",
+    ]
+    if script:
+        parts.append(f"<script>{_asset('page.js')}</script>")
+    parts += ["</body>", "</html>", ""]
+    return "\n".join(parts)
+
+
+def _service() -> str:
+    return get_settings().service_name
+
+
+# --------------------------------------------------------------------------- the event page
+
+
+def _when(event) -> str:
+    """``<time>`` in the event's own zone; a timed event carries its UTC instant and offset for the script."""
+    if not event.is_time_specified:
+        return f'<time datetime="{localtime.event_day(event).isoformat()}">{escape(localtime.long_when(event))}</time>'
+    offset = int(localtime.local_start(event).utcoffset().total_seconds() // 60)
+    return (
+        f'<time datetime="{format_datetime(event.event_date)}" data-offset="{offset}">'
+        f"{escape(localtime.long_when(event))}</time>"
+    )
+
+
+def _count(number: int, one: str, many: str) -> str:
+    return f"{number} {one if number == 1 else many}"
+
+
+def _where(venue: str, address: str) -> str:
+    lines = [escape(line) for line in (venue, address) if line]
+    return "<br>".join(lines)
+
+
+def _answer_text(has_accepted: bool | None) -> str:
+    if has_accepted is True:
+        return "You're going."
+    if has_accepted is False:
+        return "You're not going."
+    return "You haven't answered yet."
+
+
+def _pressed(chosen: bool) -> str:
+    return ' aria-pressed="true"' if chosen else ' aria-pressed="false"'
+
+
+def _form(page, token: str, message: str, error: str | None) -> str:
+    """The answer form: the message field holds ``message``, the guest's current answer is the pressed button."""
+    described = "message-hint message-error" if error else "message-hint"
+    invalid = ' aria-invalid="true"' if error else ""
+    error_line = f'<p id="message-error" class="problem">{escape(error)}</p>' if error else ""
+    answered = page.invitation.has_accepted
+    return f"""<form method="post" action="{escape(page.code)}/rsvp">
+<input type="hidden" name="csrf" value="{escape(token)}">
+<label for="message">Message to {escape(page.host_name)} (optional)</label>
+<input type="text" id="message" name="message" maxlength="60" autocomplete="off"
+ value="{escape(message)}" aria-describedby="{described}"{invalid}>
+<p id="message-hint" class="hint">Up to 60 characters.</p>
+{error_line}
+<div class="buttons">
+<button type="submit" name="answer" value="accept" class="accept"{_pressed(answered is True)}>Accept</button>
+<button type="submit" name="answer" value="decline" class="decline"{_pressed(answered is False)}>Decline</button>
+</div>
+</form>"""
+
+
+def event_page(
+    page,
+    *,
+    page_url: str,
+    now: datetime,
+    token: str,
+    notice: str | None = None,
+    problem: str | None = None,
+    message: str | None = None,
+    message_error: str | None = None,
+) -> str:
+    """The guest's page: the event, counts, their answer, and the form or why there is none."""
+    event, invitation = page.event, page.invitation
+    rows = [("When", _when(event))]
+    where = _where(event.venue_name or "", event.address or "")
+    if where:
+        rows.append(("Where", where))
+    rows.append(("Host", escape(page.host_name)))
+    going = _count(page.going, "person going", "people going")
+    if page.spots_left is not None:
+        going += f", {_count(page.spots_left, 'spot', 'spots')} left"
+    rows.append(("Going", going))
+    details = "\n".join(f"<dt>{name}</dt><dd>{value}</dd>" for name, value in rows)
+    own_message = invitation.rsvp_message if invitation.has_accepted is not None else ""
+    answer = f'<p id="answer">{_answer_text(invitation.has_accepted)}'
+    if own_message:
+        answer += f" Your message: \u201c{escape(own_message)}\u201d"
+    answer += "</p>"
+    closed = page.closed_reason(now)
+    shown_message = own_message if message is None else message  # a refused answer shows what was typed
+    action = f'<p class="closed">{escape(closed)}</p>' if closed else _form(page, token, shown_message, message_error)
+    banners = ""
+    if notice:
+        banners += f'<p class="notice" role="status">{escape(notice)}</p>\n'
+    if problem:
+        banners += f'<p class="problem" role="alert">{escape(problem)}</p>\n'
+    body = f"""<p class="kicker">{escape(page.host_name)} invited you</p>
+<h1>{escape(event.title)}</h1>
+{banners}<dl>
+{details}
+</dl>
+<h2>Your answer</h2>
+{answer}
+{action}
+<p><a href="{escape(page.code)}/event.ics" download>Add to calendar</a></p>"""
+    return _document(f"{event.title} \u00b7 {_service()}", body, script=True, head=open_graph(page, page_url))
+
+
+# --------------------------------------------------------------------------- error pages
+
+
+def message_page(heading: str, text: str) -> str:
+    body = f"<h1>{escape(heading)}</h1>\n<p>{escape(text)}</p>"
+    return _document(f"{heading} \u00b7 {_service()}", body, script=False)
+
+
+def error_page(status: int, retry_after: str | None = None) -> str:
+    """The page of an error status. Every 404 (unknown, malformed or expired code) is this same page."""
+    if status == 404:
+        days = get_settings().web_link_days_after_event
+        text = f"Check that it was copied whole. Links stop working {days} days after the event."
+        return message_page("This link doesn't work", text)
+    if status == 429:
+        wait = f" Try again in {retry_after} seconds." if retry_after else " Try again later."
+        return message_page("Too many requests", "Too many pages were opened from your network." + wait)
+    if status == 503:
+        return message_page("Please try again", "The service is busy right now. Try again in a moment.")
+    if status == 403:
+        return message_page("Answer not accepted", "Open the link from your invitation text and answer on that page.")
+    if status in (400, 413, 415):
+        return message_page("Answer not understood", "Open the link from your invitation text and answer there.")
+    return message_page("Something went wrong", "Try again in a moment.")
