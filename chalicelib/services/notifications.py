@@ -211,10 +211,16 @@ def _delete_from_queue(receipts: list[str]) -> None:
             log.warning("could not delete processed notification messages")
 
 
+def enqueue_many(messages: list[dict]) -> None:
+    """Queue several messages (10 a SendMessageBatch); raises when some could not be queued. Without a
+    queue URL they are processed here and now, each on its own."""
+    _send_many([{"id": new_id(), **message} for message in messages])
+
+
 def process(message: dict) -> Outcome:
     """Expand one message to its pushes and send them. Raises :class:`RetryLater` when some failed
     for a reason that may pass, after trying all of them."""
-    handler = _HANDLERS.get(message.get("type"))
+    handler = _HANDLERS.get(message.get("type")) or _account_handler(message.get("type"))
     if handler is None:
         log.error("dropping a notification of unknown type %r", message.get("type"))
         return Outcome()
@@ -362,10 +368,17 @@ def _on_event_cancelled(message: dict) -> Outcome:
     if view is None or not view.event.cancelled:
         return Outcome()
     flag_invitations_cancelled(view)
+    return cancel_notices(view)
+
+
+def cancel_notices(view: EventView, owner_name: str | None = None) -> Outcome:
+    """The ``event_cancelled`` push to each guest of a cancelled event, once. ``owner_name`` stands in for
+    the owner's profile when it is gone already (an account being deleted)."""
     event = view.event
     ids = _guest_ids(view)
     users = get_users([*ids, event.owner_id])
-    push = Push.once_per_event(EVENT_CANCELLED, event, f"{_name(users.get(event.owner_id))} cancelled the event.")
+    name = owner_name or _name(users.get(event.owner_id))
+    push = Push.once_per_event(EVENT_CANCELLED, event, f"{name} cancelled the event.")
     return _deliver([(users[uid], push) for uid in ids if uid in users], "notify_event_change")
 
 
@@ -388,6 +401,13 @@ def _on_upcoming_event(message: dict) -> Outcome:
             if not condition_failed(exc):
                 raise
     return outcome
+
+
+def _account_handler(kind):
+    """Account deletion and data export share this queue; their handlers live with their rules."""
+    from chalicelib.services import account_deletion, data_export
+
+    return {**account_deletion.QUEUE_HANDLERS, **data_export.QUEUE_HANDLERS}.get(kind)
 
 
 _HANDLERS = {
