@@ -8,7 +8,7 @@ from chalice import Chalice, Rate
 
 from chalicelib.api import install
 from chalicelib.config import get_settings
-from chalicelib.services import notifications
+from chalicelib.services import account_deletion, notifications
 
 # botocore logs every credential lookup at INFO, which `chalice local` shows; keep the console readable.
 logging.getLogger("botocore").setLevel(logging.WARNING)
@@ -38,5 +38,7 @@ def send_notifications(event):
 
 @app.schedule(Rate(1, unit=Rate.HOURS))
 def remind_upcoming_events(event):
-    """Hourly: queue a reminder for each live event starting within the reminder window."""
+    """Hourly: queue a reminder for each live event starting within the reminder window, and queue again
+    any account deletion whose message was lost."""
     notifications.enqueue_reminders()
+    account_deletion.requeue_stuck_jobs()
