@@ -6,7 +6,18 @@ from chalice import Chalice
 
 
 def install(app: Chalice) -> None:
-    from chalicelib.api import account, auth, contacts, conversation, docs, events, notifications, users, web  # noqa: F401 - declares the routes
+    from chalicelib.api import (  # noqa: F401 - declares the routes
+        account,
+        account_web,
+        auth,
+        contacts,
+        conversation,
+        docs,
+        events,
+        notifications,
+        users,
+        web,
+    )
     from chalicelib.api.routing import install_routes
 
     install_routes(app)

@@ -13,7 +13,7 @@ import secrets
 import time
 from datetime import timedelta
 
-from pynamodb.exceptions import TransactWriteError, UpdateError
+from pynamodb.exceptions import DeleteError, TransactWriteError, UpdateError
 
 from chalicelib import notify
 from chalicelib.config import get_settings
@@ -105,12 +105,7 @@ def verify_pin(e164: str, pin: str, source_ip: str) -> tuple[User, str]:
     Three rounds: the address count, the try and the phone claim read side by side; the user read
     (or made); one transaction that consumes the pin, stores the token and activates a former
     invitee."""
-    pin_key()  # a stage without its key answers 503 before a try is spent
-    item = Pin(pin_pk(e164))
-    claim = _first_round(item, e164, source_ip)
-    expired = item.expires_at is None or item.expires_at.timestamp() <= time.time()
-    if expired or not hmac.compare_digest(item.pin_hmac, _pin_hmac(e164, pin)):
-        raise ValidationError.field("pin", INVALID_PIN)
+    item, claim = _checked_pin(e164, pin, source_ip)
     user, created = users.user_for_login(e164, claim)
     activating = not user.is_active
     token, token_item = _new_token(user)
@@ -129,6 +124,31 @@ def verify_pin(e164: str, pin: str, source_ip: str) -> tuple[User, str]:
     if created or activating:  # first login: tell the people who keep this number as a favorite
         notifications.enqueue(notifications.CONTACT_JOINED, user_id=user.id)
     return user, token
+
+
+def _checked_pin(e164: str, pin: str, source_ip: str) -> tuple[Pin, PhoneClaim | None]:
+    """Spend one try of the pin (within the address's limit) and compare it; 400 when it does not match.
+    Returns the pin item (to be consumed by the caller) and the number's phone claim."""
+    pin_key()  # a stage without its key answers 503 before a try is spent
+    item = Pin(pin_pk(e164))
+    claim = _first_round(item, e164, source_ip)
+    expired = item.expires_at is None or item.expires_at.timestamp() <= time.time()
+    if expired or not hmac.compare_digest(item.pin_hmac, _pin_hmac(e164, pin)):
+        raise ValidationError.field("pin", INVALID_PIN)
+    return item, claim
+
+
+def prove_number(e164: str, pin: str, source_ip: str) -> int | None:
+    """Check and consume a pin as ``verify_pin`` does, with its limits, without logging in: the id of the
+    user holding the number (None when nobody does). For acts on an account outside the app."""
+    item, claim = _checked_pin(e164, pin, source_ip)
+    try:
+        item.delete(condition=Pin.nonce == item.nonce)
+    except DeleteError as exc:
+        if condition_failed(exc):  # used by a parallel request meanwhile
+            raise ValidationError.field("pin", INVALID_PIN) from None
+        raise
+    return claim.user_id if claim is not None else None
 
 
 def _first_round(item: Pin, e164: str, source_ip: str) -> PhoneClaim | None:
