@@ -192,6 +192,17 @@ def test_only_the_distribution_reads_the_bucket(template):
     assert template["Outputs"]["AvatarBaseUrl"]["Value"] == {"Fn::Sub": "https://${AvatarDistribution.DomainName}"}
 
 
+def test_export_files_are_not_served_by_the_distribution_and_expire(template):
+    resources = template["Resources"]
+    statements = resources["AvatarBucketPolicy"]["Properties"]["PolicyDocument"]["Statement"]
+    (allow,) = [s for s in statements if s["Effect"] == "Allow"]
+    readable = [entry["Fn::Sub"] for entry in allow["Resource"]]
+    assert readable == ["${AvatarBucket.Arn}/avatars/*", "${AvatarBucket.Arn}/favorites/*"]
+    rules = resources["AvatarBucket"]["Properties"]["LifecycleConfiguration"]["Rules"]
+    (rule,) = [r for r in rules if r.get("Prefix") == "exports/"]
+    assert rule["Status"] == "Enabled" and rule["ExpirationInDays"] == 1
+
+
 def test_alarms_watch_sms_spend_dead_letters_and_5xx(template):
     alarms = {
         r["Properties"]["MetricName"]: r["Properties"]
