@@ -139,3 +139,20 @@ def test_through_the_queue_only_the_closing_happens_on_the_request(client, queue
     assert _everything_of(me["id"], [my_event, their_event]) == []
     assert store.pending_jobs() == []
     assert get(client, f"/events/{my_event}", friend["auth_token"]).status_code == 404
+
+
+def test_the_database_throttling_answers_503_and_nothing_is_closed(client, fail_aws):
+    me = login(client, ME, full_name="Mia Me")
+    fail_aws("dynamodb", "TransactWriteItems")
+    response = _delete(client, me["auth_token"])
+    assert response.status_code == 503 and int(response.headers["Retry-After"]) > 0
+    fail_aws("dynamodb", "TransactWriteItems", code="")
+    assert get(client, "/users/me", me["auth_token"]).status_code == 200
+    assert store.pending_jobs() == []
+
+
+def test_deleting_twice_is_401_the_second_time(client):
+    me = login(client, ME)
+    assert _delete(client, me["auth_token"]).status_code == 204
+    response = _delete(client, me["auth_token"])
+    assert response.status_code == 401 and body(response) == {"detail": "Invalid token."}
