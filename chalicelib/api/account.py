@@ -1,15 +1,9 @@
-"""The caller's own account as a whole: DELETE /users/me, and the export of their data."""
+"""The export of the caller's data: POST/GET /users/me/export (DELETE /users/me is with the profile's routes)."""
 
 from __future__ import annotations
 
-from chalicelib.api.routing import NO_BODY, NO_CONTENT, Reply, RequestContext, route
-from chalicelib.services import account_deletion, data_export
-
-
-@route("/users/me", ["DELETE"], body=NO_BODY)
-def delete_me(ctx: RequestContext):
-    account_deletion.delete_account(ctx.user)
-    return NO_CONTENT
+from chalicelib.api.routing import NO_BODY, Reply, RequestContext, route
+from chalicelib.services import data_export
 
 
 @route("/users/me/export", ["POST"], body=NO_BODY)

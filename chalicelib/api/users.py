@@ -1,10 +1,10 @@
-"""The caller's own profile: GET/PATCH /users/me, avatars and the social network link."""
+"""The caller's own profile: GET/PATCH/DELETE /users/me, avatars and the social network link."""
 
 from __future__ import annotations
 
 from chalicelib import representations
-from chalicelib.api.routing import MULTIPART_BODY, NO_BODY, RequestContext, route
-from chalicelib.services import avatars, social, users
+from chalicelib.api.routing import MULTIPART_BODY, NO_BODY, NO_CONTENT, RequestContext, route
+from chalicelib.services import account_deletion, avatars, social, users
 from chalicelib.validation import Fields
 
 EDITABLE_FLAGS = (
@@ -34,6 +34,13 @@ def edit_me(ctx: RequestContext):
     fields.raise_if_errors()
     changes = {name: value for name, value in changes.items() if value is not None}
     return representations.user_json(users.update_profile(ctx.user, changes), with_event_change=True)
+
+
+@route("/users/me", ["DELETE"], body=NO_BODY)
+def delete_me(ctx: RequestContext):
+    """The account closes now; the rest of its data goes off the request (services/account_deletion.py)."""
+    account_deletion.delete_account(ctx.user)
+    return NO_CONTENT
 
 
 @route("/users/change_avatar", ["POST"], body=MULTIPART_BODY)
