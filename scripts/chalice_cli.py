@@ -2,7 +2,7 @@
 
 Chalice 1.34 takes the Lambda runtime from the interpreter that runs it (``Config.lambda_python_version``), and
 its packager accepts any wheel whose tag it thinks fits, builds the rest from source on this machine, and goes
-on with a warning when that fails. That shipped a Pillow built against the host's libraries (issue 12). Here:
+on with a warning when that fails. That once shipped a Pillow built against the build host's libraries. Here:
 
 1. **The runtime is fixed**: ``LAMBDA_RUNTIME`` (python3.12, Amazon Linux 2023, glibc 2.34), whatever Python
    runs the deploy (3.11 works: nothing is compiled here).
@@ -17,7 +17,7 @@ on with a warning when that fails. That shipped a Pillow built against the host'
    ``PIN_SECRET`` in the functions' environment (the key is read from SSM at run time).
 4. **``local``** answers a path the API does not have as API Gateway does once deployed with the project's
    gateway responses (scripts/gateway.py): 404 ``{"detail": "Not found."}``, never echoing ``Authorization``;
-   and a 204 whose Lambda response sets ``Content-Type`` to null (chalicelib/api/routing.py) with neither body
+   and a 204 whose Lambda response sets ``Content-Type`` to null (chalicelib/api/responses.py) with neither body
    nor Content-Type, as API Gateway's proxy integration does (``chalice local`` would send
    ``application/json`` for a missing header and the text "None" for a null one).
 """

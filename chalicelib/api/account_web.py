@@ -9,12 +9,15 @@ from __future__ import annotations
 
 from chalice import Response
 
-from chalicelib.api.routing import FORM_BODY, NO_BODY, RequestContext, route
+from chalicelib.api.blueprint import ApiBlueprint
+from chalicelib.api.guest_page import posted_from_the_page
+from chalicelib.api.request import FORM_BODY, NO_BODY, RequestContext
 from chalicelib.errors import ApiError, PermissionDenied, ValidationError
+from chalicelib.guest_page import account_pages, pages
 from chalicelib.services import web_account
-from chalicelib.services.web_rsvp import posted_from_the_page
 from chalicelib.validation import Fields
-from chalicelib.web import account_pages, pages
+
+blueprint = ApiBlueprint(__name__)
 
 PASSED_ON_HEADERS = ("Retry-After",)
 
@@ -45,12 +48,12 @@ def _number(form: dict) -> tuple[str | None, str | None]:
     return number, (fields.errors.get("phone_number") or [None])[0]
 
 
-@route("/account/delete", ["GET"], auth=False, body=NO_BODY, error_page=error_page)
+@blueprint.route("/account/delete", ["GET"], auth=False, body=NO_BODY, error_page=error_page)
 def start(ctx: RequestContext):
     return _html(ctx, account_pages.number_page(web_account.number_form_token()))
 
 
-@route("/account/delete/pin", ["POST"], auth=False, body=FORM_BODY, error_page=error_page)
+@blueprint.route("/account/delete/pin", ["POST"], auth=False, body=FORM_BODY, error_page=error_page)
 def send_pin(ctx: RequestContext):
     form = _form(ctx)
     token = web_account.number_form_token()
@@ -67,7 +70,7 @@ def send_pin(ctx: RequestContext):
     return _html(ctx, account_pages.pin_page(web_account.pin_form_token(number), number))
 
 
-@route("/account/delete/verify", ["POST"], auth=False, body=FORM_BODY, error_page=error_page)
+@blueprint.route("/account/delete/verify", ["POST"], auth=False, body=FORM_BODY, error_page=error_page)
 def verify(ctx: RequestContext):
     form = _form(ctx)
     number, error = _number(form)
@@ -83,7 +86,7 @@ def verify(ctx: RequestContext):
     return _html(ctx, account_pages.confirm_page(grant, number))
 
 
-@route("/account/delete/confirm", ["POST"], auth=False, body=FORM_BODY, error_page=error_page)
+@blueprint.route("/account/delete/confirm", ["POST"], auth=False, body=FORM_BODY, error_page=error_page)
 def confirm(ctx: RequestContext):
     form = _form(ctx)
     if not web_account.redeem(form.get("grant")):

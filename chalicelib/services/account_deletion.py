@@ -28,12 +28,14 @@ from datetime import timedelta
 
 from chalicelib import aws
 from chalicelib.config import get_settings
-from chalicelib.models.users import Device, User, device_token_of
+from chalicelib.messaging import notifications
+from chalicelib.messaging.notifications import Outcome, RetryLater
+from chalicelib.messaging.notifications.queueing import send_many
+from chalicelib.messaging.notifications.recipients import cancel_notices
 from chalicelib.parallel import parallel_map
-from chalicelib.services import notifications
-from chalicelib.services.notifications import Outcome, RetryLater
 from chalicelib.store import account_deletion as store
 from chalicelib.store.events import load_partition
+from chalicelib.store.records import User
 from chalicelib.timeutil import utcnow
 
 log = logging.getLogger("invites")
@@ -69,7 +71,7 @@ def _on_account_deletion(message: dict) -> Outcome:
             parallel_map(lambda event_id: delete_owned_event(event_id, user_id, job.full_name), owned)
             owned = []
         elif message.get("fan_out"):
-            notifications.enqueue_many(
+            send_many(
                 [{"type": OWNED_EVENT_DELETION, "event_id": event_id, "user_id": user_id} for event_id in owned]
             )
     parallel_map(lambda event_id: store.leave_event(event_id, user_id), store.received_event_ids(left))
@@ -97,9 +99,9 @@ def delete_owned_event(event_id: int, owner_id: int, owner_name: str) -> None:
     if view is not None:
         if view.event.owner_id != owner_id:
             return
-        store.mark_cancelled(view.event)
+        store.cancel_if_live(view.event)
         view.event.cancelled = True
-        outcome = notifications.cancel_notices(view, owner_name or None)
+        outcome = cancel_notices(view, owner_name or None)
         if outcome.failed:
             raise RetryLater(f"{outcome.failed} cancel notices of event {event_id} failed")
     store.delete_event(event_id)
@@ -108,15 +110,13 @@ def delete_owned_event(event_id: int, owner_id: int, owner_name: str) -> None:
 def _delete_user_items(user_id: int) -> None:
     """Devices first (each endpoint deleted while its token is still this user's), then every item."""
     items = store.user_items(user_id)
-    devices = [item for item in items if isinstance(item, Device)]
-    parallel_map(lambda device: _forget_device(device, user_id), devices)
+    parallel_map(lambda device: _forget_device(*device, user_id), store.device_tokens(items))
     store.delete_user_items(items)
 
 
-def _forget_device(device: Device, user_id: int) -> None:
-    token = device_token_of(device.sk)
+def _forget_device(token: str, endpoint_arn: str, user_id: int) -> None:
     if store.device_owner_of(token) in (None, user_id):
-        aws.sns().delete_endpoint(EndpointArn=device.endpoint_arn)  # deleting a missing endpoint succeeds
+        aws.sns().delete_endpoint(EndpointArn=endpoint_arn)  # deleting a missing endpoint succeeds
     store.release_device(token, user_id)
 
 
@@ -143,7 +143,7 @@ def requeue_stuck_jobs() -> int:
     now = utcnow()
     stuck = [job for job in store.pending_jobs() if now - job.requested > STUCK_AFTER]
     if stuck:
-        notifications.enqueue_many(
+        send_many(
             [{"type": ACCOUNT_DELETION, "user_id": job.user_id, "fan_out": True} for job in stuck]
         )
     return len(stuck)

@@ -14,20 +14,19 @@ import json
 import secrets
 from datetime import datetime, timedelta
 
-from chalicelib import aws, representations
+from chalicelib import aws
+from chalicelib.api import representations
 from chalicelib.config import get_settings
 from chalicelib.errors import NotFound
-from chalicelib.models.events import OWNER, Event, Invitation, Message, Poll, TimeSuggestion
-from chalicelib.models.users import Device, Favorite, User, device_token_of
+from chalicelib.messaging import notifications
+from chalicelib.messaging.notifications import Outcome
 from chalicelib.parallel import parallel_map
-from chalicelib.services import notifications
-from chalicelib.services.notifications import Outcome
 from chalicelib.services.ratelimit import RollingLimit
-from chalicelib.services.users import get_user
 from chalicelib.store import exports as store
-from chalicelib.store.account_deletion import event_items, invitations_of, user_items
+from chalicelib.store.account_deletion import device_tokens, event_items, invitations_of, user_items
 from chalicelib.store.events import EventView
-from chalicelib.store.users import get_users
+from chalicelib.store.records import OWNER, Event, Favorite, Invitation, Message, Poll, TimeSuggestion, User
+from chalicelib.store.users import get_user, get_users
 from chalicelib.timeutil import format_datetime, utcnow
 
 DATA_EXPORT = "data_export"
@@ -114,11 +113,7 @@ def collect(user: User, now: datetime) -> dict:
             **representations.user_json(user, with_event_change=True),
             "created": format_datetime(user.created),
         },
-        "devices": [
-            {"token": device_token_of(item.sk), "created": format_datetime(item.created)}
-            for item in items
-            if isinstance(item, Device)
-        ],
+        "devices": [{"token": token} for token, _ in device_tokens(items)],
         "favorites": [
             representations.favorite_json(item, owner_id=user.id) for item in items if isinstance(item, Favorite)
         ],

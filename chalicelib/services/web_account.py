@@ -2,15 +2,15 @@
 
 The person proves the number with a pin texted to it, under the limits of ``POST /auth`` and
 ``verify_pin`` (services/auth.py), then confirms. Each form carries a signed token (the guest page's,
-services/web_rsvp.py) bound to its step: the number form to the page, the pin form to the number,
+guest_page/rsvp.py) bound to its step: the number form to the page, the pin form to the number,
 and the confirm form to the user the pin proved, for GRANT_SECONDS. The deletion is the app's.
 """
 
 from __future__ import annotations
 
+from chalicelib.guest_page.rsvp import signed_token, signed_token_valid
 from chalicelib.services import account_deletion, auth
-from chalicelib.services.users import get_user
-from chalicelib.services.web_rsvp import signed_token, signed_token_valid
+from chalicelib.store.users import get_user
 
 SUBJECT = "account-delete"
 GRANT_SECONDS = 600  # from the pin to the confirm button

@@ -16,6 +16,7 @@ import time
 from pynamodb.attributes import NumberAttribute, UnicodeAttribute, UTCDateTimeAttribute
 from pynamodb.exceptions import DeleteError, TransactWriteError, UpdateError
 
+from chalicelib.aws_errors import condition_failed, conflicted
 from chalicelib.models.base import transact_write
 from chalicelib.models.events import (
     META_SK,
@@ -33,18 +34,19 @@ from chalicelib.models.users import (
     OWNER_SK,
     PHONE_SK,
     PROFILE_SK,
+    Device,
     DeviceOwner,
     PhoneClaim,
     User,
     UsersTable,
     device_owner_pk,
+    device_token_of,
     phone_pk,
     user_pk,
 )
 from chalicelib.parallel import chunks
 from chalicelib.store import exports  # noqa: F401 - its item kind is read with the user's partition
 from chalicelib.store.batch import batch_get, batch_write
-from chalicelib.store.conditions import condition_failed, conflicted
 from chalicelib.store.events import TRANSACTION_ITEMS
 from chalicelib.timeutil import utcnow
 
@@ -224,7 +226,7 @@ def _delete_invitation(event_id: int, meta: Event | None, invitation: Invitation
 # --------------------------------------------------------------------------- owned events
 
 
-def mark_cancelled(event: Event) -> None:
+def cancel_if_live(event: Event) -> None:
     """Cancel as the owner's own cancel does (META only), unless it is already."""
     if event.cancelled:
         return
@@ -251,6 +253,11 @@ def delete_event(event_id: int) -> None:
         with transact_write() as transaction:
             for item in last:
                 transaction.delete(item)
+
+
+def device_tokens(items: list[UsersTable]) -> list[tuple[str, str]]:
+    """``(push token, endpoint ARN)`` of the devices among a user's items."""
+    return [(device_token_of(item.sk), item.endpoint_arn) for item in items if isinstance(item, Device)]
 
 
 def owned_event_ids(invitations: list[Invitation]) -> list[int]:

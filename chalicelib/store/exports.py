@@ -13,8 +13,8 @@ from datetime import datetime
 from pynamodb.attributes import TTLAttribute, UnicodeAttribute, UTCDateTimeAttribute
 from pynamodb.exceptions import PutError, UpdateError
 
+from chalicelib.aws_errors import condition_failed
 from chalicelib.models.users import UsersTable, user_pk
-from chalicelib.store.conditions import condition_failed
 
 EXPORT_SK = "EXPORT"
 PENDING, READY = "pending", "ready"

@@ -155,7 +155,7 @@ def test_cfn_lint_passes():
     assert result.returncode == 0, result.stdout + result.stderr
 
 
-# --- queue, CDN, alarms (issue 7) ------------------------------------------------------------------------
+# --- queue, CDN, alarms ----------------------------------------------------------------------------------
 
 
 def test_notification_queue_has_a_dead_letter_queue(template):

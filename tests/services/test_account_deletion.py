@@ -10,8 +10,10 @@ from threading import Barrier
 import pytest
 
 from chalicelib.errors import Conflict
+from chalicelib.messaging import push_sender
+from chalicelib.messaging.notifications import queue_handler
 from chalicelib.models.events import EventsTable, Invitation, event_pk
-from chalicelib.services import account_deletion, conversation, notifications, replies
+from chalicelib.services import account_deletion, conversation, replies
 from chalicelib.store import account_deletion as store
 from tests.utils.avatars import AVATAR_BUCKET, stored_objects
 from tests.utils.aws_env import aws_client
@@ -25,7 +27,7 @@ def _accepted_in_table(event_id: int) -> int:
 
 
 def _run(user_id: int) -> None:
-    notifications.process({"type": account_deletion.ACCOUNT_DELETION, "id": 1, "user_id": user_id, "fan_out": True})
+    queue_handler.process({"type": account_deletion.ACCOUNT_DELETION, "id": 1, "user_id": user_id, "fan_out": True})
 
 
 def test_leaving_an_event_while_others_accept_keeps_the_spots_exact(aws):
@@ -69,7 +71,7 @@ def test_a_crash_after_the_cancel_notices_is_resumed_without_sending_them_twice(
     event = make_event(owner, guest)
     add_device(guest, "a1" * 32)
     sent = []
-    monkeypatch.setattr(notifications.notify, "send_push", lambda arn, uid, title, text, data: sent.append(text))
+    monkeypatch.setattr(push_sender, "send_push", lambda arn, uid, title, text, data: sent.append(text))
     store.close_account(owner.user)
     real_delete = store.delete_event
 
@@ -100,7 +102,7 @@ def test_s3_or_sns_down_leaves_the_step_for_the_redelivery(aws, fail_aws, servic
     # WHEN S3 or SNS fails during the cascade
     fail_aws(service, operation)
     with pytest.raises(Exception):  # noqa: B017 - the queue sees the message fail and delivers it again
-        notifications.handle_queue_batch([(json.dumps({"type": "account_deletion", "user_id": person.id}), "r")])
+        queue_handler.handle_queue_batch([(json.dumps({"type": "account_deletion", "user_id": person.id}), "r")])
     # THEN the job is still there, and what the failed step was to remove is too
     assert [job.user_id for job in store.pending_jobs()] == [person.id]
     left = stored_objects() if service == "s3" else [arn]
@@ -128,7 +130,7 @@ def test_a_lost_message_is_queued_again_by_the_schedule(aws, override_settings, 
     person = make_person("Person")
     store.close_account(person.user)
     queued = []
-    monkeypatch.setattr(notifications, "_send_many", queued.extend)
+    monkeypatch.setattr(account_deletion, "send_many", queued.extend)
     later = datetime.now(UTC).replace(year=datetime.now(UTC).year + 1)
     monkeypatch.setattr(account_deletion, "utcnow", lambda: later)
     assert account_deletion.requeue_stuck_jobs() == 1
