@@ -93,6 +93,8 @@ class Settings:
     max_spots: int = 100_000  # total_spots, and spot_filled in one edit
     max_spots_filled: int = 1_000_000
     time_suggestions_per_event: int = 50
+    # Data exports (POST /users/me/export) one user may start in any 24 hours.
+    exports_per_day: int = 3
     # The guest page (/i/<code>) of people invited by text, outside API v1.
     # Page views, calendar downloads and answers per address per hour (IPv6 counted per /64).
     web_requests_per_ip_per_hour: int = 300

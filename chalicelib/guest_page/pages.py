@@ -89,6 +89,11 @@ def _document(title: str, body: str, *, script: bool, head: str = "") -> str:
     return "\n".join(parts)
 
 
+def document(title: str, body: str) -> str:
+    """A page of these pages' look, without script (the account pages)."""
+    return _document(title, body, script=False)
+
+
 def _service() -> str:
     return get_settings().service_name
 
@@ -192,7 +197,8 @@ def event_page(
 <h2>Your answer</h2>
 {answer}
 {action}
-<p><a href="{escape(page.code)}/event.ics" download>Add to calendar</a></p>"""
+<p><a href="{escape(page.code)}/event.ics" download>Add to calendar</a></p>
+<p class="hint"><a href="../account/delete">Delete my account and data</a></p>"""
     return _document(f"{event.title} \u00b7 {_service()}", body, script=True, head=open_graph(page, page_url))
 
 
