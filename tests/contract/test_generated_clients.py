@@ -107,6 +107,11 @@ def test_openapi_python_client_processes_the_document_without_a_warning(python_c
     # ...and no model is named for its position or its operation: each is a schema of the document.
     assert sorted(name for name in models if POSITIONAL_NAME.search(name)) == []
     assert models <= {snake(name) for name in document["components"]["schemas"]}
+    # Calls for the API's tags only: no page for people (openapi-pages.yaml) becomes a call.
+    tags = {path.name for path in (package / "api").iterdir() if path.is_dir() and path.name != "__pycache__"}
+    pages = yaml.safe_load((ROOT / "openapi-pages.yaml").read_text(encoding="utf-8"))
+    assert tags == {tag["name"] for tag in document["tags"]}, tags
+    assert tags.isdisjoint(tag["name"] for tag in pages["tags"]), tags
     # The owner's "true" is typed: a named enum next to bool and None.
     invitee = (package / "models" / "invitee.py").read_text()
     assert "is_attending: bool | None | OwnerAttending" in invitee, invitee
