@@ -1,4 +1,4 @@
-"""Event Invitation API v1: the Chalice app. Routes live in chalicelib/api."""
+"""Event Invitation API v1: the Chalice app. Routes live in chalicelib/api, one blueprint per module."""
 
 import logging
 import os
@@ -6,9 +6,8 @@ import sys
 
 from chalice import Chalice, Rate
 
-from chalicelib.api import install
+from chalicelib.api import auth, contacts, conversation, devices, docs, events, guest_page, users
 from chalicelib.config import get_settings
-from chalicelib.services import notifications
 
 # botocore logs every credential lookup at INFO, which `chalice local` shows; keep the console readable.
 logging.getLogger("botocore").setLevel(logging.WARNING)
@@ -27,16 +26,34 @@ if _plain_chalice_deploy():
 
 app = Chalice(app_name="invites")
 app.api.binary_types.extend(["multipart/form-data", "image/jpeg", "image/png"])
-install(app)
+
+# Every route of the API, one blueprint per module. Registering one gives each of its paths every method:
+# GET brings HEAD, PATCH brings POST, the others answer 405 (chalicelib/api/blueprint.py).
+API_BLUEPRINTS = (
+    auth.blueprint,
+    users.blueprint,
+    contacts.blueprint,
+    events.blueprint,
+    conversation.blueprint,
+    devices.blueprint,
+    guest_page.blueprint,
+    docs.blueprint,
+)
+for blueprint in API_BLUEPRINTS:
+    app.register_blueprint(blueprint)
 
 
 @app.on_sqs_message(queue=get_settings().notifications_queue_name, batch_size=10)
 def send_notifications(event):
     """Notification fan-out off the request path: one queue message per trigger."""
-    notifications.handle_queue_batch((record.body, record.receipt_handle) for record in event)
+    from chalicelib.messaging.notifications.queue_handler import handle_queue_batch  # not on the API's cold start
+
+    handle_queue_batch((record.body, record.receipt_handle) for record in event)
 
 
 @app.schedule(Rate(1, unit=Rate.HOURS))
 def remind_upcoming_events(event):
     """Hourly: queue a reminder for each live event starting within the reminder window."""
-    notifications.enqueue_reminders()
+    from chalicelib.messaging.notifications.reminders import enqueue_reminders
+
+    enqueue_reminders()

@@ -1,5 +1,5 @@
 """One botocore session and its cached clients, made on first use, and the one translation of AWS
-faults into 503s.
+faults into 503s (what the codes mean is read in aws_errors.py).
 
 Every client comes from the same botocore session, so the service models, endpoints and credentials
 are loaded once per process (a session of its own costs each client 60-100 ms on a cold start). The
@@ -13,36 +13,9 @@ from __future__ import annotations
 import threading
 from contextlib import contextmanager
 
+from chalicelib.aws_errors import error_code, is_transient  # noqa: F401 - the client layer's callers read codes here too
 from chalicelib.config import get_settings
 from chalicelib.errors import ServiceUnavailable
-from chalicelib.store.conditions import cancellation_codes
-
-# Error codes that mean "AWS is busy or down, try again", never "your request is wrong".
-TRANSIENT_CODES = frozenset(
-    {
-        "Throttling",
-        "ThrottlingException",
-        "ThrottledException",
-        "TooManyRequestsException",
-        "ProvisionedThroughputExceededException",
-        "RequestLimitExceeded",
-        "RequestThrottled",
-        "LimitExceededException",
-        "SlowDown",
-        "ServiceUnavailable",
-        "ServiceUnavailableException",
-        "InternalError",
-        "InternalFailure",
-        "InternalServerError",
-        "InternalErrorException",
-        "KMSThrottlingException",
-        "TransactionConflictException",
-    }
-)
-# Reasons of a cancelled transaction (TransactionCanceledException) that mean the same.
-TRANSIENT_CANCELLATION_REASONS = frozenset(
-    {"TransactionConflict", "ThrottlingError", "ProvisionedThroughputExceeded", "RequestLimitExceeded"}
-)
 
 _client_lock = threading.RLock()
 _session = None
@@ -118,43 +91,6 @@ def reset_clients() -> None:
     """Forget cached clients (tests, after changing settings)."""
     with _client_lock:
         _clients.clear()
-
-
-def error_code(exc: BaseException) -> str | None:
-    """The AWS error code of a botocore ``ClientError`` or of a PynamoDB error wrapping one, else None.
-
-    Use it instead of PynamoDB's ``cause_response_code``, which raises AttributeError when the cause
-    is a read timeout or a closed connection (their ``response`` is None).
-    """
-    from pynamodb.exceptions import PynamoDBException
-
-    if isinstance(exc, PynamoDBException):
-        exc = exc.cause
-    response = getattr(exc, "response", None)
-    if not isinstance(response, dict):
-        return None
-    return response.get("Error", {}).get("Code")
-
-
-def is_transient(exc: BaseException) -> bool:
-    """True when ``exc`` (botocore or PynamoDB) means an AWS dependency is throttling or down."""
-    from botocore.exceptions import BotoCoreError, ClientError
-    from botocore.exceptions import ConnectionError as BotoConnectionError
-    from pynamodb.exceptions import PynamoDBException
-
-    if isinstance(exc, PynamoDBException):
-        if error_code(exc) in TRANSIENT_CODES:
-            return True
-        return exc.cause is not None and exc.cause is not exc and is_transient(exc.cause)
-    if isinstance(exc, ClientError):
-        error = exc.response.get("Error", {})
-        status = exc.response.get("ResponseMetadata", {}).get("HTTPStatusCode") or 0
-        if TRANSIENT_CANCELLATION_REASONS.intersection(cancellation_codes(exc)):
-            return True
-        return error.get("Code") in TRANSIENT_CODES or status >= 500
-    if isinstance(exc, (BotoConnectionError, BotoCoreError)):
-        return True
-    return False
 
 
 @contextmanager

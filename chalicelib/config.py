@@ -84,7 +84,7 @@ class Settings:
     max_spots: int = 100_000  # total_spots, and spot_filled in one edit
     max_spots_filled: int = 1_000_000
     time_suggestions_per_event: int = 50
-    # The web RSVP page of people invited by text (issue 16), outside API v1.
+    # The guest page (/i/<code>) of people invited by text, outside API v1.
     # Page views, calendar downloads and answers per address per hour (IPv6 counted per /64).
     web_requests_per_ip_per_hour: int = 300
     # A link answers until this many days after the event's date, then 404.

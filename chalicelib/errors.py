@@ -1,4 +1,4 @@
-"""Domain errors. Each carries its HTTP status and DRF-shaped body; `api.routing` maps them once."""
+"""Domain errors. Each carries its HTTP status and DRF-shaped body; `api.error_responses` maps them once."""
 
 from __future__ import annotations
 

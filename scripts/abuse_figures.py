@@ -1,4 +1,5 @@
-"""Figures of issue 13's input reproductions, in process (moto + chalice.test.Client, no network).
+"""Figures of the abusive-input reproductions (multipart parts, favorites photos, lookups), in process
+(moto + chalice.test.Client, no network).
 
     python scripts/abuse_figures.py                      # all three figures
     python scripts/abuse_figures.py multipart favorites  # some of them

@@ -6,8 +6,8 @@ parser (PyYAML is a dev dependency only). ``tests/contract`` fails when the two 
     .venv/bin/python scripts/build_openapi.py           # rewrite chalicelib/openapi.json
     .venv/bin/python scripts/build_openapi.py --check   # exit 1 when it is out of date
 
-The docs page's Swagger UI files (chalicelib/static/swagger-ui/) are fetched from the npm registry by
-scripts/docs_assets.py, which the Makefile's install step runs.
+The docs page's Swagger UI files (chalicelib/static/swagger-ui/) are copied from third_party/swagger-ui/ by
+scripts/docs_assets.py, which every make target runs.
 """
 
 from __future__ import annotations

@@ -58,6 +58,7 @@ UNSUPPORTED_LOCALLY: dict[str, frozenset[str]] = {
     "AWS::S3::BucketPolicy": ALL,  # CloudFront-only; locally make_avatars_public sets a public-read one
     "AWS::CloudWatch::Alarm": ALL,
     "AWS::SNS::Subscription": ALL,
+    "AWS::WAFv2::WebACL": ALL,  # moto has no CloudFormation support for it
 }
 
 READY_TIMEOUT_SECONDS = 60

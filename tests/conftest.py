@@ -30,7 +30,7 @@ pytest_plugins = [
 # pyproject.toml. A test marked with one of the group markers anywhere else is slow too.
 SLOW_GROUPS = {
     "test_local_stack.py": ("e2e",),
-    "web/test_page_browser.py": ("e2e", "browser"),
+    "guest_page/test_page_browser.py": ("e2e", "browser"),
     "contract/test_docs_browser.py": ("e2e", "browser"),
     "contract/test_schemathesis.py": ("e2e", "schemathesis"),
     "contract/test_generated_clients.py": ("generated_clients",),

@@ -1,12 +1,1 @@
-"""Route modules. Importing them declares their routes; :func:`install` puts them on the app."""
-
-from __future__ import annotations
-
-from chalice import Chalice
-
-
-def install(app: Chalice) -> None:
-    from chalicelib.api import auth, contacts, conversation, docs, events, notifications, users, web  # noqa: F401 - declares the routes
-    from chalicelib.api.routing import install_routes
-
-    install_routes(app)
+"""The HTTP layer: one blueprint of routes per module (registered in app.py) and the plumbing they share."""

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
-from chalicelib import representations
-from chalicelib.api.routing import NO_CONTENT, RequestContext, route
+from chalicelib.api import representations
+from chalicelib.api.blueprint import ApiBlueprint
+from chalicelib.api.request import NO_BODY, RequestContext
+from chalicelib.api.responses import NO_CONTENT
 from chalicelib.services import auth, users
 from chalicelib.validation import Fields
 
+blueprint = ApiBlueprint(__name__)
 
-@route("/auth", ["POST"], auth=False)
+
+@blueprint.route("/auth", ["POST"], auth=False)
 def request_pin(ctx: RequestContext):
     fields = Fields(ctx.json_object())
     phone = fields.phone("phone_number", required=True, textable=True)
@@ -17,7 +21,7 @@ def request_pin(ctx: RequestContext):
     return NO_CONTENT
 
 
-@route("/auth/verify_pin", ["POST"], auth=False)
+@blueprint.route("/auth/verify_pin", ["POST"], auth=False)
 def verify_pin(ctx: RequestContext):
     fields = Fields(ctx.json_object())
     phone = fields.phone("phone_number", required=True)
@@ -27,7 +31,7 @@ def verify_pin(ctx: RequestContext):
     return representations.user_json(user, auth_token=token)
 
 
-@route("/auth/register", ["POST"])
+@blueprint.route("/auth/register", ["POST"])
 def register(ctx: RequestContext):
     fields = Fields(ctx.json_object())
     full_name = fields.string("full_name", required=True, min_length=2, max_length=256)
@@ -37,7 +41,7 @@ def register(ctx: RequestContext):
     return representations.user_json(user, auth_token=ctx.token)
 
 
-@route("/auth/logout", ["POST"], body="none")
+@blueprint.route("/auth/logout", ["POST"], body=NO_BODY)
 def logout(ctx: RequestContext):
     auth.logout(ctx.user, ctx.token)
     return NO_CONTENT

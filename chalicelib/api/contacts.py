@@ -3,41 +3,45 @@ who_has_invited_me and fb_friends. Rules live in ``services.contacts`` and ``ser
 
 from __future__ import annotations
 
-from chalicelib import representations
-from chalicelib.api.routing import RequestContext, route
+from chalicelib.api import representations
+from chalicelib.api.blueprint import ApiBlueprint
+from chalicelib.api.contacts_input import lookup_numbers, parse_favorites
+from chalicelib.api.request import RequestContext
 from chalicelib.services import contacts, social
+
+blueprint = ApiBlueprint(__name__)
 
 
 def _favorites(ctx: RequestContext, favorites) -> list[dict]:
     return [representations.favorite_json(favorite, owner_id=ctx.user.id) for favorite in favorites]
 
 
-@route("/users/favorite_contacts", ["GET"])
+@blueprint.route("/users/favorite_contacts", ["GET"])
 def list_favorites(ctx: RequestContext):
     return _favorites(ctx, contacts.list_favorites(ctx.user))
 
 
-@route("/users/favorite_contacts", ["POST"])
+@blueprint.route("/users/favorite_contacts", ["POST"])
 def save_favorites(ctx: RequestContext):
-    return _favorites(ctx, contacts.save_favorites(ctx.user, ctx.body))
+    return _favorites(ctx, contacts.save_favorites(ctx.user, parse_favorites(ctx.body, with_details=True)))
 
 
-@route("/users/favorite_contacts", ["DELETE"])
+@blueprint.route("/users/favorite_contacts", ["DELETE"])
 def delete_favorites(ctx: RequestContext):
-    return _favorites(ctx, contacts.delete_favorites(ctx.user, ctx.body))
+    return _favorites(ctx, contacts.delete_favorites(ctx.user, parse_favorites(ctx.body, with_details=False)))
 
 
-@route("/users/from_phone_numbers", ["POST"])
+@blueprint.route("/users/from_phone_numbers", ["POST"])
 def from_phone_numbers(ctx: RequestContext):
-    rows = contacts.users_by_phone(ctx.user, ctx.body)
+    rows = contacts.users_by_phone(ctx.user, lookup_numbers(ctx.body))
     return [{"phone_number": number, "user": representations.user_summary_json(user)} for number, user in rows]
 
 
-@route("/users/who_has_invited_me", ["GET"])
+@blueprint.route("/users/who_has_invited_me", ["GET"])
 def who_has_invited_me(ctx: RequestContext):
     return [representations.user_json(owner, with_event_change=True) for owner in contacts.who_has_invited_me(ctx.user)]
 
 
-@route("/users/fb_friends", ["GET"])
+@blueprint.route("/users/fb_friends", ["GET"])
 def fb_friends(ctx: RequestContext):
     return social.friends(ctx.user)

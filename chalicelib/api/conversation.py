@@ -2,24 +2,28 @@
 
 from __future__ import annotations
 
-from chalicelib import representations as views
-from chalicelib.api.routing import NO_CONTENT, Reply, RequestContext, route
+from chalicelib.api import representations
+from chalicelib.api.blueprint import ApiBlueprint
+from chalicelib.api.request import RequestContext
+from chalicelib.api.responses import NO_CONTENT, HandlerResult
 from chalicelib.errors import ValidationError
-from chalicelib.services import conversation, events
+from chalicelib.services import conversation
 from chalicelib.validation import Fields
+
+blueprint = ApiBlueprint(__name__)
 
 MESSAGE_MAX_LENGTH = 2000
 VENUE_MAX_LENGTH = 100
 COMMENT_MAX_LENGTH = 500
 
 
-@route("/events/{event_id}/messages", ["POST"])
+@blueprint.route("/events/{event_id}/messages", ["POST"])
 def post_message(ctx: RequestContext):
-    event_id = events.parse_id(ctx.params["event_id"])
+    event_id = ctx.path_id("event_id")
     fields = Fields(ctx.json_object())
     body = fields.string("body", required=True, max_length=MESSAGE_MAX_LENGTH)
     fields.raise_if_errors()
-    return Reply(conversation.post_message(ctx.user, event_id, body), status=201)
+    return HandlerResult(conversation.post_message(ctx.user, event_id, body), status=201)
 
 
 def _missing(value: object) -> bool:
@@ -27,9 +31,9 @@ def _missing(value: object) -> bool:
     return value is None or isinstance(value, str) and not value.strip()
 
 
-@route("/events/{event_id}/polls", ["POST"])
+@blueprint.route("/events/{event_id}/polls", ["POST"])
 def post_poll(ctx: RequestContext):
-    event_id = events.parse_id(ctx.params["event_id"])
+    event_id = ctx.path_id("event_id")
     data = ctx.json_object()
     if any(_missing(data.get(name)) for name in ("suggested_date", "suggested_venue")):
         raise ValidationError(conversation.POLL_REQUIRED)  # the spec's body for a missing field
@@ -38,12 +42,12 @@ def post_poll(ctx: RequestContext):
     suggested_venue = fields.string("suggested_venue", required=True, max_length=VENUE_MAX_LENGTH)
     fields.raise_if_errors()
     poll = conversation.post_poll(ctx.user, event_id, suggested_date, suggested_venue)
-    return Reply(views.poll_json(poll), status=201)
+    return HandlerResult(representations.poll_json(poll), status=201)
 
 
-@route("/events/{event_id}/time_suggestions", ["POST"])
+@blueprint.route("/events/{event_id}/time_suggestions", ["POST"])
 def suggest_time(ctx: RequestContext):
-    event_id = events.parse_id(ctx.params["event_id"])
+    event_id = ctx.path_id("event_id")
     fields = Fields(ctx.json_object())
     suggested_time = fields.datetime("suggested_time", required=True)
     comment = fields.string("comment", max_length=COMMENT_MAX_LENGTH)
@@ -60,8 +64,8 @@ def suggest_time(ctx: RequestContext):
     return NO_CONTENT
 
 
-@route("/events/{event_id}/time_suggestions", ["GET"])
+@blueprint.route("/events/{event_id}/time_suggestions", ["GET"])
 def list_time_suggestions(ctx: RequestContext):
-    event_id = events.parse_id(ctx.params["event_id"])
+    event_id = ctx.path_id("event_id")
     suggestions = conversation.list_time_suggestions(ctx.user, event_id)
-    return [conversation.time_suggestion_json(s) for s in suggestions]
+    return [representations.time_suggestion_json(s) for s in suggestions]

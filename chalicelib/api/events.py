@@ -4,18 +4,33 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from chalicelib import representations as views
-from chalicelib.api.routing import NO_BODY, NO_CONTENT, Reply, RequestContext, route
+from chalicelib.api import representations
+from chalicelib.api.blueprint import ApiBlueprint
+from chalicelib.api.request import NO_BODY, RequestContext
+from chalicelib.api.responses import NO_CONTENT, HandlerResult
 from chalicelib.config import get_settings
 from chalicelib.errors import NotFound, ValidationError
 from chalicelib.services import event_reads, events, replies
 from chalicelib.timeutil import parse_datetime, parse_iso_as_sent
 from chalicelib.validation import REQUIRED, Fields
 
+blueprint = ApiBlueprint(__name__)
+
 INVALID_DATETIME = "Enter a valid date/time."
 NOT_DICT = "Invalid data. Expected a dictionary, but got {kind}."
 TIMELINE_TYPES = ("sent", "received")
 MAX_PER_PAGE = 1000
+# Ready-made answers a client offers a guest (GET /events/sample_rsvp_replies).
+SAMPLE_RSVP_REPLIES = (
+    {"id": 1, "text": "Count me in!", "type": "accept"},
+    {"id": 2, "text": "See you there.", "type": "accept"},
+    {"id": 3, "text": "Wouldn't miss it.", "type": "accept"},
+    {"id": 4, "text": "I'll bring snacks.", "type": "accept"},
+    {"id": 5, "text": "Sorry, I can't make it.", "type": "reject"},
+    {"id": 6, "text": "Maybe next time.", "type": "reject"},
+    {"id": 7, "text": "I have other plans.", "type": "reject"},
+    {"id": 8, "text": "Have fun without me!", "type": "reject"},
+)
 
 
 # --------------------------------------------------------------------------- input
@@ -137,7 +152,7 @@ def _page_url(ctx: RequestContext, page: int) -> str:
 # --------------------------------------------------------------------------- routes
 
 
-@route("/events", ["GET"])
+@blueprint.route("/events", ["GET"])
 def list_events(ctx: RequestContext):
     errors: dict = {}
     after = _query_datetime(ctx, "event_after", errors)
@@ -155,82 +170,83 @@ def list_events(ctx: RequestContext):
         "count": result.count,
         "next": _page_url(ctx, page + 1) if has_next else None,
         "previous": _page_url(ctx, page - 1) if page > 1 else None,
-        "results": [views.event_json(view, ctx.user.id, views.LIST) for view in result.views],
+        "results": [representations.event_json(view, ctx.user.id, representations.LIST) for view in result.views],
     }
 
 
-@route("/events", ["POST"])
+@blueprint.route("/events", ["POST"])
 def create_event(ctx: RequestContext):
     data = _event_input(ctx.json_object(), creating=True)
     view = events.create_event(ctx.user, data)
-    return Reply(views.event_json(view, ctx.user.id, views.CREATE), status=201)
+    return HandlerResult(representations.event_json(view, ctx.user.id, representations.CREATE), status=201)
 
 
-@route("/events/timeline", ["GET"])
+@blueprint.route("/events/timeline", ["GET"])
 def timeline(ctx: RequestContext):
     errors: dict = {}
-    kind = ctx.query("type")
-    if kind is None or kind == "":
+    timeline_type = ctx.query("type")
+    if timeline_type is None or timeline_type == "":
         errors["type"] = [REQUIRED]
-    elif kind not in TIMELINE_TYPES:
-        errors["type"] = [f'"{kind}" is not a valid choice.']
+    elif timeline_type not in TIMELINE_TYPES:
+        errors["type"] = [f'"{timeline_type}" is not a valid choice.']
     cursor = _query_datetime(ctx, "cursor", errors)
     if errors:
         raise ValidationError(errors)
     return [
-        views.event_json(view, ctx.user.id, views.TIMELINE) for view in event_reads.timeline(ctx.user, kind, cursor)
+        representations.event_json(view, ctx.user.id, representations.TIMELINE)
+        for view in event_reads.timeline(ctx.user, timeline_type, cursor)
     ]
 
 
-@route("/events/stats", ["GET"])
+@blueprint.route("/events/stats", ["GET"])
 def stats(ctx: RequestContext):
     return {"unresponded_invite_count": event_reads.unresponded_count(ctx.user)}
 
 
-@route("/events/sample_rsvp_replies", ["GET"])
+@blueprint.route("/events/sample_rsvp_replies", ["GET"])
 def sample_rsvp_replies(ctx: RequestContext):
-    return [dict(reply) for reply in events.SAMPLE_RSVP_REPLIES]
+    return [dict(reply) for reply in SAMPLE_RSVP_REPLIES]
 
 
-@route("/events/{event_id}", ["GET"])
+@blueprint.route("/events/{event_id}", ["GET"])
 def event_detail(ctx: RequestContext):
-    view = event_reads.get_event(ctx.user, events.parse_id(ctx.params.get("event_id")))
-    return views.event_json(view, ctx.user.id, views.DETAIL)
+    view = event_reads.get_event(ctx.user, ctx.path_id("event_id"))
+    return representations.event_json(view, ctx.user.id, representations.DETAIL)
 
 
-@route("/events/{event_id}", ["PATCH"])
+@blueprint.route("/events/{event_id}", ["PATCH"])
 def edit_event(ctx: RequestContext):
-    event_id = events.parse_id(ctx.params.get("event_id"))
+    event_id = ctx.path_id("event_id")
     data = _event_input(ctx.json_object(), creating=False)
     view = events.update_event(ctx.user, event_id, data)
-    return views.event_json(view, ctx.user.id, views.DETAIL)
+    return representations.event_json(view, ctx.user.id, representations.DETAIL)
 
 
-@route("/events/{event_id}/cancel_event", ["PUT"], body=NO_BODY)
+@blueprint.route("/events/{event_id}/cancel_event", ["PUT"], body=NO_BODY)
 def cancel_event(ctx: RequestContext):
-    events.cancel_event(ctx.user, events.parse_id(ctx.params.get("event_id")))
+    events.cancel_event(ctx.user, ctx.path_id("event_id"))
     return NO_CONTENT
 
 
 def _rsvp(ctx: RequestContext, accept: bool):
-    event_id = events.parse_id(ctx.params.get("event_id"))
+    event_id = ctx.path_id("event_id")
     message = _rsvp_message(ctx)
     invitation = replies.rsvp(ctx.user, event_id, accept=accept, message=message)
-    return views.invitation_json(invitation, ctx.user)
+    return representations.invitation_json(invitation, ctx.user)
 
 
-@route("/events/{event_id}/accept", ["POST"])
+@blueprint.route("/events/{event_id}/accept", ["POST"])
 def accept(ctx: RequestContext):
     return _rsvp(ctx, True)
 
 
-@route("/events/{event_id}/reject", ["POST"])
+@blueprint.route("/events/{event_id}/reject", ["POST"])
 def reject(ctx: RequestContext):
     return _rsvp(ctx, False)
 
 
-@route("/events/{event_id}/invitations/{invitation_id}/mark_seen", ["PUT"], body=NO_BODY)
+@blueprint.route("/events/{event_id}/invitations/{invitation_id}/mark_seen", ["PUT"], body=NO_BODY)
 def mark_seen(ctx: RequestContext):
-    event_id = events.parse_id(ctx.params.get("event_id"))
-    invitation_id = events.parse_id(ctx.params.get("invitation_id"))
-    return views.invitation_json(replies.mark_seen(ctx.user, event_id, invitation_id), ctx.user)
+    event_id = ctx.path_id("event_id")
+    invitation_id = ctx.path_id("invitation_id")
+    return representations.invitation_json(replies.mark_seen(ctx.user, event_id, invitation_id), ctx.user)

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
-from chalicelib import representations
-from chalicelib.api.routing import MULTIPART_BODY, NO_BODY, RequestContext, route
+from chalicelib.api import representations
+from chalicelib.api.blueprint import ApiBlueprint
+from chalicelib.api.multipart import photo_from_multipart
+from chalicelib.api.request import MULTIPART_BODY, NO_BODY, RequestContext
 from chalicelib.services import avatars, social, users
 from chalicelib.validation import Fields
+
+blueprint = ApiBlueprint(__name__)
 
 EDITABLE_FLAGS = (
     "notify_new_invite",
@@ -17,12 +21,12 @@ EDITABLE_FLAGS = (
 )
 
 
-@route("/users/me", ["GET"])
+@blueprint.route("/users/me", ["GET"])
 def me(ctx: RequestContext):
     return representations.user_json(ctx.user, with_event_change=True)
 
 
-@route("/users/me", ["PATCH"])
+@blueprint.route("/users/me", ["PATCH"])
 def edit_me(ctx: RequestContext):
     fields = Fields(ctx.json_object())
     changes = {
@@ -36,18 +40,18 @@ def edit_me(ctx: RequestContext):
     return representations.user_json(users.update_profile(ctx.user, changes), with_event_change=True)
 
 
-@route("/users/change_avatar", ["POST"], body=MULTIPART_BODY)
+@blueprint.route("/users/change_avatar", ["POST"], body=MULTIPART_BODY)
 def change_avatar(ctx: RequestContext):
-    photo = avatars.photo_from_multipart(ctx.request.headers.get("content-type", ""), ctx.request.raw_body)
+    photo = photo_from_multipart(ctx.header("content-type") or "", ctx.request.raw_body)
     return representations.user_json(avatars.change_avatar(ctx.user, photo))
 
 
-@route("/users/remove_avatar", ["POST"], body=NO_BODY)
+@blueprint.route("/users/remove_avatar", ["POST"], body=NO_BODY)
 def remove_avatar(ctx: RequestContext):
     return representations.user_json(avatars.remove_avatar(ctx.user))
 
 
-@route("/users/fb_token", ["POST"])
+@blueprint.route("/users/fb_token", ["POST"])
 def link_fb_token(ctx: RequestContext):
     fields = Fields(ctx.json_object())
     token = fields.string("fb_token", required=True, max_length=1024)

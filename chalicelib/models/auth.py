@@ -18,8 +18,8 @@ def pin_pk(e164: str) -> str:
     return f"PIN#{e164}"
 
 
-def sent_pk(kind: str, occurrence: str, user_id: int, device: str) -> str:
-    return f"SENT#{kind}#{occurrence}#{user_id}#{device}"
+def sent_pk(push_type: str, occurrence: str, user_id: int, device: str) -> str:
+    return f"SENT#{push_type}#{occurrence}#{user_id}#{device}"
 
 
 def rate_pk(scope: str, subject: str, window: int) -> str:

@@ -13,20 +13,15 @@ import secrets
 import time
 from datetime import timedelta
 
-from pynamodb.exceptions import TransactWriteError, UpdateError
-
-from chalicelib import notify
+from chalicelib import store
 from chalicelib.config import get_settings
-from chalicelib.errors import InvalidToken, NotAuthenticated, Throttled, ValidationError
-from chalicelib.models.auth import Pin, RateCounter, pin_pk
-from chalicelib.models.base import transact_write
-from chalicelib.models.users import PROFILE_SK, PhoneClaim, Token, User, UsersTable, token_sk, user_pk
+from chalicelib.errors import InvalidToken, Throttled, ValidationError
+from chalicelib.messaging import notifications, sms_sender
 from chalicelib.parallel import parallel_map
 from chalicelib.pinkey import pin_key
-from chalicelib.services import notifications, users
+from chalicelib.services import users
 from chalicelib.services.ratelimit import Limit, address_subject, hit
-from chalicelib.store.batch import batch_get
-from chalicelib.store.conditions import condition_failed
+from chalicelib.store import tokens
 from chalicelib.timeutil import utcnow
 
 INVALID_PIN = "Invalid pin."
@@ -58,46 +53,26 @@ def request_pin(e164: str, source_ip: str) -> None:
     limits = _sms_limits(e164, source_ip)
     pin = f"{secrets.randbelow(10**PIN_DIGITS):0{PIN_DIGITS}d}"
     nonce = secrets.token_hex(8)
-    item = Pin(
-        pin_pk(e164),
-        pin_hmac=_pin_hmac(e164, pin),
-        nonce=nonce,
-        attempts=0,
-        expires_at=timedelta(seconds=settings.pin_ttl_seconds),
-    )
+    item = tokens.new_pin(e164, _pin_hmac(e164, pin), nonce, settings.pin_ttl_seconds)
     try:
-        with transact_write() as transaction:
-            for limit in limits:
-                counter = _counter(limit, now)
-                transaction.update(
-                    counter, actions=limit.increment_actions(now), condition=limit.below_limit_condition()
-                )
-            transaction.save(item)
-    except TransactWriteError as exc:
-        # PynamoDB sends puts before updates: the counters' reasons are the last ones.
-        for position, limit in enumerate(limits, start=-len(limits)):
-            if condition_failed(exc, position):
+        tokens.save_pin_counted(item, [limit.counted_add(now) for limit in limits])
+    except store.Refused as refused:
+        for position, limit in enumerate(limits):
+            if refused.item_failed(position):
                 raise Throttled(limit.retry_after(now)) from None
         raise
     try:
-        notify.send_sms(e164, f"Your {settings.service_name} pin is {pin}.")
+        sms_sender.send_sms(e164, f"Your {settings.service_name} pin is {pin}.")
     except Exception:
         _undo_pin(item, limits, now)
         raise
 
 
-def _counter(limit: Limit, now: float):
-    return RateCounter(limit.key(now))
+def _undo_pin(item, limits: list[Limit], now: float) -> None:
+    tokens.undo_pin(item, [limit.key(now) for limit in limits])
 
 
-def _undo_pin(item: Pin, limits: list[Limit], now: float) -> None:
-    with transact_write() as transaction:
-        for limit in limits:
-            transaction.update(_counter(limit, now), actions=[limit.increment_actions(now, by=-1)[0]])
-        transaction.delete(item, condition=Pin.nonce == item.nonce)
-
-
-def verify_pin(e164: str, pin: str, source_ip: str) -> tuple[User, str]:
+def verify_pin(e164: str, pin: str, source_ip: str) -> tuple:
     """Spend one try of the pin; on a match, consume it and log the user in with a new token.
 
     Every try also counts against the caller's address (429 beyond the hourly limit, and then the
@@ -106,8 +81,7 @@ def verify_pin(e164: str, pin: str, source_ip: str) -> tuple[User, str]:
     (or made); one transaction that consumes the pin, stores the token and activates a former
     invitee."""
     pin_key()  # a stage without its key answers 503 before a try is spent
-    item = Pin(pin_pk(e164))
-    claim = _first_round(item, e164, source_ip)
+    item, claim = _first_round(e164, source_ip)
     expired = item.expires_at is None or item.expires_at.timestamp() <= time.time()
     if expired or not hmac.compare_digest(item.pin_hmac, _pin_hmac(e164, pin)):
         raise ValidationError.field("pin", INVALID_PIN)
@@ -115,13 +89,9 @@ def verify_pin(e164: str, pin: str, source_ip: str) -> tuple[User, str]:
     activating = not user.is_active
     token, token_item = _new_token(user)
     try:
-        with transact_write() as transaction:
-            transaction.delete(item, condition=Pin.nonce == item.nonce)
-            transaction.save(token_item)
-            if activating:
-                transaction.update(user, actions=[User.is_active.set(True), User.modified.set(utcnow())])
-    except TransactWriteError as exc:
-        if condition_failed(exc, 0):  # used by a parallel request meanwhile
+        tokens.use_pin(item, token_item, user if activating else None, utcnow())
+    except store.Refused as refused:
+        if refused.item_failed(tokens.PIN_ITEM):  # used by a parallel request meanwhile
             raise ValidationError.field("pin", INVALID_PIN) from None
         raise
     if activating:
@@ -131,7 +101,7 @@ def verify_pin(e164: str, pin: str, source_ip: str) -> tuple[User, str]:
     return user, token
 
 
-def _first_round(item: Pin, e164: str, source_ip: str) -> PhoneClaim | None:
+def _first_round(e164: str, source_ip: str) -> tuple:
     """Count the try against the address and the pin side by side, and read the phone claim.
     Over the address limit: the pin's try is given back (if it was spent) and the answer is 429."""
     limit = Limit("verify-ip", address_subject(source_ip), get_settings().auth_verify_per_ip_per_hour)
@@ -143,76 +113,50 @@ def _first_round(item: Pin, e164: str, source_ip: str) -> PhoneClaim | None:
             return error
 
     throttled, spent, claim = parallel_map(
-        outcome, [lambda: hit(limit), lambda: _spend_try(item), lambda: users.find_claim(e164)]
+        outcome, [lambda: hit(limit), lambda: _spend_try(e164), lambda: users.find_claim(e164)]
     )
     if isinstance(throttled, Throttled):
         if not isinstance(spent, ValidationError):
-            _give_back_try(item)
+            tokens.give_back_pin_try(spent)
         raise throttled
     if isinstance(spent, ValidationError):
         raise spent
-    return claim
+    return spent, claim
 
 
-def _give_back_try(item: Pin) -> None:
+def _spend_try(e164: str):
+    """Count one try before the comparison, so parallel guesses cannot pass the limit; the pin."""
     try:
-        item.update(actions=[Pin.attempts.add(-1)], condition=Pin.nonce == item.nonce)
-    except UpdateError as exc:
-        if not condition_failed(exc):  # replaced or used meanwhile: nothing to give back
-            raise
+        return tokens.spend_pin_try(e164, get_settings().pin_max_attempts)
+    except store.Refused:
+        raise ValidationError.field("pin", INVALID_PIN) from None
 
 
-def _spend_try(item: Pin) -> None:
-    """Count one try before the comparison, so parallel guesses cannot pass the limit."""
-    try:
-        item.update(
-            actions=[Pin.attempts.add(1)],
-            condition=Pin.pk.exists() & (Pin.attempts < get_settings().pin_max_attempts),
-        )
-    except UpdateError as exc:
-        if condition_failed(exc):
-            raise ValidationError.field("pin", INVALID_PIN) from None
-        raise
-
-
-def _new_token(user: User) -> tuple[str, Token]:
+def _new_token(user) -> tuple:
     token = f"{user.id}.{secrets.token_urlsafe(32)}"
     now = utcnow()
     expires = now + timedelta(days=get_settings().token_ttl_days)
-    return token, Token(user_pk(user.id), token_sk(hash_token(token)), created=now, expires_at=expires)
+    return token, tokens.new_token(user.id, hash_token(token), now, expires)
 
 
-def issue_token(user: User) -> str:
+def issue_token(user) -> str:
     token, item = _new_token(user)
-    item.save()
+    tokens.save_token(item)
     return token
 
 
-def authenticate(header: str | None) -> tuple[User, str]:
-    """The caller of ``Authorization: Bearer <token>``, in one BatchGetItem."""
-    if not header or not header.strip():
-        raise NotAuthenticated()
-    scheme, _, token = header.strip().partition(" ")
-    if scheme.lower() not in ("bearer", "token"):
-        raise NotAuthenticated()
-    token = token.strip()
+def authenticate(token: str) -> tuple:
+    """The caller holding ``token``, in one BatchGetItem."""
     user_id, dot, secret = token.partition(".")
     if not dot or not (user_id.isascii() and user_id.isdigit()) or not secret or len(token) > 200:
         raise InvalidToken()
-    token_hash = hash_token(token)
-    items = batch_get(
-        UsersTable,
-        [(user_pk(int(user_id)), PROFILE_SK), (user_pk(int(user_id)), token_sk(token_hash))],
-        consistent_read=True,
-    )
-    found = {item.sk: item for item in items}
-    user, stored = found.get(PROFILE_SK), found.get(token_sk(token_hash))
-    if not isinstance(user, User) or not isinstance(stored, Token):
+    user, stored = tokens.user_and_token(int(user_id), hash_token(token))
+    if user is None or stored is None:
         raise InvalidToken()
     if stored.expires_at <= utcnow():
         raise InvalidToken()
     return user, token
 
 
-def logout(user: User, token: str) -> None:
-    Token(user_pk(user.id), token_sk(hash_token(token))).delete()
+def logout(user, token: str) -> None:
+    tokens.delete_token(user.id, hash_token(token))

@@ -5,57 +5,16 @@ from __future__ import annotations
 import logging
 import secrets
 
-from pynamodb.exceptions import UpdateError
-
-from chalicelib import aws
+from chalicelib import aws, store
 from chalicelib.config import get_settings
-from chalicelib.errors import Conflict, PayloadTooLarge, ServiceUnavailable, ValidationError
-from chalicelib.models.users import User
-from chalicelib.store.conditions import condition_failed
+from chalicelib.errors import Conflict, ServiceUnavailable
+from chalicelib.retry import AttemptsSpent, TryAgain, retry
+from chalicelib.store import users as user_store
 from chalicelib.timeutil import utcnow
 
 log = logging.getLogger("invites")
 PHOTO_FIELD = "photo"
-NO_FILE = "No file was submitted."
 SWAP_ATTEMPTS = 12  # parallel uploads of one user take turns; each turn lets one through
-TOO_MANY_PARTS = "Too many parts."
-
-
-def photo_from_multipart(content_type: str, body: bytes | str) -> bytes:
-    """The bytes of the ``photo`` part of a multipart/form-data body.
-
-    The parts are counted (one C-speed scan for the boundary) before the body is parsed: the standard
-    library's parser builds a message per part and parses its headers through the email header registry,
-    about 0.1-0.4 ms a part, so 80,000 tiny parts took 10-30 s. More than ``MULTIPART_MAX_PARTS``: 400.
-    """
-    from email.message import Message
-    from email.parser import BytesParser
-    from email.policy import HTTP
-
-    settings = get_settings()
-    if isinstance(body, str):
-        body = body.encode("latin-1")
-    if len(body) > settings.avatar_max_bytes + 64 * 1024:
-        raise PayloadTooLarge(f"File too large. Maximum size is {settings.avatar_max_bytes // (1024 * 1024)} MB.")
-    header = Message()
-    header["Content-Type"] = content_type
-    boundary = header.get_param("boundary")
-    if not isinstance(boundary, str) or not boundary:
-        raise ValidationError.field(PHOTO_FIELD, NO_FILE)
-    # Each part opens with "--boundary", and the body closes with "--boundary--" (RFC 2046, 5.1.1).
-    if body.count(b"--" + boundary.encode("latin-1", "replace")) > settings.multipart_max_parts + 1:
-        raise ValidationError({"non_field_errors": [TOO_MANY_PARTS]})
-    message = BytesParser(policy=HTTP).parsebytes(
-        b"Content-Type: " + content_type.encode("latin-1", "replace") + b"\r\n\r\n" + body
-    )
-    if not message.is_multipart():
-        raise ValidationError.field(PHOTO_FIELD, NO_FILE)
-    for part in message.iter_parts():
-        if part.get_param("name", header="content-disposition") == PHOTO_FIELD:
-            data = part.get_payload(decode=True)
-            if data:
-                return data
-    raise ValidationError.field(PHOTO_FIELD, NO_FILE)
 
 
 def new_image_prefix(folder: str, owner_id: int) -> str:
@@ -90,7 +49,7 @@ def delete_quietly(keys: list[str | None]) -> None:
             log.warning("could not delete %d stale image objects", len(answer["Errors"]))
 
 
-def change_avatar(user: User, data: bytes) -> User:
+def change_avatar(user, data: bytes):
     """Store both sizes, point the profile at them, then delete every avatar object it replaced.
 
     Parallel uploads (and removals) take turns on the profile: each swap is conditional on the keys
@@ -118,33 +77,25 @@ def change_avatar(user: User, data: bytes) -> User:
     return user
 
 
-def _same_keys(user: User):
-    condition = User.pk.exists()
-    for attribute, value in ((User.big_photo_key, user.big_photo_key), (User.photo_key, user.photo_key)):
-        condition &= attribute.does_not_exist() if value is None else attribute == value
-    return condition
-
-
-def _swap_keys(user: User, big_key: str, small_key: str) -> None:
+def _swap_keys(user, big_key: str, small_key: str) -> None:
     """Point the profile at the new keys, recording the replaced ones as stale, conditional on the
     keys read; another request's swap in between means: read and try again."""
-    for attempt in range(SWAP_ATTEMPTS):
+
+    def swap(attempt: int) -> None:
         if attempt:
-            user.refresh(consistent_read=True)
-        replaced = {key for key in (user.big_photo_key, user.photo_key) if key}
-        actions = [User.big_photo_key.set(big_key), User.photo_key.set(small_key), User.modified.set(utcnow())]
-        if replaced:
-            actions.append(User.stale_photo_keys.add(replaced))
+            user_store.reread(user)
         try:
-            user.update(actions=actions, condition=_same_keys(user))  # refreshes ``user`` from the answer
-            return
-        except UpdateError as exc:
-            if not condition_failed(exc):
-                raise
-    raise Conflict("The avatar changed meanwhile, try again.")
+            user_store.set_avatar_keys(user, big_key, small_key, utcnow())
+        except store.Refused:
+            raise TryAgain() from None
+
+    try:
+        retry(swap, attempts=SWAP_ATTEMPTS)
+    except AttemptsSpent:
+        raise Conflict("The avatar changed meanwhile, try again.") from None
 
 
-def _delete_stale(user: User, *, strict: bool) -> None:
+def _delete_stale(user, *, strict: bool) -> None:
     """Delete the objects the profile recorded as replaced, then forget them. ``strict``: S3 trouble
     is a 503 (the keys stay recorded, so a retry deletes them); else it is logged, and the next
     change or removal of the avatar deletes them."""
@@ -158,7 +109,7 @@ def _delete_stale(user: User, *, strict: bool) -> None:
             raise
         log.warning("could not delete %d replaced avatar objects", len(stale))
         return
-    user.update(actions=[User.stale_photo_keys.delete(set(stale))], condition=User.pk.exists())
+    user_store.forget_stale_avatar_keys(user, set(stale))
 
 
 def delete_images(keys: list[str | None]) -> None:
@@ -178,26 +129,27 @@ def delete_images(keys: list[str | None]) -> None:
         raise ServiceUnavailable("Image storage is unavailable, try again later.")
 
 
-def remove_avatar(user: User) -> User:
+def remove_avatar(user):
     """Delete the objects first, then clear the profile's keys (conditional on the keys deleted): a
     failure in between is healed by a retry, whereas the other order would forget the keys of
     objects still public. An upload swapped in meanwhile: its objects go the same way. Last, the
     stale objects parallel uploads recorded; S3 down at any step: 503."""
-    for attempt in range(SWAP_ATTEMPTS):
+
+    def clear(attempt: int) -> None:
         if attempt:
-            user.refresh(consistent_read=True)
+            user_store.reread(user)
         current = [key for key in (user.big_photo_key, user.photo_key) if key]
         if not current:
-            break
+            return
         delete_images(current)
-        actions = [User.big_photo_key.remove(), User.photo_key.remove(), User.modified.set(utcnow())]
         try:
-            user.update(actions=actions, condition=_same_keys(user))
-            break
-        except UpdateError as exc:
-            if not condition_failed(exc):
-                raise
-    else:
-        raise Conflict("The avatar changed meanwhile, try again.")
+            user_store.clear_avatar_keys(user, utcnow())
+        except store.Refused:
+            raise TryAgain() from None
+
+    try:
+        retry(clear, attempts=SWAP_ATTEMPTS)
+    except AttemptsSpent:
+        raise Conflict("The avatar changed meanwhile, try again.") from None
     _delete_stale(user, strict=True)
     return user

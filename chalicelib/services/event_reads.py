@@ -13,19 +13,14 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from chalicelib.errors import Conflict, NotFound, PermissionDenied
-from chalicelib.models.events import (
-    GUEST,
-    OWNER,
-    Event,
-    Invitation,
-    date_of_key,
-)
-from chalicelib.models.users import User, user_pk
 from chalicelib.parallel import parallel_map
 from chalicelib.store.events import (
+    GUEST,
+    OWNER,
     EventView,
     load_partition,
 )
+from chalicelib.store.invitations import count_unanswered, date_of_key, invitations_by_date
 from chalicelib.store.users import get_users
 from chalicelib.timeutil import format_datetime, utcnow
 
@@ -53,7 +48,7 @@ def with_users(views: list[EventView]) -> list[EventView]:
     return views
 
 
-def participant_view(caller: User, event_id: int) -> EventView:
+def participant_view(caller, event_id: int) -> EventView:
     """The event as its owner or an invitee may see it (no people yet); 404 for anyone else."""
     view = load_partition(event_id)
     if view is None or view.invitation_of(caller.id) is None and view.event.owner_id != caller.id:
@@ -61,29 +56,22 @@ def participant_view(caller: User, event_id: int) -> EventView:
     return view
 
 
-def get_event(caller: User, event_id: int) -> EventView:
+def get_event(caller, event_id: int) -> EventView:
     """Detail: one Query plus one BatchGetItem."""
     return with_users([participant_view(caller, event_id)])[0]
 
 
-def require_owner(caller: User, view: EventView) -> None:
+def require_owner(caller, view: EventView) -> None:
     if view.event.owner_id != caller.id:
         raise PermissionDenied()
 
 
-def require_live(event: Event) -> None:
+def require_live(event) -> None:
     if event.cancelled:
         raise Conflict(EVENT_CANCELLED)
 
 
 # --------------------------------------------------------------------------- lists
-
-
-def _by_user_filter(role: str | None):
-    condition = Invitation.cancelled == False  # noqa: E712 - a PynamoDB condition, not a comparison
-    if role is not None:
-        condition &= Invitation.role == role
-    return condition
 
 
 def _after_key(moment: datetime) -> str:
@@ -105,7 +93,7 @@ def _load_events(event_ids: list[int]) -> list[EventView]:
 
 
 def list_events(
-    caller: User,
+    caller,
     *,
     after: datetime | None = None,
     before: datetime | None = None,
@@ -114,24 +102,13 @@ def list_events(
     per_page: int = 30,
 ) -> EventPage:
     """The caller's live events by date then id; ``page`` past the end is 404 "Invalid page."."""
-    if after is not None and before is not None:
-        range_condition = Invitation.date_key.between(_after_key(after), _before_key(before))
-    elif after is not None:
-        range_condition = Invitation.date_key > _after_key(after)
-    elif before is not None:
-        range_condition = Invitation.date_key < _before_key(before)
-    else:
-        range_condition = None
+    above = _after_key(after) if after is not None else None
+    below = _before_key(before) if before is not None else None
     role = None if i_am_owner is None else (OWNER if i_am_owner else GUEST)
     if after is not None and before is not None and _after_key(after) >= _before_key(before):
         keys = []
     else:
-        keys = [
-            inv.event_id
-            for inv in Invitation.by_user.query(
-                user_pk(caller.id), range_key_condition=range_condition, filter_condition=_by_user_filter(role)
-            )
-        ]
+        keys = [inv.event_id for inv in invitations_by_date(caller.id, above=above, below=below, role=role)]
     count = len(keys)
     pages = max(1, -(-count // per_page))
     if page < 1 or page > pages:
@@ -139,33 +116,22 @@ def list_events(
     return EventPage(count, _load_events(keys[(page - 1) * per_page : page * per_page]))
 
 
-def timeline(caller: User, kind: str, cursor: datetime | None) -> list[EventView]:
+def timeline(caller, kind: str, cursor: datetime | None) -> list[EventView]:
     """Newest first, 30 a page, never ending inside a run of equal dates; ``cursor`` exclusive."""
     role = OWNER if kind == "sent" else GUEST
-    range_condition = Invitation.date_key < _before_key(cursor) if cursor is not None else None
-    picked: list[Invitation] = []
-    for inv in Invitation.by_user.query(
-        user_pk(caller.id),
-        range_key_condition=range_condition,
-        filter_condition=_by_user_filter(role),
-        scan_index_forward=False,
-    ):
+    below = _before_key(cursor) if cursor is not None else None
+    picked: list = []
+    for inv in invitations_by_date(caller.id, below=below, role=role, newest_first=True):
         if len(picked) >= TIMELINE_PAGE and _date_of(inv) != _date_of(picked[-1]):
             break
         picked.append(inv)
     return _load_events([inv.event_id for inv in picked])
 
 
-def _date_of(inv: Invitation) -> str:
+def _date_of(inv) -> str:
     return date_of_key(inv.date_key)
 
 
-def unresponded_count(caller: User) -> int:
+def unresponded_count(caller) -> int:
     """Invitations (not as owner) to live future events with no reply: one COUNT Query."""
-    condition = _by_user_filter(GUEST) & Invitation.has_accepted.does_not_exist()
-    return Invitation.count(
-        user_pk(caller.id),
-        range_key_condition=Invitation.date_key > _after_key(utcnow()),
-        filter_condition=condition,
-        index_name=Invitation.by_user.Meta.index_name,
-    )
+    return count_unanswered(caller.id, above=_after_key(utcnow()))

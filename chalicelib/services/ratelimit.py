@@ -18,16 +18,13 @@ import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from pynamodb.exceptions import TransactWriteError, UpdateError
-
+from chalicelib import store
 from chalicelib.errors import Throttled
-from chalicelib.models.auth import AuthTable, RateCounter, rate_pk
-from chalicelib.models.base import transact_write
-from chalicelib.store.batch import batch_get
-from chalicelib.store.conditions import condition_failed, conflicted
+from chalicelib.retry import AttemptsSpent, TryAgain, retry
+from chalicelib.store import counters
 
-_ROLLING_ATTEMPTS = 5
-_TAKE_ATTEMPTS = 5
+ROLLING_ATTEMPTS = 5
+TAKE_ATTEMPTS = 5
 
 
 def address_subject(source_ip: str) -> str:
@@ -55,7 +52,7 @@ class Limit:
         return int(now // self.window_seconds)
 
     def key(self, now: float) -> str:
-        return rate_pk(self.scope, self.subject, self.window(now))
+        return counters.counter_key(self.scope, self.subject, self.window(now))
 
     def retry_after(self, now: float) -> int:
         return int((self.window(now) + 1) * self.window_seconds - now) + 1
@@ -63,28 +60,18 @@ class Limit:
     def expires_at(self, now: float) -> datetime:
         return datetime.fromtimestamp((self.window(now) + 1) * self.window_seconds + 60, tz=UTC)
 
-    def increment_actions(self, now: float, by: int = 1) -> list:
-        return [
-            RateCounter.count.add(by),
-            RateCounter.expires_at.set(self.expires_at(now)),
-            RateCounter.kind.set(RateCounter),
-        ]
-
-    def below_limit_condition(self):
-        return RateCounter.pk.does_not_exist() | (RateCounter.count < self.limit)
+    def counted_add(self, now: float):
+        """One more unit as the item, actions and condition of a transaction's bounded update."""
+        return counters.limited_add(self.key(now), 1, self.limit, self.expires_at(now))
 
 
 def hit(limit: Limit, now: float | None = None) -> None:
     """Count one request against ``limit``; 429 with Retry-After when the window is used up."""
     now = time.time() if now is None else now
     try:
-        RateCounter(limit.key(now)).update(
-            actions=limit.increment_actions(now), condition=limit.below_limit_condition()
-        )
-    except UpdateError as exc:
-        if condition_failed(exc):
-            raise Throttled(limit.retry_after(now)) from None
-        raise
+        counters.add_within(limit.key(now), 1, limit.limit, limit.expires_at(now))
+    except store.Refused:
+        raise Throttled(limit.retry_after(now)) from None
 
 
 def take_up_to(limit: Limit, wanted: int, now: float | None = None) -> int:
@@ -92,24 +79,23 @@ def take_up_to(limit: Limit, wanted: int, now: float | None = None) -> int:
     never a 429. Each add is conditional on the room it assumes, so parallel callers never take more
     than the limit: all ``wanted`` first, else what a consistent read shows is left."""
     now = time.time() if now is None else now
-    counter = RateCounter(limit.key(now))
-    take = wanted
-    for _ in range(_TAKE_ATTEMPTS):
+    key, take = limit.key(now), wanted
+
+    def attempt(_number: int) -> int:
+        nonlocal take
         if take <= 0:
             return 0
-        condition = RateCounter.pk.does_not_exist() | (RateCounter.count <= limit.limit - take)
         try:
-            counter.update(actions=limit.increment_actions(now, by=take), condition=condition)
+            counters.add_within(key, take, limit.limit, limit.expires_at(now))
             return take
-        except UpdateError as exc:
-            if not condition_failed(exc):
-                raise
-        try:
-            used = RateCounter.get(limit.key(now), consistent_read=True).count
-        except RateCounter.DoesNotExist:
-            used = 0
-        take = min(wanted, limit.limit - used)
-    return 0
+        except store.Refused:
+            take = min(wanted, limit.limit - counters.count_of(key))
+            raise TryAgain() from None
+
+    try:
+        return retry(attempt, attempts=TAKE_ATTEMPTS)
+    except AttemptsSpent:
+        return 0
 
 
 @dataclass(frozen=True)
@@ -131,7 +117,7 @@ class RollingLimit:
         return list(range(current - -(-self.period_seconds // self.bucket_seconds), current + 1))
 
     def key(self, bucket: int) -> str:
-        return rate_pk(self.scope, self.subject, bucket)
+        return counters.counter_key(self.scope, self.subject, bucket)
 
     def retry_after(self, counts: dict[int, int], amount: int, now: float) -> int:
         """Seconds until ``amount`` more fits, assuming nothing else is charged meanwhile."""
@@ -145,8 +131,7 @@ class RollingLimit:
     def read(self, now: float) -> dict[int, int]:
         """The counts of every bucket a period ending ``now`` touches (one BatchGetItem)."""
         keys = {self.key(b): b for b in self.buckets(now)}
-        found = batch_get(AuthTable, list(keys), consistent_read=True)
-        return {keys[item.pk]: int(item.count) for item in found if isinstance(item, RateCounter)}
+        return {keys[key]: count for key, count in counters.counts_of(list(keys)).items()}
 
     def check(self, counts: dict[int, int], amount: int, now: float) -> None:
         """429 with Retry-After when ``amount`` more does not fit the counts read."""
@@ -159,30 +144,29 @@ class RollingLimit:
         buckets = self.buckets(now)
         current, previous = buckets[-1], buckets[-2]
         expires = datetime.fromtimestamp((current + 1) * self.bucket_seconds + self.period_seconds + 60, tz=UTC)
-        for attempt in range(_ROLLING_ATTEMPTS):
-            if attempt:
+
+        def attempt(number: int) -> None:
+            nonlocal counts
+            if number:
                 counts = self.read(now)
                 self.check(counts, amount, now)
-            room = self.limit - sum(counts.get(b, 0) for b in buckets[:-1]) - amount
-            seen = counts.get(previous)
-            unchanged = RateCounter.pk.does_not_exist() if seen is None else RateCounter.count == seen
+            room = self.limit - sum(counts.get(b, 0) for b in buckets[:-1])
             try:
-                with transact_write() as transaction:
-                    transaction.condition_check(RateCounter, self.key(previous), condition=unchanged)
-                    transaction.update(
-                        RateCounter(self.key(current)),
-                        actions=[
-                            RateCounter.count.add(amount),
-                            RateCounter.expires_at.set(expires),
-                            RateCounter.kind.set(RateCounter),
-                        ],
-                        condition=RateCounter.pk.does_not_exist() | (RateCounter.count <= room),
-                    )
-                return
-            except TransactWriteError as exc:
-                if not (condition_failed(exc) or conflicted(exc)):
-                    raise
-        raise Throttled(self.bucket_seconds)
+                counters.add_within_if_unchanged(
+                    self.key(current),
+                    amount,
+                    room,
+                    expires,
+                    other_key=self.key(previous),
+                    other_count=counts.get(previous),
+                )
+            except (store.Refused, store.Conflict):
+                raise TryAgain() from None
+
+        try:
+            retry(attempt, attempts=ROLLING_ATTEMPTS)
+        except AttemptsSpent:
+            raise Throttled(self.bucket_seconds) from None
 
     def charge(self, amount: int, now: float | None = None) -> None:
         """Count ``amount`` units, all or none: 429 with Retry-After when they do not fit."""

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from chalicelib.config import get_settings
-from chalicelib.models.users import User
 from chalicelib.services import graph
 from chalicelib.services.users import update_profile
+from chalicelib.store.records import User
 
 
 def link_account(user: User, access_token: str) -> User:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import logging
 import random
-import time
 from collections.abc import Sequence
 from typing import TypeVar
 
@@ -18,6 +17,7 @@ from pynamodb.models import Model
 from chalicelib.errors import ServiceUnavailable
 from chalicelib.models.base import TableModel
 from chalicelib.parallel import chunks, parallel_map
+from chalicelib.retry import AttemptsSpent, TryAgain, retry
 
 log = logging.getLogger(__name__)
 
@@ -28,9 +28,18 @@ BATCH_ATTEMPTS = 5  # a call plus retries of what DynamoDB left unprocessed
 M = TypeVar("M", bound=Model)
 
 
-def _pause(attempt: int) -> None:
-    """Exponential backoff with full jitter before retrying what DynamoDB left unprocessed."""
-    time.sleep(random.uniform(0, 0.05 * 2**attempt))
+def _pause(attempt: int) -> float:
+    """Exponential backoff with full jitter before retrying what DynamoDB left unprocessed: the seconds."""
+    return random.uniform(0, 0.05 * 2**attempt)
+
+
+def _retrying_unprocessed(attempt, what: str, left) -> None:
+    """Run ``attempt`` (which raises TryAgain while items are left) up to BATCH_ATTEMPTS times; 503 after."""
+    try:
+        retry(attempt, attempts=BATCH_ATTEMPTS, pause=lambda number: _pause(number) or 0)
+    except AttemptsSpent:
+        log.warning("%s: %d items still unprocessed", what, len(left()))
+        raise ServiceUnavailable() from None
 
 
 Key = str | tuple[str] | tuple[str, str]  # a hash key alone (the auth table), or (hash key, range key)
@@ -72,19 +81,20 @@ def batch_get_chunk(model: type[M], keys: Sequence[Key], *, consistent_read: boo
     table = table_model.Meta.table_name
     pending = [_raw_key(key) for key in keys]
     items: list[M] = []
-    for attempt in range(BATCH_ATTEMPTS):
-        if attempt:
-            _pause(attempt)
+
+    def attempt(_number: int) -> None:
+        nonlocal pending
         data = connection.batch_get_item(pending, consistent_read=consistent_read or None)
         for raw in data.get("Responses", {}).get(table, []):
             item = table_model.from_raw_data(raw)
             if isinstance(item, model):
                 items.append(item)
         pending = data.get("UnprocessedKeys", {}).get(table, {}).get("Keys")
-        if not pending:
-            return items
-    log.warning("BatchGetItem: %d keys still unprocessed", len(pending))
-    raise ServiceUnavailable()
+        if pending:
+            raise TryAgain()
+
+    _retrying_unprocessed(attempt, "BatchGetItem", lambda: pending)
+    return items
 
 
 def batch_write(items: Sequence[Model], *, delete: bool = False, written: set[str]) -> None:
@@ -100,9 +110,9 @@ def _batch_write_chunk(items: Sequence[Model], delete: bool, written: set[str]) 
     connection = table_model._get_connection()
     table = table_model.Meta.table_name
     pending = {item.sk: item for item in items}
-    for attempt in range(BATCH_ATTEMPTS):
-        if attempt:
-            _pause(attempt)
+
+    def attempt(_number: int) -> None:
+        nonlocal pending
         if delete:
             data = connection.batch_write_item(delete_items=[_raw_key((i.pk, i.sk)) for i in pending.values()])
         else:
@@ -113,10 +123,10 @@ def _batch_write_chunk(items: Sequence[Model], delete: bool, written: set[str]) 
             left.add(raw["sk"]["S"])
         written.update(sk for sk in pending if sk not in left)  # threads only add: safe under the GIL
         pending = {sk: item for sk, item in pending.items() if sk in left}
-        if not pending:
-            return
-    log.warning("BatchWriteItem: %d items still unprocessed", len(pending))
-    raise ServiceUnavailable()
+        if pending:
+            raise TryAgain()
+
+    _retrying_unprocessed(attempt, "BatchWriteItem", lambda: pending)
 
 
 def index_keys(model: type[Model], index_name: str, hash_key: str, range_key_condition=None) -> list[dict[str, str]]:

@@ -8,25 +8,32 @@ another transaction held an item).
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field
+from datetime import datetime
 
-from pynamodb.exceptions import TransactWriteError
-
+from chalicelib.aws_errors import conflicted
 from chalicelib.models.base import transact_write
+from chalicelib.models.events import GUEST as GUEST  # an invitation's roles, for the services
 from chalicelib.models.events import (
+    META_SK,
     OWNER,
     SUGGESTION_PREFIX,
     Event,
     EventsTable,
     Invitation,
+    Location,
     Message,
     Poll,
+    date_key,
+    event_id_of,
     event_pk,
+    invitation_sk,
 )
-from chalicelib.models.users import User
+from chalicelib.models.users import User, user_pk
 from chalicelib.parallel import chunks, parallel_map
-from chalicelib.store.conditions import conflicted
+from chalicelib.retry import linear, retry
+from chalicelib.store import Refused, refusals
+from chalicelib.store.batch import index_keys
 
 TRANSACTION_ITEMS = 100  # DynamoDB's limit of items in one TransactWriteItems
 CONFLICT_ATTEMPTS = 5
@@ -80,16 +87,15 @@ def load_partition(event_id: int, *, consistent: bool = True) -> EventView | Non
 
 
 def update_all(invitations: list[Invitation], actions: list) -> None:
-    for attempt in range(CONFLICT_ATTEMPTS):
-        try:
-            with transact_write() as transaction:
-                for invitation in invitations:
-                    transaction.update(invitation, actions=actions, condition=Invitation.pk.exists())
-            return
-        except TransactWriteError as exc:
-            if not conflicted(exc) or attempt == CONFLICT_ATTEMPTS - 1:
-                raise
-            time.sleep(0.05 * (attempt + 1))
+    """``actions`` on every invitation in one transaction (at most 100), tried again while another
+    transaction holds one of them."""
+
+    def attempt(_number: int) -> None:
+        with transact_write() as transaction:
+            for invitation in invitations:
+                transaction.update(invitation, actions=actions, condition=Invitation.pk.exists())
+
+    retry(attempt, attempts=CONFLICT_ATTEMPTS, pause=linear(0.05), retry_on=conflicted)
 
 
 def flag_invitations_cancelled(view: EventView) -> None:
@@ -101,3 +107,171 @@ def flag_invitations_cancelled(view: EventView) -> None:
     )
     for invitation in pending:
         invitation.cancelled = True
+
+
+def upcoming_on(day: str, start: str, end: str) -> list[tuple[int, str]]:
+    """``(event id, date key)`` of the live, not yet reminded events of UTC ``day`` whose date key lies
+    between ``start`` and ``end``: one Query of the sparse ``upcoming`` index (keys only, every page)."""
+    window = Event.date_key.between(start, end)
+    return [(event_id_of(item["pk"]), item["date_key"]) for item in index_keys(EventsTable, "upcoming", day, window)]
+
+
+def mark_reminded(event: Event, date_key: str) -> bool:
+    """Take the event out of the ``upcoming`` index, unless its date moved meanwhile (then False)."""
+    try:
+        with refusals():
+            event.update(actions=[Event.remind_day.remove()], condition=Event.date_key == date_key)
+    except Refused:
+        return False
+    return True
+
+
+# --------------------------------------------------------------------------- create, edit, cancel
+
+
+def new_event(event_id: int, owner_id: int, fields: dict, *, remind_day: str, now: datetime) -> Event:
+    """A new event's META item (not stored yet): ``fields`` are title, event_date, is_time_specified,
+    total_spots, location ({"latitude", "longitude"} or None), address and venue_name."""
+    location = fields.get("location")
+    return Event(
+        event_pk(event_id),
+        META_SK,
+        id=event_id,
+        owner_id=owner_id,
+        title=fields["title"],
+        event_date=fields["event_date"],
+        is_time_specified=bool(fields.get("is_time_specified")),
+        total_spots=fields.get("total_spots") or 0,
+        accepted_count=0,
+        spots_filled_by_hand=0,
+        spots_filled=0,
+        location=Location(latitude=location["latitude"], longitude=location["longitude"]) if location else None,
+        address=fields.get("address") or "",
+        venue_name=fields.get("venue_name") or "",
+        cancelled=False,
+        message_count=0,
+        poll_count=0,
+        remind_day=remind_day,
+        date_key=date_key(fields["event_date"], event_id),
+        created=now,
+        modified=now,
+    )
+
+
+def new_invitation(event: Event, user_id: int, role: str, invitation_id: int, now: datetime) -> Invitation:
+    """A new invitation item (not stored yet); the owner's is seen and accepted from the start."""
+    return Invitation(
+        event_pk(event.id),
+        invitation_sk(user_id),
+        id=invitation_id,
+        event_id=event.id,
+        user_id=user_id,
+        owner_id=event.owner_id,
+        role=role,
+        has_seen=role == OWNER,
+        has_accepted=True if role == OWNER else None,
+        rsvp_message="",
+        cancelled=False,
+        user_pk=user_pk(user_id),
+        date_key=date_key(event.event_date, event.id),
+        created=now,
+    )
+
+
+def save_new_event(event: Event, invitations: list[Invitation]) -> bool:
+    """META and the first 99 invitations in one transaction (False on an id clash), the rest after."""
+    first = invitations[: TRANSACTION_ITEMS - 1]
+    rest = chunks(invitations[len(first) :], TRANSACTION_ITEMS)
+    try:
+        with refusals(), transact_write() as transaction:
+            transaction.save(event, condition=Event.pk.does_not_exist())
+            for invitation in first:
+                transaction.save(invitation)
+    except Refused as refused:
+        if refused.item_failed(0):
+            return False
+        raise
+    parallel_map(_save_all, rest)
+    return True
+
+
+def _save_all(items: list) -> None:
+    with transact_write() as transaction:
+        for item in items:
+            transaction.save(item)
+
+
+@dataclass
+class EventEdit:
+    """What an edit writes to META; None means "unchanged". ``location`` {} removes it."""
+
+    title: str | None = None
+    event_date: datetime | None = None
+    remind_day: str | None = None  # with event_date
+    is_time_specified: bool | None = None
+    total_spots: int | None = None
+    location: dict | None = None
+    address: str | None = None
+    venue_name: str | None = None
+    spots_filled_by_hand: int = 0  # added to spots_filled too
+
+
+def edit_event(
+    event: Event, edit: EventEdit, *, counters_unchanged: bool, max_spots_filled: int, now: datetime
+) -> None:
+    """Write ``edit`` on condition the event is live (and, with ``counters_unchanged``, its spot counters are
+    those read; filling by hand keeps spots_filled within ``max_spots_filled``). Raises Refused."""
+    actions = [Event.modified.set(now)]
+    condition = Event.cancelled == False  # noqa: E712
+    if counters_unchanged:
+        condition &= (Event.total_spots == event.total_spots) & (Event.spots_filled == event.spots_filled)
+    if edit.spots_filled_by_hand:
+        condition &= Event.spots_filled <= max_spots_filled - edit.spots_filled_by_hand
+    if edit.title is not None:
+        actions.append(Event.title.set(edit.title))
+    if edit.event_date is not None:
+        actions += [
+            Event.event_date.set(edit.event_date),
+            Event.date_key.set(date_key(edit.event_date, event.id)),
+            Event.remind_day.set(edit.remind_day),
+        ]
+    if edit.is_time_specified is not None:
+        actions.append(Event.is_time_specified.set(edit.is_time_specified))
+    if edit.total_spots is not None:
+        actions.append(Event.total_spots.set(edit.total_spots))
+    if edit.location is not None:
+        if edit.location:
+            location = Location(latitude=edit.location["latitude"], longitude=edit.location["longitude"])
+            actions.append(Event.location.set(location))
+        else:
+            actions.append(Event.location.remove())
+    if edit.address is not None:
+        actions.append(Event.address.set(edit.address))
+    if edit.venue_name is not None:
+        actions.append(Event.venue_name.set(edit.venue_name))
+    if edit.spots_filled_by_hand:
+        actions += [
+            Event.spots_filled_by_hand.add(edit.spots_filled_by_hand),
+            Event.spots_filled.add(edit.spots_filled_by_hand),
+        ]
+    with refusals():
+        event.update(actions=actions, condition=condition)
+
+
+def move_invitations(view: EventView, event: Event) -> None:
+    """A new date moves every invitation in the ``by_user`` index: ceil(n / 100) transactions."""
+    new_key = date_key(event.event_date, event.id)
+    for invitation in view.invitations:
+        invitation.date_key = new_key
+    parallel_map(
+        lambda chunk: update_all(chunk, [Invitation.date_key.set(new_key)]),
+        chunks(view.invitations, TRANSACTION_ITEMS),
+    )
+
+
+def mark_cancelled(event: Event, now: datetime) -> None:
+    """META cancelled and out of the reminders' ``upcoming`` index."""
+    event.update(
+        actions=[Event.cancelled.set(True), Event.remind_day.remove(), Event.modified.set(now)],
+        condition=Event.pk.exists(),
+    )

@@ -146,7 +146,7 @@ def test_sns_down_on_auth_is_503_and_nothing_is_kept(client, fail_aws):
 
 
 def test_failed_sends_do_not_count_against_the_limit(client, monkeypatch):
-    from chalicelib import notify
+    from chalicelib.messaging import sms_sender as notify
 
     real_send = notify.send_sms
     calls = {"n": 0}

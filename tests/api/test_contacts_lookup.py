@@ -134,7 +134,7 @@ def test_too_many_numbers_and_wrong_shapes_are_400(client, caller, aws):
 
 
 def test_lookups_count_numbers_not_requests(client, caller):
-    # the enumeration of issue 13: 1,000 numbers a request, request after request
+    # enumerating the user base: 1,000 numbers a request, request after request
     _, token = caller
     _, other_token = user_with_token("+14155550901")
     for batch in range(2):

@@ -226,7 +226,7 @@ def test_inviting_answers_the_same_whether_or_not_a_number_is_registered(client,
     # WHEN she invites a registered number, then a number nobody has registered
     known = patch(client, alice, event.id, {"invite_phone_numbers": [registered.phone]})
     unknown = patch(client, alice, event.id, {"title": "Renamed", "invite_phone_numbers": [phone(9703)]})
-    # THEN both are 200 with the same headers: the probe of issue 13 learns nothing
+    # THEN both are 200 with the same headers: probing whether a number has an account learns nothing
     assert known.status_code == unknown.status_code == 200, unknown.body
     assert set(known.headers) - {"X-Request-Id"} == set(unknown.headers) - {"X-Request-Id"}
     # the invitation and the edit are stored, only the text beyond the quota is not sent

@@ -114,18 +114,19 @@ def test_parallel_filling_never_passes_the_cap(aws, override_settings):
 
 def test_the_cap_is_in_the_write_itself(aws, override_settings):
     """Past the service's own check, DynamoDB itself refuses a write that would pass the cap."""
-    from pynamodb.exceptions import UpdateError
-
+    from chalicelib import store
     from chalicelib.services import events
+    from chalicelib.store.events import EventEdit, edit_event
+    from chalicelib.timeutil import utcnow
 
     override_settings(max_spots_filled=5)
     owner = make_person("Owner")
     event = make_event(owner)
     events.update_event(owner.user, event.id, events.EventInput(spot_filled=4))
     current = stored_event(event.id)
-    actions, condition = events._edit_actions(current, events.EventInput(spot_filled=4), 0)
-    with pytest.raises(UpdateError):
-        current.update(actions=actions, condition=condition)
+    with pytest.raises(store.Refused):
+        edit = EventEdit(spots_filled_by_hand=4)
+        edit_event(current, edit, counters_unchanged=True, max_spots_filled=5, now=utcnow())
     assert stored_event(event.id).spots_filled == 4
 
 

@@ -92,7 +92,7 @@ def test_token_with_a_non_ascii_digit_id_is_401(client, token):
 
 
 def test_a_bug_is_500_without_traceback(client, monkeypatch):
-    from chalicelib import representations
+    from chalicelib.api import representations
 
     def broken(user, with_event_change=False):
         raise KeyError("secret internals")
@@ -213,7 +213,7 @@ def test_page_links_use_the_configured_public_base(client, override_settings):
 
 
 def test_deployed_links_use_the_stages_domain_over_https(override_settings):
-    from chalicelib.api.routing import public_url
+    from chalicelib.api.request import public_url
 
     override_settings(public_base_url="")
     class Deployed:  # what API Gateway hands the function: the stage's domain and the path with the stage

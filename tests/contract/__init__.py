@@ -1,1 +1,1 @@
-"""The published contract (openapi.yaml) checked against the app and the running service (issue 8)."""
+"""The published contract (openapi.yaml) checked against the app and the running service."""

@@ -223,7 +223,7 @@ def disable_push_endpoints() -> None:
 
 def drain_queue(url: str, recorder: Recorder) -> None:
     """The notification worker: what SQS would hand the Lambda handler, in batches of 10."""
-    from chalicelib.services import notifications
+    from chalicelib.messaging.notifications import queue_handler
 
     sqs = boto3.client("sqs", region_name="us-east-1")
     for _ in range(20):
@@ -232,7 +232,7 @@ def drain_queue(url: str, recorder: Recorder) -> None:
         if not received:
             return
         recorder.on = "send_notifications"
-        notifications.handle_queue_batch((m["Body"], m["ReceiptHandle"]) for m in received)
+        queue_handler.handle_queue_batch((m["Body"], m["ReceiptHandle"]) for m in received)
         recorder.on = None
         sqs.delete_message_batch(
             QueueUrl=url, Entries=[{"Id": str(n), "ReceiptHandle": m["ReceiptHandle"]} for n, m in enumerate(received)]
@@ -260,7 +260,7 @@ def read_the_pin_key_as_a_deployed_stage(override_settings, recorder: Recorder) 
 @pytest.fixture
 def performed(client, override_settings, monkeypatch) -> dict[str, set[str]]:
     """Per function, the IAM actions of every AWS call the flow made (the test's own calls left out)."""
-    from chalicelib.services import notifications
+    from chalicelib.messaging.notifications import reminders
 
     url = boto3.client("sqs", region_name="us-east-1").create_queue(QueueName="invites-test-notifications")["QueueUrl"]
     override_settings(notifications_queue_url=url)
@@ -270,7 +270,7 @@ def performed(client, override_settings, monkeypatch) -> dict[str, set[str]]:
     run_the_flow(client)
     read_the_pin_key_as_a_deployed_stage(override_settings, recorder)
     recorder.on = "remind_upcoming_events"
-    assert notifications.enqueue_reminders() > 0  # the hourly schedule
+    assert reminders.enqueue_reminders() > 0  # the hourly schedule
     recorder.on = None
     disable_push_endpoints()  # APNS dropped the tokens: the worker forgets them
     drain_queue(url, recorder)

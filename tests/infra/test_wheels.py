@@ -75,7 +75,7 @@ def test_a_fitting_wheel_is_taken(tmp_path, index):
 
 def test_plain_chalice_refuses_a_deployed_stage(tmp_path):
     # it would package for the deploying interpreter's runtime, build sdists on this machine and miss the
-    # stack's settings: issue 12's broken Pillow and placeholder deploys
+    # stack's settings: a Pillow linked against the build host's libraries, and deploys with placeholder settings
     chalice = Path(sys.executable).parent / "chalice"
     env = {k: v for k, v in os.environ.items() if not k.startswith("AWS_") and k != "INVITES_CHALICE_CLI"}
     env.update(AWS_DEFAULT_REGION="us-east-1", AWS_CONFIG_FILE=os.devnull, AWS_SHARED_CREDENTIALS_FILE=os.devnull)

@@ -1,4 +1,4 @@
-"""services.contacts: body parsing, batch retries of unprocessed keys and items, partial failures."""
+"""services.contacts: batch retries of unprocessed keys and items, partial failures."""
 
 from __future__ import annotations
 
@@ -7,7 +7,8 @@ import base64
 import pytest
 from pynamodb.connection.table import TableConnection
 
-from chalicelib.errors import ServiceUnavailable, ValidationError
+from chalicelib.api.contacts_input import parse_favorites
+from chalicelib.errors import ServiceUnavailable
 from chalicelib.models.users import PHONE_SK, PROFILE_SK, Favorite, PhoneClaim, User, phone_pk, user_pk
 from chalicelib.services import contacts, users
 from chalicelib.store import batch as store_batch
@@ -18,58 +19,6 @@ from tests.utils.images import jpeg
 @pytest.fixture(autouse=True)
 def no_backoff(monkeypatch):
     monkeypatch.setattr(store_batch, "_pause", lambda attempt: None)
-
-
-# Parsing
-
-
-def test_parse_deprecated_shape_dedupes_after_normalising():
-    entries = contacts.parse_favorites({"phone_numbers": ["+14155550101", "+1 415 555 0101"]}, with_details=True)
-    assert [(e.phone, e.contact_name, e.photo) for e in entries] == [("+14155550101", None, contacts.KEEP)]
-
-
-def test_parse_array_keeps_the_last_entry_of_a_number_and_reencodes_its_photo():
-    photo = base64.b64encode(jpeg(32, 32, "navy")).decode()
-    entries = contacts.parse_favorites(
-        [
-            {"phone_number": "+14155550101", "contact_name": " Ann "},
-            {"phone_number": "+14155550102", "photo": ""},
-            {"phone_number": "+1 415 555 0101", "contact_name": "Annie", "photo": photo},
-        ],
-        with_details=True,
-    )
-    assert [(e.phone, e.contact_name) for e in entries] == [("+14155550101", "Annie"), ("+14155550102", None)]
-    assert entries[0].photo.startswith(b"\xff\xd8\xff") and entries[0].photo != jpeg(32, 32, "navy")
-    assert entries[1].photo is None  # "" removes the photo
-
-
-def test_photo_error_lands_on_the_position_of_the_entry_that_counts():
-    with pytest.raises(ValidationError) as raised:
-        contacts.parse_favorites(
-            [{"phone_number": "+14155550101"}, {"phone_number": "+14155550101", "photo": "aGVsbG8="}],
-            with_details=True,
-        )
-    assert raised.value.body == [{}, {"photo": [contacts._invalid_image_message()]}]
-
-
-def test_parse_for_delete_reads_numbers_only():
-    entries = contacts.parse_favorites([{"phone_number": "+14155550101", "photo": 5}], with_details=False)
-    assert [(e.phone, e.photo) for e in entries] == [("+14155550101", contacts.KEEP)]
-
-
-@pytest.mark.parametrize(
-    ("body", "expected"),
-    [
-        (None, {"non_field_errors": ["No data provided"]}),
-        (True, {"non_field_errors": ['Expected a list of items but got type "bool".']}),
-        ({}, {"phone_numbers": ["This field is required."]}),
-        ([[]], [{"non_field_errors": ["Invalid data. Expected a dictionary, but got list."]}]),
-    ],
-)
-def test_parse_wrong_shapes(body, expected):
-    with pytest.raises(ValidationError) as raised:
-        contacts.parse_favorites(body, with_details=True)
-    assert raised.value.body == expected
 
 
 # Batches
@@ -180,7 +129,7 @@ def test_a_write_failing_midway_leaves_no_orphan_photo_and_no_broken_link(aws, m
 
     monkeypatch.setattr(TableConnection, "batch_write_item", second_chunk_fails)
     with pytest.raises(RuntimeError):
-        contacts.save_favorites(owner, body)
+        contacts.save_favorites(owner, parse_favorites(body, with_details=True))
     stored = list(Favorite.query(user_pk(owner.id)))
     assert len(stored) == 25
     assert stored_objects() == sorted(favorite.photo_key for favorite in stored)
@@ -206,9 +155,9 @@ def test_users_by_phone_takes_20_batch_gets_for_a_thousand_numbers(aws, monkeypa
                     modified=utcnow(),
                 )
             )
-    contacts.users_by_phone(caller, {"phone_numbers": numbers[:1]})  # PynamoDB caches the table description
+    contacts.users_by_phone(caller, numbers[:1])  # PynamoDB caches the table description
     aws.reset()
-    rows = contacts.users_by_phone(caller, {"phone_numbers": numbers})
+    rows = contacts.users_by_phone(caller, numbers)
     assert [number for number, _ in rows] == numbers[::2]  # inactive users left out
     # the lookup, the rate-limit buckets read, and the transaction adding to them
     assert aws.of("dynamodb") == {"BatchGetItem": 21, "TransactWriteItems": 1}

@@ -51,7 +51,7 @@ def test_parallel_lookups_never_pass_the_allowance(aws, override_settings):
 
     def look_up(batch: int) -> str:
         try:
-            contacts.users_by_phone(caller, {"phone_numbers": [f"+1212555{batch:02d}{i:02d}" for i in range(4)]})
+            contacts.users_by_phone(caller, [f"+1212555{batch:02d}{i:02d}" for i in range(4)])
             return "answered"
         except Throttled:
             return "throttled"

@@ -1,0 +1,55 @@
+"""One request through the checks every route shares, its handler, and the error mapping."""
+
+from __future__ import annotations
+
+import time
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from chalice import Response
+
+from chalicelib.api.access_log import log_request
+from chalicelib.api.error_responses import ErrorPage, as_api_error, error_response
+from chalicelib.api.request import RequestContext, bearer_token, check_body_size, check_version, parse_body
+from chalicelib.api.responses import to_response
+from chalicelib.errors import MethodNotAllowed
+
+
+@dataclass(frozen=True)
+class RouteSpec:
+    """One declared route: its handler and what the shared plumbing does around it."""
+
+    path: str
+    methods: tuple[str, ...]
+    handler: Callable[[RequestContext], Any]
+    auth: bool
+    body: str
+    # Renders this route's errors (HTML pages under /i/); None: the DRF-shaped JSON bodies.
+    error_page: ErrorPage | None = None
+
+
+def dispatch(request, spec: RouteSpec | None, allowed: list[str], params: dict[str, str]) -> Response:
+    """Run one request through version check, body size, auth, body parsing, the handler and error mapping.
+    ``spec`` None: the method is not declared on this path (405)."""
+    started = time.perf_counter()
+    request_id = request.context.get("requestId") or str(uuid.uuid4())
+    ctx = RequestContext(request, params)
+    try:
+        check_version(request)
+        check_body_size(request)
+        if spec is None:
+            raise MethodNotAllowed(request.method, allowed)
+        if spec.auth:
+            from chalicelib.services.auth import authenticate
+
+            ctx.user, ctx.token = authenticate(bearer_token(request))
+        parse_body(ctx, spec.body)
+        response = to_response(spec.handler(ctx), request.method)
+    except Exception as exc:  # noqa: BLE001 - every fault becomes an HTTP answer here
+        error = as_api_error(exc, request.method, request.path)
+        response = error_response(error, request.method, spec.error_page if spec is not None else None)
+    response.headers["X-Request-Id"] = request_id
+    log_request(request, response.status_code, started, request_id, ctx.user)
+    return response

@@ -1,0 +1,120 @@
+"""/i/<code>: the event page of a guest invited by text, an HTML extension outside API v1.
+
+GET shows the event and the guest's answer; POST /i/<code>/rsvp answers (Accept or Decline, form
+post, then a 303 back to the page: post-redirect-get); GET /i/<code>/event.ics is the calendar
+entry. No bearer token: the code is the credential. Errors are HTML pages, every 404 the same.
+Links in the page and the redirect are relative, so they hold under any stage path.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+from chalice import Response
+
+from chalicelib.api.blueprint import ApiBlueprint
+from chalicelib.api.request import FORM_BODY, NO_BODY, RequestContext
+from chalicelib.config import get_settings
+from chalicelib.errors import ApiError, Conflict, PermissionDenied
+from chalicelib.guest_page import ics, pages, rsvp
+from chalicelib.timeutil import utcnow
+from chalicelib.validation import Fields
+
+blueprint = ApiBlueprint(__name__)
+
+SAVED = "Thanks! Your answer is saved."
+EXPIRED_FORM = "This page was open for too long. Please answer again."
+CHOOSE = "Choose Accept or Decline."
+ANSWERS = {"accept": True, "decline": False}
+PASSED_ON_HEADERS = ("Retry-After",)
+
+
+def public_origin() -> str | None:
+    """``scheme://host[:port]`` of PUBLIC_BASE_URL, or None when it is not set."""
+    base = get_settings().public_base_url
+    if not base:
+        return None
+    parts = urlsplit(base)
+    return f"{parts.scheme}://{parts.netloc}".lower()
+
+
+def posted_from_the_page(headers) -> bool:
+    """The origin check of a form post, before its token is looked at.
+
+    ``Sec-Fetch-Site``, where the browser sends it, must say same-origin. ``Origin`` must be the
+    public base's origin, except ``null``: the page's ``Referrer-Policy: no-referrer`` makes
+    browsers send ``Origin: null`` on its own form posts. Without either header (older browsers)
+    the form token alone decides."""
+    site = (headers.get("sec-fetch-site") or "").strip().lower()
+    if site and site != "same-origin":
+        return False
+    origin = (headers.get("origin") or "").strip().lower()
+    if origin and origin != "null":
+        expected = public_origin()
+        return origin == expected if expected else site == "same-origin"
+    return True
+
+
+def _headers(content_type: str, **more: str) -> dict[str, str]:
+    return {"Content-Type": content_type, **pages.security_headers(), **more}
+
+
+def _html(ctx: RequestContext, html: str, status: int = 200) -> Response:
+    body = "" if ctx.method == "HEAD" else html
+    return Response(body=body, status_code=status, headers=_headers(pages.HTML))
+
+
+def error_page(error: ApiError, method: str) -> Response:
+    """Errors of these routes as HTML pages with the page's headers (and Retry-After where given)."""
+    status = int(error.status)
+    passed = {name: value for name, value in error.headers.items() if name in PASSED_ON_HEADERS}
+    body = "" if method == "HEAD" else pages.error_page(status, passed.get("Retry-After"))
+    return Response(body=body, status_code=status, headers=_headers(pages.HTML, **passed))
+
+
+def _code(ctx: RequestContext) -> str:
+    return ctx.params.get("code") or ""
+
+
+@blueprint.route("/i/{code}", ["GET"], auth=False, body=NO_BODY, error_page=error_page)
+def event_page(ctx: RequestContext):
+    page = rsvp.open_link(_code(ctx), ctx.source_ip)
+    notice = SAVED if ctx.query("answered") == "1" else None
+    return _html(ctx, pages.event_page(page, now=utcnow(), token=rsvp.form_token(page), notice=notice))
+
+
+@blueprint.route("/i/{code}/rsvp", ["POST"], auth=False, body=FORM_BODY, error_page=error_page)
+def answer(ctx: RequestContext):
+    if not posted_from_the_page(ctx.request.headers):
+        raise PermissionDenied()
+    page = rsvp.open_link(_code(ctx), ctx.source_ip, host=False)  # an answer needs no host's name
+    form = ctx.body or {}
+
+    def again(status: int, **shown) -> Response:
+        shown_page = rsvp.with_host(page)
+        html = pages.event_page(shown_page, now=utcnow(), token=rsvp.form_token(shown_page), **shown)
+        return _html(ctx, html, status)
+
+    if not rsvp.form_token_valid(page, form.get("csrf")):
+        return again(403, problem=EXPIRED_FORM, message=form.get("message", ""))
+    if form.get("answer") not in ANSWERS:
+        return again(400, problem=CHOOSE, message=form.get("message", ""))
+    fields = Fields({"message": form.get("message", "")})
+    message = fields.string("message", max_length=60)
+    if fields.errors:
+        return again(400, message=form.get("message", ""), message_error=fields.errors["message"][0])
+    try:
+        rsvp.answer(page, accept=ANSWERS[form["answer"]], message=message or "")
+    except Conflict as refused:
+        page = rsvp.open_link(_code(ctx), ctx.source_ip, counted=False)  # show what changed
+        return again(409, problem=refused.body.get("detail"))
+    location = f"../{page.code}?answered=1"  # /i/<code>/rsvp -> /i/<code>, under any stage path
+    return Response(body="", status_code=303, headers=_headers(pages.HTML, Location=location))
+
+
+@blueprint.route("/i/{code}/event.ics", ["GET"], auth=False, body=NO_BODY, error_page=error_page)
+def calendar_entry(ctx: RequestContext):
+    page = rsvp.open_link(_code(ctx), ctx.source_ip, host=False)
+    body = "" if ctx.method == "HEAD" else ics.calendar(page.event)
+    headers = _headers(ics.CONTENT_TYPE, **{"Content-Disposition": 'attachment; filename="event.ics"'})
+    return Response(body=body, status_code=200, headers=headers)

@@ -1,0 +1,194 @@
+"""HTML of the guest's event page and of its error pages, with the headers they share.
+
+Server-rendered and usable without script: the one inline script only turns the UTC time into
+the phone's local time, and the Content-Security-Policy allows exactly it (and the inline style)
+by hash. Every value shown is escaped. No phone number and no other guest's name is ever shown.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+from datetime import datetime
+from functools import cache
+from html import escape
+from pathlib import Path
+
+from chalicelib.config import get_settings
+from chalicelib.timeutil import format_datetime
+
+HERE = Path(__file__).resolve().parent
+HTML = "text/html; charset=utf-8"
+
+
+@cache
+def _asset(name: str) -> str:
+    return (HERE / name).read_text(encoding="utf-8")
+
+
+def _csp_hash(text: str) -> str:
+    return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode("ascii") + "'"
+
+
+@cache
+def security_headers() -> dict[str, str]:
+    """Headers of every response under /i/: not indexed, no referrer, only the page's own inline code."""
+    policy = "; ".join(
+        [
+            "default-src 'none'",
+            f"script-src {_csp_hash(_asset('page.js'))}",
+            f"style-src {_csp_hash(_asset('page.css'))}",
+            "form-action 'self'",
+            "base-uri 'none'",
+            "frame-ancestors 'none'",
+        ]
+    )
+    return {
+        "Content-Security-Policy": policy,
+        "X-Robots-Tag": "noindex",
+        "Referrer-Policy": "no-referrer",
+        "X-Content-Type-Options": "nosniff",
+        "Cache-Control": "no-store",
+    }
+
+
+def _document(title: str, body: str, *, script: bool) -> str:
+    parts = [
+        "<!doctype html>",
+        '<html lang="en">',
+        "<head>",
+        '<meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        '<meta name="robots" content="noindex">',
+        f"<title>{escape(title)}</title>",
+        f"<style>{_asset('page.css')}</style>",
+        "</head>",
+        "<body>",
+        f"<main>\n{body}\n</main>",
+    ]
+    if script:
+        parts.append(f"<script>{_asset('page.js')}</script>")
+    parts += ["</body>", "</html>", ""]
+    return "\n".join(parts)
+
+
+def _service() -> str:
+    return get_settings().service_name
+
+
+# --------------------------------------------------------------------------- the event page
+
+
+def _when(start: datetime, is_time_specified: bool) -> str:
+    """``<time datetime>`` in UTC; a timed event is shown in the phone's own time when script runs."""
+    day = f"{start:%A}, {start:%B} {start.day}, {start.year}"
+    if not is_time_specified:
+        return f'<time datetime="{start:%Y-%m-%d}">{day}</time>'
+    return f'<time datetime="{format_datetime(start)}" data-local>{day}, {start:%H:%M} UTC</time>'
+
+
+def _count(number: int, one: str, many: str) -> str:
+    return f"{number} {one if number == 1 else many}"
+
+
+def _where(venue: str, address: str) -> str:
+    lines = [escape(line) for line in (venue, address) if line]
+    return "<br>".join(lines)
+
+
+def _answer_text(has_accepted: bool | None) -> str:
+    if has_accepted is True:
+        return "You're going."
+    if has_accepted is False:
+        return "You're not going."
+    return "You haven't answered yet."
+
+
+def _form(page, token: str, message: str, error: str | None) -> str:
+    described = "message-hint message-error" if error else "message-hint"
+    invalid = ' aria-invalid="true"' if error else ""
+    error_line = f'<p id="message-error" class="problem">{escape(error)}</p>' if error else ""
+    return f"""<form method="post" action="{escape(page.code)}/rsvp">
+<input type="hidden" name="csrf" value="{escape(token)}">
+<label for="message">Message to {escape(page.host_name)} (optional)</label>
+<input type="text" id="message" name="message" maxlength="60" autocomplete="off"
+ value="{escape(message)}" aria-describedby="{described}"{invalid}>
+<p id="message-hint" class="hint">Up to 60 characters.</p>
+{error_line}
+<div class="buttons">
+<button type="submit" name="answer" value="accept" class="accept">Accept</button>
+<button type="submit" name="answer" value="decline" class="decline">Decline</button>
+</div>
+</form>"""
+
+
+def event_page(
+    page,
+    *,
+    now: datetime,
+    token: str,
+    notice: str | None = None,
+    problem: str | None = None,
+    message: str | None = None,
+    message_error: str | None = None,
+) -> str:
+    """The guest's page: the event, counts, their answer, and the form or why there is none."""
+    event, invitation = page.event, page.invitation
+    rows = [("When", _when(event.event_date, bool(event.is_time_specified)))]
+    where = _where(event.venue_name or "", event.address or "")
+    if where:
+        rows.append(("Where", where))
+    rows.append(("Host", escape(page.host_name)))
+    going = _count(page.going, "person going", "people going")
+    if page.spots_left is not None:
+        going += f", {_count(page.spots_left, 'spot', 'spots')} left"
+    rows.append(("Going", going))
+    details = "\n".join(f"<dt>{name}</dt><dd>{value}</dd>" for name, value in rows)
+    own_message = invitation.rsvp_message if invitation.has_accepted is not None else ""
+    answer = f'<p id="answer">{_answer_text(invitation.has_accepted)}'
+    if own_message:
+        answer += f" Your message: \u201c{escape(own_message)}\u201d"
+    answer += "</p>"
+    closed = page.closed_reason(now)
+    action = f'<p class="closed">{escape(closed)}</p>' if closed else _form(page, token, message or "", message_error)
+    banners = ""
+    if notice:
+        banners += f'<p class="notice" role="status">{escape(notice)}</p>\n'
+    if problem:
+        banners += f'<p class="problem" role="alert">{escape(problem)}</p>\n'
+    body = f"""<p class="kicker">{escape(page.host_name)} invited you</p>
+<h1>{escape(event.title)}</h1>
+{banners}<dl>
+{details}
+</dl>
+<h2>Your answer</h2>
+{answer}
+{action}
+<p><a href="{escape(page.code)}/event.ics" download="event.ics">Add to calendar</a></p>"""
+    return _document(f"{event.title} \u00b7 {_service()}", body, script=True)
+
+
+# --------------------------------------------------------------------------- error pages
+
+
+def message_page(heading: str, text: str) -> str:
+    body = f"<h1>{escape(heading)}</h1>\n<p>{escape(text)}</p>"
+    return _document(f"{heading} \u00b7 {_service()}", body, script=False)
+
+
+def error_page(status: int, retry_after: str | None = None) -> str:
+    """The page of an error status. Every 404 (unknown, malformed or expired code) is this same page."""
+    if status == 404:
+        days = get_settings().web_link_days_after_event
+        text = f"Check that it was copied whole. Links stop working {days} days after the event."
+        return message_page("This link doesn't work", text)
+    if status == 429:
+        wait = f" Try again in {retry_after} seconds." if retry_after else " Try again later."
+        return message_page("Too many requests", "Too many pages were opened from your network." + wait)
+    if status == 503:
+        return message_page("Please try again", "The service is busy right now. Try again in a moment.")
+    if status == 403:
+        return message_page("Answer not accepted", "Open the link from your invitation text and answer on that page.")
+    if status in (400, 413, 415):
+        return message_page("Answer not understood", "Open the link from your invitation text and answer there.")
+    return message_page("Something went wrong", "Try again in a moment.")

@@ -1,0 +1,155 @@
+"""The event page of a guest invited by text, and answering from it. No chalice imports.
+
+Opening a link: the per-address counter and the event's partition in one round (the code names
+the event), then one BatchGetItem of the host, for the name shown: the calls of ``GET /events/{id}``
+with the rate counter in place of authentication. An answer and the calendar entry need no host
+and skip that round. The invitation is the one whose ``link_hash`` is the code's SHA-256. A
+malformed code, an unknown one and one past its event by more than ``WEB_LINK_DAYS_AFTER_EVENT``
+are the same NotFound.
+
+An answer is ``replies.rsvp`` as the guest: the same rules, capacity transaction and push to the
+owner as the app's accept and reject. The guest is the same user the app later logs in (a user
+made inactive for the number when invited), so an answer given here is on their invitation there.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import time
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from chalicelib.config import get_settings
+from chalicelib.errors import Conflict, NotFound
+from chalicelib.guest_page import invite_links
+from chalicelib.parallel import parallel_map
+from chalicelib.pinkey import pin_key
+from chalicelib.services import event_reads, ratelimit, replies
+from chalicelib.services.ratelimit import Limit, address_subject
+from chalicelib.store.events import load_partition
+from chalicelib.store.records import OWNER, Event, Invitation, User
+from chalicelib.store.users import get_users, user_with_id
+from chalicelib.timeutil import utcnow
+
+EVENT_PAST = "This event has already taken place."
+EVENT_FULL_FOR_GUEST = "This event is full: there are no spots left."
+
+
+@dataclass
+class GuestPage:
+    """What the page shows: the event, the guest's invitation, and counts only (no other guests)."""
+
+    code: str
+    event: Event
+    invitation: Invitation
+    going: int  # the owner and every guest who accepted, as ``attendees_count``
+    host: User | None = None  # read by with_host
+    host_read: bool = False
+
+    @property
+    def host_name(self) -> str:
+        """The host's display name; never a phone number, even when the host has no name."""
+        return (self.host.full_name if self.host is not None else "") or "Your host"
+
+    @property
+    def spots_left(self) -> int | None:
+        """None when the event has no limit."""
+        total = int(self.event.total_spots or 0)
+        return max(0, total - int(self.event.spots_filled or 0)) if total else None
+
+    def is_past(self, now: datetime) -> bool:
+        """A timed event is past from its start; a day's event (no time) once its day is over."""
+        start = self.event.event_date
+        return now >= (start if self.event.is_time_specified else start + timedelta(days=1))
+
+    def closed_reason(self, now: datetime) -> str | None:
+        """Why the page shows a message instead of the buttons, or None when the guest may answer."""
+        if self.event.cancelled:
+            return event_reads.EVENT_CANCELLED
+        if self.is_past(now):
+            return EVENT_PAST
+        if self.spots_left == 0 and self.invitation.has_accepted is not True:
+            return EVENT_FULL_FOR_GUEST
+        return None
+
+
+def _limit(source_ip: str) -> Limit:
+    return Limit("web-ip", address_subject(source_ip), get_settings().web_requests_per_ip_per_hour)
+
+
+def open_link(
+    code: str, source_ip: str, now: datetime | None = None, *, counted: bool = True, host: bool = True
+) -> GuestPage:
+    """Count the request against the caller's address (429 beyond), then the page's data (or 404).
+    ``counted=False`` reads again within a request already counted; ``host=False`` leaves the host
+    unread (see with_host)."""
+    now = now or utcnow()
+    limit = _limit(source_ip)
+    event_id = invite_links.event_id_of(code)
+    count = (lambda: ratelimit.hit(limit)) if counted else (lambda: None)
+    if event_id is None:
+        count()
+        raise NotFound()
+    _, view = parallel_map(lambda step: step(), [count, lambda: load_partition(event_id)])
+    if view is None:
+        raise NotFound()
+    wanted = invite_links.hash_code(code)
+    invitation = next(
+        (inv for inv in view.invitations if inv.link_hash and hmac.compare_digest(inv.link_hash, wanted)), None
+    )
+    if invitation is None or invitation.role == OWNER:
+        raise NotFound()
+    if now > view.event.event_date + timedelta(days=get_settings().web_link_days_after_event):
+        raise NotFound()
+    going = view.attendees_count()
+    page = GuestPage(code, view.event, invitation, going)
+    return with_host(page) if host else page
+
+
+def with_host(page: GuestPage) -> GuestPage:
+    """The host's profile, for the name the page shows: one BatchGetItem, once."""
+    if not page.host_read:
+        page.host = get_users([page.event.owner_id]).get(page.event.owner_id)
+        page.host_read = True
+    return page
+
+
+def answer(page: GuestPage, *, accept: bool, message: str, now: datetime | None = None) -> Invitation:
+    """Accept or decline as the guest, through ``replies.rsvp``; a past event takes no answer (409).
+
+    ``replies.rsvp`` acts for its caller by id (the invitation ``INV#<user id>``, the push's actor),
+    which the invitation names: the guest's profile is not read."""
+    if not page.event.cancelled and page.is_past(now or utcnow()):
+        raise Conflict(EVENT_PAST)
+    guest = user_with_id(page.invitation.user_id)
+    return replies.rsvp(guest, page.event.id, accept=accept, message=message)
+
+
+# --------------------------------------------------------------------------- forgery protection
+
+
+def _form_key() -> bytes:
+    """A key of its own for form tokens, derived from the stage's pin key (SSM when deployed; 503 without)."""
+    return hmac.new(pin_key(), b"invites web rsvp form", hashlib.sha256).digest()
+
+
+def _signature(page: GuestPage, issued: int) -> str:
+    message = f"{invite_links.hash_code(page.code)}:{issued}".encode()
+    return hmac.new(_form_key(), message, hashlib.sha256).hexdigest()
+
+
+def form_token(page: GuestPage, now: float | None = None) -> str:
+    """``<issued>.<HMAC>``: good for this link's form for WEB_FORM_TTL_SECONDS."""
+    issued = int(time.time() if now is None else now)
+    return f"{issued}.{_signature(page, issued)}"
+
+
+def form_token_valid(page: GuestPage, token: str | None, now: float | None = None) -> bool:
+    issued, _, signature = (token or "").partition(".")
+    if not issued.isascii() or not issued.isdigit() or len(issued) > 12:
+        return False
+    age = (time.time() if now is None else now) - int(issued)
+    if age < -60 or age > get_settings().web_form_ttl_seconds:
+        return False
+    return hmac.compare_digest(signature, _signature(page, int(issued)))

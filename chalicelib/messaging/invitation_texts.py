@@ -1,0 +1,87 @@
+"""Invitation texts: what a person without an account is sent, and the limits on sending it (per owner
+per hour, per stranger per day). No chalice imports."""
+
+from __future__ import annotations
+
+import logging
+import time
+
+from chalicelib.config import get_settings
+from chalicelib.errors import Throttled
+from chalicelib.messaging import sms_segments, sms_sender
+from chalicelib.parallel import parallel_map
+from chalicelib.services.ratelimit import Limit, RollingLimit, take_up_to
+from chalicelib.store import counters
+from chalicelib.store.records import Event, User
+
+log = logging.getLogger("invites")
+
+
+def _stranger_limit(person: User) -> RollingLimit:
+    """Invitation texts to a number without an active user, from all owners together: a few in any
+    24 hours, so nobody can use the service to flood a stranger's phone."""
+    return RollingLimit("invite-sms-to", person.phone_number, get_settings().invite_sms_per_stranger_per_day)
+
+
+def _texts_allowed(owner: User, people: list[User]) -> list[User]:
+    """Those of ``people`` the limits let text now, counted: the owner's hourly quota (the first as
+    far as it goes), then each number's daily cap. Two rounds: the owner's quota and the numbers'
+    counts read side by side, then the numbers' adds; texts the caps refuse go back to the owner.
+    Never a 429: an answer that changed when the quota runs out would tell the owner which numbers
+    have no account (they are the ones texted)."""
+    owner_limit = Limit("invite-sms", str(owner.id), get_settings().invite_sms_per_owner_per_hour)
+    now = time.time()
+    jobs = [lambda: take_up_to(owner_limit, len(people), now)]
+    jobs += [lambda person=person: _stranger_limit(person).read(now) for person in people]
+    taken, *counts = parallel_map(lambda job: job(), jobs)
+
+    def charge(index: int) -> bool:
+        limit = _stranger_limit(people[index])
+        try:
+            limit.check(counts[index], 1, now)
+            limit.commit(counts[index], 1, now)
+        except Throttled:
+            return False
+        return True
+
+    allowed = parallel_map(charge, list(range(taken)))
+    chosen = [people[index] for index in range(taken) if allowed[index]]
+    if len(chosen) < taken:
+        counters.add(owner_limit.key(now), len(chosen) - taken)  # the owner's quota back for texts not sent
+    return chosen
+
+
+def invitation_text(owner: User, event: Event, link: str = "") -> str:
+    """The invitation SMS: the service's own words first, the inviter's name and the title made one
+    line and cut so the whole text (``link`` included, kept whole) takes at most the allowed segments.
+    With a link (the guest's event page) it asks to answer there, else to get the app."""
+    settings = get_settings()
+    when = event.event_date.strftime("%b %d, %Y at %H:%M UTC" if event.is_time_specified else "%b %d, %Y")
+    service = settings.service_name
+    reply = f"Answer here: {link}" if link else f"Get the {service} app to reply."
+
+    def template(who: str, title: str) -> str:
+        return f'{service} invitation: {who} invited you to "{title}" on {when}. {reply}'
+
+    return sms_segments.fit(
+        template, owner.full_name or owner.phone_number, event.title, settings.invite_sms_max_segments
+    )
+
+
+def send_invitation_texts(owner: User, event: Event, people: list[User], links: dict[int, str]) -> None:
+    """Text the invitees without an account, each with the link to their event page, as far as the
+    limits allow; the invitations stand either way, and the answer is the same. A failed text is
+    logged, never undoes the invitation."""
+    if not people:
+        return
+    chosen = _texts_allowed(owner, people)
+    if len(chosen) < len(people):
+        log.info("invitation texts not sent: %d of %d over a limit", len(people) - len(chosen), len(people))
+
+    def send(person: User) -> None:
+        try:
+            sms_sender.send_sms(person.phone_number, invitation_text(owner, event, links.get(person.id, "")))
+        except Exception:  # noqa: BLE001 - the invitation stands; the text is best effort
+            log.warning("invitation text failed for user %s", person.id)
+
+    parallel_map(send, chosen)

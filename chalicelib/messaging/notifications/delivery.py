@@ -1,0 +1,64 @@
+"""Delivering pushes once: each push to every device of its user, behind a delivery claim.
+
+Before each publish, a claim ``SENT#<push type>#<occurrence>#<user>#<device>`` is taken (store/claims.py).
+Publish OK: the claim becomes "sent". A transient failure: the claim is given back and the message
+fails, so SQS delivers it again and only the pushes without a claim are retried. A worker that dies
+between claim and publish leaves a "sending" claim that the next delivery takes over once the lease
+(``NOTIFICATION_LEASE_SECONDS``) is over. So a redelivered message sends nothing twice, and a failed
+push is retried, then parked in the queue's dead-letter queue.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from chalicelib.aws_errors import endpoint_gone, error_code_or_type
+from chalicelib.config import get_settings
+from chalicelib.messaging import devices, push_sender
+from chalicelib.messaging.notifications.messages import Outcome, Push
+from chalicelib.parallel import parallel_map
+from chalicelib.store import claims
+from chalicelib.store.devices import device_token
+
+log = logging.getLogger("invites")
+
+
+def deliver(pairs: list[tuple[object, Push]], flag: str) -> Outcome:
+    """Each push to every device of its user, for active users whose ``flag`` is on, once."""
+    wanted = [(user, push) for user, push in pairs if user.is_active and getattr(user, flag)]
+    total = Outcome()
+    for outcome in parallel_map(lambda pair: _deliver_to_user(*pair), wanted):
+        total += outcome
+    return total
+
+
+def _deliver_to_user(user, push: Push) -> Outcome:
+    outcome = Outcome()
+    lease = get_settings().notification_lease_seconds
+    for device in devices.user_devices(user.id):
+        key = claims.claim_key(push.push_type, push.occurrence, user.id, device_token(device))
+        claim = claims.claim_delivery(key, push.expires_at, lease)
+        if claim is None:
+            outcome.duplicates += 1
+            continue
+        try:
+            push_sender.send_push(device.endpoint_arn, user.id, push.title, push.body, push.data())
+        except Exception as exc:  # noqa: BLE001 - sorted out below
+            if endpoint_gone(exc):
+                try:
+                    devices.forget_endpoint(device)
+                except Exception:  # noqa: BLE001 - retried with the message
+                    log.warning("could not forget a disabled endpoint of user %s", user.id)
+                    claims.release_claim(claim)
+                    outcome.failed += 1
+                    continue
+                log.info("removed a disabled push endpoint of user %s", user.id)
+                outcome.removed_endpoints += 1
+                continue  # the claim stays: there is nothing left to send to
+            log.warning("push %s to user %s failed: %s", push.push_type, user.id, error_code_or_type(exc))
+            claims.release_claim(claim)
+            outcome.failed += 1
+            continue
+        claims.mark_claim_sent(claim)
+        outcome.sent += 1
+    return outcome

@@ -1,0 +1,163 @@
+"""Who gets which push for each queue message type, and its wording.
+
+| message           | recipients                          | flag                    | once per                 |
+|-------------------|-------------------------------------|-------------------------|--------------------------|
+| ``new_invite``    | the invitees named (active only)    | ``notify_new_invite``   | event, invitee           |
+| ``invite_rsvp``   | the owner                           | ``notify_invite_rsvp``  | message, owner           |
+|  (event full)     | the owner, when an accept filled it | ``notify_event_full``   | event, owner             |
+| ``contact_joined``| users keeping the number as favorite| ``notify_contact_joined``| joiner, recipient       |
+| ``event_changed`` | the invitees (not the owner)        | ``notify_event_change`` | message, invitee         |
+| ``event_cancelled``| the invitees; also flags invitations| ``notify_event_change``| event, invitee           |
+| ``upcoming_event``| owner and accepted invitees         | ``notify_upcoming_event``| event and its date, attendee |
+
+Invitees without an account (``is_active`` false) get the SMS invitation from the request instead
+(services/events.py); pushes skip them, so nobody gets both.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from chalicelib.config import get_settings
+from chalicelib.messaging.notifications.delivery import deliver
+from chalicelib.messaging.notifications.messages import (
+    CONTACT_JOINED,
+    EVENT_CANCELLED,
+    EVENT_CHANGED,
+    EVENT_FULL,
+    FIELD_WORDS,
+    INVITE_RSVP,
+    NEW_INVITE,
+    UPCOMING_EVENT,
+    Outcome,
+    Push,
+)
+from chalicelib.store import favorites
+from chalicelib.store.events import GUEST, EventView, flag_invitations_cancelled, load_partition, mark_reminded
+from chalicelib.store.users import get_user, get_users
+from chalicelib.timeutil import utcnow
+
+
+def _name(user) -> str:
+    if user is None:
+        return "Someone"
+    return user.full_name or user.phone_number
+
+
+def _when(event) -> str:
+    return event.event_date.strftime("%b %d, %Y at %H:%M UTC" if event.is_time_specified else "%b %d, %Y")
+
+
+def _view(event_id: int, *, live: bool = True) -> EventView | None:
+    view = load_partition(int(event_id))
+    if view is None or (live and view.event.cancelled):
+        return None
+    return view
+
+
+def _guest_ids(view: EventView) -> list[int]:
+    return [inv.user_id for inv in view.invitations if inv.role == GUEST]
+
+
+def _new_invite(message: dict) -> Outcome:
+    view = _view(message["event_id"])
+    if view is None:
+        return Outcome()
+    event = view.event
+    invited = set(_guest_ids(view))
+    ids = [uid for uid in message.get("user_ids", []) if uid in invited]
+    users = get_users([*ids, event.owner_id])
+    push = Push.once_per_event(NEW_INVITE, event, f"{_name(users.get(event.owner_id))} invited you: {_when(event)}.")
+    return deliver([(users[uid], push) for uid in ids if uid in users], "notify_new_invite")
+
+
+def _invite_rsvp(message: dict) -> Outcome:
+    view = _view(message["event_id"])
+    if view is None:
+        return Outcome()
+    event = view.event
+    users = get_users([event.owner_id, message["actor_id"]])
+    owner, guest = users.get(event.owner_id), users.get(message["actor_id"])
+    if owner is None:
+        return Outcome()
+    accepted = bool(message.get("accepted"))
+    body = f"{_name(guest)} is coming." if accepted else f"{_name(guest)} can't make it."
+    if message.get("message"):
+        body += f" \u201c{message['message']}\u201d"
+    reply = Push(INVITE_RSVP, str(message["id"]), event.title, body, event.id)
+    outcome = deliver([(owner, reply)], "notify_invite_rsvp")
+    if accepted and event.total_spots and event.spots_filled >= event.total_spots:
+        full = Push.once_per_event(EVENT_FULL, event, f"All {event.total_spots} spots are taken.")
+        outcome += deliver([(owner, full)], "notify_event_full")
+    return outcome
+
+
+def _contact_joined(message: dict) -> Outcome:
+    joiner = get_user(int(message["user_id"]))
+    if joiner is None or not joiner.is_active:
+        return Outcome()
+    phone = joiner.phone_number
+    keepers = [uid for uid in favorites.keeper_ids(phone) if uid != joiner.id]
+    service = get_settings().service_name
+    pairs = []
+    for user, contact_name in favorites.keepers_with_names(keepers, phone):
+        name = contact_name or joiner.full_name or phone
+        push = Push(CONTACT_JOINED, str(joiner.id), service, f"{name} joined {service}.", extra={"user_id": joiner.id})
+        pairs.append((user, push))
+    return deliver(pairs, "notify_contact_joined")
+
+
+def _event_changed(message: dict) -> Outcome:
+    view = _view(message["event_id"])
+    if view is None:
+        return Outcome()
+    event = view.event
+    left_out = set(message.get("exclude", []))  # invited by the same edit: they get new_invite
+    ids = [uid for uid in _guest_ids(view) if uid not in left_out]
+    users = get_users([*ids, event.owner_id])
+    words = [FIELD_WORDS.get(name, name) for name in message.get("fields", [])]
+    what = ", ".join(dict.fromkeys(words)) or "details"
+    body = f"{_name(users.get(event.owner_id))} changed the {what}."
+    push = Push(EVENT_CHANGED, str(message["id"]), event.title, body, event.id)
+    return deliver([(users[uid], push) for uid in ids if uid in users], "notify_event_change")
+
+
+def _event_cancelled(message: dict) -> Outcome:
+    """Flags every invitation cancelled (the part of cancel taken off the request), then tells the
+    invitees. Nothing when the event is not cancelled (a message about a cancel that failed)."""
+    view = _view(message["event_id"], live=False)
+    if view is None or not view.event.cancelled:
+        return Outcome()
+    flag_invitations_cancelled(view)
+    event = view.event
+    ids = _guest_ids(view)
+    users = get_users([*ids, event.owner_id])
+    push = Push.once_per_event(EVENT_CANCELLED, event, f"{_name(users.get(event.owner_id))} cancelled the event.")
+    return deliver([(users[uid], push) for uid in ids if uid in users], "notify_event_change")
+
+
+def _upcoming_event(message: dict) -> Outcome:
+    view = _view(message["event_id"])
+    if view is None or view.event.date_key != message.get("date_key") or view.event.event_date <= utcnow():
+        return Outcome()  # cancelled, moved (the new date has its own reminder) or over
+    event = view.event
+    ids = [event.owner_id] + [inv.user_id for inv in view.invitations if inv.role == GUEST and inv.has_accepted is True]
+    users = get_users(ids)
+    push = Push.once_per_event(
+        UPCOMING_EVENT, event, f"Starts {_when(event)}.", occurrence=f"{event.id}@{event.date_key.partition('#')[0]}"
+    )
+    outcome = deliver([(users[uid], push) for uid in ids if uid in users], "notify_upcoming_event")
+    if not outcome.failed:
+        mark_reminded(event, message["date_key"])  # out of the ``upcoming`` index, unless the date moved meanwhile
+    return outcome
+
+
+# The pushes each queue message type causes, by the message's "type".
+PUSHES_OF: dict[str, Callable[[dict], Outcome]] = {
+    NEW_INVITE: _new_invite,
+    INVITE_RSVP: _invite_rsvp,
+    CONTACT_JOINED: _contact_joined,
+    EVENT_CHANGED: _event_changed,
+    EVENT_CANCELLED: _event_cancelled,
+    UPCOMING_EVENT: _upcoming_event,
+}

@@ -1,0 +1,42 @@
+"""Publishes APNS pushes to SNS platform endpoints, cut to fit APNS's payload size."""
+
+from __future__ import annotations
+
+import json
+
+from chalicelib import aws
+from chalicelib.messaging.local_echo import echo
+
+# APNS refuses a payload over 4 KB, and SNS then refuses the publish: a push made of long titles and names
+# (200 and 256 characters of up to 4 bytes each) must be cut to fit, or its message would be retried in vain.
+# moto does not check this size.
+APNS_MAX_BYTES = 4096
+ELLIPSIS = "\u2026"
+
+
+def _encoded(payload: dict) -> str:
+    return json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
+
+
+def push_payload(title: str, body: str, data: dict) -> dict:
+    """The APNS payload: an alert, the default sound, no badge, and the app's data (``type``, ...);
+    the body, then the title, cut (with an ellipsis) so that it fits in ``APNS_MAX_BYTES`` as UTF-8."""
+    while True:
+        payload = {"aps": {"alert": {"title": title, "body": body}, "sound": "default"}, **data}
+        excess = len(_encoded(payload).encode()) - APNS_MAX_BYTES
+        if excess <= 0 or not (title or body):
+            return payload
+        drop = max(1, excess // 6) + 1  # a character takes at most 6 bytes here ("\\u001f")
+        if len(body) > 1:
+            body = body[: max(0, len(body.rstrip(ELLIPSIS)) - drop)] + ELLIPSIS
+        else:
+            title = title[: max(0, len(title.rstrip(ELLIPSIS)) - drop)] + ELLIPSIS
+
+
+def send_push(endpoint_arn: str, to_user_id: int, title: str, body: str, data: dict) -> None:
+    """Publish one push to one SNS platform endpoint. Raises the AWS error when SNS refuses or is
+    down (``EndpointDisabled`` and the like are for the caller to act on)."""
+    payload = _encoded(push_payload(title, body, data))
+    message = {"default": f"{title}: {body}", "APNS": payload, "APNS_SANDBOX": payload}
+    aws.sns().publish(TargetArn=endpoint_arn, MessageStructure="json", Message=json.dumps(message))
+    echo("push", to_user_id, f"{title}: {body}")

@@ -1,0 +1,59 @@
+"""Delivery claims in the auth table: ``SENT#<push type>#<occurrence>#<user>#<device>``, taken before a
+push is published so a redelivered queue message never sends it twice (see messaging/notifications).
+
+A claim is "sending" while a worker holds it (its ``nonce``, since ``claimed_at``) and "sent" once SNS
+took the push; one left "sending" longer than the lease may be taken over. Claims expire (TTL)."""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import time
+from datetime import datetime, timedelta
+
+from chalicelib.models.auth import SentNotification, sent_pk
+from chalicelib.store import Refused, refusals
+
+log = logging.getLogger("invites")
+
+SENDING, SENT = "sending", "sent"
+CLAIM_DAYS = 14  # at least the queue's retention: a redelivery always finds the claim
+
+
+def claim_key(push_type: str, occurrence: str, user_id: int, device_token: str) -> str:
+    return sent_pk(push_type, occurrence, user_id, device_token)
+
+
+def claim_delivery(key: str, expires_at: datetime | None, lease_seconds: int) -> SentNotification | None:
+    """Take the key (conditional PutItem); None when a delivery already sent it, or is sending it within
+    its lease."""
+    now = int(time.time())
+    claim = SentNotification(
+        key,
+        state=SENDING,
+        nonce=secrets.token_hex(8),
+        claimed_at=now,
+        expires_at=expires_at or timedelta(days=CLAIM_DAYS),
+    )
+    stale = (SentNotification.state == SENDING) & (SentNotification.claimed_at < now - lease_seconds)
+    try:
+        with refusals():
+            claim.save(condition=SentNotification.pk.does_not_exist() | stale)
+    except Refused:
+        return None
+    return claim
+
+
+def release_claim(claim: SentNotification) -> None:
+    """Give the key back after a failed publish, so the redelivery sends it."""
+    try:
+        claim.delete(condition=SentNotification.nonce == claim.nonce)
+    except Exception:  # noqa: BLE001 - then the lease runs out and the redelivery takes it over
+        log.warning("could not release a push claim")
+
+
+def mark_claim_sent(claim: SentNotification) -> None:
+    try:
+        claim.update(actions=[SentNotification.state.set(SENT)], condition=SentNotification.nonce == claim.nonce)
+    except Exception:  # noqa: BLE001 - the push went out; a "sending" claim still blocks for its lease
+        log.warning("could not mark a push claim sent")

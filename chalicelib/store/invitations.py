@@ -1,0 +1,145 @@
+"""Invitations: a guest's reply, marking one seen, new invitations added to an event, and a person's
+invitations by date through the ``by_user`` index (lists, timeline, stats). Invitation items live in
+their event's partition (``EVENT#<id>``/``INV#<user id>``); the event side is in store/events.py."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import datetime
+
+from chalicelib.models.base import transact_get, transact_write
+from chalicelib.models.events import GUEST, INVITATION_PREFIX, META_SK, Event, Invitation, event_pk, invitation_sk
+from chalicelib.models.events import date_of_key as date_of_key  # a date key's date, for the services
+from chalicelib.models.users import user_pk
+from chalicelib.parallel import chunks, parallel_map
+from chalicelib.store import Conflict, Refused, refusals
+from chalicelib.store.events import TRANSACTION_ITEMS
+
+# --------------------------------------------------------------------------- a guest's reply
+
+
+def find_invitation(event_id: int, user_id: int) -> Invitation | None:
+    """The invitation of ``user_id`` to the event, read consistently; None when not invited."""
+    try:
+        return Invitation.get(event_pk(event_id), invitation_sk(user_id), consistent_read=True)
+    except Invitation.DoesNotExist:
+        return None
+
+
+def write_reply(invitation: Invitation, *, accept: bool, message: str, now: datetime, max_spots_filled: int) -> None:
+    """The reply and the META counters in one transaction, on condition the reply read is unchanged and
+    the event live (and, for a guest joining, not full). Raises Refused or Conflict."""
+    event_id = invitation.event_id
+    was_accepted = invitation.has_accepted is True
+    if was_accepted:
+        unchanged = Invitation.has_accepted == True  # noqa: E712
+    else:
+        unchanged = Invitation.has_accepted.does_not_exist() | (Invitation.has_accepted == False)  # noqa: E712
+    live = Event.cancelled == False  # noqa: E712
+    actions = [Invitation.has_accepted.set(accept), Invitation.rsvp_message.set(message), Invitation.rsvp_time.set(now)]
+    event_key = Event(event_pk(event_id), META_SK)
+    with refusals(), transact_write() as transaction:
+        transaction.update(invitation, actions=actions, condition=unchanged)
+        if accept and not was_accepted:
+            room = (Event.total_spots == 0) | (Event.spots_filled < Event.total_spots)
+            room &= Event.spots_filled < max_spots_filled
+            transaction.update(event_key, actions=_counter_actions(1, now), condition=live & room)
+        elif was_accepted and not accept:
+            transaction.update(event_key, actions=_counter_actions(-1, now), condition=live)
+        else:
+            transaction.condition_check(Event, event_pk(event_id), META_SK, condition=live)
+
+
+def _counter_actions(delta: int, now: datetime) -> list:
+    return [Event.accepted_count.add(delta), Event.spots_filled.add(delta), Event.modified.set(now)]
+
+
+def event_and_reply(event_id: int, user_id: int) -> tuple[Event, bool | None] | None:
+    """META and the user's reply at one instant (TransactGetItems); None when a write held them."""
+    try:
+        with refusals(), transact_get() as transaction:
+            event = transaction.get(Event, event_pk(event_id), META_SK)
+            invitation = transaction.get(Invitation, event_pk(event_id), invitation_sk(user_id))
+    except Conflict:
+        return None
+    return event.get(), invitation.get().has_accepted
+
+
+def invitations_of(event_id: int) -> list[Invitation]:
+    """Every invitation of the event (the owner's too), read consistently: one Query."""
+    return list(Invitation.query(event_pk(event_id), Invitation.sk.startswith(INVITATION_PREFIX), consistent_read=True))
+
+
+def mark_seen(invitation: Invitation) -> None:
+    invitation.update(actions=[Invitation.has_seen.set(True)], condition=Invitation.pk.exists())
+
+
+def save_new_invitations(invitations: list[Invitation]) -> list[Invitation]:
+    """Store invitations of people not invited yet, 100 a transaction side by side; a person invited by a
+    parallel edit keeps that invitation (and its reply). Returns those stored."""
+
+    def save(chunk: list[Invitation]) -> list[Invitation]:
+        try:
+            with refusals(), transact_write() as transaction:
+                for invitation in chunk:
+                    transaction.save(invitation, condition=Invitation.pk.does_not_exist())
+            return chunk
+        except Refused:
+            pass
+        saved = []
+        for invitation in chunk:
+            try:
+                with refusals():
+                    invitation.save(condition=Invitation.pk.does_not_exist())
+                saved.append(invitation)
+            except Refused:
+                continue
+        return saved
+
+    return [inv for chunk in parallel_map(save, chunks(invitations, TRANSACTION_ITEMS)) for inv in chunk]
+
+
+# --------------------------------------------------------------------------- a person's events (``by_user``)
+
+
+def _not_cancelled(role: str | None):
+    condition = Invitation.cancelled == False  # noqa: E712 - a PynamoDB condition, not a comparison
+    if role is not None:
+        condition &= Invitation.role == role
+    return condition
+
+
+def invitations_by_date(
+    user_id: int, *, above: str | None = None, below: str | None = None, role: str | None = None, newest_first=False
+) -> Iterator[Invitation]:
+    """The person's invitations to events not cancelled, by date key (strictly between ``above`` and
+    ``below`` where given), as ``role`` when given: a Query of the ``by_user`` index, paged lazily."""
+    if above is not None and below is not None:
+        range_condition = Invitation.date_key.between(above, below)
+    elif above is not None:
+        range_condition = Invitation.date_key > above
+    elif below is not None:
+        range_condition = Invitation.date_key < below
+    else:
+        range_condition = None
+    return Invitation.by_user.query(
+        user_pk(user_id),
+        range_key_condition=range_condition,
+        filter_condition=_not_cancelled(role),
+        scan_index_forward=not newest_first,
+    )
+
+
+def count_unanswered(user_id: int, *, above: str) -> int:
+    """Invitations as a guest to events not cancelled, dated after ``above``, with no reply: one COUNT Query."""
+    return Invitation.count(
+        user_pk(user_id),
+        range_key_condition=Invitation.date_key > above,
+        filter_condition=_not_cancelled(GUEST) & Invitation.has_accepted.does_not_exist(),
+        index_name=Invitation.by_user.Meta.index_name,
+    )
+
+
+def guest_invitations(user_id: int) -> Iterator[Invitation]:
+    """The person's invitations as a guest (cancelled ones too): a Query of the ``by_user`` index."""
+    return Invitation.by_user.query(user_pk(user_id), filter_condition=Invitation.role == GUEST)

@@ -1,0 +1,90 @@
+"""What logs a person in: pins (``PIN#<e164>`` in the auth table, an HMAC only, with a TTL) and bearer
+tokens (``USER#<id>``/``TOKEN#<sha256>`` in the users table, beside the profile, so one BatchGetItem
+reads both)."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from chalicelib.models.auth import Pin, RateCounter, pin_pk
+from chalicelib.models.base import transact_write
+from chalicelib.models.users import PROFILE_SK, Token, User, UsersTable, token_sk, user_pk
+from chalicelib.store import Refused, refusals
+from chalicelib.store.batch import batch_get
+
+PIN_ITEM = 0  # the pin's position in :func:`use_pin`'s transaction, as Refused.items names it
+
+
+def new_pin(e164: str, pin_hmac: str, nonce: str, ttl_seconds: int) -> Pin:
+    return Pin(pin_pk(e164), pin_hmac=pin_hmac, nonce=nonce, attempts=0, expires_at=timedelta(seconds=ttl_seconds))
+
+
+def save_pin_counted(pin: Pin, counted_adds: list[tuple]) -> None:
+    """The pin and the bounded counter adds (``(item, actions, condition)``, see store.counters.limited_add)
+    in one transaction. Raises Refused whose items are the indexes in ``counted_adds`` of the full counters."""
+    try:
+        with refusals(), transact_write() as transaction:
+            for counter, actions, condition in counted_adds:
+                transaction.update(counter, actions=actions, condition=condition)
+            transaction.save(pin)
+    except Refused as refused:
+        # PynamoDB sends puts before updates: the pin is item 0, the counters follow in order
+        raise Refused(tuple(position - 1 for position in refused.items if position >= 1)) from refused
+
+
+def undo_pin(pin: Pin, counter_keys: list[str]) -> None:
+    """Give the counters their unit back and delete the pin (while it is still this one)."""
+    with transact_write() as transaction:
+        for key in counter_keys:
+            transaction.update(RateCounter(key), actions=[RateCounter.count.add(-1)])
+        transaction.delete(pin, condition=Pin.nonce == pin.nonce)
+
+
+def spend_pin_try(e164: str, max_attempts: int) -> Pin:
+    """Count one try of the number's pin while it exists and has tries left; the pin as it is now.
+    Raises Refused when there is no pin or no try left."""
+    pin = Pin(pin_pk(e164))
+    with refusals():
+        pin.update(actions=[Pin.attempts.add(1)], condition=Pin.pk.exists() & (Pin.attempts < max_attempts))
+    return pin
+
+
+def give_back_pin_try(pin: Pin) -> None:
+    """Undo :func:`spend_pin_try`, unless the pin was replaced or used meanwhile."""
+    try:
+        with refusals():
+            pin.update(actions=[Pin.attempts.add(-1)], condition=Pin.nonce == pin.nonce)
+    except Refused:
+        pass
+
+
+def new_token(user_id: int, token_hash: str, now: datetime, expires_at: datetime) -> Token:
+    return Token(user_pk(user_id), token_sk(token_hash), created=now, expires_at=expires_at)
+
+
+def use_pin(pin: Pin, token: Token, activate: User | None, now: datetime) -> None:
+    """Consume the pin (while it is the one read), store the token and activate ``activate`` (a former
+    invitee), in one transaction. Raises Refused (item PIN_ITEM: used by a parallel request meanwhile)."""
+    with refusals(), transact_write() as transaction:
+        transaction.delete(pin, condition=Pin.nonce == pin.nonce)
+        transaction.save(token)
+        if activate is not None:
+            transaction.update(activate, actions=[User.is_active.set(True), User.modified.set(now)])
+
+
+def save_token(token: Token) -> None:
+    token.save()
+
+
+def user_and_token(user_id: int, token_hash: str) -> tuple[User | None, Token | None]:
+    """The profile and the token item, read consistently in one BatchGetItem."""
+    items = batch_get(
+        UsersTable, [(user_pk(user_id), PROFILE_SK), (user_pk(user_id), token_sk(token_hash))], consistent_read=True
+    )
+    found = {item.sk: item for item in items}
+    user, stored = found.get(PROFILE_SK), found.get(token_sk(token_hash))
+    return (user if isinstance(user, User) else None), (stored if isinstance(stored, Token) else None)
+
+
+def delete_token(user_id: int, token_hash: str) -> None:
+    Token(user_pk(user_id), token_sk(token_hash)).delete()

@@ -1,0 +1,54 @@
+"""iOS devices under parallel registration: one owner per token, at most ten devices per user."""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+
+from chalicelib.messaging import devices
+from chalicelib.models.users import OWNER_SK, Device, DeviceOwner, device_owner_pk, user_pk
+from tests.utils.factories import make_person
+from tests.utils.notifications import endpoints
+
+TOKEN = "ab" * 32
+
+
+def _devices_of(person) -> list[Device]:
+    return list(Device.query(user_pk(person.id), consistent_read=True))
+
+
+def _token(n: int) -> str:
+    return f"{n:064x}"
+
+
+def test_a_token_registered_by_six_users_at_once_has_one_owner(aws):
+    people = [make_person(f"Person {n}") for n in range(6)]
+    with ThreadPoolExecutor(max_workers=6) as pool:
+        list(pool.map(lambda person: devices.add_device(person.user, TOKEN), people))
+    holders = [person for person in people if _devices_of(person)]
+    assert len(holders) == 1  # one phone: one user's pushes reach it
+    owner = DeviceOwner.get(device_owner_pk(TOKEN), OWNER_SK, consistent_read=True)
+    assert owner.user_id == holders[0].id
+
+
+def test_an_eleventh_device_drops_the_one_registered_longest_ago(aws):
+    alice = make_person("Alice")
+    for n in range(11):
+        devices.add_device(alice.user, _token(n))
+    kept = sorted(device.sk.removeprefix("DEVICE#") for device in _devices_of(alice))
+    assert kept == sorted(_token(n) for n in range(1, 11))
+    # the dropped phone is forgotten: no owner item, no endpoint
+    assert DeviceOwner.count(device_owner_pk(_token(0))) == 0
+    assert sorted(endpoint.token for endpoint in endpoints().values()) == kept
+    # the phone can be registered again, and then the oldest of the others goes
+    devices.add_device(alice.user, _token(0))
+    kept = sorted(device.sk.removeprefix("DEVICE#") for device in _devices_of(alice))
+    assert kept == sorted(_token(n) for n in [0, *range(2, 11)])
+
+
+def test_parallel_registrations_of_one_user_keep_ten(aws):
+    alice = make_person("Alice")
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        list(pool.map(lambda n: devices.add_device(alice.user, _token(n)), range(16)))
+    assert len(_devices_of(alice)) == 10
+    owned = [n for n in range(16) if DeviceOwner.count(device_owner_pk(_token(n))) == 1]
+    assert sorted(_token(n) for n in owned) == sorted(d.sk.removeprefix("DEVICE#") for d in _devices_of(alice))

@@ -1,0 +1,52 @@
+"""The README stays a one-page guide, and the documents it points to name every setting."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import fields
+from pathlib import Path
+
+from chalicelib.config import Settings
+
+ROOT = Path(__file__).resolve().parent.parent
+README = (ROOT / "README.md").read_text()
+
+
+def section(text: str, title: str) -> str:
+    start = text.index(f"\n## {title}\n")
+    end = text.find("\n## ", start + 1)
+    return text[start : end if end != -1 else len(text)]
+
+
+def test_readme_fits_on_one_page():
+    assert len(README.splitlines()) <= 200
+
+
+def test_the_two_commands_are_two():
+    block = re.search(r"```sh\n(.*?)```", section(README, "The two commands"), re.S).group(1)
+    assert [line.split("#")[0].strip() for line in block.strip().splitlines()] == ["make run", "make test"]
+
+
+def test_every_document_the_readme_links_exists():
+    links = re.findall(r"\]\(((?:docs/)?[\w./-]+\.md)(?:#[\w-]+)?\)", README)
+    assert links, "the README points to its documents"
+    for link in links:
+        assert (ROOT / link).is_file(), link
+
+
+def test_every_document_in_docs_links_only_existing_documents():
+    for doc in (ROOT / "docs").glob("*.md"):
+        for link in re.findall(r"\]\(([\w./-]+\.md)(?:#[\w-]+)?\)", doc.read_text()):
+            assert (doc.parent / link).is_file(), f"{doc.name}: {link}"
+
+
+def test_every_setting_is_named_in_the_configuration_document():
+    configuration = (ROOT / "docs" / "configuration.md").read_text()
+    missing = [f.name.upper() for f in fields(Settings) if f"`{f.name.upper()}`" not in configuration]
+    assert missing == []
+
+
+def test_readme_names_the_per_address_login_limits_and_points_to_every_setting():
+    for name in ("AUTH_SMS_PER_IP_PER_HOUR", "AUTH_VERIFY_PER_IP_PER_HOUR"):
+        assert f"`{name}" in README
+    assert "(docs/configuration.md)" in README
