@@ -24,8 +24,8 @@ def local_stack_emulator():
     server.start()
     try:
         endpoint = f"http://127.0.0.1:{port}"
-        local_stack.create_stack(endpoint, local_stack.create_platform_application(endpoint))
-        yield port, local_stack.aws_client("dynamodb", endpoint)
+        _, outputs = local_stack.create_stack(endpoint, local_stack.create_platform_application(endpoint))
+        yield port, local_stack.aws_client("dynamodb", endpoint), outputs["AuthTableName"]
     finally:
         server.stop()
 
@@ -41,18 +41,18 @@ def _deliver(port: int, sender: str, text: str) -> subprocess.CompletedProcess:
     )
 
 
-def _stop_list(dynamodb) -> list[dict]:
-    table = next(name for name in dynamodb.list_tables()["TableNames"] if name.endswith("-auth"))
+def _stop_list(dynamodb, table: str) -> list[dict]:
+    """The stop list's items (a test-only Scan; moto's state is per process, other tests' tables may be there)."""
     return [item for item in dynamodb.scan(TableName=table)["Items"] if item["pk"]["S"].startswith("STOP#")]
 
 
 def test_stop_help_and_start_reach_the_handler_against_the_local_stack(local_stack_emulator):
-    port, dynamodb = local_stack_emulator
+    port, dynamodb, auth_table = local_stack_emulator
     number = "+14155550142"
     stopped = _deliver(port, number, "STOP")
     assert stopped.returncode == 0, stopped.stderr
     assert json.loads(stopped.stdout.splitlines()[-1])["action"] == "stopped"
-    (item,) = _stop_list(dynamodb)
+    (item,) = _stop_list(dynamodb, auth_table)
     assert item["source"]["S"] == "text" and number not in json.dumps(item)
 
     helped = _deliver(port, number, "help")
@@ -61,7 +61,7 @@ def test_stop_help_and_start_reach_the_handler_against_the_local_stack(local_sta
     assert result["action"] == "helped"
 
     assert json.loads(_deliver(port, number, "START").stdout.splitlines()[-1])["action"] == "resumed"
-    assert _stop_list(dynamodb) == []
+    assert _stop_list(dynamodb, auth_table) == []
 
 
 def test_without_make_run_it_says_so():
