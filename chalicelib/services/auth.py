@@ -12,23 +12,28 @@ import hmac
 import secrets
 import time
 from datetime import timedelta
+from typing import TYPE_CHECKING
 
 from chalicelib import store
 from chalicelib.config import get_settings
 from chalicelib.errors import InvalidToken, Throttled, ValidationError
-from chalicelib.messaging import notifications, sms_sender
 from chalicelib.parallel import parallel_map
-from chalicelib.pinkey import pin_key
 from chalicelib.services import users
-from chalicelib.services.ratelimit import Limit, address_subject, hit
 from chalicelib.store import tokens
 from chalicelib.timeutil import utcnow
+
+# Every request authenticates; only the login routes text, count tries and need the pin key. Their modules
+# are imported inside the functions that use them, so a cold start of any other route skips them.
+if TYPE_CHECKING:
+    from chalicelib.services.ratelimit import Limit
 
 INVALID_PIN = "Invalid pin."
 PIN_DIGITS = 6
 
 
 def _pin_hmac(e164: str, pin: str) -> str:
+    from chalicelib.pinkey import pin_key
+
     # deployed stages: the SSM key, 503 without one (never the public development key)
     return hmac.new(pin_key(), f"{e164}:{pin}".encode(), hashlib.sha256).hexdigest()
 
@@ -38,6 +43,8 @@ def hash_token(token: str) -> str:
 
 
 def _sms_limits(e164: str, source_ip: str) -> list[Limit]:
+    from chalicelib.services.ratelimit import Limit, address_subject
+
     settings = get_settings()
     return [
         Limit("sms-number", e164, settings.auth_sms_per_number, settings.auth_sms_number_window_seconds),
@@ -48,6 +55,8 @@ def _sms_limits(e164: str, source_ip: str) -> list[Limit]:
 def request_pin(e164: str, source_ip: str) -> None:
     """Issue a pin for ``e164`` and text it. The limits and the pin are written in one transaction,
     and undone when the text cannot be sent, so a failed send costs the caller nothing."""
+    from chalicelib.messaging import sms_sender
+
     settings = get_settings()
     now = time.time()
     limits = _sms_limits(e164, source_ip)
@@ -80,6 +89,9 @@ def verify_pin(e164: str, pin: str, source_ip: str) -> tuple:
     Three rounds: the address count, the try and the phone claim read side by side; the user read
     (or made); one transaction that consumes the pin, stores the token and activates a former
     invitee."""
+    from chalicelib.messaging import notifications
+    from chalicelib.pinkey import pin_key
+
     pin_key()  # a stage without its key answers 503 before a try is spent
     item, claim = _first_round(e164, source_ip)
     expired = item.expires_at is None or item.expires_at.timestamp() <= time.time()
@@ -104,6 +116,8 @@ def verify_pin(e164: str, pin: str, source_ip: str) -> tuple:
 def _first_round(e164: str, source_ip: str) -> tuple:
     """Count the try against the address and the pin side by side, and read the phone claim.
     Over the address limit: the pin's try is given back (if it was spent) and the answer is 429."""
+    from chalicelib.services.ratelimit import Limit, address_subject, hit
+
     limit = Limit("verify-ip", address_subject(source_ip), get_settings().auth_verify_per_ip_per_hour)
 
     def outcome(step):
