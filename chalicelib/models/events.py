@@ -139,6 +139,8 @@ class Event(EventsTable, discriminator="event"):
     poll_count = NumberAttribute(default=0)
     # absent on events stored before the limit: counted from 0 (see services.conversation)
     suggestion_count = NumberAttribute(default=0)
+    # guests invited (the owner not counted), at most INVITEES_PER_EVENT; absent on events stored before it
+    invitee_count = NumberAttribute(null=True)
     remind_day = UnicodeAttribute(null=True)
     date_key = UnicodeAttribute(null=True)
     created = UTCDateTimeAttribute()
