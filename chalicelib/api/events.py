@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import TYPE_CHECKING
 
+from chalicelib import localtime
 from chalicelib.api import representations
 from chalicelib.api.blueprint import ApiBlueprint
 from chalicelib.api.request import NO_BODY, RequestContext
@@ -23,6 +24,7 @@ if TYPE_CHECKING:
 blueprint = ApiBlueprint(__name__)
 
 INVALID_DATETIME = "Enter a valid date/time."
+UNKNOWN_TIME_ZONE = "Unknown time zone."
 NOT_DICT = "Invalid data. Expected a dictionary, but got {kind}."
 TIMELINE_TYPES = ("sent", "received")
 MAX_PER_PAGE = 1000
@@ -69,6 +71,23 @@ def _location(fields: Fields) -> dict | None:
     return {"latitude": latitude, "longitude": longitude}
 
 
+def _time_zone(fields: Fields) -> str | None:
+    """An IANA zone name, ``""`` when sent as null (to clear it), None when not sent."""
+    if fields.present("time_zone") and fields.data["time_zone"] is None:
+        return ""
+    name = fields.string("time_zone", allow_blank=False)
+    if name is not None and localtime.zone(name) is None:
+        fields.error("time_zone", UNKNOWN_TIME_ZONE)
+        return None
+    return name
+
+
+def _sent_offset(raw: object) -> int:
+    """The UTC offset, in minutes, of the event_date as sent: 0 for ``Z``, no offset, or UNIX seconds."""
+    sent = parse_iso_as_sent(raw) if isinstance(raw, str) else None
+    return localtime.offset_minutes(sent) or 0
+
+
 def _event_input(body: dict, *, creating: bool) -> EventInput:
     """Every field checked before anything is written; all errors at once."""
     from chalicelib.services import events
@@ -83,12 +102,16 @@ def _event_input(body: dict, *, creating: bool) -> EventInput:
         location=_location(fields),
         address=fields.string("address", max_length=1000),
         venue_name=fields.string("venue_name", max_length=100),
+        time_zone=_time_zone(fields),
+        duration_minutes=fields.integer("duration_minutes", min_value=1, max_value=localtime.MAX_DURATION_MINUTES),
     )
     if not creating:
         data.spot_filled = fields.integer("spot_filled", min_value=1, max_value=get_settings().max_spots)
     fields.raise_if_errors()
-    if data.event_date is not None and data.is_time_specified is None:
-        data.is_time_specified = _time_part_given(body.get("event_date"))
+    if data.event_date is not None:
+        data.utc_offset_minutes = _sent_offset(body.get("event_date"))
+        if data.is_time_specified is None:
+            data.is_time_specified = _time_part_given(body.get("event_date"))
     return data
 
 

@@ -1,14 +1,15 @@
-"""The caller's own profile: GET/PATCH /users/me, avatars and the social network link."""
+"""The caller's own profile: GET/PATCH/DELETE /users/me, avatars and the social network link."""
 
 from __future__ import annotations
 
 from chalicelib.api import representations
 from chalicelib.api.blueprint import ApiBlueprint
 from chalicelib.api.request import MULTIPART_BODY, NO_BODY, RequestContext
+from chalicelib.api.responses import NO_CONTENT
 from chalicelib.services import users
 from chalicelib.validation import Fields
 
-# Avatars, multipart parsing and the Facebook link: imported inside the handlers that use
+# Avatars, multipart parsing, the Facebook link and account deletion: imported inside the handlers that use
 # them, so a cold start of another route skips them.
 
 blueprint = ApiBlueprint(__name__)
@@ -40,6 +41,15 @@ def edit_me(ctx: RequestContext):
     fields.raise_if_errors()
     changes = {name: value for name, value in changes.items() if value is not None}
     return representations.user_json(users.update_profile(ctx.user, changes), with_event_change=True)
+
+
+@blueprint.route("/users/me", ["DELETE"], body=NO_BODY)
+def delete_me(ctx: RequestContext):
+    """The account closes now; the rest of its data goes off the request (services/account_deletion.py)."""
+    from chalicelib.services import account_deletion
+
+    account_deletion.delete_account(ctx.user)
+    return NO_CONTENT
 
 
 @blueprint.route("/users/change_avatar", ["POST"], body=MULTIPART_BODY)

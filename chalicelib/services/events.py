@@ -56,6 +56,15 @@ class EventInput:
     address: str | None = None
     venue_name: str | None = None
     spot_filled: int | None = None
+    time_zone: str | None = None  # an IANA name; "" to clear
+    utc_offset_minutes: int | None = None  # the offset event_date was sent with (0 for Z or none)
+    duration_minutes: int | None = None
+
+
+# Edits that change what a guest's calendar entry shows: each one grows its SEQUENCE (store.events.EventEdit).
+CALENDAR_FIELDS = (
+    "title", "event_date", "is_time_specified", "time_zone", "duration_minutes", "location", "address", "venue_name"
+)  # fmt: skip
 
 
 def whole_seconds(value: datetime) -> datetime:
@@ -100,6 +109,9 @@ def create_event(owner, data: EventInput) -> EventView:
         "address": data.address,
         "venue_name": data.venue_name,
         "invitee_count": len(invitees.users),
+        "time_zone": data.time_zone,
+        "utc_offset_minutes": data.utc_offset_minutes,
+        "duration_minutes": data.duration_minutes,
     }
 
     def draw(_attempt: int):
@@ -209,6 +221,10 @@ def _edit_of(data: EventInput, new_total: int) -> EventEdit:
         address=data.address,
         venue_name=data.venue_name,
         spots_filled_by_hand=data.spot_filled or 0,
+        time_zone=data.time_zone,
+        utc_offset_minutes=data.utc_offset_minutes,
+        duration_minutes=data.duration_minutes,
+        calendar_revised=any(getattr(data, name) is not None for name in CALENDAR_FIELDS),
     )
 
 
