@@ -66,6 +66,10 @@ NOT_ON_THE_READ_PATH = (
     "chalicelib.guest_page.rsvp",
     "chalicelib.guest_page.ics",
     "chalicelib.pinkey",
+    "chalicelib.services.account_deletion",
+    "chalicelib.services.data_export",
+    "chalicelib.services.web_account",
+    "chalicelib.guest_page.account_pages",
 )
 
 FIRST_ANSWER = """
