@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from chalicelib import localtime
 from chalicelib.api import representations
@@ -11,9 +12,14 @@ from chalicelib.api.request import NO_BODY, RequestContext
 from chalicelib.api.responses import NO_CONTENT, HandlerResult
 from chalicelib.config import get_settings
 from chalicelib.errors import NotFound, ValidationError
-from chalicelib.services import event_reads, events, replies
+from chalicelib.services import event_reads
 from chalicelib.timeutil import parse_datetime, parse_iso_as_sent
 from chalicelib.validation import REQUIRED, Fields
+
+# The write services (events, replies) and the messaging they pull in: imported inside the handlers that
+# write, so a cold start that reads an event skips them.
+if TYPE_CHECKING:
+    from chalicelib.services.events import EventInput
 
 blueprint = ApiBlueprint(__name__)
 
@@ -82,8 +88,10 @@ def _sent_offset(raw: object) -> int:
     return localtime.offset_minutes(sent) or 0
 
 
-def _event_input(body: dict, *, creating: bool) -> events.EventInput:
+def _event_input(body: dict, *, creating: bool) -> EventInput:
     """Every field checked before anything is written; all errors at once."""
+    from chalicelib.services import events
+
     fields = Fields(body)
     data = events.EventInput(
         title=fields.string("title", required=creating, max_length=200, allow_blank=False),
@@ -199,6 +207,8 @@ def list_events(ctx: RequestContext):
 
 @blueprint.route("/events", ["POST"])
 def create_event(ctx: RequestContext):
+    from chalicelib.services import events
+
     data = _event_input(ctx.json_object(), creating=True)
     view = events.create_event(ctx.user, data)
     return HandlerResult(representations.event_json(view, ctx.user.id, representations.CREATE), status=201)
@@ -239,6 +249,8 @@ def event_detail(ctx: RequestContext):
 
 @blueprint.route("/events/{event_id}", ["PATCH"])
 def edit_event(ctx: RequestContext):
+    from chalicelib.services import events
+
     event_id = ctx.path_id("event_id")
     data = _event_input(ctx.json_object(), creating=False)
     view = events.update_event(ctx.user, event_id, data)
@@ -247,11 +259,15 @@ def edit_event(ctx: RequestContext):
 
 @blueprint.route("/events/{event_id}/cancel_event", ["PUT"], body=NO_BODY)
 def cancel_event(ctx: RequestContext):
+    from chalicelib.services import events
+
     events.cancel_event(ctx.user, ctx.path_id("event_id"))
     return NO_CONTENT
 
 
 def _rsvp(ctx: RequestContext, accept: bool):
+    from chalicelib.services import replies
+
     event_id = ctx.path_id("event_id")
     message = _rsvp_message(ctx)
     invitation = replies.rsvp(ctx.user, event_id, accept=accept, message=message)
@@ -270,6 +286,8 @@ def reject(ctx: RequestContext):
 
 @blueprint.route("/events/{event_id}/invitations/{invitation_id}/mark_seen", ["PUT"], body=NO_BODY)
 def mark_seen(ctx: RequestContext):
+    from chalicelib.services import replies
+
     event_id = ctx.path_id("event_id")
     invitation_id = ctx.path_id("invitation_id")
     return representations.invitation_json(replies.mark_seen(ctx.user, event_id, invitation_id), ctx.user)

@@ -16,9 +16,10 @@ from chalicelib.api.blueprint import ApiBlueprint
 from chalicelib.api.request import FORM_BODY, NO_BODY, RequestContext
 from chalicelib.config import get_settings
 from chalicelib.errors import ApiError, Conflict, PermissionDenied
-from chalicelib.guest_page import ics, pages, rsvp
 from chalicelib.timeutil import utcnow
 from chalicelib.validation import Fields
+
+# The guest page's modules: imported inside the handlers that use them, so a cold start of the API skips them.
 
 blueprint = ApiBlueprint(__name__)
 
@@ -56,16 +57,22 @@ def posted_from_the_page(headers) -> bool:
 
 
 def _headers(content_type: str, **more: str) -> dict[str, str]:
+    from chalicelib.guest_page import pages
+
     return {"Content-Type": content_type, **pages.security_headers(), **more}
 
 
 def _html(ctx: RequestContext, html: str, status: int = 200) -> Response:
+    from chalicelib.guest_page import pages
+
     body = "" if ctx.method == "HEAD" else html
     return Response(body=body, status_code=status, headers=_headers(pages.HTML))
 
 
 def error_page(error: ApiError, method: str) -> Response:
     """Errors of these routes as HTML pages with the page's headers (and Retry-After where given)."""
+    from chalicelib.guest_page import pages
+
     status = int(error.status)
     passed = {name: value for name, value in error.headers.items() if name in PASSED_ON_HEADERS}
     body = "" if method == "HEAD" else pages.error_page(status, passed.get("Retry-After"))
@@ -83,6 +90,8 @@ def _page_url(ctx: RequestContext) -> str:
 
 @blueprint.route("/i/{code}", ["GET"], auth=False, body=NO_BODY, error_page=error_page)
 def event_page(ctx: RequestContext):
+    from chalicelib.guest_page import pages, rsvp
+
     page = rsvp.open_link(_code(ctx), ctx.source_ip)
     notice = SAVED if ctx.query("answered") == "1" else None
     html = pages.event_page(page, page_url=_page_url(ctx), now=utcnow(), token=rsvp.form_token(page), notice=notice)
@@ -91,6 +100,8 @@ def event_page(ctx: RequestContext):
 
 @blueprint.route("/i/{code}/rsvp", ["POST"], auth=False, body=FORM_BODY, error_page=error_page)
 def answer(ctx: RequestContext):
+    from chalicelib.guest_page import pages, rsvp
+
     if not posted_from_the_page(ctx.request.headers):
         raise PermissionDenied()
     page = rsvp.open_link(_code(ctx), ctx.source_ip, host=False)  # an answer needs no host's name
@@ -121,6 +132,8 @@ def answer(ctx: RequestContext):
 
 @blueprint.route("/i/{code}/event.ics", ["GET"], auth=False, body=NO_BODY, error_page=error_page)
 def calendar_entry(ctx: RequestContext):
+    from chalicelib.guest_page import ics, rsvp
+
     page = rsvp.open_link(_code(ctx), ctx.source_ip, host=False)
     body = "" if ctx.method == "HEAD" else ics.calendar(page.event, _page_url(ctx), utcnow())
     headers = _headers(ics.CONTENT_TYPE, **{"Content-Disposition": ics.content_disposition(page.event.title)})
