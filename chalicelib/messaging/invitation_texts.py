@@ -85,3 +85,33 @@ def send_invitation_texts(owner: User, event: Event, people: list[User], links: 
             log.warning("invitation text failed for user %s", person.id)
 
     parallel_map(send, chosen)
+
+
+def promotion_text(owner: User, event: Event, link: str) -> str:
+    """The text to a waitlisted guest without an account who got a spot, with the link to their page,
+    cut like the invitation to the allowed segments."""
+    settings = get_settings()
+    when = event.event_date.strftime("%b %d, %Y at %H:%M UTC" if event.is_time_specified else "%b %d, %Y")
+
+    def template(who: str, title: str) -> str:
+        return f'{settings.service_name}: a spot opened at "{title}" by {who} on {when}. You\'re in! {link}'
+
+    return sms_segments.fit(
+        template, owner.full_name or owner.phone_number, event.title, settings.invite_sms_max_segments
+    )
+
+
+def send_promotion_texts(owner: User, event: Event, people: list[User], links: dict[int, str]) -> None:
+    """Text each promoted guest their page link, within the same limits as invitation texts (the
+    owner's hourly quota, each number's daily cap); a failed text is logged."""
+    chosen = _texts_allowed(owner, people)
+    if len(chosen) < len(people):
+        log.info("promotion texts not sent: %d of %d over a limit", len(people) - len(chosen), len(people))
+
+    def send(person: User) -> None:
+        try:
+            sms_sender.send_sms(person.phone_number, promotion_text(owner, event, links[person.id]))
+        except Exception:  # noqa: BLE001 - the seat stands; the text is best effort
+            log.warning("promotion text failed for user %s", person.id)
+
+    parallel_map(send, chosen)
