@@ -20,7 +20,7 @@ scheduled reminder queries.
 
 from __future__ import annotations
 
-from datetime import UTC
+from datetime import UTC, datetime
 
 from pynamodb.attributes import (
     BooleanAttribute,
@@ -68,6 +68,12 @@ def message_sk(created, message_id: int) -> str:
 def wait_sk(arrival, user_id: int) -> str:
     """Sorts in arrival order, then by person: ``WAIT#2026-12-01T18:00:00.123456Z#0000000000000042``."""
     return f"{WAIT_PREFIX}{arrival.astimezone(UTC):%Y-%m-%dT%H:%M:%S.%f}Z#{user_id:016d}"
+
+
+def wait_time_of(key: str) -> datetime:
+    """The arrival instant of a :func:`wait_sk` key."""
+    stamp = key.removeprefix(WAIT_PREFIX).partition("#")[0]
+    return datetime.strptime(stamp, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=UTC)
 
 
 def date_key(event_date, event_id: int) -> str:
@@ -151,6 +157,9 @@ class Event(EventsTable, discriminator="event"):
     max_extra_guests = NumberAttribute(default=0)
     waitlist = BooleanAttribute(default=False)
     waiting_count = NumberAttribute(default=0)  # parties on the waitlist (WAIT# items)
+    # the key of the latest party to join: a join must sort after it, so the line's order is the order
+    # the joins were written in, and a place told is never taken by someone who came later
+    last_wait_key = UnicodeAttribute(null=True)
     remind_day = UnicodeAttribute(null=True)
     date_key = UnicodeAttribute(null=True)
     created = UTCDateTimeAttribute()

@@ -10,7 +10,7 @@ transaction with META, so the spot counters and the line move together.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from chalicelib.models.base import transact_write
 from chalicelib.models.events import (
@@ -22,6 +22,7 @@ from chalicelib.models.events import (
     event_pk,
     invitation_sk,
     wait_sk,
+    wait_time_of,
 )
 from chalicelib.parallel import parallel_map
 from chalicelib.store import refusals
@@ -54,10 +55,14 @@ def join(
     now: datetime,
     max_spots_filled: int,
 ) -> str:
-    """Put the guest at the end of the line, on condition their reply is as read, the event live and the
-    party still does not go in directly (no room for it, or others waiting). Returns the wait key.
-    Raises Refused or Conflict."""
+    """Put the guest at the end of the line, on condition their reply is as read, the event live, the
+    party still does not go in directly (no room for it, or others waiting), and its key sorts after
+    every key already in line (a join written meanwhile with a later clock refuses this one, which
+    is then tried again with a fresh key). Returns the wait key. Raises Refused or Conflict."""
     key = wait_sk(now, invitation.user_id)
+    if event.last_wait_key and key <= event.last_wait_key:  # clocks of two servers need not agree
+        key = wait_sk(wait_time_of(event.last_wait_key) + timedelta(microseconds=1), invitation.user_id)
+    behind_everyone = Event.last_wait_key.does_not_exist() | (Event.last_wait_key < key)
     entry = WaitlistEntry(
         event_pk(event.id),
         key,
@@ -78,8 +83,8 @@ def join(
         transaction.save(entry, condition=WaitlistEntry.pk.does_not_exist())
         transaction.update(
             Event(event_pk(event.id), META_SK),
-            actions=[Event.waiting_count.add(1), Event.modified.set(now)],
-            condition=LIVE & (Event.total_spots == int(event.total_spots or 0)) & cannot_enter,
+            actions=[Event.waiting_count.add(1), Event.last_wait_key.set(key), Event.modified.set(now)],
+            condition=LIVE & (Event.total_spots == int(event.total_spots or 0)) & cannot_enter & behind_everyone,
         )
     return key
 
