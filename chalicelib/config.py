@@ -52,6 +52,10 @@ class Settings:
     sms_countries: str = ""
     # Numbers one user may look up through from_phone_numbers in any 24 hours.
     contact_lookup_numbers_per_user_per_day: int = 2000
+    # Guests one event may have in total (create and edits together).
+    invitees_per_event: int = 500
+    # Events one owner may create in any 24 hours.
+    events_per_owner_per_day: int = 100
     # iOS devices per user; an 11th drops the one registered longest ago.
     devices_per_user: int = 10
     messages_per_event: int = 200
@@ -60,6 +64,9 @@ class Settings:
     request_max_bytes: int = 4 * 1024 * 1024
     avatar_max_bytes: int = 4 * 1024 * 1024
     avatar_max_pixels: int = 40_000_000
+    # Bytes one PNG's pixel data may inflate to (rows of width x channels x bit depth): its decoding CPU
+    # grows with them. 120 MB is a 40 MP 8-bit RGB image (about 0.6 s here); 16-bit RGBA allows 15 MP.
+    image_raw_max_bytes: int = 120_000_000
     fb_graph_url: str = "https://graph.facebook.com/v19.0"
     fb_graph_timeout_seconds: float = 5.0
     sms_sender_id: str = ""

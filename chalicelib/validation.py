@@ -8,6 +8,7 @@ fields.raise_if_errors()      # 400 {"title": ["..."], ...} when anything was wr
 from __future__ import annotations
 
 import re
+import unicodedata
 from datetime import UTC, datetime
 from typing import Any
 
@@ -49,6 +50,19 @@ def text_error(value: str) -> str | None:
     if surrogate:
         return SURROGATE_CHARACTER.format(code=ord(surrogate.group()))
     return None
+
+
+def text_errors_by_position(items: list) -> dict[str, list[str]]:
+    """``{"<index>": [message]}`` for the strings of a list that hold NUL or a lone surrogate (DRF's
+    ListField shape), {} when none does."""
+    problems = {str(index): text_error(item) if isinstance(item, str) else None for index, item in enumerate(items)}
+    return {index: [problem] for index, problem in problems.items() if problem}
+
+
+def comparable_text(value: str) -> str:
+    """The form two texts are compared in for duplicates: NFC-normalised, case-folded, trimmed, so that
+    "Café" typed composed or as e + combining accent, "STRASSE" and "straße", are the same."""
+    return unicodedata.normalize("NFC", unicodedata.normalize("NFC", value).casefold()).strip()
 
 
 def date_range_message() -> str:

@@ -1,9 +1,10 @@
-"""Figures of the abusive-input reproductions (multipart parts, favorites photos, lookups), in process
-(moto + chalice.test.Client, no network).
+"""Figures of the adversarial runs' reproductions, in process (moto + chalice.test.Client, no network).
 
-    python scripts/abuse_figures.py                      # all three figures
+    python scripts/abuse_figures.py                      # the first run's three figures
     python scripts/abuse_figures.py multipart favorites  # some of them
     python scripts/abuse_figures.py suggestions --suggestions 1500
+    python scripts/abuse_figures.py round2               # the second run's ten (scripts/abuse_round2.py)
+    python scripts/abuse_figures.py round2 --code /tmp/old-tree   # the same, against another checkout
 
 - ``multipart``: wall time until ``POST /users/change_avatar`` with 80,000 tiny parts is answered;
 - ``favorites``: CPU seconds of ``POST /users/favorite_contacts`` with 20 photos of 12 MP each (16-bit
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import base64
+import importlib.util
 import json
 import statistics
 import struct
@@ -32,7 +34,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.utils.aws_env import create_resources, use_test_environment  # noqa: E402
+import abuse_round2  # noqa: E402  (next to this script)
 
 JSON = {"Content-Type": "application/json"}
 
@@ -181,9 +183,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--megapixels", type=float, default=12)
     parser.add_argument("--kind", choices=["png16", "png8", "jpeg"], default="png16")
     parser.add_argument("--suggestions", type=int, default=None)
+    parser.add_argument(
+        "--moto-as-shipped", action="store_true", help="moto backing up a table once per transaction item (slow)"
+    )
+    abuse_round2.add_options(parser)
     args = parser.parse_args(argv)
+    if args.code:  # measure that checkout: its app, services and test factories (none imported yet)
+        sys.path.insert(0, str(Path(args.code).resolve()))
+    from tests.utils.aws_env import create_resources, use_test_environment
+
+    if not args.moto_as_shipped:  # this checkout's harness fix, whichever code is measured
+        spec = importlib.util.spec_from_file_location("harness_aws_env", ROOT / "tests" / "utils" / "aws_env.py")
+        harness = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(harness)
+        harness.back_up_tables_once_per_transaction()
 
     use_test_environment()
+    abuse_round2.count_and_serialise_aws_calls()
     from chalice.test import Client
     from moto import mock_aws
 
@@ -195,8 +211,10 @@ def main(argv: list[str] | None = None) -> int:
         "multipart": lambda client: multipart(client, args.parts),
         "favorites": lambda client: favorites(client, args.photos, args.megapixels, args.kind),
         "suggestions": lambda client: suggestions(client, count),
+        **abuse_round2.runs(args),
     }
-    for name in args.figures:
+    names = [name for figure in args.figures for name in (abuse_round2.runs(args) if figure == "round2" else [figure])]
+    for name in names:
         with mock_aws():
             create_resources()
             with Client(app, stage_name="local") as client:

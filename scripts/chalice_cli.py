@@ -5,7 +5,7 @@ its packager accepts any wheel whose tag it thinks fits, builds the rest from so
 on with a warning when that fails. That once shipped a Pillow built against the build host's libraries. Here:
 
 1. **The runtime is fixed**: ``LAMBDA_RUNTIME`` (python3.12, Amazon Linux 2023, glibc 2.34), whatever Python
-   runs the deploy (3.11 works: nothing is compiled here).
+   runs the deploy (3.11 works; only the bytecode of point 6 needs a CPython 3.12 on the machine).
 2. **Binary wheels only**, and nothing the runtime has already (``RUNTIME_PROVIDED``): every dependency of
    requirements.txt is resolved by ``pip download
    --only-binary=:all:`` for that runtime (``--python-version 3.12 --abi cp312`` and every manylinux tag up to
@@ -15,7 +15,18 @@ on with a warning when that fails. That once shipped a Pillow built against the 
    stack's outputs; git-ignored): merged into the stage of ``.chalice/config.json`` in memory, never into the
    tracked file. ``deploy`` and ``package`` of dev/prod refuse a placeholder, a missing setting or a
    ``PIN_SECRET`` in the functions' environment (the key is read from SSM at run time).
-4. **``local``** answers a path the API does not have as API Gateway does once deployed with the project's
+4. **Gateway responses in the API definition**: every swagger document Chalice generates (the one
+   ``chalice deploy`` imports with ``PutRestApi`` in overwrite mode, and the SAM ``DefinitionBody`` of
+   ``chalice package``) declares the gateway responses of scripts/gateway.py as
+   ``x-amazon-apigateway-gateway-responses``, so no deploy path can leave API Gateway's defaults in place.
+5. **Reserved concurrency** of the queue worker and the schedule from ``infra/stages.json``
+   (``reserved_concurrency``), for ``deploy`` and ``package`` alike.
+6. **Bytecode in the zip**: every ``.py`` of the deployment package (the app, chalice's runtime part and every
+   dependency) gets its ``__pycache__/<name>.cpython-312.pyc``, compiled by CPython 3.12 (``LAMBDA_PYTHON``, else
+   pyenv's 3.12) as unchecked-hash ``.pyc``: Python loads them without reading or stat-comparing the source,
+   which matters on Lambda's read-only ``/var/task`` where nothing compiled at a cold start can be kept
+   (docs/operations.md, "Bytecode in the package"). scripts/package_check.py refuses a zip without them.
+7. **``local``** answers a path the API does not have as API Gateway does once deployed with the project's
    gateway responses (scripts/gateway.py): 404 ``{"detail": "Not found."}``, never echoing ``Authorization``;
    and a 204 whose Lambda response sets ``Content-Type`` to null (chalicelib/api/responses.py) with neither body
    nor Content-Type, as API Gateway's proxy integration does (``chalice local`` would send
@@ -164,6 +175,134 @@ def _install_manylinux_builder() -> None:
     packager.BaseLambdaDeploymentPackager._deployment_package_filename = cache_name
 
 
+# --- bytecode ------------------------------------------------------------------------------------------
+
+# Where the functions' code lives on Lambda: baked into the .pyc so tracebacks name the deployed files.
+LAMBDA_TASK_ROOT = "/var/task"
+PYENV_PYTHON = Path.home() / ".pyenv" / "versions" / "3.12.1" / "bin" / "python3.12"
+
+
+_WHICH_PYTHON = "import sys, platform; print(platform.python_implementation(), *sys.version_info[:2])"
+
+
+def runtime_python(runtime: str = LAMBDA_RUNTIME) -> str:
+    """A CPython of the runtime's minor version, to compile the package with (a .pyc is version-specific)."""
+    version = runtime.removeprefix("python")
+    candidates = [os.environ.get("LAMBDA_PYTHON"), str(PYENV_PYTHON), f"python{version}"]
+    for candidate in filter(None, candidates):
+        try:
+            found = subprocess.run(
+                [
+                    candidate,
+                    "-c",
+                    "import sys, platform; print(platform.python_implementation(), *sys.version_info[:2])",
+                ],
+                capture_output=True,
+                text=True,
+                check=False,
+            ).stdout.split()
+        except OSError:
+            continue
+        if found == ["CPython", *version.split(".")]:
+            return candidate
+    raise DeployRefused(
+        f"no CPython {version} to compile the package for Lambda {runtime}: set LAMBDA_PYTHON to one "
+        f"(tried {', '.join(filter(None, candidates))})"
+    )
+
+
+def compile_package(zip_path: str | Path, python: str | None = None) -> int:
+    """Give every ``.py`` of the zip an unchecked-hash ``.pyc`` compiled by ``python`` (CPython 3.12).
+
+    Any other bytecode in the zip goes (chalice copies chalicelib/ as it is, ``__pycache__`` of the deploying
+    Python included). Returns how many were compiled; 0 when every module has its 3.12 ``.pyc`` already."""
+    import shutil
+    import tempfile
+    import zipfile
+
+    zip_path = Path(zip_path)
+    with zipfile.ZipFile(zip_path) as archive:
+        names = archive.namelist()
+        sources = [name for name in names if name.endswith(".py")]
+        if all(_cached_name(source) in names for source in sources):
+            return 0
+        kept = [info for info in archive.infolist() if "__pycache__/" not in info.filename]
+        with tempfile.TemporaryDirectory() as scratch:
+            root = Path(scratch) / "task"
+            archive.extractall(root, [info.filename for info in kept])
+            command = [python or runtime_python(), "-m", "compileall", "-q", "-j", "0"]
+            command += ["--invalidation-mode", "unchecked-hash", "-s", str(root), "-p", LAMBDA_TASK_ROOT, str(root)]
+            done = subprocess.run(command, capture_output=True, text=True, check=False)
+            compiled = sorted(path.relative_to(root).as_posix() for path in root.rglob("__pycache__/*.pyc"))
+            if done.returncode and not compiled:
+                raise DeployRefused(f"compiling the package failed:\n{done.stdout}{done.stderr}")
+            rebuilt = zip_path.with_suffix(".pyc.zip")
+            with zipfile.ZipFile(rebuilt, "w", zipfile.ZIP_DEFLATED) as out:
+                for info in kept:
+                    out.writestr(info, archive.read(info.filename))
+                for name in compiled:
+                    source = _source_of(name)
+                    stamp = archive.getinfo(source).date_time if source in names else (2020, 1, 1, 0, 0, 0)
+                    info = zipfile.ZipInfo(name, date_time=stamp)
+                    info.external_attr = 0o644 << 16
+                    info.compress_type = zipfile.ZIP_DEFLATED
+                    out.writestr(info, (root / name).read_bytes())
+            shutil.move(rebuilt, zip_path)
+    return len(compiled)
+
+
+def _cached_name(source: str) -> str:
+    """``pkg/mod.py`` -> ``pkg/__pycache__/mod.cpython-312.pyc``."""
+    directory, _, filename = source.rpartition("/")
+    tag = runtime_abi().replace("cp", "cpython-")
+    return f"{directory + '/' if directory else ''}__pycache__/{filename[:-3]}.{tag}.pyc"
+
+
+def _source_of(pyc_name: str) -> str:
+    """``pkg/__pycache__/mod.cpython-312.pyc`` -> ``pkg/mod.py``."""
+    directory, _, filename = pyc_name.rpartition("__pycache__/")
+    return f"{directory}{filename.split('.', 1)[0]}.py"
+
+
+def _install_bytecode() -> None:
+    """Compile every package chalice makes or refreshes (a new zip, or the app injected into a cached one)."""
+    from chalice.deploy import packager
+
+    if getattr(packager.LambdaDeploymentPackager, "compiles_bytecode", False):
+        return
+    create = packager.LambdaDeploymentPackager.create_deployment_package
+    inject = packager.BaseLambdaDeploymentPackager.inject_latest_app
+
+    def create_deployment_package(self, project_dir, python_version):
+        package = create(self, project_dir, python_version)
+        added = compile_package(package)
+        if added:
+            self._ui.write(f"Compiled {added} modules for {LAMBDA_RUNTIME} (unchecked-hash .pyc).\n")
+        return package
+
+    def inject_latest_app(self, deployment_package_filename, project_dir):
+        inject(self, deployment_package_filename, project_dir)
+        _drop_bytecode(deployment_package_filename)  # the app's sources changed: its .pyc must too
+        compile_package(deployment_package_filename)
+
+    packager.LambdaDeploymentPackager.create_deployment_package = create_deployment_package
+    packager.BaseLambdaDeploymentPackager.inject_latest_app = inject_latest_app
+    packager.LambdaDeploymentPackager.compiles_bytecode = True
+
+
+def _drop_bytecode(zip_path: str) -> None:
+    """Remove every .pyc of a zip (after chalice replaced the app's sources, the old ones no longer match)."""
+    import shutil
+    import zipfile
+
+    rebuilt = f"{zip_path}.nopyc.zip"
+    with zipfile.ZipFile(zip_path) as archive, zipfile.ZipFile(rebuilt, "w", zipfile.ZIP_DEFLATED) as out:
+        for info in archive.infolist():
+            if "__pycache__/" not in info.filename:
+                out.writestr(info, archive.read(info.filename))
+    shutil.move(rebuilt, zip_path)
+
+
 def _fix_runtime() -> None:
     import warnings
 
@@ -214,6 +353,38 @@ def merged_config(config: dict, stage: str | None, settings: dict | None) -> dic
     return merged
 
 
+STAGES_FILE = ROOT / "infra" / "stages.json"
+
+
+def with_reserved_concurrency(config: dict, stage: str, stage_settings: dict) -> dict:
+    """``config`` with the stage's ``reserved_concurrency`` ({function: n}, infra/stages.json) on its functions.
+
+    A burst of queue messages or a slow schedule then never takes the concurrency the API needs."""
+    reserved = stage_settings.get("reserved_concurrency") or {}
+    if not reserved:
+        return config
+    merged = json.loads(json.dumps(config))
+    functions = merged["stages"].setdefault(stage, {}).setdefault("lambda_functions", {})
+    for function, limit in reserved.items():
+        functions.setdefault(function, {})["reserved_concurrency"] = int(limit)
+    return merged
+
+
+def cap_queue_pollers(app, stage_settings: dict):
+    """Each SQS event source invokes its function at most as often as the function's reserved concurrency.
+
+    The pollers of an SQS event source do not see the function's reserved concurrency: past it, invocations
+    are throttled, the messages come back after the visibility timeout and, received 5 times, go to the
+    dead-letter queue. Its maximum concurrency (ScalingConfig) keeps the pollers within the reserve."""
+    from chalice.app import SQSEventConfig
+
+    reserved = stage_settings.get("reserved_concurrency") or {}
+    for source in app.event_sources:
+        if isinstance(source, SQSEventConfig) and source.name in reserved:
+            source.maximum_concurrency = int(reserved[source.name])
+    return app
+
+
 def _option(argv: list[str], name: str) -> str | None:
     for index, arg in enumerate(argv):
         if arg == name and index + 1 < len(argv):
@@ -233,6 +404,9 @@ def _install_settings(argv: list[str], settings_file: str | None) -> None:
 
     def load_project_config(self):
         config = merged_config(original(self), stage, settings)
+        stages = json.loads(STAGES_FILE.read_text())
+        if stage in DEPLOYED_STAGES and stage in stages:
+            config = with_reserved_concurrency(config, stage, stages[stage])
         if command in ("deploy", "package") and stage in DEPLOYED_STAGES:
             problems = stage_problems(stage, config["stages"].get(stage, {}))
             if problems:
@@ -240,6 +414,34 @@ def _install_settings(argv: list[str], settings_file: str | None) -> None:
         return config
 
     factory.CLIFactory.load_project_config = load_project_config
+
+    stages = json.loads(STAGES_FILE.read_text())
+    if stage in DEPLOYED_STAGES and stage in stages:
+        load_app = factory.CLIFactory.load_chalice_app
+
+        def load_chalice_app(self, *args, **kwargs):
+            return cap_queue_pollers(load_app(self, *args, **kwargs), stages[stage])
+
+        factory.CLIFactory.load_chalice_app = load_chalice_app
+
+
+# --- the API definition --------------------------------------------------------------------------------
+
+
+def _install_gateway_responses() -> None:
+    """Every swagger generator of Chalice (deploy: Templated, package: CFN/Terraform) inherits this method."""
+    from chalice.deploy import swagger
+    from gateway import add_gateway_responses
+
+    generate = swagger.SwaggerGenerator.generate_swagger
+    if getattr(generate, "adds_gateway_responses", False):
+        return
+
+    def generate_swagger(self, app, rest_api=None):
+        return add_gateway_responses(generate(self, app, rest_api))
+
+    generate_swagger.adds_gateway_responses = True
+    swagger.SwaggerGenerator.generate_swagger = generate_swagger
 
 
 # --- chalice local ---------------------------------------------------------------------------------------
@@ -294,7 +496,9 @@ def main(argv: list[str] | None = None) -> int:
     os.environ["INVITES_CHALICE_CLI"] = "1"  # app.py refuses plain chalice for deployed stages
     _fix_runtime()
     _install_manylinux_builder()
+    _install_bytecode()
     _install_settings(argv, settings_file)
+    _install_gateway_responses()
     _install_local_not_found()
     _install_local_no_content()
     try:

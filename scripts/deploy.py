@@ -13,10 +13,13 @@ With your AWS credentials, in order, stopping with a message and exit status 1 a
 4. when ``.chalice/deployed/<stage>.json`` is missing (another machine, a fresh clone), finds the stage's
    existing REST API and functions and writes that file back, so the redeploy updates them instead of
    making a second API with a new URL;
-5. ``chalice deploy`` through scripts/chalice_cli.py: runtime python3.12, manylinux wheels only;
-6. the gateway responses (404 for unknown paths, fixed bodies) and the stage's throttles (scripts/gateway.py);
+5. ``chalice deploy`` through scripts/chalice_cli.py: runtime python3.12, manylinux wheels only, the gateway
+   responses (404 for unknown paths, fixed bodies) inside the API definition it imports, the stage's reserved
+   concurrency;
+6. the stage's throttles (scripts/gateway.py) and the body-limit web ACL of the stack on the API stage;
 7. a smoke test of the URL: ``/openapi.json`` 200, ``GET /events`` without a token 401, an unknown path 404
-   without echoing the ``Authorization`` header.
+   without echoing the ``Authorization`` header, and, with the stage's smoke token (SSM
+   ``/invites/<stage>/smoke-token``, docs/operations.md), a 204 with neither body nor Content-Type.
 """
 
 from __future__ import annotations
@@ -132,6 +135,7 @@ def stack_parameters(stage: str, settings: dict, apns_arn: str) -> list[dict]:
         "SmsSenderId": settings.get("sms_sender_id", ""),
         "AlarmEmail": settings.get("alarm_email", ""),
         "SmsMonthlySpendAlarmUsd": str(settings.get("sms_monthly_spend_alarm_usd", 50)),
+        "TableDeletionProtection": "true" if settings.get("deletion_protection", True) else "false",
     }
     return [{"ParameterKey": key, "ParameterValue": value} for key, value in values.items()]
 
@@ -306,15 +310,43 @@ def api_log_retention(session, stage: str) -> None:
     logs.put_retention_policy(logGroupName=name, retentionInDays=chalice_stage(stage)["log_retention_in_days"])
 
 
+# --- 6. the web ACL -------------------------------------------------------------------------------------
+
+
+def associate_web_acl(session, web_acl_arn: str | None, rest_api_id: str, api_stage: str) -> None:
+    """Put the stack's web ACL (bodies over the limit answer 413) in front of the API stage. The association
+    belongs to the stage, which ``chalice deploy``'s overwrite import keeps: setting it again changes nothing."""
+    if not web_acl_arn:  # the emulator's stack has none
+        say("no web ACL in the stack: the body limit is left to the function")
+        return
+    stage_arn = f"arn:aws:apigateway:{session.region_name}::/restapis/{rest_api_id}/stages/{api_stage}"
+    session.client("wafv2").associate_web_acl(WebACLArn=web_acl_arn, ResourceArn=stage_arn)
+    say(f"web ACL {web_acl_arn.rsplit('/', 2)[-2]} guards {rest_api_id}/{api_stage}")
+
+
 # --- 7. smoke test --------------------------------------------------------------------------------------
 
 
-def smoke_test(url: str, attempts: int = SMOKE_ATTEMPTS) -> list[str]:
-    """What the deployed URL gets wrong ([] when nothing); retried while a new deployment propagates."""
+SMOKE_DEVICE_TOKEN = "0" * 64  # a device nobody registers: removing it changes nothing
+
+
+def smoke_token(session, stage: str) -> str | None:
+    """The stage's smoke-test bearer token (SSM SecureString ``/invites/<stage>/smoke-token``), if one is kept."""
+    ssm = session.client("ssm")
+    try:
+        return ssm.get_parameter(Name=f"/{APP_NAME}/{stage}/smoke-token", WithDecryption=True)["Parameter"]["Value"]
+    except ssm.exceptions.ParameterNotFound:
+        return None
+
+
+def smoke_test(url: str, attempts: int = SMOKE_ATTEMPTS, token: str | None = None) -> list[str]:
+    """What the deployed URL gets wrong ([] when nothing); retried while a new deployment propagates.
+
+    ``token``: a real user's bearer token; with it, a 204 is checked to carry neither body nor Content-Type."""
     import requests
 
     base = url.rstrip("/")
-    token = f"1.smoke-{uuid.uuid4().hex}"
+    made_up = f"1.smoke-{uuid.uuid4().hex}"
     problems: list[str] = []
     for attempt in range(attempts):
         problems = []
@@ -326,16 +358,19 @@ def smoke_test(url: str, attempts: int = SMOKE_ATTEMPTS) -> list[str]:
             if events.status_code != 401:
                 problems.append(f"GET /events without a token: {events.status_code}, not 401")
             for method in ("GET", "POST", "DELETE"):
-                unknown = requests.request(
-                    method,
-                    f"{base}/no-such-path-{uuid.uuid4().hex[:8]}",
-                    headers={"Authorization": f"Bearer {token}"},
-                    timeout=10,
-                )
-                if unknown.status_code != 404 or unknown.text.strip() != gateway.NOT_FOUND_BODY:
-                    problems.append(f"{method} of an unknown path: {unknown.status_code} {unknown.text[:80]}")
-                if token in unknown.text or any(token in value for value in unknown.headers.values()):
-                    problems.append(f"{method} of an unknown path repeats the Authorization header")
+                for bearer in filter(None, (made_up, token)):
+                    unknown = requests.request(
+                        method,
+                        f"{base}/no-such-path-{uuid.uuid4().hex[:8]}",
+                        headers={"Authorization": f"Bearer {bearer}"},
+                        timeout=10,
+                    )
+                    if unknown.status_code != 404 or unknown.text.strip() != gateway.NOT_FOUND_BODY:
+                        problems.append(f"{method} of an unknown path: {unknown.status_code} {unknown.text[:80]}")
+                    if bearer in unknown.text or any(bearer in value for value in unknown.headers.values()):
+                        problems.append(f"{method} of an unknown path repeats the Authorization header")
+            if token:
+                problems += _no_content_problems(requests, base, token)
         except (requests.RequestException, ValueError) as error:
             problems.append(f"{type(error).__name__}: {error}")
         if not problems:
@@ -343,6 +378,23 @@ def smoke_test(url: str, attempts: int = SMOKE_ATTEMPTS) -> list[str]:
         if attempt + 1 < attempts:
             time.sleep(3)
     return problems
+
+
+def _no_content_problems(requests, base: str, token: str) -> list[str]:
+    answer = requests.post(
+        f"{base}/notifications/remove_ios_device",
+        json={"token": SMOKE_DEVICE_TOKEN},
+        headers={"Authorization": f"Bearer {token}"},
+        timeout=10,
+    )
+    if answer.status_code != 204:
+        return [f"POST /notifications/remove_ios_device: {answer.status_code}, not 204 ({answer.text[:80]})"]
+    found = []
+    if answer.content:
+        found.append(f"a 204 has a body: {answer.content[:80]!r}")
+    if "Content-Type" in answer.headers:
+        found.append(f"a 204 has Content-Type: {answer.headers['Content-Type']}")
+    return found
 
 
 # --- main -----------------------------------------------------------------------------------------------
@@ -371,13 +423,16 @@ def deploy(stage: str, region: str | None, smoke: bool, emulated: bool) -> str:
         deployed = chalice_deploy(stage, settings_file)
     api_log_retention(session, stage)
     rest_api = deployed["rest_api"]
-    gateway.apply(
-        session.client("apigateway"), rest_api["rest_api_id"], chalice_stage(stage)["api_gateway_stage"], settings
-    )
+    api_stage = chalice_stage(stage)["api_gateway_stage"]
+    gateway.apply_throttles(session.client("apigateway"), rest_api["rest_api_id"], api_stage, settings)
+    say(f"throttles set on {rest_api['rest_api_id']}/{api_stage}")
+    associate_web_acl(session, outputs.get("ApiWebAclArn"), rest_api["rest_api_id"], api_stage)
     url = rest_api["rest_api_url"]
-    say(f"gateway responses and throttles set on {rest_api['rest_api_id']}")
     if smoke:
-        problems = smoke_test(url)
+        token = smoke_token(session, stage)
+        if token is None:
+            say(f"no /{APP_NAME}/{stage}/smoke-token in SSM: the 204 check is skipped (docs/operations.md)")
+        problems = smoke_test(url, token=token)
         if problems:
             raise Stop(f"smoke test of {url} failed:\n  " + "\n  ".join(problems))
         say("smoke test passed")

@@ -1,7 +1,12 @@
-"""What API Gateway answers by itself, and how hard it throttles: one definition for both deploy paths.
+"""What API Gateway answers by itself, and how hard it throttles: one definition for every deploy path.
 
-- ``scripts/deploy.py`` applies them to the API ``chalice deploy`` made (``apply``);
-- ``chalice package`` takes them as ``--merge-template`` (``merge_template``);
+- The gateway responses are part of the API definition itself: ``scripts/chalice_cli.py`` adds
+  ``swagger_gateway_responses()`` as ``x-amazon-apigateway-gateway-responses`` to every swagger document Chalice
+  generates, so ``chalice deploy`` (``PutRestApi`` in overwrite mode, which deletes whatever the imported
+  definition leaves out, except stages) and ``chalice package`` (the SAM ``DefinitionBody``) both carry them,
+  with no moment where API Gateway's defaults answer;
+- the throttles are stage settings (a stage survives an overwrite import): ``scripts/deploy.py`` sets them with
+  ``apply_throttles``, ``chalice package`` takes them as ``--merge-template`` (``merge_template``);
 - ``scripts/chalice_cli.py local`` answers unknown paths with ``NOT_FOUND_BODY`` as the deployed API does.
 
 Gateway responses: API Gateway answers a path or method it does not have with 403 ``Missing Authentication
@@ -9,7 +14,8 @@ Token``, and, when the request has an ``Authorization`` header, with a message t
 Every response type below has a fixed body: no ``$context.error.message``, so nothing of the request is echoed.
 The API has no IAM-authorised method, so INVALID_SIGNATURE is only ever an unknown path with a header. Should
 AWS file the header case under another type, DEFAULT_4XX still echoes nothing, and the deploy's smoke test
-(unknown path with a Bearer header: 404 expected) fails loudly.
+(unknown path with a Bearer header: 404 expected) fails loudly. REQUEST_TOO_LARGE is declared too, but API
+Gateway does not apply a customised 413 today (docs/operations.md, "Oversize bodies").
 """
 
 from __future__ import annotations
@@ -47,77 +53,94 @@ def throttle_settings(stage_settings: dict) -> dict[tuple[str, str], tuple[float
     return limits
 
 
-# --- chalice package: a template merged into its SAM template -------------------------------------------
+# --- the API definition: gateway responses in the swagger ----------------------------------------------
 
 
-def _response_resource(kind: str) -> dict:
-    status, body, headers = GATEWAY_RESPONSES[kind]
-    properties = {
-        "RestApiId": {"Ref": "RestAPI"},
-        "ResponseType": kind,
-        "ResponseTemplates": {"application/json": body},
-    }
-    if headers:
-        properties["ResponseParameters"] = {f"gatewayresponse.header.{k}": f"'{v}'" for k, v in headers.items()}
-    if status:
-        properties["StatusCode"] = status
-    return {"Type": "AWS::ApiGateway::GatewayResponse", "Properties": properties}
+def swagger_gateway_responses() -> dict[str, dict]:
+    """``x-amazon-apigateway-gateway-responses`` of the API definition (status codes are strings there)."""
+    responses = {}
+    for kind, (status, body, headers) in GATEWAY_RESPONSES.items():
+        response: dict = {"responseTemplates": {"application/json": body}}
+        if headers:
+            response["responseParameters"] = {f"gatewayresponse.header.{k}": f"'{v}'" for k, v in headers.items()}
+        if status:
+            response["statusCode"] = status
+        responses[kind] = response
+    return responses
 
 
-def _logical_id(kind: str) -> str:
-    return "GatewayResponse" + "".join(part.capitalize() for part in kind.split("_"))
+def add_gateway_responses(swagger: dict) -> dict:
+    """``swagger`` (a document Chalice generated) with the gateway responses declared in it."""
+    swagger["x-amazon-apigateway-gateway-responses"] = swagger_gateway_responses()
+    return swagger
+
+
+# --- throttles -------------------------------------------------------------------------------------------
+
+
+def _escape(resource: str) -> str:
+    """A resource path as API Gateway names it inside a method-settings key: ``/auth/x`` -> ``~1auth~1x``."""
+    return resource.replace("~", "~0").replace("/", "~1")
+
+
+def cloudformation_resource_path(resource: str) -> str:
+    """``MethodSettings.ResourcePath`` as CloudFormation wants it: ``/~1auth~1verify_pin``; the stage: ``/*``."""
+    return resource if resource == "/*" else "/" + _escape(resource)
 
 
 def merge_template(stage_settings: dict) -> dict:
     """Resources and properties added to ``chalice package``'s template (``--merge-template``)."""
     method_settings = [
         {
-            "ResourcePath": resource,
+            "ResourcePath": cloudformation_resource_path(resource),
             "HttpMethod": method,
             "ThrottlingRateLimit": rate,
             "ThrottlingBurstLimit": burst,
         }
         for (resource, method), (rate, burst) in throttle_settings(stage_settings).items()
     ]
-    resources = {_logical_id(kind): _response_resource(kind) for kind in GATEWAY_RESPONSES}
-    resources["RestAPI"] = {"Properties": {"MethodSettings": method_settings}}
+    resources: dict = {"RestAPI": {"Properties": {"MethodSettings": method_settings}}}
     # chalice 1.34 names the API function's log group after a logical id it does not use (ApiHandler, not
     # APIHandler): cfn-lint E1019. Point it at the function that exists.
     resources["ApiHandlerLogGroup"] = {"Properties": {"LogGroupName": {"Fn::Sub": "/aws/lambda/${APIHandler}"}}}
-    return {"Resources": resources}
-
-
-# --- chalice deploy: the same through the API Gateway API ------------------------------------------------
-
-
-def _escape(resource: str) -> str:
-    return resource.replace("~", "~0").replace("/", "~1") if resource != "/*" else "*"
+    # the infra stack's body-limit web ACL (its output ApiWebAclArn) in front of the stage, when one is passed
+    resources["ApiWebAclAssociation"] = {
+        "Type": "AWS::WAFv2::WebACLAssociation",
+        "Condition": "HasApiWebAcl",
+        "Properties": {
+            "WebACLArn": {"Ref": "ApiWebAclArn"},
+            "ResourceArn": {
+                "Fn::Sub": "arn:${AWS::Partition}:apigateway:${AWS::Region}::/restapis/${RestAPI}/stages/"
+                "${RestAPI.Stage}"
+            },
+        },
+    }
+    return {
+        "Parameters": {
+            "ApiWebAclArn": {
+                "Type": "String",
+                "Default": "",
+                "Description": "Output ApiWebAclArn of the stage's infra/template.yaml stack (bodies over 4 MB: 413)",
+            }
+        },
+        "Conditions": {"HasApiWebAcl": {"Fn::Not": [{"Fn::Equals": [{"Ref": "ApiWebAclArn"}, ""]}]}},
+        "Resources": resources,
+    }
 
 
 def stage_patch_operations(stage_settings: dict) -> list[dict]:
     """``update_stage`` operations that set every throttle of ``throttle_settings``."""
     operations = []
     for (resource, method), (rate, burst) in throttle_settings(stage_settings).items():
-        prefix = f"/{_escape(resource)}/{method}/throttling"
+        key = "*" if resource == "/*" else _escape(resource)
+        prefix = f"/{key}/{method}/throttling"
         operations.append({"op": "replace", "path": f"{prefix}/rateLimit", "value": str(rate)})
         operations.append({"op": "replace", "path": f"{prefix}/burstLimit", "value": str(burst)})
     return operations
 
 
-def apply(apigateway, rest_api_id: str, api_stage: str, stage_settings: dict) -> None:
-    """Put the gateway responses and the throttles on a deployed API, then redeploy its stage."""
-    for kind, (status, body, headers) in GATEWAY_RESPONSES.items():
-        kwargs = {
-            "restApiId": rest_api_id,
-            "responseType": kind,
-            "responseTemplates": {"application/json": body},
-            "responseParameters": {f"gatewayresponse.header.{k}": f"'{v}'" for k, v in headers.items()},
-        }
-        if status:
-            kwargs["statusCode"] = status
-        apigateway.put_gateway_response(**kwargs)
-    # gateway responses take effect with a deployment; method settings are the stage's own
-    apigateway.create_deployment(restApiId=rest_api_id, stageName=api_stage, description="gateway responses")
+def apply_throttles(apigateway, rest_api_id: str, api_stage: str, stage_settings: dict) -> None:
+    """Set the stage's throttles on a deployed API (a stage setting: takes effect without a deployment)."""
     apigateway.update_stage(
         restApiId=rest_api_id, stageName=api_stage, patchOperations=stage_patch_operations(stage_settings)
     )

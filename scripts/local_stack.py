@@ -58,6 +58,7 @@ UNSUPPORTED_LOCALLY: dict[str, frozenset[str]] = {
     "AWS::S3::BucketPolicy": ALL,  # CloudFront-only; locally make_avatars_public sets a public-read one
     "AWS::CloudWatch::Alarm": ALL,
     "AWS::SNS::Subscription": ALL,
+    "AWS::WAFv2::WebACL": ALL,  # moto has no CloudFormation support for it
 }
 
 READY_TIMEOUT_SECONDS = 60
@@ -156,7 +157,8 @@ def _as_list(value) -> list:
 
 
 def serialise_moto() -> None:
-    """Run every moto action under one lock, as tests/conftest.py does."""
+    """Run every moto action under one lock, as tests/conftest.py does, and let transactions back up each
+    table once."""
     from moto.core.responses import BaseResponse
 
     if getattr(BaseResponse.call_action, "_serialised", False):
@@ -170,6 +172,11 @@ def serialise_moto() -> None:
 
     call_action._serialised = True
     BaseResponse.call_action = call_action
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
+    from tests.utils.aws_env import back_up_tables_once_per_transaction
+
+    back_up_tables_once_per_transaction()  # one backup per table a transaction touches, not per item
 
 
 def start_emulator(port: int):

@@ -3,13 +3,17 @@
 For every compiled extension (``*.so``) in the zip: the GLIBC_x.y symbol versions it needs (ELF version
 needs, read with pyelftools) must all be at most the runtime's glibc; and every distribution that ships
 compiled code must be a manylinux wheel (the ``Tag`` lines of its ``*.dist-info/WHEEL``), never a local build
-(``linux_x86_64``) or an sdist built on the packaging machine. Exit status 1 and one line per problem.
+(``linux_x86_64``) or an sdist built on the packaging machine. Every ``.py`` must have its bytecode beside it,
+``__pycache__/<name>.cpython-312.pyc``, with CPython 3.12's magic number and the unchecked-hash flag, so the
+runtime imports it from the read-only ``/var/task`` without compiling (scripts/chalice_cli.py writes them).
+Exit status 1 and one line per problem.
 """
 
 from __future__ import annotations
 
 import io
 import re
+import struct
 import sys
 import zipfile
 from dataclasses import dataclass, field
@@ -20,12 +24,19 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from chalice_cli import LAMBDA_RUNTIME, RUNTIME_GLIBC, platform_glibc  # noqa: E402
 
 GLIBC_VERSION = re.compile(r"GLIBC_(\d+)\.(\d+)(?:\.(\d+))?$")
+# importlib.util.MAGIC_NUMBER of CPython 3.12 (3531): a .pyc of any other version is recompiled on import.
+RUNTIME_MAGIC = b"\xcb\r\r\n"
+RUNTIME_CACHE_TAG = "cpython-312"
+# PEP 552 flags word: bit 0 hash-based, bit 1 check the source. Unchecked hash: 0b01.
+UNCHECKED_HASH_FLAGS = 0b01
 
 
 @dataclass
 class Report:
     glibc_needed: dict[str, tuple[int, int]] = field(default_factory=dict)  # .so -> highest GLIBC_ needed
     problems: list[str] = field(default_factory=list)
+
+    bytecode: int = 0  # .py files with a fitting .pyc
 
     @property
     def max_glibc(self) -> tuple[int, int] | None:
@@ -68,6 +79,40 @@ def wheel_tags(archive: zipfile.ZipFile, dist_info: str) -> list[str]:
     return [line.split(":", 1)[1].strip() for line in text.splitlines() if line.startswith("Tag:")]
 
 
+def cached_name(source: str, cache_tag: str = RUNTIME_CACHE_TAG) -> str:
+    """``pkg/mod.py`` -> ``pkg/__pycache__/mod.cpython-312.pyc`` (PEP 3147)."""
+    directory, _, filename = source.rpartition("/")
+    return f"{directory + '/' if directory else ''}__pycache__/{filename[:-3]}.{cache_tag}.pyc"
+
+
+def bytecode_problems(archive: zipfile.ZipFile, report: Report) -> list[str]:
+    """What keeps the runtime from importing the zip's modules without compiling them."""
+    names = set(archive.namelist())
+    missing, wrong_magic, checked = [], [], []
+    for source in sorted(name for name in names if name.endswith(".py")):
+        cached = cached_name(source)
+        if cached not in names:
+            missing.append(source)
+            continue
+        magic, flags = struct.unpack("<4sI", archive.read(cached)[:8])
+        if magic != RUNTIME_MAGIC:
+            wrong_magic.append(cached)
+        elif flags != UNCHECKED_HASH_FLAGS:
+            checked.append(cached)
+        else:
+            report.bytecode += 1
+    problems = []
+    for found, what in (
+        (missing, "have no .pyc for CPython 3.12"),
+        (wrong_magic, "are .pyc of another Python version (magic number)"),
+        (checked, "are .pyc checked against their source (not unchecked-hash)"),
+    ):
+        if found:
+            shown = ", ".join(found[:5]) + (f" and {len(found) - 5} more" if len(found) > 5 else "")
+            problems.append(f"{len(found)} modules {what}: {shown}")
+    return problems
+
+
 def check(zip_path: str | Path, glibc: tuple[int, int] = RUNTIME_GLIBC) -> Report:
     report = Report()
     with zipfile.ZipFile(zip_path) as archive:
@@ -93,6 +138,7 @@ def check(zip_path: str | Path, glibc: tuple[int, int] = RUNTIME_GLIBC) -> Repor
             fitting = [p for p in platforms if (platform_glibc(p) or (99, 0)) <= glibc]
             if not fitting:
                 report.problems.append(f"{owner} is not a manylinux wheel for glibc <= {glibc}: tags {platforms}")
+        report.problems += bytecode_problems(archive, report)
     return report
 
 
@@ -102,7 +148,7 @@ def main(argv: list[str] | None = None) -> int:
     top = report.max_glibc
     print(
         f"{len(report.glibc_needed)} extensions; highest glibc needed: {'.'.join(map(str, top)) if top else '-'}"
-        f" (Lambda {LAMBDA_RUNTIME}: {'.'.join(map(str, RUNTIME_GLIBC))})"
+        f" (Lambda {LAMBDA_RUNTIME}: {'.'.join(map(str, RUNTIME_GLIBC))}); {report.bytecode} modules compiled"
     )
     for problem in report.problems:
         print(f"package_check: {problem}", file=sys.stderr)

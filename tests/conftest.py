@@ -12,7 +12,14 @@ import threading
 from collections import Counter
 from pathlib import Path
 
-from tests.utils.aws_env import ACCOUNT, APNS_APP, REGION, create_resources, use_test_environment  # noqa: F401
+from tests.utils.aws_env import (  # noqa: F401
+    ACCOUNT,
+    APNS_APP,
+    REGION,
+    back_up_tables_once_per_transaction,
+    create_resources,
+    use_test_environment,
+)
 
 use_test_environment()
 
@@ -89,6 +96,7 @@ def _serialised_call_action(self):
 
 
 BaseResponse.call_action = _serialised_call_action
+back_up_tables_once_per_transaction()
 
 
 @pytest.fixture

@@ -28,3 +28,25 @@ def test_figures_smoke_run():
     assert small["favorites"]["status"] == 200
     refused = _run("favorites", "--photos", "21", "--megapixels", "0.01")
     assert refused["favorites"]["status"] == 400
+
+
+def test_round_two_smoke_run():
+    figures = _run(
+        "round2",
+        *("--nested-parts", "200", "--new-numbers", "60", "--rounds", "2", "--events", "3"),
+        *("--image-megapixels", "0.5"),
+    )
+    assert figures["quota"]["texts_sent"] == 50
+    assert figures["nested"]["status"] == 400
+    assert figures["invite-cost"]["status"] == 201 and figures["invite-cost"]["dynamodb_calls"] <= 25
+    assert figures["devices"]["answers_500"] == {}
+    assert figures["pins"]["pins_in_4_seconds_across_a_quarter_hour"] == 5
+    assert figures["enumeration"] == {
+        "invitee_fields_that_differ": [],
+        "lookup_after_allowance": 429,
+        "invite_after_allowance": 429,
+    }
+    assert figures["events-per-owner"]["created"] == 3
+    assert figures["nul"]["nul"]["status"] == 400 and figures["nul"]["surrogate"]["status"] == 400
+    assert figures["unicode"]["composed_then_decomposed"] == [201, 400]
+    assert all(figures["image-cpu"][mode]["status"] == 200 for mode in ("grey16", "grey_alpha16", "palette", "rgb8"))

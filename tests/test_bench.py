@@ -20,6 +20,7 @@ def test_benchmark_smoke_run_writes_every_figure(tmp_path):
     results = json.loads(out.read_text())
     assert set(results) >= {
         "cold_start_ms",
+        "cold_start_zip_ms",
         "cold_import_ms",
         "round_trips",
         "avatar_ms",

@@ -26,7 +26,7 @@ from typing import Any
 from chalicelib.config import get_settings
 from chalicelib.errors import PayloadTooLarge, ValidationError
 from chalicelib.services.contacts import ContactInput
-from chalicelib.validation import NOT_LIST, NOT_NULL, REQUIRED, Fields
+from chalicelib.validation import NOT_LIST, NOT_NULL, REQUIRED, Fields, text_errors_by_position
 
 MAX_ENTRIES = 1000
 MAX_NAME = 256
@@ -206,4 +206,6 @@ def lookup_numbers(body: Any) -> list[Any]:
         raise ValidationError({"phone_numbers": [NOT_LIST.format(kind=_type_name(sent))]})
     if len(sent) > MAX_ENTRIES:
         raise ValidationError({"phone_numbers": [TOO_MANY]})
+    if unreadable := text_errors_by_position(sent):  # NUL, lone surrogates; other non-numbers are left out
+        raise ValidationError({"phone_numbers": unreadable})
     return sent

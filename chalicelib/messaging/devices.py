@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import logging
+import time
+from datetime import timedelta
 
 from chalicelib import aws, store
 from chalicelib.aws_errors import error_code, is_transient
@@ -10,22 +12,31 @@ from chalicelib.config import get_settings
 from chalicelib.errors import ServiceUnavailable
 from chalicelib.retry import AttemptsSpent, TryAgain, retry
 from chalicelib.store import devices as device_store
+from chalicelib.timeutil import utcnow
 
 log = logging.getLogger("invites")
 REGISTRATION_ATTEMPTS = 10  # parallel registrations of one token each lose only to one that landed
+REMOVAL_LEASE_SECONDS = 30  # longer than a request may run (Lambda's timeout): a removal that died ends
+REMOVAL_WAIT_SECONDS = 0.05  # a registration meeting a removal in flight waits this, then longer
 
 
 def add_device(user, token: str) -> None:
     """Register ``token`` for push to ``user``; doing it again changes nothing. A token another user
     registered before moves to this one: one phone, one owner, also when several users register it
-    at once (the owner item changes only from the owner read, else read again and retry). A user
-    keeps at most DEVICES_PER_USER devices: a further one drops those registered longest ago."""
+    at once (the owner item changes only from the owner read, else read again and retry). While the
+    owner is removing the token (deleting its endpoint) this waits for that to finish, then makes a
+    new endpoint. A user keeps at most DEVICES_PER_USER devices: a further one drops those registered
+    longest ago."""
     endpoint = None
 
-    def register(_attempt: int) -> None:
+    def register(attempt: int) -> None:
         nonlocal endpoint
         mine, owner = device_store.device_and_owner(user.id, token)
-        if mine is not None and owner == user.id:
+        if owner is not None and owner.removing_until is not None and owner.removing_until > utcnow():
+            time.sleep(REMOVAL_WAIT_SECONDS * (attempt + 1))
+            endpoint = None  # the one SNS handed back before may be deleted now
+            raise TryAgain()
+        if mine is not None and owner is not None and owner.user_id == user.id:
             return
         if mine is not None:
             endpoint = mine.endpoint_arn
@@ -36,7 +47,8 @@ def add_device(user, token: str) -> None:
         try:
             device_store.take_device(user.id, token, endpoint, owner)
         except (store.Refused, store.Conflict):
-            raise TryAgain() from None  # another registration of the token got there first: read its owner again
+            endpoint = endpoint if mine is not None else None
+            raise TryAgain() from None  # another registration or a removal got there first: read again
         _drop_oldest(user)
 
     try:
@@ -62,12 +74,25 @@ def _drop_oldest(user) -> None:
 
 
 def remove_device(user, token: str) -> None:
-    """Forget ``token`` and delete its endpoint; unknown tokens are fine."""
+    """Forget ``token`` and delete its endpoint; unknown tokens are fine.
+
+    Three steps, so that a parallel registration of the token (by anyone) never ends up pointing at
+    the endpoint deleted here: the device item goes and the owner item is marked "removing" in one
+    transaction (only while the token is still this user's: if someone took it over, the endpoint is
+    theirs now and stays); then the endpoint is deleted; then the owner item. Registrations wait for
+    the mark to go. SNS failing: the device item comes back, the mark goes, 503."""
     device = device_store.find_device(user.id, token)
     if device is None:
         return
-    aws.sns().delete_endpoint(EndpointArn=device.endpoint_arn)
-    device_store.delete_device(user.id, device)
+    lease = utcnow() + timedelta(seconds=REMOVAL_LEASE_SECONDS)
+    if not device_store.begin_removal(user.id, device, lease):
+        return
+    try:
+        aws.sns().delete_endpoint(EndpointArn=device.endpoint_arn)
+    except Exception:
+        device_store.cancel_removal(user.id, device, lease)
+        raise
+    device_store.end_removal(user.id, token, lease)
 
 
 def user_devices(user_id: int) -> list:

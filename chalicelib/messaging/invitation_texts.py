@@ -7,10 +7,9 @@ import logging
 import time
 
 from chalicelib.config import get_settings
-from chalicelib.errors import Throttled
 from chalicelib.messaging import sms_segments, sms_sender
 from chalicelib.parallel import parallel_map
-from chalicelib.services.ratelimit import Limit, RollingLimit, take_up_to
+from chalicelib.services.ratelimit import Limit, RollingLimit, charge_each, take_up_to
 from chalicelib.store import counters
 from chalicelib.store.records import Event, User
 
@@ -25,27 +24,16 @@ def _stranger_limit(person: User) -> RollingLimit:
 
 def _texts_allowed(owner: User, people: list[User]) -> list[User]:
     """Those of ``people`` the limits let text now, counted: the owner's hourly quota (the first as
-    far as it goes), then each number's daily cap. Two rounds: the owner's quota and the numbers'
-    counts read side by side, then the numbers' adds; texts the caps refuse go back to the owner.
+    far as it goes), then each number's daily cap, read and counted only for the numbers the quota
+    let through (one read, one transaction per 100). Texts the caps refuse go back to the owner.
     Never a 429: an answer that changed when the quota runs out would tell the owner which numbers
     have no account (they are the ones texted)."""
     owner_limit = Limit("invite-sms", str(owner.id), get_settings().invite_sms_per_owner_per_hour)
     now = time.time()
-    jobs = [lambda: take_up_to(owner_limit, len(people), now)]
-    jobs += [lambda person=person: _stranger_limit(person).read(now) for person in people]
-    taken, *counts = parallel_map(lambda job: job(), jobs)
-
-    def charge(index: int) -> bool:
-        limit = _stranger_limit(people[index])
-        try:
-            limit.check(counts[index], 1, now)
-            limit.commit(counts[index], 1, now)
-        except Throttled:
-            return False
-        return True
-
-    allowed = parallel_map(charge, list(range(taken)))
-    chosen = [people[index] for index in range(taken) if allowed[index]]
+    taken = take_up_to(owner_limit, len(people), now)
+    candidates = people[:taken]
+    allowed = charge_each([_stranger_limit(person) for person in candidates], now)
+    chosen = [person for person, ok in zip(candidates, allowed, strict=True) if ok]
     if len(chosen) < taken:
         counters.add(owner_limit.key(now), len(chosen) - taken)  # the owner's quota back for texts not sent
     return chosen

@@ -4,12 +4,19 @@
 |--------------|-------------------------------------|
 | Pin          | PIN#<e164>                          |
 | RateCounter  | RATE#<scope>#<subject>#<window>     |
+| RateLog      | RATELOG#<scope>#<subject>           |
 | SentNotification | SENT#<type>#<occurrence>#<user id>#<device> |
 """
 
 from __future__ import annotations
 
-from pynamodb.attributes import DiscriminatorAttribute, NumberAttribute, TTLAttribute, UnicodeAttribute
+from pynamodb.attributes import (
+    DiscriminatorAttribute,
+    ListAttribute,
+    NumberAttribute,
+    TTLAttribute,
+    UnicodeAttribute,
+)
 
 from chalicelib.models.base import TableModel, table_meta
 
@@ -24,6 +31,10 @@ def sent_pk(push_type: str, occurrence: str, user_id: int, device: str) -> str:
 
 def rate_pk(scope: str, subject: str, window: int) -> str:
     return f"RATE#{scope}#{subject}#{window}"
+
+
+def rate_log_pk(scope: str, subject: str) -> str:
+    return f"RATELOG#{scope}#{subject}"
 
 
 class AuthTable(TableModel):
@@ -46,6 +57,17 @@ class RateCounter(AuthTable, discriminator="rate"):
     """Requests counted in one fixed window; the item expires with its window."""
 
     count = NumberAttribute(default=0)
+    expires_at = TTLAttribute()
+
+
+class RateLog(AuthTable, discriminator="rate_log"):
+    """The charges of one rolling limit still inside its period, oldest first: when (UNIX seconds) and
+    how many units. ``version`` grows with each write, which is conditional on the version read; the
+    item expires a period after its last charge."""
+
+    times = ListAttribute(of=NumberAttribute)
+    amounts = ListAttribute(of=NumberAttribute)
+    version = NumberAttribute(default=0)
     expires_at = TTLAttribute()
 
 

@@ -160,6 +160,8 @@ class Event(EventsTable, discriminator="event"):
     # the key of the latest party to join: a join must sort after it, so the line's order is the order
     # the joins were written in, and a place told is never taken by someone who came later
     last_wait_key = UnicodeAttribute(null=True)
+    # guests invited (the owner not counted), at most INVITEES_PER_EVENT; absent on events stored before it
+    invitee_count = NumberAttribute(null=True)
     remind_day = UnicodeAttribute(null=True)
     date_key = UnicodeAttribute(null=True)
     created = UTCDateTimeAttribute()

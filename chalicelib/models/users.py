@@ -8,6 +8,7 @@
 | Device          | USER#<id>       | DEVICE#<token>   |
 | DeviceOwner     | DEVICE#<token>  | OWNER            |
 | Favorite        | USER#<owner>    | FAV#<e164>       |
+| InvitedNumber   | USER#<owner>    | INVITED#<e164>   |
 
 The sparse index ``favorites_by_phone`` (``fav_phone``) finds who keeps a number as a favorite.
 """
@@ -73,6 +74,10 @@ def device_token_of(key: str) -> str:
     return key.removeprefix(DEVICE_PREFIX)
 
 
+def invited_sk(e164: str) -> str:
+    return f"INVITED#{e164}"
+
+
 def favorite_sk(e164: str) -> str:
     return f"FAV#{e164}"
 
@@ -136,9 +141,12 @@ class Device(UsersTable, discriminator="device"):
 
 class DeviceOwner(UsersTable, discriminator="device_owner"):
     """The user a device token belongs to now. SNS keeps one endpoint per token, so when a phone
-    changes hands, the previous user's Device item goes, and their pushes stop reaching it."""
+    changes hands, the previous user's Device item goes, and their pushes stop reaching it.
+    ``removing_until``: the owner is deleting the token's endpoint; nobody takes the token over until
+    that is done (or this lease has passed), so nobody is left pointing at a deleted endpoint."""
 
     user_id = NumberAttribute()
+    removing_until = UTCDateTimeAttribute(null=True)
 
 
 class Favorite(UsersTable, discriminator="favorite"):
@@ -146,4 +154,11 @@ class Favorite(UsersTable, discriminator="favorite"):
     fav_phone = UnicodeAttribute()
     contact_name = UnicodeAttribute(default="")
     photo_key = UnicodeAttribute(null=True)
+    created = UTCDateTimeAttribute()
+
+
+class InvitedNumber(UsersTable, discriminator="invited"):
+    """A number this user has invited to some event: inviting it again costs nothing of the allowance
+    that invitations share with contact lookups (services.events)."""
+
     created = UTCDateTimeAttribute()

@@ -15,17 +15,19 @@ from datetime import timedelta
 
 from chalicelib import store
 from chalicelib.config import get_settings
-from chalicelib.errors import InvalidToken, Throttled, ValidationError
+from chalicelib.errors import InvalidToken, ServiceUnavailable, Throttled, ValidationError
 from chalicelib.messaging import notifications, sms_sender
 from chalicelib.parallel import parallel_map
 from chalicelib.pinkey import pin_key
+from chalicelib.retry import AttemptsSpent, TryAgain, retry
 from chalicelib.services import users
-from chalicelib.services.ratelimit import Limit, address_subject, hit
+from chalicelib.services.ratelimit import Limit, RollingLimit, address_subject, hit
 from chalicelib.store import tokens
 from chalicelib.timeutil import utcnow
 
 INVALID_PIN = "Invalid pin."
 PIN_DIGITS = 6
+PIN_ATTEMPTS = 5  # reads of the number's log when parallel requests keep moving it
 
 
 def _pin_hmac(e164: str, pin: str) -> str:
@@ -37,39 +39,50 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def _sms_limits(e164: str, source_ip: str) -> list[Limit]:
+def _number_limit(e164: str) -> RollingLimit:
+    """Pins texted to one number in any window (15 minutes): also the longest someone else can hold the
+    number's login back by asking for its pins."""
     settings = get_settings()
-    return [
-        Limit("sms-number", e164, settings.auth_sms_per_number, settings.auth_sms_number_window_seconds),
-        Limit("sms-ip", address_subject(source_ip), settings.auth_sms_per_ip_per_hour),
-    ]
+    return RollingLimit(
+        "sms-number", e164, settings.auth_sms_per_number, period_seconds=settings.auth_sms_number_window_seconds
+    )
 
 
 def request_pin(e164: str, source_ip: str) -> None:
-    """Issue a pin for ``e164`` and text it. The limits and the pin are written in one transaction,
-    and undone when the text cannot be sent, so a failed send costs the caller nothing."""
+    """Issue a pin for ``e164`` and text it. The number's rolling limit, the address's hourly limit and
+    the pin are written in one transaction (the number's log read first, read again when a parallel
+    request moved it), and undone when the text cannot be sent, so a failed send costs nothing."""
     settings = get_settings()
     now = time.time()
-    limits = _sms_limits(e164, source_ip)
+    number_limit = _number_limit(e164)
+    address_limit = Limit("sms-ip", address_subject(source_ip), settings.auth_sms_per_ip_per_hour)
     pin = f"{secrets.randbelow(10**PIN_DIGITS):0{PIN_DIGITS}d}"
-    nonce = secrets.token_hex(8)
-    item = tokens.new_pin(e164, _pin_hmac(e164, pin), nonce, settings.pin_ttl_seconds)
+    item = tokens.new_pin(e164, _pin_hmac(e164, pin), secrets.token_hex(8), settings.pin_ttl_seconds)
+
+    def attempt(_number: int) -> None:
+        usage = number_limit.read(now)
+        number_limit.check(usage, 1, now)
+        try:
+            tokens.save_pin_counted(item, [address_limit.counted_add(now)], log=number_limit.write(usage, 1, now))
+        except store.Conflict:
+            raise TryAgain() from None  # a parallel request moved the number's log: read it again
+        except store.Refused:
+            raise Throttled(address_limit.retry_after(now)) from None
+
     try:
-        tokens.save_pin_counted(item, [limit.counted_add(now) for limit in limits])
-    except store.Refused as refused:
-        for position, limit in enumerate(limits):
-            if refused.item_failed(position):
-                raise Throttled(limit.retry_after(now)) from None
-        raise
+        retry(attempt, attempts=PIN_ATTEMPTS)
+    except AttemptsSpent:
+        raise ServiceUnavailable() from None
     try:
         sms_sender.send_sms(e164, f"Your {settings.service_name} pin is {pin}.")
     except Exception:
-        _undo_pin(item, limits, now)
+        _undo_pin(item, number_limit, address_limit, now)
         raise
 
 
-def _undo_pin(item, limits: list[Limit], now: float) -> None:
-    tokens.undo_pin(item, [limit.key(now) for limit in limits])
+def _undo_pin(item, number_limit: RollingLimit, address_limit: Limit, now: float) -> None:
+    tokens.undo_pin(item, [address_limit.key(now)])
+    number_limit.undo(1, now)
 
 
 def verify_pin(e164: str, pin: str, source_ip: str) -> tuple:

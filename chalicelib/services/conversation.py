@@ -20,6 +20,7 @@ from chalicelib.services.event_reads import EVENT_CANCELLED
 from chalicelib.store import conversation as conversation_store
 from chalicelib.store.conversation import COUNTER, MEMBERSHIP, NEW_ITEM
 from chalicelib.timeutil import format_datetime, utcnow
+from chalicelib.validation import comparable_text
 
 POLL_LIMIT = 3
 POLL_REQUIRED = {"body": ["This field is required."]}
@@ -107,8 +108,8 @@ def post_message(user, event_id: int, body: str) -> dict:
 
 
 def poll_dedupe_key(suggested_date: datetime, suggested_venue: str) -> str:
-    """Same instant and same venue (trimmed, case-insensitive): the same poll."""
-    return f"{format_datetime(suggested_date)}|{suggested_venue.strip().casefold()}"
+    """Same instant and same venue (``comparable_text``): the same poll."""
+    return f"{format_datetime(suggested_date)}|{comparable_text(suggested_venue)}"
 
 
 def post_poll(user, event_id: int, suggested_date: datetime, suggested_venue: str):

@@ -26,15 +26,13 @@ from chalicelib.guest_page import invite_links
 from chalicelib.ids import new_id
 from chalicelib.messaging import notifications
 from chalicelib.messaging.invitation_texts import send_invitation_texts
-from chalicelib.parallel import parallel_map
 from chalicelib.retry import AttemptsSpent, TryAgain, retry
 from chalicelib.services.event_reads import participant_view, require_live, require_owner, with_users
-from chalicelib.services.users import find_or_create_user
+from chalicelib.services.invitees import Invitees, check_invitees_fit, resolve_invitees
 from chalicelib.services.waitlist import promote_waiting
 from chalicelib.store import events as event_store
 from chalicelib.store.events import GUEST, OWNER, EventEdit, EventView, flag_invitations_cancelled
 from chalicelib.store.invitations import save_new_invitations
-from chalicelib.store.users import get_users, user_ids_by_phone
 from chalicelib.timeutil import format_datetime, utcnow
 
 log = logging.getLogger("invites")
@@ -70,33 +68,6 @@ def whole_seconds(value: datetime) -> datetime:
 # --------------------------------------------------------------------------- invitees and texts
 
 
-@dataclass
-class _Invitees:
-    users: list
-    to_text: list  # people without an active account: they learn of the invitation by SMS
-
-
-def _find_users_by_phone(numbers: list[str]) -> dict:
-    """Registered (or invited) users of ``numbers``: two BatchGetItem rounds, no writes."""
-    claims = user_ids_by_phone(numbers)
-    users = get_users(claims.values())
-    return {number: users[uid] for number, uid in claims.items() if uid in users}
-
-
-def _resolve_invitees(owner, numbers: list[str], *, skip_user_ids: set[int]) -> _Invitees:
-    """Users for ``numbers`` (made inactive when unknown); those without an active account are to be texted."""
-    numbers = [number for number in dict.fromkeys(numbers) if number != owner.phone_number]
-    if not numbers:
-        return _Invitees([], [])
-    known = _find_users_by_phone(numbers)
-    new_numbers = [number for number in numbers if number not in known]
-    fresh = [number for number in numbers if number not in known or known[number].id not in skip_user_ids]
-    made = parallel_map(lambda number: find_or_create_user(number, active=False)[0], new_numbers)
-    known.update(dict(zip(new_numbers, made, strict=True)))
-    users = [known[number] for number in fresh if known[number].id not in skip_user_ids]
-    return _Invitees(users, [user for user in users if not user.is_active])
-
-
 def _enqueue_new_invites(owner, event, invited: list) -> None:
     """One push message for the invitees who have an account (the others were texted)."""
     with_account = [user.id for user in invited if user.is_active]
@@ -121,7 +92,7 @@ def _remind_day(event_date: datetime) -> str:
 def create_event(owner, data: EventInput) -> EventView:
     """Store the event, the owner's invitation and one per invitee; text those without an account."""
     event_date = whole_seconds(data.event_date)
-    invitees = _resolve_invitees(owner, data.invite_phone_numbers or [], skip_user_ids={owner.id})
+    invitees = resolve_invitees(owner, data.invite_phone_numbers or [], skip_user_ids={owner.id})
     now = utcnow()
     fields = {
         "title": data.title,
@@ -133,6 +104,7 @@ def create_event(owner, data: EventInput) -> EventView:
         "venue_name": data.venue_name,
         "max_extra_guests": data.max_extra_guests,
         "waitlist": data.waitlist,
+        "invitee_count": len(invitees.users),
     }
 
     def draw(_attempt: int):
@@ -146,7 +118,7 @@ def create_event(owner, data: EventInput) -> EventView:
         ]
         texted = {user.id for user in invitees.to_text}
         links = invite_links.attach_links(inv for inv in invitations if inv.user_id in texted)
-        if not event_store.save_new_event(event, invitations):
+        if not event_store.save_new_event(event, invitations, invitees.marks):
             raise TryAgain()
         return event, invitations, links
 
@@ -173,7 +145,8 @@ def update_event(caller, event_id: int, data: EventInput) -> EventView:
     _check_spots(view.event, new_total, data.spot_filled or 0)
     # unknown numbers are made into users before the event changes
     existing = {inv.user_id for inv in view.invitations}
-    invitees = _resolve_invitees(caller, data.invite_phone_numbers or [], skip_user_ids=existing)
+    invitees = resolve_invitees(caller, data.invite_phone_numbers or [], skip_user_ids=existing, view=view)
+    adding = len(invitees.users)
 
     def edit(_attempt: int):
         nonlocal view
@@ -183,10 +156,14 @@ def update_event(caller, event_id: int, data: EventInput) -> EventView:
         event = view.event
         new_total = data.total_spots if data.total_spots is not None else event.total_spots
         _check_spots(event, new_total, data.spot_filled or 0)
+        edit = _edit_of(data, new_total)
+        if adding:
+            edit.invitees_read = check_invitees_fit(view, adding)
+            edit.invitees_added, edit.max_invitees = adding, get_settings().invitees_per_event
         try:
             event_store.edit_event(
                 event,
-                _edit_of(data, new_total),
+                edit,
                 counters_unchanged=data.total_spots is not None or bool(data.spot_filled),
                 max_spots_filled=get_settings().max_spots_filled,
                 now=utcnow(),
@@ -245,7 +222,7 @@ def _edit_of(data: EventInput, new_total: int) -> EventEdit:
     )
 
 
-def _invite_more(owner, view: EventView, invitees: _Invitees) -> list[int]:
+def _invite_more(owner, view: EventView, invitees: Invitees) -> list[int]:
     """Store the new invitations (text or push their people); returns their user ids."""
     now = utcnow()
     ids = _distinct_ids(len(invitees.users))
@@ -256,7 +233,7 @@ def _invite_more(owner, view: EventView, invitees: _Invitees) -> list[int]:
     texted = {user.id for user in invitees.to_text}
     links = invite_links.attach_links(inv for inv in added if inv.user_id in texted)
 
-    stored = save_new_invitations(added)
+    stored = save_new_invitations(added, invitees.marks)
     view.invitations += stored
     invited = {inv.user_id for inv in stored}
     send_invitation_texts(owner, view.event, [user for user in invitees.to_text if user.id in invited], links)

@@ -11,6 +11,7 @@ import zlib
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from chalicelib.config import get_settings
 from chalicelib.errors import PayloadTooLarge, ValidationError
 
 if TYPE_CHECKING:
@@ -48,13 +49,21 @@ class ProcessedImage:
 
 
 def process_image(
-    data: bytes, *, field: str = "photo", max_bytes: int, max_pixels: int, square: bool = True
+    data: bytes,
+    *,
+    field: str = "photo",
+    max_bytes: int,
+    max_pixels: int,
+    square: bool = True,
+    raw_max_bytes: int | None = None,
 ) -> ProcessedImage:
     """Check an uploaded JPEG/PNG and return it oriented, metadata-free and resized as two JPEGs
     (only the big one without ``square``).
 
     Raises PayloadTooLarge above `max_bytes`, and ValidationError keyed by `field` for anything
-    that is not a sound JPEG/PNG or that has more than `max_pixels` pixels.
+    that is not a sound JPEG/PNG, that has more than `max_pixels` pixels, or a PNG whose pixel data
+    inflates to more than ``raw_max_bytes`` (default: the setting IMAGE_RAW_MAX_BYTES): its decoding
+    CPU grows with those bytes, so 16-bit colour or alpha allows fewer pixels than 8-bit RGB.
     """
     if len(data) > max_bytes:
         raise PayloadTooLarge(f"File too large. Maximum size is {_format_number(max_bytes / 2**20)} MB.")
@@ -66,6 +75,10 @@ def process_image(
             {field: [f"Image is too large: at most {_format_number(max_pixels / 1_000_000)} megapixels."]}
         )
 
+    raw_max_bytes = get_settings().image_raw_max_bytes if raw_max_bytes is None else raw_max_bytes
+    if image.format == "PNG" and _png_raw_bytes(width, height, data) > raw_max_bytes:
+        most = raw_max_bytes / _png_bytes_per_pixel(data) / 1_000_000
+        raise ValidationError({field: [f"Image is too large: at most {_format_number(most)} megapixels in this mode."]})
     image = _decode(data, image, field)
     big = _to_rgb(_orient(_shrink(image, BIG_SIDE)))
     small = _encode_jpeg(_square(big, SMALL_SIDE)) if square else None
@@ -84,6 +97,21 @@ def decoded_pixels(data: bytes) -> int:
         image.draft("RGB", _fit_within(*image.size, BIG_SIDE))
     width, height = image.size
     return width * height
+
+
+_PNG_CHANNELS = {0: 1, 2: 3, 3: 1, 4: 2, 6: 4}  # by colour type: grey, RGB, palette, grey+alpha, RGBA
+
+
+def _png_bytes_per_pixel(data: bytes) -> float:
+    """Bytes a pixel of a PNG takes in its inflated data, from the header's bit depth and colour type."""
+    depth, colour_type = data[24], data[25]
+    return _PNG_CHANNELS.get(colour_type, 4) * depth / 8
+
+
+def _png_raw_bytes(width: int, height: int, data: bytes) -> int:
+    """Bytes a PNG's pixel data inflates to: a filter byte and the packed samples of every row (Adam7
+    interlacing adds a little, left out)."""
+    return height * (1 + -(-int(width * _png_bytes_per_pixel(data) * 8) // 8))
 
 
 def _invalid_image(field: str) -> ValidationError:
@@ -130,13 +158,33 @@ def _decode(data: bytes, image: Image.Image, field: str) -> Image.Image:
     try:
         if image.format == "PNG":
             image.verify()  # leaves this image unusable, so decode from a fresh one
-            image = PngImagePlugin.PngImageFile(io.BytesIO(data))
+            image = _eight_bit(PngImagePlugin.PngImageFile(io.BytesIO(data)))
         else:
             width, height = image.size
             image.draft("RGB", _fit_within(width, height, BIG_SIDE))
         image.load()
     except _DECODE_ERRORS as error:
         raise _invalid_image(field) from error
+    return image
+
+
+# 16-bit greyscale is unpacked straight to 8 bits (the high byte of each sample) instead of to 32-bit
+# integers: a quarter of the bytes to write and no full-size conversion afterwards. (Pillow has no such
+# unpacker for 16-bit grey+alpha, which it unpacks to 8-bit RGBA.)
+_EIGHT_BIT_DECODE = {"I;16B": ("L", "L;16B")}
+
+
+def _eight_bit(image: Image.Image) -> Image.Image:
+    from PIL import ImageFile
+
+    if len(image.tile) != 1 or "transparency" in image.info:
+        return image
+    tile = image.tile[0]
+    cheaper = _EIGHT_BIT_DECODE.get(tile.args if isinstance(tile.args, str) else None)
+    if cheaper is not None:
+        mode, rawmode = cheaper
+        image._mode = mode
+        image.tile = [ImageFile._Tile(tile.codec_name, tile.extents, tile.offset, rawmode)]
     return image
 
 
@@ -172,9 +220,9 @@ def _resamplable(image: Image.Image) -> Image.Image:
     """Convert palette, 1-bit, 16-bit and transparent modes, which resize badly or not at all."""
     if image.mode.startswith("I"):  # 16/32-bit greyscale: scale down to 8 bits, don't clip
         return image.convert("I").point(lambda value: value / 256).convert("L")
-    if image.mode in ("LA", "PA", "La", "RGBa") or "transparency" in image.info:
+    if image.mode in ("PA", "La", "RGBa") or "transparency" in image.info:
         return image.convert("RGBA")  # resized with premultiplied alpha, flattened afterwards
-    if image.mode in ("RGB", "RGBA", "L", "CMYK"):
+    if image.mode in ("RGB", "RGBA", "L", "LA", "CMYK"):  # LA: resized as is (half the bytes of RGBA)
         return image
     return image.convert("RGB")
 
@@ -186,7 +234,7 @@ def _to_rgb(image: Image.Image) -> Image.Image:
     image = _to_srgb(image)
     if image.mode == "RGB":
         return image
-    if image.mode == "RGBA" or "transparency" in image.info:
+    if image.mode in ("RGBA", "LA") or "transparency" in image.info:
         image = image.convert("RGBA")
         flattened = Image.new("RGB", image.size, "white")
         flattened.paste(image, mask=image.getchannel("A"))

@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from datetime import datetime
+
 from chalicelib.models.base import transact_write
 from chalicelib.models.users import (
     DEVICE_PREFIX,
@@ -15,7 +18,7 @@ from chalicelib.models.users import (
     device_token_of,
     user_pk,
 )
-from chalicelib.store import Refused, refusals
+from chalicelib.store import Conflict, Refused, refusals
 from chalicelib.store.batch import batch_get
 from chalicelib.timeutil import utcnow
 
@@ -31,26 +34,79 @@ def find_device(user_id: int, token: str) -> Device | None:
         return None
 
 
-def device_and_owner(user_id: int, token: str) -> tuple[Device | None, int | None]:
-    """The user's device item for ``token`` and the id of whoever owns the token now, read consistently
-    in one BatchGetItem."""
+@dataclass(frozen=True)
+class Holder:
+    """Who owns a token now, and until when their removal of it holds it (None: no removal under way)."""
+
+    user_id: int
+    removing_until: datetime | None = None
+
+
+def device_and_owner(user_id: int, token: str) -> tuple[Device | None, Holder | None]:
+    """The user's device item for ``token`` and whoever owns the token now, read consistently in one
+    BatchGetItem."""
     keys = [(user_pk(user_id), device_sk(token)), (device_owner_pk(token), OWNER_SK)]
     found = batch_get(UsersTable, keys, consistent_read=True)
     mine = next((item for item in found if isinstance(item, Device)), None)
     owner = next((item for item in found if isinstance(item, DeviceOwner)), None)
-    return mine, (owner.user_id if owner is not None else None)
+    return mine, (Holder(owner.user_id, owner.removing_until) if owner is not None else None)
 
 
-def take_device(user_id: int, token: str, endpoint_arn: str, previous_owner: int | None) -> None:
-    """Give ``token`` to ``user_id`` in one transaction, on condition its owner is still
-    ``previous_owner`` (None: nobody); the previous owner's device item goes. Raises Refused or
-    Conflict when another registration of the token got there first."""
-    unchanged = DeviceOwner.pk.does_not_exist() if previous_owner is None else DeviceOwner.user_id == previous_owner
+def take_device(user_id: int, token: str, endpoint_arn: str, previous: Holder | None) -> None:
+    """Give ``token`` to ``user_id`` in one transaction, on condition its owner item is still as read in
+    ``previous`` (None: nobody; no removal begun since, or the same outlived one); the previous owner's
+    device item goes. Raises Refused or Conflict when another registration or a removal got there first."""
+    if previous is None:
+        unchanged = DeviceOwner.pk.does_not_exist()
+    elif previous.removing_until is None:
+        unchanged = (DeviceOwner.user_id == previous.user_id) & DeviceOwner.removing_until.does_not_exist()
+    else:
+        unchanged = (DeviceOwner.user_id == previous.user_id) & (DeviceOwner.removing_until == previous.removing_until)
     with refusals(), transact_write() as transaction:
         transaction.save(Device(user_pk(user_id), device_sk(token), endpoint_arn=endpoint_arn, created=utcnow()))
         transaction.save(DeviceOwner(device_owner_pk(token), OWNER_SK, user_id=user_id), condition=unchanged)
-        if previous_owner is not None and previous_owner != user_id:
-            transaction.delete(Device(user_pk(previous_owner), device_sk(token)))
+        if previous is not None and previous.user_id != user_id:
+            transaction.delete(Device(user_pk(previous.user_id), device_sk(token)))
+
+
+def begin_removal(user_id: int, device: Device, lease: datetime) -> bool:
+    """Delete the device item and mark the token's owner item "removing until ``lease``", in one
+    transaction, while the token is still ``user_id``'s. False when it is not (someone took it over,
+    with its endpoint): then only this user's device item goes."""
+    token = device_token(device)
+    try:
+        with refusals(), transact_write() as transaction:
+            transaction.delete(device)
+            transaction.save(
+                DeviceOwner(device_owner_pk(token), OWNER_SK, user_id=user_id, removing_until=lease),
+                condition=DeviceOwner.user_id == user_id,
+            )
+    except (Refused, Conflict):
+        delete_device_if_endpoint(device)
+        return False
+    return True
+
+
+def end_removal(user_id: int, token: str, lease: datetime) -> None:
+    """Delete the owner item marked by :func:`begin_removal` (unless a registration took over meanwhile)."""
+    try:
+        with refusals():
+            DeviceOwner(device_owner_pk(token), OWNER_SK).delete(
+                condition=(DeviceOwner.user_id == user_id) & (DeviceOwner.removing_until == lease)
+            )
+    except Refused:
+        pass
+
+
+def cancel_removal(user_id: int, device: Device, lease: datetime) -> None:
+    """Put the device item back and clear the mark: the endpoint could not be deleted."""
+    token = device_token(device)
+    with transact_write() as transaction:
+        transaction.save(device)
+        transaction.save(
+            DeviceOwner(device_owner_pk(token), OWNER_SK, user_id=user_id),
+            condition=DeviceOwner.removing_until == lease,
+        )
 
 
 def user_devices(user_id: int, *, consistent: bool = False) -> list[Device]:

@@ -8,6 +8,7 @@ another transaction held an item).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -140,8 +141,8 @@ def mark_reminded(event: Event, date_key: str) -> bool:
 
 def new_event(event_id: int, owner_id: int, fields: dict, *, remind_day: str, now: datetime) -> Event:
     """A new event's META item (not stored yet): ``fields`` are title, event_date, is_time_specified,
-    total_spots, location ({"latitude", "longitude"} or None), address, venue_name, max_extra_guests and
-    waitlist."""
+    total_spots, location ({"latitude", "longitude"} or None), address, venue_name, invitee_count,
+    max_extra_guests and waitlist."""
     location = fields.get("location")
     return Event(
         event_pk(event_id),
@@ -155,6 +156,7 @@ def new_event(event_id: int, owner_id: int, fields: dict, *, remind_day: str, no
         accepted_count=0,
         spots_filled_by_hand=0,
         spots_filled=0,
+        invitee_count=fields.get("invitee_count") or 0,
         location=Location(latitude=location["latitude"], longitude=location["longitude"]) if location else None,
         address=fields.get("address") or "",
         venue_name=fields.get("venue_name") or "",
@@ -191,15 +193,17 @@ def new_invitation(event: Event, user_id: int, role: str, invitation_id: int, no
     )
 
 
-def save_new_event(event: Event, invitations: list[Invitation]) -> bool:
-    """META and the first 99 invitations in one transaction (False on an id clash), the rest after."""
-    first = invitations[: TRANSACTION_ITEMS - 1]
-    rest = chunks(invitations[len(first) :], TRANSACTION_ITEMS)
+def save_new_event(event: Event, invitations: list[Invitation], marks: Sequence = ()) -> bool:
+    """META and the first 99 other items in one transaction (False on an id clash), the rest 100 a
+    transaction side by side: the invitations, then ``marks`` (store.users.invited_marks)."""
+    items = [*invitations, *marks]
+    first = items[: TRANSACTION_ITEMS - 1]
+    rest = chunks(items[len(first) :], TRANSACTION_ITEMS)
     try:
         with refusals(), transact_write() as transaction:
             transaction.save(event, condition=Event.pk.does_not_exist())
-            for invitation in first:
-                transaction.save(invitation)
+            for item in first:
+                transaction.save(item)
     except Refused as refused:
         if refused.item_failed(0):
             return False
@@ -229,6 +233,9 @@ class EventEdit:
     max_extra_guests: int | None = None
     waitlist: bool | None = None
     spots_filled_by_hand: int = 0  # added to spots_filled too
+    invitees_added: int = 0  # added to invitee_count, on condition it stays within max_invitees
+    invitees_read: int = 0  # the count read (events stored before the count have none)
+    max_invitees: int = 0
 
 
 def nobody_waiting():
@@ -279,6 +286,12 @@ def edit_event(
             Event.spots_filled_by_hand.add(edit.spots_filled_by_hand),
             Event.spots_filled.add(edit.spots_filled_by_hand),
         ]
+    if edit.invitees_added:
+        # holds only if no parallel edit added invitees meanwhile (events stored before the count: the
+        # caller's check of the invitations read is all there is)
+        actions.append(Event.invitee_count.set((Event.invitee_count | edit.invitees_read) + edit.invitees_added))
+        most = edit.max_invitees - edit.invitees_added
+        condition &= Event.invitee_count.does_not_exist() | (Event.invitee_count <= most)
     with refusals():
         event.update(actions=actions, condition=condition)
 

@@ -4,7 +4,7 @@ their event's partition (``EVENT#<id>``/``INV#<user id>``); the event side is in
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from datetime import datetime
 
 from chalicelib.models.base import transact_write
@@ -123,9 +123,10 @@ def mark_seen(invitation: Invitation) -> None:
     invitation.update(actions=[Invitation.has_seen.set(True)], condition=Invitation.pk.exists())
 
 
-def save_new_invitations(invitations: list[Invitation]) -> list[Invitation]:
+def save_new_invitations(invitations: list[Invitation], marks: Sequence = ()) -> list[Invitation]:
     """Store invitations of people not invited yet, 100 a transaction side by side; a person invited by a
-    parallel edit keeps that invitation (and its reply). Returns those stored."""
+    parallel edit keeps that invitation (and its reply). ``marks`` (store.users.invited_marks) go 100 a
+    transaction beside them. Returns the invitations stored."""
 
     def save(chunk: list[Invitation]) -> list[Invitation]:
         try:
@@ -145,7 +146,15 @@ def save_new_invitations(invitations: list[Invitation]) -> list[Invitation]:
                 continue
         return saved
 
-    return [inv for chunk in parallel_map(save, chunks(invitations, TRANSACTION_ITEMS)) for inv in chunk]
+    def save_marks(chunk: list) -> list[Invitation]:
+        with transact_write() as transaction:
+            for mark in chunk:
+                transaction.save(mark)
+        return []
+
+    jobs = [(save, chunk) for chunk in chunks(invitations, TRANSACTION_ITEMS)]
+    jobs += [(save_marks, chunk) for chunk in chunks(list(marks), TRANSACTION_ITEMS)]
+    return [inv for stored in parallel_map(lambda job: job[0](job[1]), jobs) for inv in stored]
 
 
 # --------------------------------------------------------------------------- a person's events (``by_user``)

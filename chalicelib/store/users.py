@@ -1,14 +1,27 @@
 """Users and their phone claims, read and written: ``USER#<id>``/``PROFILE`` and ``PHONE#<e164>``/``PHONE``
-(which user holds a number) in the users table. Tokens are in store/tokens.py."""
+(which user holds a number) in the users table, and ``USER#<owner>``/``INVITED#<e164>``, the numbers an
+owner has invited. Tokens are in store/tokens.py."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import datetime
 
+from chalicelib.ids import new_id
 from chalicelib.models.base import transact_write
-from chalicelib.models.users import PHONE_SK, PROFILE_SK, PhoneClaim, User, phone_of, phone_pk, user_pk
-from chalicelib.store import refusals
+from chalicelib.models.users import (
+    PHONE_SK,
+    PROFILE_SK,
+    InvitedNumber,
+    PhoneClaim,
+    User,
+    UsersTable,
+    invited_sk,
+    phone_of,
+    phone_pk,
+    user_pk,
+)
+from chalicelib.store import Conflict, Refused, refusals
 from chalicelib.store.batch import batch_get, batch_get_chunk
 
 
@@ -120,3 +133,55 @@ def forget_stale_avatar_keys(user: User, keys: set[str]) -> None:
 def user_with_id(user_id: int) -> User:
     """A user record holding only its id (no read), for rules that need only who acts."""
     return User(user_pk(user_id), PROFILE_SK, id=user_id)
+
+
+USERS_PER_TRANSACTION = 50  # a user and its phone claim each: 100 items, DynamoDB's limit
+
+
+def users_and_invited(owner_id: int, numbers: Iterable[str]) -> tuple[dict[str, User], set[str]]:
+    """The users of ``numbers`` (registered or invited before), and which of ``numbers`` ``owner_id``
+    has invited before: the claims and the owner's marks in one BatchGetItem round, then the users."""
+    numbers = list(dict.fromkeys(numbers))
+    keys = [(phone_pk(number), PHONE_SK) for number in numbers]
+    keys += [(user_pk(owner_id), invited_sk(number)) for number in numbers]
+    claims: dict[str, int] = {}
+    invited: set[str] = set()
+    for item in batch_get(UsersTable, keys, consistent_read=True):
+        if isinstance(item, PhoneClaim):
+            claims[phone_of(item.pk)] = item.user_id
+        elif isinstance(item, InvitedNumber):
+            invited.add(item.sk.removeprefix(invited_sk("")))
+    users = get_users(claims.values())
+    return {number: users[uid] for number, uid in claims.items() if uid in users}, invited
+
+
+def invited_marks(owner_id: int, numbers: Iterable[str], now: datetime) -> list[InvitedNumber]:
+    """Unsaved marks that ``owner_id`` has invited ``numbers`` (written with the invitations)."""
+    return [InvitedNumber(user_pk(owner_id), invited_sk(number), created=now) for number in numbers]
+
+
+def create_inactive_users(numbers: list[str], now: datetime) -> list[User] | None:
+    """Users (not active) for at most ``USERS_PER_TRANSACTION`` numbers that had none, each with its phone
+    claim, in one transaction; None when it was refused (a number claimed meanwhile, an id clash, a
+    parallel transaction): the caller then makes them one by one."""
+    made = []
+    try:
+        with refusals(), transact_write() as transaction:
+            for number in numbers:
+                user_id = new_id()
+                user = User(
+                    user_pk(user_id),
+                    PROFILE_SK,
+                    id=user_id,
+                    phone_number=number,
+                    is_active=False,
+                    created=now,
+                    modified=now,
+                )
+                claim = PhoneClaim(phone_pk(number), PHONE_SK, user_id=user_id)
+                transaction.save(claim, condition=PhoneClaim.pk.does_not_exist())
+                transaction.save(user, condition=User.pk.does_not_exist())
+                made.append(user)
+    except (Refused, Conflict):
+        return None
+    return made

@@ -84,6 +84,35 @@ def test_someone_else_holds_a_numbers_login_back_for_15_minutes_at_most(client, 
     assert verified.status_code == 200
 
 
+def test_no_burst_of_pins_across_the_edge_of_a_quarter_hour(client, monkeypatch):
+    import time
+
+    # 5 pins at 07:29:57 and 5 at 07:30:01 were 10 pins in 4 seconds: the window was fixed to the clock
+    edge = (time.time() // 900 + 1) * 900
+    monkeypatch.setattr(time, "time", lambda: edge - 3)
+    for _ in range(5):
+        assert post_json(client, "/auth", {"phone_number": PHONE}).status_code == 204
+    monkeypatch.setattr(time, "time", lambda: edge + 1)
+    response = post_json(client, "/auth", {"phone_number": PHONE})
+    assert response.status_code == 429
+    assert int(response.headers["Retry-After"]) == 15 * 60 - 4 + 1  # when the first of the five leaves
+    monkeypatch.setattr(time, "time", lambda: edge - 3 + 15 * 60 - 1)
+    assert post_json(client, "/auth", {"phone_number": PHONE}).status_code == 429
+    monkeypatch.setattr(time, "time", lambda: edge - 3 + 15 * 60 + 1)
+    assert post_json(client, "/auth", {"phone_number": PHONE}).status_code == 204
+    assert len(texts_to(PHONE)) == 6
+
+
+def test_parallel_pin_requests_never_pass_five(aws):
+    from chalicelib.errors import Throttled
+    from chalicelib.services import auth
+    from tests.utils.races import race
+
+    outcomes = race(lambda n: auth.request_pin(PHONE, f"198.51.100.{n}"), 12, refused=Throttled)
+    assert outcomes.count("ok") == 5
+    assert len(texts_to(PHONE)) == 5
+
+
 @pytest.mark.parametrize(
     "number",
     [

@@ -200,3 +200,27 @@ def test_remove_avatar_with_objects_s3_would_not_delete_is_503_and_a_retry_finis
     response = remove_avatar(client, user["auth_token"])
     assert response.status_code == 200 and body(response)["photo"] is None
     assert stored_objects() == []
+
+
+def _nested(sub_parts: int, *, header: bytes = b"Content-Type: multipart/mixed; boundary=in") -> bytes:
+    inner = b'--in\r\nContent-Type: text/plain\r\n\r\na\r\n' * sub_parts + b"--in--\r\n"
+    return b'--b\r\nContent-Disposition: form-data; name="extra"\r\n' + header + b"\r\n\r\n" + inner + b"\r\n"
+
+
+@pytest.mark.parametrize(
+    "header",
+    [
+        b"Content-Type: multipart/mixed; boundary=in",
+        b"content-type:\r\n  Multipart/Mixed; boundary=in",  # any case, folded
+    ],
+)
+def test_a_part_that_is_itself_multipart_is_400_whatever_it_holds(client, header):
+    # a valid photo beside 30,000 nested sub-parts: only the outer parts were counted, and all were parsed
+    token = login(client, "+14155550332")["auth_token"]
+    photo, _ = multipart(_photo(64, 48))
+    payload = _nested(30_000, header=header) + photo.replace(b"----invites-test-boundary", b"b")
+    headers = {"Content-Type": "multipart/form-data; boundary=b", "Authorization": f"Bearer {token}"}
+    response = client.http.post("/users/change_avatar", body=payload, headers=headers)
+    assert response.status_code == 400
+    assert body(response) == {"non_field_errors": ["Nested multipart bodies are not accepted."]}
+    assert stored_objects() == []

@@ -195,3 +195,18 @@ def test_dynamodb_read_timeout_on_a_rate_counter_is_503(client, caller, break_aw
     response = _lookup(client, ["+14155550161"], token)
     assert response.status_code == 503 and "Retry-After" in response.headers
     assert body(response) == {"detail": "Service temporarily unavailable, try again later."}
+
+
+@pytest.mark.parametrize(
+    ("entry", "message"),
+    [
+        ("+14155550202\u0000", "Null characters are not allowed."),
+        ("+1415555\ud800", "Surrogate characters are not allowed: U+D800."),
+    ],
+)
+def test_nul_or_a_lone_surrogate_in_an_entry_is_400_keyed_by_the_field(client, caller, entry, message):
+    # "+14155550202\0" matched the registered number and echoed the NUL back
+    _many_users(["+14155550202"])
+    response = _lookup(client, ["+14155550203", entry], caller[1])
+    assert response.status_code == 400
+    assert body(response) == {"phone_numbers": {"1": [message]}}

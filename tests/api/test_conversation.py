@@ -131,6 +131,21 @@ def test_duplicate_poll_is_the_specs_400(client, party):
     assert len(_stored(Poll, "POLL#", party.event_id)) == 1
 
 
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("Café", "Cafe\u0301"),  # composed, then e + combining acute
+        ("STRASSE", "straße"),  # case folding, not lower()
+        ("Bar\u00a0", "\u2003bar"),  # Unicode spaces trimmed
+    ],
+)
+def test_venues_that_read_the_same_are_one_poll(client, party, first, second):
+    assert _poll(client, party, suggested_venue=first).status_code == 201
+    response = _poll(client, party, suggested_venue=second)
+    assert response.status_code == 400 and body(response) == {"body": ["This field is required."]}
+    assert len(_stored(Poll, "POLL#", party.event_id)) == 1
+
+
 def test_fourth_poll_is_the_specs_error_message(client, party):
     for venue in ("A", "B", "C"):
         assert _poll(client, party, suggested_venue=venue).status_code == 201

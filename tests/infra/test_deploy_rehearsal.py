@@ -2,13 +2,18 @@
 
 Covered: the pin-key and APNS checks, the stack (minus what moto's CloudFormation cannot create:
 scripts/local_stack.py UNSUPPORTED_LOCALLY), the generated stage settings, `chalice deploy` through
-scripts/chalice_cli.py creating the three functions with their own roles, the SQS mapping and the hourly
-schedule, the gateway responses, and a second deploy after the deploy state was lost.
+scripts/chalice_cli.py creating the three functions with their own roles and reserves, the SQS mapping (its
+pollers capped) and the hourly schedule, the gateway responses taken from the API definition chalice imports
+(the emulator keeps them as AWS does: an overwrite import replaces them all), deletion protection, the restore
+guide (scripts/restore.py: a table restored beside and swapped in; avatars back from their versions), and a
+second deploy after the deploy state was lost.
 
 What moto 5.2.5 cannot do, and what covers it instead:
 - ImportRestApi/PutRestApi take only OpenAPI 3 and Chalice sends Swagger 2.0: the server here creates the
-  API by its title with one placeholder method instead of the routes (tests/infra/test_package.py lints the
-  real API definition with cfn-lint);
+  API by its title with one placeholder method instead of the routes, keeping only the document's gateway
+  responses (tests/infra/test_package.py lints the real API definition with cfn-lint);
+- a point-in-time restore copies the table as it is at the call, not as it was; CloudFormation ignores the
+  bucket's versioning and lifecycle (the test versions the bucket itself); there is no WAF;
 - Lambda invoke needs Docker: no smoke test (`--no-smoke`); scripts/deploy.py's smoke test is run against
   `make run`'s stack in tests/test_local_stack.py;
 - CloudFront, CloudWatch alarms, SNS subscriptions: not in the emulated stack (cfn-lint on the template).
@@ -27,6 +32,7 @@ from pathlib import Path
 import boto3
 import pytest
 
+from tests.infra.scripts import load
 from tests.utils.live_stack import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -35,28 +41,49 @@ STAGE = "dev"
 KEY = "9f" * 32
 
 
-def _accept_swagger_imports(monkeypatch) -> None:
-    """moto's ImportRestApi/PutRestApi refuse Swagger 2.0 (Chalice's format): create the API by title only."""
+def _accept_swagger_imports(monkeypatch) -> list[str]:
+    """moto's ImportRestApi/PutRestApi refuse Swagger 2.0 (Chalice's format): create the API by title only,
+    and keep of the document what AWS keeps: its gateway responses, those of an overwrite replacing all others
+    (AWS deletes whatever an overwrite import does not define, except stages). Returns the imports' modes."""
     from moto.apigateway.models import APIGatewayBackend
+
+    imports: list[str] = []
+
+    def take_gateway_responses(api, api_doc, overwrite: bool) -> None:
+        if overwrite:
+            api.gateway_responses.clear()
+        for kind, response in api_doc.get("x-amazon-apigateway-gateway-responses", {}).items():
+            api.put_gateway_response(
+                kind,
+                response.get("statusCode"),
+                response.get("responseParameters"),
+                response.get("responseTemplates"),
+            )
 
     def import_rest_api(self, api_doc, fail_on_warnings):
         api = self.create_rest_api(name=api_doc["info"]["title"], description="")
         self.put_method(api.id, api.root_resource_id, "GET", "NONE")  # a deployment needs one method
         self.put_integration(api.id, api.root_resource_id, "GET", "MOCK", uri="", integration_method="GET")
+        take_gateway_responses(api, api_doc, overwrite=True)
+        imports.append("import")
         return api
 
     def put_rest_api(self, function_id, api_doc, fail_on_warnings, mode="merge"):
-        return self.get_rest_api(function_id)
+        api = self.get_rest_api(function_id)
+        take_gateway_responses(api, api_doc, overwrite=mode == "overwrite")
+        imports.append(mode)
+        return api
 
     monkeypatch.setattr(APIGatewayBackend, "import_rest_api", import_rest_api)
     monkeypatch.setattr(APIGatewayBackend, "put_rest_api", put_rest_api)
+    return imports
 
 
 @pytest.fixture
 def emulator(monkeypatch):
     from moto.server import ThreadedMotoServer
 
-    _accept_swagger_imports(monkeypatch)
+    imports = _accept_swagger_imports(monkeypatch)
     port = free_port()
     server = ThreadedMotoServer(ip_address="127.0.0.1", port=port, verbose=False)
     server.start()
@@ -71,7 +98,7 @@ def emulator(monkeypatch):
         AWS_SHARED_CREDENTIALS_FILE=os.devnull,
     )
     try:
-        yield endpoint, env
+        yield endpoint, env, imports
     finally:
         server.stop()
 
@@ -111,7 +138,7 @@ def _deploy(project: Path, env: dict) -> subprocess.CompletedProcess:
 
 
 def test_make_deploy_rehearsed_on_moto(emulator, project):
-    endpoint, env = emulator
+    endpoint, env, imports = emulator
     # GIVEN an account with the development pin key: the deploy stops before creating anything
     ssm = _client("ssm", endpoint)
     ssm.put_parameter(Name=f"/invites/{STAGE}/pin-secret", Type="SecureString", Value="local-development-pin-secret")
@@ -171,13 +198,17 @@ def test_make_deploy_rehearsed_on_moto(emulator, project):
     groups = {group["logGroupName"]: group.get("retentionInDays") for group in described}
     assert {name: groups.get(f"/aws/lambda/{name}") for name in names} == {name: 14 for name in names}, groups
 
-    # unknown paths: the gateway answers 404 with a fixed body
+    # unknown paths: the gateway answers 404 with a fixed body, declared in the very definition chalice imported
+    # in overwrite mode (scripts/deploy.py puts no gateway response of its own)
+    assert "overwrite" in imports, imports
     apigateway = _client("apigateway", endpoint)
     apis = apigateway.get_rest_apis()["items"]
     assert [api["name"] for api in apis] == ["invites"]
     response = apigateway.get_gateway_response(restApiId=apis[0]["id"], responseType="MISSING_AUTHENTICATION_TOKEN")
     assert response["statusCode"] == "404"
     assert response["responseTemplates"] == {"application/json": '{"detail": "Not found."}'}
+    declared = {r["responseType"] for r in apigateway.get_gateway_responses(restApiId=apis[0]["id"])["items"]}
+    assert declared == set(load("gateway").GATEWAY_RESPONSES)
     # and throttles the stage, the login routes tighter (infra/stages.json)
     settings = apigateway.get_stage(restApiId=apis[0]["id"], stageName=STAGE)["methodSettings"]
     stages = json.loads((ROOT / "infra" / "stages.json").read_text())[STAGE]["throttle"]
@@ -188,6 +219,56 @@ def test_make_deploy_rehearsed_on_moto(emulator, project):
         settings["~1auth~1verify_pin/POST"]["throttlingBurstLimit"]
         == stages["routes"]["POST /auth/verify_pin"]["burst"]
     )
+
+    # the queue worker and the schedule have their reserved concurrency (infra/stages.json)
+    reserved = json.loads((ROOT / "infra" / "stages.json").read_text())[STAGE]["reserved_concurrency"]
+    for function, limit in reserved.items():
+        concurrency = lambda_client.get_function_concurrency(FunctionName=f"invites-{STAGE}-{function}")
+        assert concurrency["ReservedConcurrentExecutions"] == limit, function
+    # and the queue's pollers invoke the worker no more often than its reserve (else throttled messages would
+    # come back and, received 5 times, land in the dead-letter queue)
+    (mapping,) = lambda_client.list_event_source_mappings()["EventSourceMappings"]
+    assert mapping["ScalingConfig"] == {"MaximumConcurrency": reserved["send_notifications"]}
+    # and no table can be deleted while the stage's deletion_protection is on
+    dynamodb = _client("dynamodb", endpoint)
+    for table in ("users", "auth", "events"):
+        assert dynamodb.describe_table(TableName=f"invites-{STAGE}-{table}")["Table"]["DeletionProtectionEnabled"]
+    with pytest.raises(dynamodb.exceptions.ClientError, match="DeletionProtectionEnabled"):
+        dynamodb.delete_table(TableName=f"invites-{STAGE}-users")
+
+    # the restore guide (docs/operations.md): a table copied beside the stage's, then swapped in. moto copies
+    # the table as it is at the call, not as it was at a past second: the damage here comes after the copy.
+    restore = load("restore")
+    users = f"invites-{STAGE}-users"
+    kept = {"pk": {"S": "USER#1"}, "sk": {"S": "PROFILE"}, "full_name": {"S": "Kept Safe"}}
+    dynamodb.put_item(TableName=users, Item=kept)
+    restored = restore.restore_table(dynamodb, STAGE, "users", None)
+    dynamodb.delete_item(TableName=users, Key={"pk": kept["pk"], "sk": kept["sk"]})  # the mistake
+    restore.swap(dynamodb, STAGE, "users", restored)
+    assert dynamodb.get_item(TableName=users, Key={"pk": kept["pk"], "sk": kept["sk"]})["Item"] == kept
+    table = dynamodb.describe_table(TableName=users)["Table"]
+    assert table["DeletionProtectionEnabled"] and {i["IndexName"] for i in table["GlobalSecondaryIndexes"]} == {
+        "favorites_by_phone"
+    }
+    backups = dynamodb.describe_continuous_backups(TableName=users)["ContinuousBackupsDescription"]
+    assert backups["PointInTimeRecoveryDescription"]["PointInTimeRecoveryStatus"] == "ENABLED"
+    ttl = dynamodb.describe_time_to_live(TableName=users)["TimeToLiveDescription"]
+    assert ttl == {"TimeToLiveStatus": "ENABLED", "AttributeName": "expires_at"}
+    assert any(b["BackupName"].startswith(f"{users}-before-swap-") for b in dynamodb.list_backups()["BackupSummaries"])
+    # an avatar deleted, then one overwritten, come back from their noncurrent versions (moto's CloudFormation
+    # ignores VersioningConfiguration: the bucket is versioned here as infra/template.yaml declares it)
+    s3 = _client("s3", endpoint)
+    bucket = json.loads((project / "build" / "stages" / f"{STAGE}.json").read_text())["environment_variables"][
+        "AVATAR_BUCKET"
+    ]
+    s3.put_bucket_versioning(Bucket=bucket, VersioningConfiguration={"Status": "Enabled"})
+    s3.put_object(Bucket=bucket, Key="avatars/a.jpg", Body=b"first")
+    s3.delete_object(Bucket=bucket, Key="avatars/a.jpg")
+    restore.restore_avatar(s3, bucket, "avatars/a.jpg")
+    assert s3.get_object(Bucket=bucket, Key="avatars/a.jpg")["Body"].read() == b"first"
+    s3.put_object(Bucket=bucket, Key="avatars/a.jpg", Body=b"second")
+    restore.restore_avatar(s3, bucket, "avatars/a.jpg")
+    assert s3.get_object(Bucket=bucket, Key="avatars/a.jpg")["Body"].read() == b"first"
 
     # WHEN the deploy state is lost (another machine) and the stage is deployed again
     (project / ".chalice" / "deployed" / f"{STAGE}.json").unlink()

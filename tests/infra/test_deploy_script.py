@@ -72,3 +72,172 @@ def test_gateway_responses_echo_nothing_of_the_request():
         assert "$" not in body and not any("$" in value for value in headers.values()), kind
         assert set(json.loads(body)) == {"detail"}, kind
     assert gateway.GATEWAY_RESPONSES["MISSING_AUTHENTICATION_TOKEN"][:2] == ("404", '{"detail": "Not found."}')
+
+
+def test_cloudformation_gets_the_throttled_paths_encoded():
+    settings = json.loads(deploy.STAGES_FILE.read_text())["prod"]
+    paths = {
+        (s["ResourcePath"], s["HttpMethod"])
+        for s in gateway.merge_template(settings)["Resources"]["RestAPI"]["Properties"]["MethodSettings"]
+    }
+    assert paths == {("/*", "*"), ("/~1auth", "POST"), ("/~1auth~1verify_pin", "POST")}
+
+
+def _generated_swagger(generator_name: str) -> dict:
+    """The swagger document a Chalice generator makes for the app, with the wrapper's hook installed."""
+    from chalice.deploy import swagger
+
+    import app
+
+    load("chalice_cli")._install_gateway_responses()
+    generator = getattr(swagger, generator_name)
+    instance = generator("us-east-1", {}) if generator_name == "SwaggerGenerator" else generator()
+    return instance.generate_swagger(app.app)
+
+
+@pytest.mark.parametrize("generator_name", ["TemplatedSwaggerGenerator", "CFNSwaggerGenerator"])
+def test_every_api_definition_chalice_generates_declares_the_gateway_responses(generator_name):
+    # GIVEN the generator `chalice deploy` uses (its document goes to PutRestApi in overwrite mode) and the
+    # one `chalice package` puts in the SAM DefinitionBody
+    # WHEN the wrapper has installed its hook
+    document = _generated_swagger(generator_name)
+    # THEN the document itself carries every gateway response, so an overwrite import keeps them
+    responses = document["x-amazon-apigateway-gateway-responses"]
+    assert set(responses) == set(gateway.GATEWAY_RESPONSES)
+    assert responses["MISSING_AUTHENTICATION_TOKEN"] == {
+        "statusCode": "404",
+        "responseTemplates": {"application/json": '{"detail": "Not found."}'},
+    }
+    assert responses["THROTTLED"]["responseParameters"] == {"gatewayresponse.header.Retry-After": "'1'"}
+    assert "$" not in json.dumps(responses)
+    assert "/events/{event_id}" in document["paths"]  # and it is still Chalice's own document
+
+
+def test_the_hook_is_installed_once():
+    from chalice.deploy import swagger
+
+    chalice_cli = load("chalice_cli")
+    chalice_cli._install_gateway_responses()
+    installed = swagger.SwaggerGenerator.generate_swagger
+    chalice_cli._install_gateway_responses()
+    assert swagger.SwaggerGenerator.generate_swagger is installed
+
+
+def test_reserved_concurrency_comes_from_the_stage_settings():
+    chalice_cli = load("chalice_cli")
+    config = json.loads((deploy.ROOT / ".chalice" / "config.json").read_text())
+    stages = json.loads(deploy.STAGES_FILE.read_text())
+    merged = chalice_cli.with_reserved_concurrency(config, "prod", stages["prod"])
+    functions = merged["stages"]["prod"]["lambda_functions"]
+    assert (
+        functions["send_notifications"]["reserved_concurrency"]
+        == stages["prod"]["reserved_concurrency"]["send_notifications"]
+    )
+    assert functions["remind_upcoming_events"]["reserved_concurrency"] == 1
+    assert "reserved_concurrency" not in functions["api_handler"]  # the API keeps the account's pool
+    # the policies stay as they were
+    assert functions["send_notifications"]["iam_policy_file"] == "policy-prod-notifications.json"
+    # an SQS-driven function needs at least 5 (AWS: fewer makes its pollers throttle)
+    for stage in ("dev", "prod"):
+        assert stages[stage]["reserved_concurrency"]["send_notifications"] >= 5
+
+
+def test_deletion_protection_is_a_stage_switch(stages):
+    parameters = {p["ParameterKey"]: p["ParameterValue"] for p in _parameters("prod")}
+    assert parameters["TableDeletionProtection"] == "true"
+    stages(lambda data: data["prod"].update(deletion_protection=False))
+    parameters = {p["ParameterKey"]: p["ParameterValue"] for p in _parameters("prod")}
+    assert parameters["TableDeletionProtection"] == "false"
+
+
+def _parameters(stage: str) -> list[dict]:
+    return deploy.stack_parameters(stage, deploy.stage_settings(stage), "arn:aws:sns:us-east-1:1:app/APNS/x")
+
+
+SMOKE_BASE = "https://api.example.test/api"
+
+
+class _Answer:
+    def __init__(self, status: int, text: str = "", headers: dict | None = None):
+        self.status_code, self.text, self.content = status, text, text.encode()
+        self.headers = headers or {}
+
+    def json(self):
+        return json.loads(self.text)
+
+
+class _FakeHttp:
+    """What `requests` answers, as the deployed API would, with the faults a test switches on."""
+
+    RequestException = OSError
+
+    def __init__(self, echo: bool = False, no_content_type: str | None = None):
+        self.echo, self.no_content_type, self.calls = echo, no_content_type, []
+
+    def request(self, method, url, headers=None, json=None, timeout=None):
+        path = url.removeprefix(SMOKE_BASE)
+        self.calls.append((method, path))
+        if path == "/openapi.json":
+            return _Answer(200, '{"openapi": "3.0.3"}')
+        if path == "/events":
+            return _Answer(401, '{"detail": "x"}')
+        if path == "/notifications/remove_ios_device":
+            headers = {"Content-Type": self.no_content_type} if self.no_content_type else {}
+            return _Answer(204, "", headers)
+        body = gateway.NOT_FOUND_BODY
+        return _Answer(404, body, {"x-echo": headers["Authorization"]} if self.echo else {})
+
+    def get(self, url, **kwargs):
+        return self.request("GET", url, **kwargs)
+
+    def post(self, url, **kwargs):
+        return self.request("POST", url, **kwargs)
+
+
+def _smoke(monkeypatch, http, token):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "requests", http)
+    return deploy.smoke_test(SMOKE_BASE + "/", attempts=1, token=token)
+
+
+def test_the_smoke_test_checks_a_204_and_unknown_paths_with_the_real_token(monkeypatch):
+    http = _FakeHttp()
+    assert _smoke(monkeypatch, http, "7.real-token") == []
+    assert ("POST", "/notifications/remove_ios_device") in http.calls
+    # a 204 with a Content-Type fails it
+    assert _smoke(monkeypatch, _FakeHttp(no_content_type="application/json"), "7.real-token") == [
+        "a 204 has Content-Type: application/json"
+    ]
+    # so does an unknown path that repeats the Authorization header
+    problems = _smoke(monkeypatch, _FakeHttp(echo=True), "7.real-token")
+    assert "GET of an unknown path repeats the Authorization header" in problems
+    # without a token, no 204 is asked for
+    http = _FakeHttp()
+    assert _smoke(monkeypatch, http, None) == []
+    assert ("POST", "/notifications/remove_ios_device") not in http.calls
+
+
+def test_the_queue_pollers_stay_within_the_worker_s_reserve():
+    from chalice.app import SQSEventConfig
+
+    import app
+
+    stages = json.loads(deploy.STAGES_FILE.read_text())
+    sources = [s for s in app.app.event_sources if isinstance(s, SQSEventConfig)]
+    assert [s.name for s in sources] == ["send_notifications"]
+    try:
+        load("chalice_cli").cap_queue_pollers(app.app, stages["prod"])
+        assert sources[0].maximum_concurrency == stages["prod"]["reserved_concurrency"]["send_notifications"]
+    finally:
+        sources[0].maximum_concurrency = None
+
+
+def test_the_pipeline_can_put_the_web_acl_in_front_of_its_stage():
+    merge = gateway.merge_template(json.loads(deploy.STAGES_FILE.read_text())["prod"])
+    association = merge["Resources"]["ApiWebAclAssociation"]
+    assert association["Type"] == "AWS::WAFv2::WebACLAssociation"
+    assert association["Properties"]["WebACLArn"] == {"Ref": "ApiWebAclArn"}
+    assert association["Properties"]["ResourceArn"]["Fn::Sub"].endswith("/restapis/${RestAPI}/stages/${RestAPI.Stage}")
+    # only when the pipeline passes the infra stack's ApiWebAclArn output
+    assert association["Condition"] == "HasApiWebAcl" and merge["Parameters"]["ApiWebAclArn"]["Default"] == ""

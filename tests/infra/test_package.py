@@ -4,7 +4,8 @@ One packaging test, so pytest-xdist never packages twice. The first run on a mac
 (pip download of requirements.txt for the Lambda runtime's platform, about 20 s); later runs reuse chalice's
 cache under .chalice/deployments (git-ignored). It opens the zip and fails when any compiled extension needs
 a newer glibc than Amazon Linux 2023's 2.34 (ELF version needs) or comes from a non-manylinux build
-(scripts/package_check.py), and lints the SAM template with the gateway responses and throttles merged in.
+or any module lacks its CPython 3.12 unchecked-hash .pyc (scripts/package_check.py), and lints the SAM
+template: gateway responses inside the API definition, throttles merged in, reserves on the functions.
 """
 
 from __future__ import annotations
@@ -99,6 +100,10 @@ def test_chalice_package_for_prod(tmp_path):
     report = load("package_check").check(zip_path)
     print(f"highest glibc needed: {report.max_glibc}")
     assert report.problems == []
+    # every module carries its CPython 3.12 bytecode: the app, chalice's part and the dependencies
+    assert report.bytecode == len([name for name in names if name.endswith(".py")]) > 500
+    assert {"__pycache__/app.cpython-312.pyc", "chalicelib/__pycache__/config.cpython-312.pyc"} <= names
+    assert "pynamodb/__pycache__/models.cpython-312.pyc" in names
     assert any(name.startswith("PIL/_imaging.cpython-312-") for name in report.glibc_needed)
     assert any(name.startswith("pillow.libs/libjpeg") for name in names)  # bundled, not the build host's
 
@@ -142,21 +147,31 @@ def test_chalice_package_for_prod(tmp_path):
     # log groups with the stage's retention
     retention = [r["Properties"]["RetentionInDays"] for r in resources.values() if r["Type"] == "AWS::Logs::LogGroup"]
     assert retention == [config["log_retention_in_days"]] * 3
-    # unknown paths: 404 with a fixed body (nothing of the request echoed); stage and login throttles
-    responses = {
-        r["Properties"]["ResponseType"]: r["Properties"]
-        for r in resources.values()
-        if r["Type"] == "AWS::ApiGateway::GatewayResponse"
-    }
-    assert responses["MISSING_AUTHENTICATION_TOKEN"]["StatusCode"] == "404"
-    assert responses["MISSING_AUTHENTICATION_TOKEN"]["ResponseTemplates"] == {
+    # unknown paths: 404 with a fixed body (nothing of the request echoed), declared inside the API definition
+    # (no separate GatewayResponse resources, which SAM drops or leaves behind on API updates)
+    definition = resources["RestAPI"]["Properties"]["DefinitionBody"]
+    responses = definition["x-amazon-apigateway-gateway-responses"]
+    assert responses["MISSING_AUTHENTICATION_TOKEN"]["statusCode"] == "404"
+    assert responses["MISSING_AUTHENTICATION_TOKEN"]["responseTemplates"] == {
         "application/json": '{"detail": "Not found."}'
     }
     assert not any("$context" in json.dumps(r) or "$input" in json.dumps(r) for r in responses.values())
+    assert not [r for r in resources.values() if r["Type"] == "AWS::ApiGateway::GatewayResponse"]
+    # stage and login throttles, resource paths encoded as CloudFormation wants them
     throttles = {(s["ResourcePath"], s["HttpMethod"]): s for s in resources["RestAPI"]["Properties"]["MethodSettings"]}
+    assert set(throttles) == {("/*", "*"), ("/~1auth", "POST"), ("/~1auth~1verify_pin", "POST")}
     stage_wide = throttles[("/*", "*")]["ThrottlingRateLimit"]
-    assert throttles[("/auth", "POST")]["ThrottlingRateLimit"] < stage_wide
-    assert throttles[("/auth/verify_pin", "POST")]["ThrottlingRateLimit"] < stage_wide
+    assert throttles[("/~1auth", "POST")]["ThrottlingRateLimit"] < stage_wide
+    assert throttles[("/~1auth~1verify_pin", "POST")]["ThrottlingRateLimit"] < stage_wide
+    # the queue worker and the schedule have their reserved concurrency; the API draws on the account's pool
+    reserved = json.loads((ROOT / "infra" / "stages.json").read_text())[STAGE]["reserved_concurrency"]
+    assert functions["SendNotifications"]["ReservedConcurrentExecutions"] == reserved["send_notifications"]
+    assert functions["RemindUpcomingEvents"]["ReservedConcurrentExecutions"] == reserved["remind_upcoming_events"]
+    assert "ReservedConcurrentExecutions" not in functions["APIHandler"]
+    (queue_event,) = functions["SendNotifications"]["Events"].values()
+    assert queue_event["Properties"]["ScalingConfig"] == {"MaximumConcurrency": reserved["send_notifications"]}
+    # the body-limit web ACL goes in front of the stage when the pipeline passes the infra stack's ARN
+    assert resources["ApiWebAclAssociation"]["Condition"] == "HasApiWebAcl"
 
     # the SQS handler listens to the queue infra/template.yaml makes for this stage
 

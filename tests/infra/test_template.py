@@ -126,6 +126,20 @@ def test_tables_are_encrypted_recoverable_and_kept(template, logical_id):
     assert table["PointInTimeRecoverySpecification"] == {"PointInTimeRecoveryEnabled": True}
     assert table["SSESpecification"]["SSEEnabled"] is True
     assert resource["DeletionPolicy"] == resource["UpdateReplacePolicy"] == "Retain"
+    # deleting the table fails while the stage's deletion_protection is on (infra/stages.json)
+    assert table["DeletionProtectionEnabled"] == {"Fn::If": ["TablesProtected", True, False]}
+    assert template["Conditions"]["TablesProtected"] == {"Fn::Equals": [{"Ref": "TableDeletionProtection"}, "true"]}
+    assert template["Parameters"]["TableDeletionProtection"]["Default"] == "true"
+
+
+def test_avatar_versions_stay_restorable_for_a_while(template):
+    bucket = template["Resources"]["AvatarBucket"]["Properties"]
+    assert bucket["VersioningConfiguration"] == {"Status": "Enabled"}
+    (rule,) = bucket["LifecycleConfiguration"]["Rules"]
+    assert rule["Status"] == "Enabled"
+    assert rule["NoncurrentVersionExpiration"] == {"NoncurrentDays": {"Ref": "AvatarNoncurrentVersionDays"}}
+    assert rule["ExpiredObjectDeleteMarker"] is True
+    assert "ExpirationInDays" not in rule  # current avatars never expire
 
 
 def test_avatar_bucket_is_private(template):
@@ -196,9 +210,14 @@ def test_alarms_watch_sms_spend_dead_letters_and_5xx(template):
     alarms = {
         r["Properties"]["MetricName"]: r["Properties"]
         for r in template["Resources"].values()
-        if r["Type"] == "AWS::CloudWatch::Alarm" and r["Properties"]["Namespace"] != "AWS/Lambda"
+        if r["Type"] == "AWS::CloudWatch::Alarm" and r["Properties"].get("Namespace", "AWS/Lambda") != "AWS/Lambda"
     }
-    assert set(alarms) == {"SMSMonthToDateSpentUSD", "ApproximateNumberOfMessagesVisible", "5XXError"}
+    assert set(alarms) == {
+        "SMSMonthToDateSpentUSD",
+        "ApproximateNumberOfMessagesVisible",
+        "5XXError",
+        "ApproximateAgeOfOldestMessage",
+    }
     assert alarms["SMSMonthToDateSpentUSD"]["Namespace"] == "AWS/SNS"
     dead = alarms["ApproximateNumberOfMessagesVisible"]
     assert dead["Dimensions"] == [
@@ -215,11 +234,60 @@ def test_alarms_watch_sms_spend_dead_letters_and_5xx(template):
         assert alarm["AlarmActions"] == [{"Ref": "AlarmTopic"}]
 
 
+def test_a_stuck_worker_alarms_before_the_dead_letter_queue_fills(template):
+    oldest = template["Resources"]["QueueOldestMessageAlarm"]["Properties"]
+    assert oldest["Namespace"] == "AWS/SQS" and oldest["Statistic"] == "Maximum"
+    assert oldest["Dimensions"] == [{"Name": "QueueName", "Value": {"Fn::GetAtt": ["NotificationsQueue", "QueueName"]}}]
+    assert oldest["Threshold"] == {"Ref": "QueueOldestMessageAlarmSeconds"}
+    # shorter than the queue keeps a message (4 days), longer than a few receive cycles of 90 s
+    assert 90 * 5 < template["Parameters"]["QueueOldestMessageAlarmSeconds"]["Default"] < 345600
+
+
+@pytest.mark.parametrize(
+    ("logical_id", "metric"),
+    [("DynamoDbThrottlesAlarm", "ThrottledRequests"), ("DynamoDbSystemErrorsAlarm", "SystemErrors")],
+)
+def test_dynamodb_throttles_and_system_errors_alarm_on_every_table(template, logical_id, metric):
+    alarm = template["Resources"][logical_id]["Properties"]
+    (query,) = alarm["Metrics"]
+    expression = query["Expression"]["Fn::Sub"]
+    assert expression.startswith(f'SELECT SUM({metric}) FROM SCHEMA("AWS/DynamoDB", Operation, TableName)')
+    assert all(f"TableName = '${{{table}}}'" in expression for table in TABLE_MODELS)
+    assert alarm["Threshold"] == 0 and alarm["ComparisonOperator"] == "GreaterThanThreshold"
+    assert alarm["AlarmActions"] == [{"Ref": "AlarmTopic"}]
+
+
+def test_the_web_acl_answers_bodies_over_the_limit_with_the_api_s_413(template):
+    import json
+    import re
+
+    from chalicelib.config import Settings
+
+    acl = template["Resources"]["ApiWebAcl"]["Properties"]
+    assert acl["Scope"] == "REGIONAL" and acl["DefaultAction"] == {"Allow": {}}
+    (rule,) = acl["Rules"]
+    response = rule["Action"]["Block"]["CustomResponse"]
+    assert response["ResponseCode"] == 413
+    body = acl["CustomResponseBodies"][response["CustomResponseBodyKey"]]
+    assert body["ContentType"] == "APPLICATION_JSON"
+    assert json.loads(body["Content"]) == {"detail": "Request body too large. Maximum size is 4 MB."}
+    statement = rule["Statement"]["RegexMatchStatement"]
+    assert statement["FieldToMatch"] == {"SingleHeader": {"Name": "content-length"}}
+    # the expression matches exactly the lengths above the app's own limit
+    limit = Settings.request_max_bytes
+    matches = re.compile(statement["RegexString"]).fullmatch
+    for length in [*range(limit - 2000, limit + 2000), 0, 1, 999_999, 4_099_999, 4_189_999, 4_194_303]:
+        assert bool(matches(str(length))) == (length > limit), length
+    for length in (4_200_000, 4_999_999, 5_000_000, 9_999_999, 10_485_760, 99_999_999, 123_456_789_012):
+        assert matches(str(length)), length
+    assert matches("0004194305") and not matches("0004194304") and not matches("4194305 ") and not matches("-5")
+
+
 def test_every_function_has_errors_and_throttles_alarms(template):
     watched = {
         (r["Properties"]["MetricName"], r["Properties"]["Dimensions"][0]["Value"]["Fn::Sub"])
         for r in template["Resources"].values()
-        if r["Type"] == "AWS::CloudWatch::Alarm" and r["Properties"]["Namespace"] == "AWS/Lambda"
+        if r["Type"] == "AWS::CloudWatch::Alarm" and r["Properties"].get("Namespace") == "AWS/Lambda"
     }
     # chalice deploy's function names: <app>-<stage> for the API, <app>-<stage>-<function> for the others
     functions = {
@@ -247,10 +315,14 @@ def test_the_local_copy_drops_only_what_moto_cannot_create(template):
         "SmsSpendAlarm",
         "DeadLetterAlarm",
         "Api5xxAlarm",
+        "QueueOldestMessageAlarm",
+        "DynamoDbThrottlesAlarm",
+        "DynamoDbSystemErrorsAlarm",
+        "ApiWebAcl",
     } | {
         f"{function}{metric}Alarm"
         for function in ("Api", "NotificationWorker", "Reminders")
         for metric in ("Errors", "Throttles")
     }
-    assert set(template["Outputs"]) - set(local["Outputs"]) == {"AvatarBaseUrl", "AvatarDistributionId"}
+    assert set(template["Outputs"]) - set(local["Outputs"]) == {"AvatarBaseUrl", "AvatarDistributionId", "ApiWebAclArn"}
     assert set(local_stack.OUTPUT_SETTINGS) <= set(local["Outputs"])

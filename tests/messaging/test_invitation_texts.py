@@ -115,3 +115,17 @@ def test_numbers_outside_the_allowed_countries_are_refused_in_invite_lists(clien
     )
     assert response.status_code == 400
     assert body(response) == {"invite_phone_numbers": {"0": ["Enter a valid mobile phone number."]}}
+
+
+def test_the_first_request_of_an_hour_texts_no_more_than_the_owners_quota(client, override_settings):
+    # the hour's counter does not exist yet: the whole request must still fit the quota
+    from tests.utils.api import post_event
+
+    override_settings(invite_sms_per_owner_per_hour=5)
+    alice = make_person("Alice")
+    numbers = [phone(8870 + n) for n in range(8)]
+    response = post_event(client, alice, invite_phone_numbers=numbers)
+    assert response.status_code == 201
+    assert sum(len(texts_to(number)) for number in numbers) == 5
+    later = post_event(client, alice, invite_phone_numbers=[phone(8880)])
+    assert later.status_code == 201 and texts_to(phone(8880)) == []

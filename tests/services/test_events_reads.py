@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from chalicelib.models.users import PROFILE_SK, User, user_pk
-from chalicelib.services import event_reads, events
+from chalicelib.services import event_reads
+from chalicelib.store.users import get_users
 from chalicelib.timeutil import utcnow
 
 
@@ -13,10 +14,10 @@ def test_get_users_batches_100_ids_a_call(aws):
         for n in range(1, 251):
             batch.save(User(user_pk(n), PROFILE_SK, id=n, phone_number=f"+1202555{n:04d}", created=now, modified=now))
     aws.reset()
-    found = events.get_users(range(1, 260))
+    found = get_users(range(1, 260))
     assert sorted(found) == list(range(1, 251))
     assert aws.of("dynamodb") == {"BatchGetItem": 3}
-    assert events.get_users([]) == {}
+    assert get_users([]) == {}
 
 
 def test_list_reads_the_page_partitions_side_by_side(aws, monkeypatch):

@@ -40,9 +40,10 @@ def test_retry_after_names_when_the_oldest_charges_leave_the_period(aws):
     assert _charges(limit, 4, start + 5 * HOUR + 10)
     with pytest.raises(Throttled) as refused:
         limit.charge(5, now=start + 6 * HOUR)
-    # the 6 of the first hour stop counting once no period ending then reaches back into that hour
-    assert refused.value.retry_after == 25 * HOUR - 6 * HOUR + 1
-    assert _charges(limit, 5, start + 25 * HOUR)
+    # the 6 stop counting exactly 24 hours after they were charged
+    assert refused.value.retry_after == (start + 10 + 24 * HOUR) - (start + 6 * HOUR) + 1
+    assert not _charges(limit, 5, start + 24 * HOUR + 9)
+    assert _charges(limit, 5, start + 24 * HOUR + 11)
 
 
 def test_parallel_lookups_never_pass_the_allowance(aws, override_settings):

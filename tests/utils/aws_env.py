@@ -61,3 +61,38 @@ def create_resources() -> None:
     settings = get_settings()
     aws_client("s3").create_bucket(Bucket=settings.avatar_bucket)
     aws_client("sns").create_platform_application(Name=APNS_APP, Platform="APNS", Attributes={})
+
+
+def back_up_tables_once_per_transaction() -> None:
+    """Make moto's TransactWriteItems back up each table it touches once, not once per item.
+
+    moto deep-copies a table for every item of a transaction (to roll back on a refusal), so a
+    transaction of 100 items over a table of a few thousand costs seconds; DynamoDB has no such cost.
+    The copies made during one call are shared by id, which is safe while moto's actions run one at a
+    time (the lock of tests/conftest.py and of the local runner)."""
+    import copy
+
+    from moto.dynamodb import models
+
+    original = models.DynamoDBBackend.transact_write_items
+    if getattr(original, "_backs_up_once", False):
+        return
+
+    class _CopyOnce:
+        def __init__(self):
+            self.copies: dict[int, object] = {}
+
+        def deepcopy(self, value, memo=None):
+            if id(value) not in self.copies:
+                self.copies[id(value)] = copy.deepcopy(value, memo)
+            return self.copies[id(value)]
+
+    def transact_write_items(self, transact_items):
+        models.copy = _CopyOnce()
+        try:
+            return original(self, transact_items)
+        finally:
+            models.copy = copy
+
+    transact_write_items._backs_up_once = True
+    models.DynamoDBBackend.transact_write_items = transact_write_items
