@@ -167,7 +167,7 @@ def test_the_generated_python_client_runs_a_whole_scenario_on_the_local_stack(py
     }
     events = {
         name: importlib.import_module(f"{PACKAGE}.api.events.{name}")
-        for name in ("create_event", "list_events", "get_event", "accept_invitation")
+        for name in ("create_event", "list_events", "get_event", "accept_invitation", "reject_invitation")
     }
     conversation = {
         name: importlib.import_module(f"{PACKAGE}.api.conversation.{name}")
@@ -240,6 +240,7 @@ def test_the_generated_python_client_runs_a_whole_scenario_on_the_local_stack(py
         page = events["list_events"].sync(client=as_owner)
         assert isinstance(page, models.EventPage), page
         assert page.count == 1 and [event.id for event in page.results] == [created.id]
+        assert page.results[0].waitlist is False and page.results[0].invitations[0].waitlist_position is None
         assert isinstance(page.results[0], models.EventListed)
 
         guest_page = events["list_events"].sync(client=as_guest)
@@ -261,6 +262,43 @@ def test_the_generated_python_client_runs_a_whole_scenario_on_the_local_stack(py
         detail = events["get_event"].sync(created.id, client=as_owner)
         assert detail.attendees_count >= 1 and detail.spots_filled == 1
         assert detail.invitees[1].is_attending is True
+
+        # A full event with a waitlist: a guest who brings one fills it, the next waits, and is seated
+        # when the first declines.
+        third = log_in("+14155550144", "Tia Third")
+        as_third = client(third.auth_token)
+        small = events["create_event"].sync(
+            client=as_owner,
+            body=models.EventCreate(
+                title="Small table",
+                event_date=starts,
+                total_spots=2,
+                max_extra_guests=1,
+                waitlist=True,
+                invite_phone_numbers=[guest.phone_number, third.phone_number],
+            ),
+        )
+        assert isinstance(small, models.EventCreated), small
+        assert small.max_extra_guests == 1 and small.waitlist is True
+        bringing = events["accept_invitation"].sync(
+            small.id, client=as_guest, body=models.AcceptInvitationBody(extra_guests=1)
+        )
+        assert bringing.has_accepted_invite is True and bringing.extra_guests == 1
+        assert bringing.waitlist_position is None
+        too_many = events["accept_invitation"].sync_detailed(
+            small.id, client=as_third, body=models.AcceptInvitationBody(extra_guests=2)
+        )
+        assert too_many.status_code == 400, too_many
+        waiting = events["accept_invitation"].sync(small.id, client=as_third)
+        assert waiting.has_accepted_invite is None and waiting.waitlist_position == 1
+        shown = events["get_event"].sync(small.id, client=as_owner)
+        assert shown.spots_filled == 2 and shown.attendees_count == 3
+        assert [row.waitlist_position for row in shown.invitees] == [None, None, 1]
+        declined = events["reject_invitation"].sync(small.id, client=as_guest)
+        assert declined.has_accepted_invite is False and declined.extra_guests == 0
+        shown = events["get_event"].sync(small.id, client=as_owner)
+        assert shown.invitees[2].is_attending is True and shown.invitees[2].waitlist_position is None
+        assert shown.spots_filled == 1
 
         # A message, a poll and a time suggestion.
         message = conversation["post_message"].sync(
