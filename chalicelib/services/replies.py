@@ -107,8 +107,7 @@ def _accept(invitation: Invitation, event: Event, extra: int, text: str) -> Repl
     invitation.rsvp_message, invitation.rsvp_time = text, now
     if previous is not True:
         _tell_owner(invitation, accepted=True, message=text)
-    if delta < 0 and event.waiting_count:
-        promote_waiting(event.id, invitation.user_id)
+    _promote_if_open(event, invitation, delta)
     return Reply(invitation)
 
 
@@ -157,9 +156,15 @@ def _decline(invitation: Invitation, event: Event, text: str) -> Reply:
     invitation.rsvp_message, invitation.rsvp_time = text, now
     if previous is not False:
         _tell_owner(invitation, accepted=False, message=text)
-    if delta < 0 and event.waiting_count:
-        promote_waiting(event.id, invitation.user_id)
+    _promote_if_open(event, invitation, delta)
     return Reply(invitation)
+
+
+def _promote_if_open(event: Event, invitation: Invitation, delta: int) -> None:
+    """Seat waiting parties when this reply gave spots back, or when spots were open with a line already
+    (a promotion cut short by an AWS fault: the client's retry of the same reply finishes it)."""
+    if event.waiting_count and (delta < 0 or spots_left(event) > 0):
+        promote_waiting(event.id, invitation.user_id)
 
 
 def _tell_owner(invitation: Invitation, *, accepted: bool, message: str) -> None:

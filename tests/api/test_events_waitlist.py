@@ -254,6 +254,24 @@ def test_the_page_offers_the_extra_guests_choice_and_takes_it(client):
     assert no_choice["max_extra_guests"] == 0
 
 
+def test_a_promotion_cut_short_by_throttling_is_503_and_the_retried_decline_finishes_it(client, fail_aws):
+    alice = make_person("Alice")
+    bob, carol = make_person("Bob"), make_person("Carol")
+    event = make_event(alice, bob, carol, total_spots=1, waitlist=True)
+    accept(client, bob, event.id)
+    accept(client, carol, event.id)
+    fail_aws("dynamodb", "Query")  # the read of the head of the line
+    response = reject(client, bob, event.id)
+    assert response.status_code == 503 and "Retry-After" in response.headers
+    fail_aws("dynamodb", "Query", "")
+    stored = stored_event(event.id)
+    assert stored.spots_filled == 0 and stored.waiting_count == 1  # the decline stands, nobody seated yet
+    assert reject(client, bob, event.id).status_code == 200
+    shown = rows(client, alice, event.id)
+    assert shown[carol.id]["is_attending"] is True and shown[carol.id]["waitlist_position"] is None
+    assert stored_event(event.id).spots_filled == 1
+
+
 # --------------------------------------------------------------------------- calls, whatever the line
 
 
