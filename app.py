@@ -6,7 +6,18 @@ import sys
 
 from chalice import Chalice, Rate
 
-from chalicelib.api import auth, contacts, conversation, devices, docs, events, guest_page, users
+from chalicelib.api import (
+    account_export,
+    account_web,
+    auth,
+    contacts,
+    conversation,
+    devices,
+    docs,
+    events,
+    guest_page,
+    users,
+)
 from chalicelib.config import get_settings
 
 # botocore logs every credential lookup at INFO, which `chalice local` shows; keep the console readable.
@@ -37,6 +48,8 @@ API_BLUEPRINTS = (
     conversation.blueprint,
     devices.blueprint,
     guest_page.blueprint,
+    account_export.blueprint,
+    account_web.blueprint,
     docs.blueprint,
 )
 for blueprint in API_BLUEPRINTS:
@@ -53,7 +66,10 @@ def send_notifications(event):
 
 @app.schedule(Rate(1, unit=Rate.HOURS))
 def remind_upcoming_events(event):
-    """Hourly: queue a reminder for each live event starting within the reminder window."""
+    """Hourly: queue a reminder for each live event starting within the reminder window, and queue again
+    any account deletion whose message was lost."""
     from chalicelib.messaging.notifications.reminders import enqueue_reminders
+    from chalicelib.services.account_deletion import requeue_stuck_jobs
 
     enqueue_reminders()
+    requeue_stuck_jobs()

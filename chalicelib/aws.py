@@ -57,6 +57,10 @@ def _client(service: str):
                     max_pool_connections=DYNAMODB_MAX_POOL_CONNECTIONS,
                     retries={"total_max_attempts": 1 + DYNAMODB_MAX_RETRY_ATTEMPTS, "mode": "standard"},
                 )
+            elif service == "s3":
+                from botocore.config import Config
+
+                config = Config(signature_version="s3v4")  # presigned URLs (exports) in SigV4, as every region takes
             _clients[service] = session().create_client(
                 service,
                 region_name=settings.aws_region,

@@ -46,8 +46,10 @@ class Settings:
     invite_sms_per_owner_per_hour: int = 50
     # Invitation texts one number without an active user receives in 24 hours, from all owners together.
     invite_sms_per_stranger_per_day: int = 3
-    # Segments (GSM-7 153 / UCS-2 67 characters each) an invitation text may take.
+    # Segments an invitation text may take: GSM-7 (153 characters each), and UCS-2 (67 each) for texts that
+    # need it (emoji, most non-Latin scripts). Only the kept minimum of name and title may go past them.
     invite_sms_max_segments: int = 2
+    invite_sms_max_segments_ucs2: int = 3
     # Only numbers of these countries (ISO 3166 alpha-2, comma-separated, e.g. "US,CA,GB") are texted; "": all.
     sms_countries: str = ""
     # Numbers one user may look up through from_phone_numbers in any 24 hours.
@@ -91,6 +93,8 @@ class Settings:
     max_spots: int = 100_000  # total_spots, and spot_filled in one edit
     max_spots_filled: int = 1_000_000
     time_suggestions_per_event: int = 50
+    # Data exports (POST /users/me/export) one user may start in any 24 hours.
+    exports_per_day: int = 3
     # The guest page (/i/<code>) of people invited by text, outside API v1.
     # Page views, calendar downloads and answers per address per hour (IPv6 counted per /64).
     web_requests_per_ip_per_hour: int = 300

@@ -39,6 +39,7 @@ SLOW_GROUPS = {
     "test_local_stack.py": ("e2e",),
     "services/test_waitlist_live.py": ("e2e",),
     "guest_page/test_page_browser.py": ("e2e", "browser"),
+    "guest_page/test_account_delete_browser.py": ("e2e", "browser"),
     "contract/test_docs_browser.py": ("e2e", "browser"),
     "contract/test_schemathesis.py": ("e2e", "schemathesis"),
     "contract/test_generated_clients.py": ("generated_clients",),
@@ -47,6 +48,7 @@ SLOW_GROUPS = {
     "infra/test_template.py::test_cfn_lint_passes": ("cfn_lint",),
     # 500 invitees written and notified through moto: a minute on a busy machine, alone longer than the rest
     "api/test_notifications_cancel.py::test_cancel_with_500_invitees_costs_what_cancel_with_5_does": ("scale",),
+    "services/test_account_deletion_scale.py": ("scale",),
     "test_bench.py": ("scripts",),
     "test_abuse_figures.py": ("scripts",),
 }

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from chalicelib import localtime
 from chalicelib.api import representations
 from chalicelib.api.blueprint import ApiBlueprint
 from chalicelib.api.request import NO_BODY, RequestContext
@@ -17,6 +18,7 @@ from chalicelib.validation import REQUIRED, Fields
 blueprint = ApiBlueprint(__name__)
 
 INVALID_DATETIME = "Enter a valid date/time."
+UNKNOWN_TIME_ZONE = "Unknown time zone."
 NOT_DICT = "Invalid data. Expected a dictionary, but got {kind}."
 TIMELINE_TYPES = ("sent", "received")
 MAX_PER_PAGE = 1000
@@ -64,6 +66,23 @@ def _location(fields: Fields) -> dict | None:
     return {"latitude": latitude, "longitude": longitude}
 
 
+def _time_zone(fields: Fields) -> str | None:
+    """An IANA zone name, ``""`` when sent as null (to clear it), None when not sent."""
+    if fields.present("time_zone") and fields.data["time_zone"] is None:
+        return ""
+    name = fields.string("time_zone", allow_blank=False)
+    if name is not None and localtime.zone(name) is None:
+        fields.error("time_zone", UNKNOWN_TIME_ZONE)
+        return None
+    return name
+
+
+def _sent_offset(raw: object) -> int:
+    """The UTC offset, in minutes, of the event_date as sent: 0 for ``Z``, no offset, or UNIX seconds."""
+    sent = parse_iso_as_sent(raw) if isinstance(raw, str) else None
+    return localtime.offset_minutes(sent) or 0
+
+
 def _event_input(body: dict, *, creating: bool) -> events.EventInput:
     """Every field checked before anything is written; all errors at once."""
     fields = Fields(body)
@@ -78,12 +97,16 @@ def _event_input(body: dict, *, creating: bool) -> events.EventInput:
         venue_name=fields.string("venue_name", max_length=100),
         max_extra_guests=fields.integer("max_extra_guests", min_value=0, max_value=MAX_EXTRA_GUESTS),
         waitlist=fields.boolean("waitlist"),
+        time_zone=_time_zone(fields),
+        duration_minutes=fields.integer("duration_minutes", min_value=1, max_value=localtime.MAX_DURATION_MINUTES),
     )
     if not creating:
         data.spot_filled = fields.integer("spot_filled", min_value=1, max_value=get_settings().max_spots)
     fields.raise_if_errors()
-    if data.event_date is not None and data.is_time_specified is None:
-        data.is_time_specified = _time_part_given(body.get("event_date"))
+    if data.event_date is not None:
+        data.utc_offset_minutes = _sent_offset(body.get("event_date"))
+        if data.is_time_specified is None:
+            data.is_time_specified = _time_part_given(body.get("event_date"))
     return data
 
 

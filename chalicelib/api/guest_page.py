@@ -87,11 +87,17 @@ def _code(ctx: RequestContext) -> str:
     return ctx.params.get("code") or ""
 
 
+def _page_url(ctx: RequestContext) -> str:
+    """The guest's page's own absolute URL (``/i/<code>``), from any of its routes."""
+    return ctx.absolute_url().removesuffix("/rsvp").removesuffix("/event.ics")
+
+
 @blueprint.route("/i/{code}", ["GET"], auth=False, body=NO_BODY, error_page=error_page)
 def event_page(ctx: RequestContext):
     page = rsvp.open_link(_code(ctx), ctx.source_ip)
     notice = SAVED if ctx.query("answered") == "1" else None
-    return _html(ctx, pages.event_page(page, now=utcnow(), token=rsvp.form_token(page), notice=notice))
+    html = pages.event_page(page, page_url=_page_url(ctx), now=utcnow(), token=rsvp.form_token(page), notice=notice)
+    return _html(ctx, html)
 
 
 @blueprint.route("/i/{code}/rsvp", ["POST"], auth=False, body=FORM_BODY, error_page=error_page)
@@ -103,7 +109,8 @@ def answer(ctx: RequestContext):
 
     def again(status: int, **shown) -> Response:
         shown_page = rsvp.with_host(page)
-        html = pages.event_page(shown_page, now=utcnow(), token=rsvp.form_token(shown_page), **shown)
+        token = rsvp.form_token(shown_page)
+        html = pages.event_page(shown_page, page_url=_page_url(ctx), now=utcnow(), token=token, **shown)
         return _html(ctx, html, status)
 
     if not rsvp.form_token_valid(page, form.get("csrf")):
@@ -131,6 +138,6 @@ def answer(ctx: RequestContext):
 @blueprint.route("/i/{code}/event.ics", ["GET"], auth=False, body=NO_BODY, error_page=error_page)
 def calendar_entry(ctx: RequestContext):
     page = rsvp.open_link(_code(ctx), ctx.source_ip, host=False)
-    body = "" if ctx.method == "HEAD" else ics.calendar(page.event)
-    headers = _headers(ics.CONTENT_TYPE, **{"Content-Disposition": 'attachment; filename="event.ics"'})
+    body = "" if ctx.method == "HEAD" else ics.calendar(page.event, _page_url(ctx), utcnow())
+    headers = _headers(ics.CONTENT_TYPE, **{"Content-Disposition": ics.content_disposition(page.event.title)})
     return Response(body=body, status_code=200, headers=headers)

@@ -12,6 +12,7 @@ An Invitee's ``id`` is its invitation's id (what ``mark_seen`` takes); ``user_id
 
 from __future__ import annotations
 
+from chalicelib import localtime
 from chalicelib.config import get_settings
 from chalicelib.store.events import EventView
 from chalicelib.store.records import OWNER, Invitation, Message, Poll, TimeSuggestion, User
@@ -201,6 +202,8 @@ def event_json(view: EventView, caller_id: int, style: str) -> dict:
         "is_cancelled": bool(event.cancelled),
         "max_extra_guests": int(event.max_extra_guests or 0),
         "waitlist": bool(event.waitlist),
+        "time_zone": event.time_zone or None,
+        "duration_minutes": localtime.duration_minutes(event),
         "owner": owner_json(view.users.get(event.owner_id), event.owner_id),
         "messages": [message_json(msg, view.users.get(msg.user_id)) for msg in view.messages],
         "polls": [poll_json(poll) for poll in view.polls],

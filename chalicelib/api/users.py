@@ -1,4 +1,4 @@
-"""The caller's own profile: GET/PATCH /users/me, avatars and the social network link."""
+"""The caller's own profile: GET/PATCH/DELETE /users/me, avatars and the social network link."""
 
 from __future__ import annotations
 
@@ -6,7 +6,8 @@ from chalicelib.api import representations
 from chalicelib.api.blueprint import ApiBlueprint
 from chalicelib.api.multipart import photo_from_multipart
 from chalicelib.api.request import MULTIPART_BODY, NO_BODY, RequestContext
-from chalicelib.services import avatars, social, users
+from chalicelib.api.responses import NO_CONTENT
+from chalicelib.services import account_deletion, avatars, social, users
 from chalicelib.validation import Fields
 
 blueprint = ApiBlueprint(__name__)
@@ -38,6 +39,13 @@ def edit_me(ctx: RequestContext):
     fields.raise_if_errors()
     changes = {name: value for name, value in changes.items() if value is not None}
     return representations.user_json(users.update_profile(ctx.user, changes), with_event_change=True)
+
+
+@blueprint.route("/users/me", ["DELETE"], body=NO_BODY)
+def delete_me(ctx: RequestContext):
+    """The account closes now; the rest of its data goes off the request (services/account_deletion.py)."""
+    account_deletion.delete_account(ctx.user)
+    return NO_CONTENT
 
 
 @blueprint.route("/users/change_avatar", ["POST"], body=MULTIPART_BODY)

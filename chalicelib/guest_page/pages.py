@@ -1,8 +1,10 @@
 """HTML of the guest's event page and of its error pages, with the headers they share.
 
-Server-rendered and usable without script: the one inline script only turns the UTC time into
-the phone's local time, and the Content-Security-Policy allows exactly it (and the inline style)
-by hash. Every value shown is escaped. No phone number and no other guest's name is ever shown.
+Server-rendered and usable without script: the time is shown in the event's own zone (its
+``time_zone``, else its creator's offset) with the zone's abbreviation or offset; the one inline
+script only adds the phone's own time when that differs, and the Content-Security-Policy allows
+exactly it (and the inline style) by hash. Every value shown is escaped. No phone number and no
+other guest's name is ever shown.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from functools import cache
 from html import escape
 from pathlib import Path
 
+from chalicelib import localtime
 from chalicelib.config import get_settings
 from chalicelib.timeutil import format_datetime
 
@@ -52,7 +55,20 @@ def security_headers() -> dict[str, str]:
     }
 
 
-def _document(title: str, body: str, *, script: bool) -> str:
+def open_graph(page, page_url: str) -> str:
+    """Link-preview tags (Open Graph): the title, when, and an invitation to answer. Never the place, a phone
+    number or anyone's name: a forwarded link previews in chats the guest does not control."""
+    tags = {
+        "og:type": "website",
+        "og:site_name": _service(),
+        "og:title": page.event.title,
+        "og:description": f"{localtime.long_when(page.event)}. RSVP on this page.",
+        "og:url": page_url,
+    }
+    return "\n".join(f'<meta property="{name}" content="{escape(value)}">' for name, value in tags.items())
+
+
+def _document(title: str, body: str, *, script: bool, head: str = "") -> str:
     parts = [
         "<!doctype html>",
         '<html lang="en">',
@@ -61,6 +77,7 @@ def _document(title: str, body: str, *, script: bool) -> str:
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
         '<meta name="robots" content="noindex">',
         f"<title>{escape(title)}</title>",
+        *([head] if head else []),
         f"<style>{_asset('page.css')}</style>",
         "</head>",
         "<body>",
@@ -72,6 +89,11 @@ def _document(title: str, body: str, *, script: bool) -> str:
     return "\n".join(parts)
 
 
+def document(title: str, body: str) -> str:
+    """A page of these pages' look, without script (the account pages)."""
+    return _document(title, body, script=False)
+
+
 def _service() -> str:
     return get_settings().service_name
 
@@ -79,12 +101,15 @@ def _service() -> str:
 # --------------------------------------------------------------------------- the event page
 
 
-def _when(start: datetime, is_time_specified: bool) -> str:
-    """``<time datetime>`` in UTC; a timed event is shown in the phone's own time when script runs."""
-    day = f"{start:%A}, {start:%B} {start.day}, {start.year}"
-    if not is_time_specified:
-        return f'<time datetime="{start:%Y-%m-%d}">{day}</time>'
-    return f'<time datetime="{format_datetime(start)}" data-local>{day}, {start:%H:%M} UTC</time>'
+def _when(event) -> str:
+    """``<time>`` in the event's own zone; a timed event carries its UTC instant and offset for the script."""
+    if not event.is_time_specified:
+        return f'<time datetime="{localtime.event_day(event).isoformat()}">{escape(localtime.long_when(event))}</time>'
+    offset = int(localtime.local_start(event).utcoffset().total_seconds() // 60)
+    return (
+        f'<time datetime="{format_datetime(event.event_date)}" data-offset="{offset}">'
+        f"{escape(localtime.long_when(event))}</time>"
+    )
 
 
 def _count(number: int, one: str, many: str) -> str:
@@ -121,10 +146,16 @@ def _extra_guests_choice(page) -> str:
 """
 
 
+def _pressed(chosen: bool) -> str:
+    return ' aria-pressed="true"' if chosen else ' aria-pressed="false"'
+
+
 def _form(page, token: str, message: str, error: str | None) -> str:
+    """The answer form: the message field holds ``message``, the guest's current answer is the pressed button."""
     described = "message-hint message-error" if error else "message-hint"
     invalid = ' aria-invalid="true"' if error else ""
     error_line = f'<p id="message-error" class="problem">{escape(error)}</p>' if error else ""
+    answered = page.invitation.has_accepted
     return f"""<form method="post" action="{escape(page.code)}/rsvp">
 <input type="hidden" name="csrf" value="{escape(token)}">
 <label for="message">Message to {escape(page.host_name)} (optional)</label>
@@ -134,8 +165,8 @@ def _form(page, token: str, message: str, error: str | None) -> str:
 {error_line}
 {_extra_guests_choice(page)}
 <div class="buttons">
-<button type="submit" name="answer" value="accept" class="accept">Accept</button>
-<button type="submit" name="answer" value="decline" class="decline">Decline</button>
+<button type="submit" name="answer" value="accept" class="accept"{_pressed(answered is True)}>Accept</button>
+<button type="submit" name="answer" value="decline" class="decline"{_pressed(answered is False)}>Decline</button>
 </div>
 </form>"""
 
@@ -143,6 +174,7 @@ def _form(page, token: str, message: str, error: str | None) -> str:
 def event_page(
     page,
     *,
+    page_url: str,
     now: datetime,
     token: str,
     notice: str | None = None,
@@ -152,7 +184,7 @@ def event_page(
 ) -> str:
     """The guest's page: the event, counts, their answer, and the form or why there is none."""
     event, invitation = page.event, page.invitation
-    rows = [("When", _when(event.event_date, bool(event.is_time_specified)))]
+    rows = [("When", _when(event))]
     where = _where(event.venue_name or "", event.address or "")
     if where:
         rows.append(("Where", where))
@@ -172,7 +204,8 @@ def event_page(
         answer += f" Your message: \u201c{escape(own_message)}\u201d"
     answer += "</p>"
     closed = page.closed_reason(now)
-    action = f'<p class="closed">{escape(closed)}</p>' if closed else _form(page, token, message or "", message_error)
+    shown_message = own_message if message is None else message  # a refused answer shows what was typed
+    action = f'<p class="closed">{escape(closed)}</p>' if closed else _form(page, token, shown_message, message_error)
     banners = ""
     if notice:
         banners += f'<p class="notice" role="status">{escape(notice)}</p>\n'
@@ -186,8 +219,9 @@ def event_page(
 <h2>Your answer</h2>
 {answer}
 {action}
-<p><a href="{escape(page.code)}/event.ics" download="event.ics">Add to calendar</a></p>"""
-    return _document(f"{event.title} \u00b7 {_service()}", body, script=True)
+<p><a href="{escape(page.code)}/event.ics" download>Add to calendar</a></p>
+<p class="hint"><a href="../account/delete">Delete my account and data</a></p>"""
+    return _document(f"{event.title} \u00b7 {_service()}", body, script=True, head=open_graph(page, page_url))
 
 
 # --------------------------------------------------------------------------- error pages

@@ -143,22 +143,31 @@ def _form_key() -> bytes:
     return hmac.new(pin_key(), b"invites web rsvp form", hashlib.sha256).digest()
 
 
-def _signature(page: GuestPage, issued: int) -> str:
-    message = f"{invite_links.hash_code(page.code)}:{issued}".encode()
-    return hmac.new(_form_key(), message, hashlib.sha256).hexdigest()
+def _signature(subject: str, issued: int) -> str:
+    return hmac.new(_form_key(), f"{subject}:{issued}".encode(), hashlib.sha256).hexdigest()
 
 
-def form_token(page: GuestPage, now: float | None = None) -> str:
-    """``<issued>.<HMAC>``: good for this link's form for WEB_FORM_TTL_SECONDS."""
+def signed_token(subject: str, now: float | None = None) -> str:
+    """``<issued>.<HMAC>`` of ``subject``: the anti-forgery token of a form about that subject."""
     issued = int(time.time() if now is None else now)
-    return f"{issued}.{_signature(page, issued)}"
+    return f"{issued}.{_signature(subject, issued)}"
 
 
-def form_token_valid(page: GuestPage, token: str | None, now: float | None = None) -> bool:
+def signed_token_valid(subject: str, token: str | None, now: float | None = None, ttl: int | None = None) -> bool:
+    """A token :func:`signed_token` made for ``subject`` within ``ttl`` seconds (default WEB_FORM_TTL_SECONDS)."""
     issued, _, signature = (token or "").partition(".")
     if not issued.isascii() or not issued.isdigit() or len(issued) > 12:
         return False
     age = (time.time() if now is None else now) - int(issued)
-    if age < -60 or age > get_settings().web_form_ttl_seconds:
+    if age < -60 or age > (get_settings().web_form_ttl_seconds if ttl is None else ttl):
         return False
-    return hmac.compare_digest(signature, _signature(page, int(issued)))
+    return hmac.compare_digest(signature, _signature(subject, int(issued)))
+
+
+def form_token(page: GuestPage, now: float | None = None) -> str:
+    """Good for this link's form for WEB_FORM_TTL_SECONDS."""
+    return signed_token(invite_links.hash_code(page.code), now)
+
+
+def form_token_valid(page: GuestPage, token: str | None, now: float | None = None) -> bool:
+    return signed_token_valid(invite_links.hash_code(page.code), token, now)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 import time
 
+from chalicelib import localtime
 from chalicelib.config import get_settings
 from chalicelib.messaging import sms_segments, sms_sender
 from chalicelib.parallel import parallel_map
@@ -14,6 +15,9 @@ from chalicelib.store import counters
 from chalicelib.store.records import Event, User
 
 log = logging.getLogger("invites")
+
+STOP_WORDS = "Reply STOP to opt out."
+NO_TITLE = "(no title)"
 
 
 def _stranger_limit(person: User) -> RollingLimit:
@@ -40,20 +44,24 @@ def _texts_allowed(owner: User, people: list[User]) -> list[User]:
 
 
 def invitation_text(owner: User, event: Event, link: str = "") -> str:
-    """The invitation SMS: the service's own words first, the inviter's name and the title made one
-    line and cut so the whole text (``link`` included, kept whole) takes at most the allowed segments.
-    With a link (the guest's event page) it asks to answer there, else to get the app."""
+    """The invitation SMS: ``<service>: <name> invited you to "<title>", <when>. <link> Reply STOP to opt out.``
+
+    The sender is named first and the opt-out words are always there; the inviter's name and the title
+    are made one line, folded to the SMS alphabet and cut (the name first, neither below its minimum)
+    so the text keeps to its segment limit. When even that is tight, the date goes without its weekday.
+    Without a link (no public base URL) it asks to get the app instead."""
     settings = get_settings()
-    when = event.event_date.strftime("%b %d, %Y at %H:%M UTC" if event.is_time_specified else "%b %d, %Y")
     service = settings.service_name
-    reply = f"Answer here: {link}" if link else f"Get the {service} app to reply."
+    reply = link or f"Get the {service} app to reply."
+    limits = {"gsm": settings.invite_sms_max_segments, "ucs2": settings.invite_sms_max_segments_ucs2}
 
-    def template(who: str, title: str) -> str:
-        return f'{service} invitation: {who} invited you to "{title}" on {when}. {reply}'
+    def wording(when: str) -> sms_segments.Template:
+        return lambda who, title: f'{service}: {who} invited you to "{title}", {when}. {reply} {STOP_WORDS}'
 
-    return sms_segments.fit(
-        template, owner.full_name or owner.phone_number, event.title, settings.invite_sms_max_segments
-    )
+    templates = [wording(localtime.short_when(event)), wording(localtime.short_when(event, weekday=False))]
+    name = owner.full_name if sms_segments.one_line(owner.full_name or "") else owner.phone_number
+    title = event.title if sms_segments.one_line(event.title or "") else NO_TITLE  # only invisible characters
+    return sms_segments.fit(templates, name, title, limits)
 
 
 def send_invitation_texts(owner: User, event: Event, people: list[User], links: dict[int, str]) -> None:
@@ -76,17 +84,20 @@ def send_invitation_texts(owner: User, event: Event, people: list[User], links: 
 
 
 def promotion_text(owner: User, event: Event, link: str) -> str:
-    """The text to a waitlisted guest without an account who got a spot, with the link to their page,
-    cut like the invitation to the allowed segments."""
+    """The text to a waitlisted guest without an account who was given a spot, with the link to their
+    page: worded, folded and cut like the invitation text, within the same segment limits."""
     settings = get_settings()
-    when = event.event_date.strftime("%b %d, %Y at %H:%M UTC" if event.is_time_specified else "%b %d, %Y")
+    limits = {"gsm": settings.invite_sms_max_segments, "ucs2": settings.invite_sms_max_segments_ucs2}
 
-    def template(who: str, title: str) -> str:
-        return f'{settings.service_name}: a spot opened at "{title}" by {who} on {when}. You\'re in! {link}'
+    def wording(when: str) -> sms_segments.Template:
+        return lambda who, title: (
+            f'{settings.service_name}: a spot opened at "{title}" by {who}, {when}. You\'re in! {link} {STOP_WORDS}'
+        )
 
-    return sms_segments.fit(
-        template, owner.full_name or owner.phone_number, event.title, settings.invite_sms_max_segments
-    )
+    templates = [wording(localtime.short_when(event)), wording(localtime.short_when(event, weekday=False))]
+    name = owner.full_name if sms_segments.one_line(owner.full_name or "") else owner.phone_number
+    title = event.title if sms_segments.one_line(event.title or "") else NO_TITLE
+    return sms_segments.fit(templates, name, title, limits)
 
 
 def send_promotion_texts(owner: User, event: Event, people: list[User], links: dict[int, str]) -> None:

@@ -5,13 +5,18 @@ characters take two septets), else as UCS-2 (UTF-16 code units; characters outsi
 two). One segment holds 160 septets or 70 units; a longer text is split into segments of 153
 septets or 67 units, and an escape pair or a surrogate pair is never split across two of them, so
 each boundary may waste one. Carriers bill per segment.
+
+People's words are folded first: typographic quotes, dashes, the ellipsis and Unicode spaces become
+their plain GSM forms, so one curly apostrophe does not turn a whole text into UCS-2. Cutting keeps a
+minimum of each: when even the minimums do not fit, the text takes the fewest segments that hold
+them (see ``fit``).
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 
 GSM_BASIC = frozenset(
     "@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ !\"#¤%&'()*+,-./0123456789:;<=>?"
@@ -23,7 +28,16 @@ MULTI = {"gsm": 153, "ucs2": 67}
 ELLIPSIS = {"gsm": "...", "ucs2": "…"}
 # Control (Cc), format (Cf: bidi overrides, zero-width characters), surrogate (Cs) and line/paragraph separators.
 _UNPRINTABLE = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
+Template = Callable[[str, str], str]  # (name, title) -> the whole text
 _SPACES = re.compile(r"\s+")
+_TYPOGRAPHY = str.maketrans(
+    {
+        "\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'",
+        "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u201f": '"',
+        "\u2013": "-", "\u2014": "-",
+        "\u2026": "...",
+    }
+)  # fmt: skip
 
 
 def encoding(text: str) -> str:
@@ -65,6 +79,12 @@ def one_line(text: str) -> str:
     return _SPACES.sub(" ", cleaned).strip()
 
 
+def fold_typography(text: str) -> str:
+    """Typographic punctuation as its GSM form: quotes, dashes, the ellipsis, and any Unicode space."""
+    text = text.translate(_TYPOGRAPHY)
+    return "".join(" " if unicodedata.category(ch) == "Zs" else ch for ch in text)
+
+
 def _cut(text: str, room: int, alphabet: str) -> str:
     if cost(text, alphabet) <= room:
         return text
@@ -79,18 +99,52 @@ def _cut(text: str, room: int, alphabet: str) -> str:
     return "".join(kept).rstrip() + ellipsis if kept else ""
 
 
-def fit(template: Callable[[str, str], str], name: str, title: str, max_segments: int, name_share: int = 40) -> str:
-    """``template(name, title)`` within ``max_segments``, both words made one line and cut to fit.
+def _shortest(text: str, keep: int, alphabet: str) -> str:
+    """``text`` cut to its first ``keep`` characters (an ellipsis after them), or whole when that is no shorter."""
+    if len(text) <= keep:
+        return text
+    return text[:keep].rstrip() + ELLIPSIS[alphabet]
 
-    The name keeps up to ``name_share`` characters' worth when both do not fit, the title the
-    rest (a short title leaves its unused room to the name). The template's own words are kept whole.
-    """
-    name, title = one_line(name), one_line(title)
+
+def _fit_template(template: Template, name: str, title: str, limits: Mapping[str, int], minimums: tuple[int, int]):
+    """The text within the segment limit, the name cut before the title, or None when even the minimums overflow."""
     alphabet = encoding(template(name, title))
-    room = budget(alphabet, max_segments) - cost(template("", ""), alphabet)
+    room = budget(alphabet, limits[alphabet]) - cost(template("", ""), alphabet)
     name_cost, title_cost = cost(name, alphabet), cost(title, alphabet)
-    if name_cost + title_cost > room:
-        name_room = min(name_cost, max(room - title_cost, min(name_share, room // 2)))
-        name = _cut(name, name_room, alphabet)
-        title = _cut(title, room - cost(name, alphabet), alphabet)
-    return template(name, title)
+    if name_cost + title_cost <= room:
+        return template(name, title)
+    name_least = cost(_shortest(name, minimums[0], alphabet), alphabet)
+    title_least = cost(_shortest(title, minimums[1], alphabet), alphabet)
+    if name_least + title_least > room:
+        return None
+    if room - title_cost >= name_least:
+        return template(_cut(name, room - title_cost, alphabet), title)
+    name = _cut(name, name_least, alphabet)
+    return template(name, _cut(title, room - cost(name, alphabet), alphabet))
+
+
+def fit(
+    templates: Sequence[Template],
+    name: str,
+    title: str,
+    limits: Mapping[str, int],
+    *,
+    min_name: int = 10,
+    min_title: int = 20,
+) -> str:
+    """``template(name, title)`` within ``limits`` (segments per encoding), name and title folded and made one line.
+
+    When both do not fit, the name is cut first, down to its first ``min_name`` characters, then the
+    title, down to its first ``min_title``; the template's own words stay whole. ``templates`` go
+    from the fullest wording to the most compact; the first whose words and minimums fit is used.
+    When none does (long words outside the BMP in UCS-2, a long link), the last one carries the two
+    minimums, in as many segments as that takes: the name and the title are never lost.
+    """
+    name, title = fold_typography(one_line(name)), fold_typography(one_line(title))
+    for template in templates:
+        text = _fit_template(template, name, title, limits, (min_name, min_title))
+        if text is not None:
+            return text
+    template = templates[-1]
+    alphabet = encoding(template(name, title))
+    return template(_shortest(name, min_name, alphabet), _shortest(title, min_title, alphabet))

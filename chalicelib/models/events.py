@@ -166,6 +166,13 @@ class Event(EventsTable, discriminator="event"):
     date_key = UnicodeAttribute(null=True)
     created = UTCDateTimeAttribute()
     modified = UTCDateTimeAttribute()
+    # Absent on events stored before them (read as: UTC, 120 minutes, sequence 0, last edit = ``modified``).
+    time_zone = UnicodeAttribute(null=True)  # IANA name the owner chose
+    utc_offset_minutes = NumberAttribute(null=True)  # the offset event_date was sent with
+    duration_minutes = NumberAttribute(null=True)
+    # The calendar entry's SEQUENCE and LAST-MODIFIED: edits of what it shows (date, title, place) and cancel.
+    calendar_sequence = NumberAttribute(null=True)
+    calendar_modified = UTCDateTimeAttribute(null=True)
 
 
 class Invitation(EventsTable, discriminator="invitation"):

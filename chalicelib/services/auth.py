@@ -93,11 +93,7 @@ def verify_pin(e164: str, pin: str, source_ip: str) -> tuple:
     Three rounds: the address count, the try and the phone claim read side by side; the user read
     (or made); one transaction that consumes the pin, stores the token and activates a former
     invitee."""
-    pin_key()  # a stage without its key answers 503 before a try is spent
-    item, claim = _first_round(e164, source_ip)
-    expired = item.expires_at is None or item.expires_at.timestamp() <= time.time()
-    if expired or not hmac.compare_digest(item.pin_hmac, _pin_hmac(e164, pin)):
-        raise ValidationError.field("pin", INVALID_PIN)
+    item, claim = _checked_pin(e164, pin, source_ip)
     user, created = users.user_for_login(e164, claim)
     activating = not user.is_active
     token, token_item = _new_token(user)
@@ -112,6 +108,28 @@ def verify_pin(e164: str, pin: str, source_ip: str) -> tuple:
     if created or activating:  # first login: tell the people who keep this number as a favorite
         notifications.enqueue(notifications.CONTACT_JOINED, user_id=user.id)
     return user, token
+
+
+def _checked_pin(e164: str, pin: str, source_ip: str) -> tuple:
+    """Spend one try of the pin (within the address's limit) and compare it; 400 when it does not match.
+    Returns the pin (for the caller to consume) and the number's phone claim."""
+    pin_key()  # a stage without its key answers 503 before a try is spent
+    item, claim = _first_round(e164, source_ip)
+    expired = item.expires_at is None or item.expires_at.timestamp() <= time.time()
+    if expired or not hmac.compare_digest(item.pin_hmac, _pin_hmac(e164, pin)):
+        raise ValidationError.field("pin", INVALID_PIN)
+    return item, claim
+
+
+def prove_number(e164: str, pin: str, source_ip: str) -> int | None:
+    """Check and consume a pin as ``verify_pin`` does, with its limits, without logging in: the id of the
+    user holding the number (None when nobody does). For acts on an account outside the app."""
+    item, claim = _checked_pin(e164, pin, source_ip)
+    try:
+        tokens.consume_pin(item)
+    except store.Refused:  # used by a parallel request meanwhile
+        raise ValidationError.field("pin", INVALID_PIN) from None
+    return claim.user_id if claim is not None else None
 
 
 def _first_round(e164: str, source_ip: str) -> tuple:

@@ -59,6 +59,15 @@ class EventInput:
     max_extra_guests: int | None = None
     waitlist: bool | None = None
     spot_filled: int | None = None
+    time_zone: str | None = None  # an IANA name; "" to clear
+    utc_offset_minutes: int | None = None  # the offset event_date was sent with (0 for Z or none)
+    duration_minutes: int | None = None
+
+
+# Edits that change what a guest's calendar entry shows: each one grows its SEQUENCE (store.events.EventEdit).
+CALENDAR_FIELDS = (
+    "title", "event_date", "is_time_specified", "time_zone", "duration_minutes", "location", "address", "venue_name"
+)  # fmt: skip
 
 
 def whole_seconds(value: datetime) -> datetime:
@@ -105,6 +114,9 @@ def create_event(owner, data: EventInput) -> EventView:
         "max_extra_guests": data.max_extra_guests,
         "waitlist": data.waitlist,
         "invitee_count": len(invitees.users),
+        "time_zone": data.time_zone,
+        "utc_offset_minutes": data.utc_offset_minutes,
+        "duration_minutes": data.duration_minutes,
     }
 
     def draw(_attempt: int):
@@ -219,6 +231,10 @@ def _edit_of(data: EventInput, new_total: int) -> EventEdit:
         max_extra_guests=data.max_extra_guests,
         waitlist=data.waitlist,
         spots_filled_by_hand=data.spot_filled or 0,
+        time_zone=data.time_zone,
+        utc_offset_minutes=data.utc_offset_minutes,
+        duration_minutes=data.duration_minutes,
+        calendar_revised=any(getattr(data, name) is not None for name in CALENDAR_FIELDS),
     )
 
 

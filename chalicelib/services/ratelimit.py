@@ -24,10 +24,11 @@ from datetime import UTC, datetime
 from chalicelib import store
 from chalicelib.errors import ServiceUnavailable, Throttled
 from chalicelib.parallel import chunks, parallel_map
-from chalicelib.retry import AttemptsSpent, TryAgain, retry
+from chalicelib.retry import AttemptsSpent, TryAgain, jittered, retry
 from chalicelib.store import counters, rate_logs
 
-ROLLING_ATTEMPTS = 5
+ROLLING_ATTEMPTS = 12  # parallel charges of one log take turns: each round lets one of them through
+ROLLING_PAUSE = jittered(0.02)
 TAKE_ATTEMPTS = 5
 LIMITS_PER_TRANSACTION = 100  # one log item each: DynamoDB's limit of a transaction
 
@@ -184,7 +185,7 @@ class RollingLimit:
                     raise TryAgain() from None
 
         try:
-            retry(attempt, attempts=ROLLING_ATTEMPTS)
+            retry(attempt, attempts=ROLLING_ATTEMPTS, pause=ROLLING_PAUSE)
         except AttemptsSpent:
             pass  # the charge stays: the caller is limited a little early, never late
 
@@ -239,7 +240,7 @@ def _commit_together(charges: Sequence[tuple[RollingLimit, int]], usages: list[U
             raise TryAgain() from None
 
     try:
-        retry(attempt, attempts=ROLLING_ATTEMPTS)
+        retry(attempt, attempts=ROLLING_ATTEMPTS, pause=ROLLING_PAUSE)
     except AttemptsSpent:
         raise ServiceUnavailable() from None  # parallel charges kept moving the logs
 

@@ -142,7 +142,8 @@ def mark_reminded(event: Event, date_key: str) -> bool:
 def new_event(event_id: int, owner_id: int, fields: dict, *, remind_day: str, now: datetime) -> Event:
     """A new event's META item (not stored yet): ``fields`` are title, event_date, is_time_specified,
     total_spots, location ({"latitude", "longitude"} or None), address, venue_name, invitee_count,
-    max_extra_guests and waitlist."""
+    max_extra_guests, waitlist, and the optional time_zone, utc_offset_minutes and duration_minutes. Its
+    calendar entry starts at SEQUENCE 0."""
     location = fields.get("location")
     return Event(
         event_pk(event_id),
@@ -170,6 +171,11 @@ def new_event(event_id: int, owner_id: int, fields: dict, *, remind_day: str, no
         date_key=date_key(fields["event_date"], event_id),
         created=now,
         modified=now,
+        time_zone=fields.get("time_zone") or None,
+        utc_offset_minutes=fields.get("utc_offset_minutes"),
+        duration_minutes=fields.get("duration_minutes"),
+        calendar_sequence=0,
+        calendar_modified=now,
     )
 
 
@@ -236,6 +242,10 @@ class EventEdit:
     invitees_added: int = 0  # added to invitee_count, on condition it stays within max_invitees
     invitees_read: int = 0  # the count read (events stored before the count have none)
     max_invitees: int = 0
+    time_zone: str | None = None  # "" removes it
+    utc_offset_minutes: int | None = None
+    duration_minutes: int | None = None
+    calendar_revised: bool = False  # what the calendar entry shows changed: SEQUENCE + 1, LAST-MODIFIED now
 
 
 def nobody_waiting():
@@ -292,6 +302,9 @@ def edit_event(
         actions.append(Event.invitee_count.set((Event.invitee_count | edit.invitees_read) + edit.invitees_added))
         most = edit.max_invitees - edit.invitees_added
         condition &= Event.invitee_count.does_not_exist() | (Event.invitee_count <= most)
+    actions += _time_actions(edit)
+    if edit.calendar_revised:
+        actions += _calendar_revision(now)
     with refusals():
         event.update(actions=actions, condition=condition)
 
@@ -307,9 +320,23 @@ def move_invitations(view: EventView, event: Event) -> None:
     )
 
 
+def _time_actions(edit: EventEdit) -> list:
+    actions = []
+    if edit.utc_offset_minutes is not None:
+        actions.append(Event.utc_offset_minutes.set(edit.utc_offset_minutes))
+    if edit.time_zone is not None:
+        actions.append(Event.time_zone.set(edit.time_zone) if edit.time_zone else Event.time_zone.remove())
+    if edit.duration_minutes is not None:
+        actions.append(Event.duration_minutes.set(edit.duration_minutes))
+    return actions
+
+
+def _calendar_revision(now: datetime) -> list:
+    """The calendar entry's SEQUENCE (an atomic ADD, from 0 on items stored before it) and LAST-MODIFIED."""
+    return [Event.calendar_sequence.add(1), Event.calendar_modified.set(now)]
+
+
 def mark_cancelled(event: Event, now: datetime) -> None:
-    """META cancelled and out of the reminders' ``upcoming`` index."""
-    event.update(
-        actions=[Event.cancelled.set(True), Event.remind_day.remove(), Event.modified.set(now)],
-        condition=Event.pk.exists(),
-    )
+    """META cancelled and out of the reminders' ``upcoming`` index; calendars take it as a new revision."""
+    actions = [Event.cancelled.set(True), Event.remind_day.remove(), Event.modified.set(now)]
+    event.update(actions=actions + _calendar_revision(now), condition=Event.pk.exists())

@@ -78,6 +78,12 @@ def use_pin(pin: Pin, token: Token, activate: User | None, now: datetime) -> Non
             transaction.update(activate, actions=[User.is_active.set(True), User.modified.set(now)])
 
 
+def consume_pin(pin: Pin) -> None:
+    """Delete the pin while it is the one read. Raises Refused when a parallel request used or replaced it."""
+    with refusals():
+        pin.delete(condition=Pin.nonce == pin.nonce)
+
+
 def save_token(token: Token) -> None:
     token.save()
 

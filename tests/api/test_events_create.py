@@ -77,7 +77,7 @@ def test_a_number_without_account_gets_an_inactive_user_and_a_text(client):
     stored = find_user_by_phone(number)
     assert stored is not None and stored.is_active is False
     (text,) = texts_to(number)
-    assert "Alice Smith" in text and '"Birthday"' in text and "Jun 01, 2030" in text
+    assert "Alice Smith" in text and '"Birthday"' in text and "Sat, Jun 1 at 6:30 PM UTC" in text
     # a registered invitee gets no text
     bob = make_person("Bob")
     post_event(client, alice, invite_phone_numbers=[bob.phone])

@@ -272,6 +272,38 @@ def test_a_promotion_cut_short_by_throttling_is_503_and_the_retried_decline_fini
     assert stored_event(event.id).spots_filled == 1
 
 
+def _close_account(client, person):
+    response = client.http.request("DELETE", "/users/me", headers={"Authorization": f"Bearer {person.token}"})
+    assert response.status_code == 204
+
+
+def test_a_deleted_guest_gives_the_party_s_spots_to_the_line(client):
+    alice = make_person("Alice")
+    bob, carol, dave = make_person("Bob"), make_person("Carol"), make_person("Dave")
+    event = make_event(alice, bob, carol, dave, total_spots=2, waitlist=True, max_extra_guests=1)
+    accept(client, bob, event.id, extra_guests=1)
+    accept(client, carol, event.id, extra_guests=1)
+    accept(client, dave, event.id)
+    _close_account(client, bob)  # without a queue the cascade runs in the request
+    shown = rows(client, alice, event.id)
+    assert bob.id not in shown and shown[carol.id]["is_attending"] is True
+    assert shown[dave.id]["waitlist_position"] == 1  # Dave waits behind nobody, but 2 spots are taken
+    stored = stored_event(event.id)
+    assert (stored.spots_filled, stored.accepted_count, stored.waiting_count) == (2, 2, 1)
+
+
+def test_a_deleted_waiting_guest_leaves_the_line_whole(client):
+    alice = make_person("Alice")
+    bob, carol, dave = make_person("Bob"), make_person("Carol"), make_person("Dave")
+    event = make_event(alice, bob, carol, dave, total_spots=1, waitlist=True)
+    accept(client, bob, event.id)
+    accept(client, carol, event.id)
+    accept(client, dave, event.id)
+    _close_account(client, carol)
+    assert rows(client, alice, event.id)[dave.id]["waitlist_position"] == 1
+    assert stored_event(event.id).waiting_count == 1 and len(waiting_items(event.id)) == 1
+
+
 # --------------------------------------------------------------------------- calls, whatever the line
 
 

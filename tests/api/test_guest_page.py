@@ -12,6 +12,7 @@ import base64
 import hashlib
 import re
 from datetime import UTC, datetime, timedelta
+from html import unescape
 from urllib.parse import quote
 
 import pytest
@@ -96,12 +97,12 @@ def test_numbers_invited_later_by_an_edit_get_a_link_too(client):
     assert page(client, link_texted_to(newcomer)).status_code == 200
 
 
-def test_a_long_name_and_title_are_cut_so_the_text_with_its_whole_link_fits_two_segments(client):
+def test_a_long_name_and_title_are_cut_so_the_text_with_its_whole_link_fits_three_ucs2_segments(client):
     alice = make_person("Alice " + "Longname" * 30)
     number = phone()
     invite_by_text(client, alice, number, title="A very long title \U0001f389 " * 9)
     (text,) = texts_to(number)
-    assert sms.segments(text) <= 2
+    assert sms.encoding(text) == "ucs2" and sms.segments(text) <= 3
     assert page(client, link_in(text)).status_code == 200  # the link survived whole
 
 
@@ -131,7 +132,7 @@ def test_the_page_shows_the_event_and_counts_but_no_numbers_or_other_guests(clie
     html = text_of(response)
     assert html.startswith("<!doctype html>") and '<html lang="en">' in html
     assert "<h1>Dinner &amp; drinks</h1>" in html and "Cafe &lt;Central&gt;" in html and "1 Main St" in html
-    assert '<time datetime="2030-06-01T18:30:00Z" data-local>Saturday, June 1, 2030, 18:30 UTC</time>' in html
+    assert '<time datetime="2030-06-01T18:30:00Z" data-offset="0">Saturday, June 1, 2030 at 6:30 PM UTC</time>' in html
     assert "Alice Smith invited you" in html
     assert "2 people going, 4 spots left" in html  # the owner and Bob; 5 spots, Bob holds one
     assert "You haven't answered yet." in html
@@ -177,6 +178,35 @@ def test_privacy_headers_and_a_policy_that_allows_only_the_pages_own_script(clie
     assert policy["script-src"] == sha(script) and policy["style-src"] == sha(style)
     assert policy["form-action"] == "'self'" and policy["frame-ancestors"] == "'none'"
     assert "<script src" not in html and "unsafe-inline" not in headers["Content-Security-Policy"]
+
+
+def open_graph_tags(html: str) -> dict[str, str]:
+    return {
+        name: unescape(value) for name, value in re.findall(r'<meta property="(og:[a-z_]+)" content="([^"]*)">', html)
+    }
+
+
+def test_link_previews_show_title_when_and_rsvp_but_no_place_number_or_name(client):
+    alice, bob = make_person("Alice Smith"), make_person("Bob Builder")
+    event, number, path = invited(
+        client, alice, title='Sam\u2019s "30th" <dinner>', event_date="2026-12-13T04:30:00Z",
+        time_zone="America/Los_Angeles", venue_name="Chez Panisse", address="1517 Shattuck Ave",
+    )  # fmt: skip
+    post_json(client, f"/events/{event['id']}", {"invite_phone_numbers": [bob.phone]}, token=alice.token)
+    post_json(client, f"/events/{event['id']}/accept", {"rsvp_message": "Bob is in"}, token=bob.token)
+    response = page(client, path)
+    tags = open_graph_tags(text_of(response))
+    assert tags == {
+        "og:type": "website",
+        "og:site_name": "Invites",
+        "og:title": 'Sam\u2019s "30th" <dinner>',
+        "og:description": "Saturday, December 12, 2026 at 8:30 PM PST. RSVP on this page.",
+        "og:url": PUBLIC_BASE + path,
+    }
+    shown = " ".join(tags.values())
+    for private in ("Chez Panisse", "1517 Shattuck", "Alice", "Bob", alice.phone, bob.phone, number, number[2:]):
+        assert private not in shown
+    assert response.headers["X-Robots-Tag"] == "noindex" and "Content-Security-Policy" in response.headers
 
 
 def test_head_answers_with_the_headers_and_no_body(client):
@@ -260,6 +290,38 @@ def test_accept_then_decline_redirects_to_the_page_showing_the_new_state(client)
     assert stored_event(event["id"]).spots_filled == 0
     shown = body(get(client, f"/events/{event['id']}", token=alice.token))
     assert shown["invitees"][1]["is_attending"] is False and shown["attendees_count"] == 1
+
+
+def pressed_buttons(html: str) -> dict[str, str]:
+    return dict(re.findall(r'<button type="submit" name="answer" value="(\w+)"[^>]*aria-pressed="(\w+)"', html))
+
+
+def message_field(html: str) -> str:
+    (value,) = re.findall(r'id="message"[^>]*\svalue="([^"]*)"', html)
+    return unescape(value)
+
+
+def test_the_page_remembers_the_chosen_answer_and_the_message(client):
+    _, _, path = invited(client, make_person("Alice"))
+    html = text_of(page(client, path))
+    assert pressed_buttons(html) == {"accept": "false", "decline": "false"} and message_field(html) == ""
+
+    answer(client, path, "accept", 'Bringing "cake" & tea')
+    html = text_of(page(client, path))
+    assert pressed_buttons(html) == {"accept": "true", "decline": "false"}
+    assert message_field(html) == 'Bringing "cake" & tea'  # answering again keeps it unless it is changed
+    assert f'<a href="{path.removeprefix("/i/")}/event.ics" download>' in html  # the file's name is the server's
+
+    answer(client, path, "decline", "Sorry, ill")
+    html = text_of(page(client, path))
+    assert pressed_buttons(html) == {"accept": "false", "decline": "true"} and message_field(html) == "Sorry, ill"
+
+
+def test_a_refused_answer_shows_what_was_typed_not_the_stored_message(client):
+    _, _, path = invited(client, make_person("Alice"))
+    answer(client, path, "accept", "First")
+    refused = answer(client, path, "maybe", "Second thoughts")
+    assert refused.status_code == 400 and message_field(text_of(refused)) == "Second thoughts"
 
 
 def test_the_owner_sees_the_web_answer_like_an_app_answer(client):

@@ -8,7 +8,8 @@ parameters, so the operations on an event reach their 200s and 4xx rules, not on
 - ``disposable``: an event of the caller's that ``cancel_event`` may cancel (the others stay live);
 - ``invitation_ids``: the caller's invitation in an invited event, and another person's.
 
-``/auth/logout`` gets a token of its own, so revoking it leaves the others working.
+``/auth/logout`` gets a token of its own, so revoking it leaves the others working; so does
+``DELETE /users/me`` (an account of its own to delete).
 """
 
 from __future__ import annotations
@@ -29,6 +30,8 @@ class BearerToken:
 
     def set(self, case, data, context):
         token = FIXTURES["logout_token"] if case.operation.path == "/auth/logout" else data
+        if case.operation.path == "/users/me" and case.operation.method.upper() == "DELETE":
+            token = FIXTURES["deletable_token"]
         case.headers = {**(case.headers or {}), "Authorization": f"Bearer {token}"}
 
 

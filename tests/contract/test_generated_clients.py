@@ -353,6 +353,21 @@ def test_the_generated_python_client_runs_a_whole_scenario_on_the_local_stack(py
         assert isinstance(by_number[guest.phone_number], models.UserSummary)
         assert by_number[guest.phone_number].id == guest.id
 
+        # The guest exports their data, then deletes the account: the owner's event no longer names them.
+        users = {
+            name: importlib.import_module(f"{PACKAGE}.api.users.{name}")
+            for name in ("request_my_data_export", "get_my_data_export", "delete_me")
+        }
+        asked = users["request_my_data_export"].sync(client=as_guest)
+        assert isinstance(asked, models.ExportStatus) and asked.status == "pending", asked
+        ready = users["get_my_data_export"].sync(client=as_guest)  # made at once without a queue
+        assert isinstance(ready, models.ExportStatus) and ready.status == "ready" and ready.url, ready
+        deleted = users["delete_me"].sync_detailed(client=as_guest)
+        assert deleted.status_code == 204 and deleted.parsed is None
+        detail = events["get_event"].sync(created.id, client=as_owner)
+        assert [invitee.phone_number for invitee in detail.invitees] == [owner.phone_number, stranger]
+        assert detail.messages == [] and detail.spots_filled == 0
+
         # A documented error comes back typed too, and an undocumented status would raise.
         missing = events["get_event"].sync_detailed(9_007_199_254_740_991, client=as_owner)
         assert missing.status_code == 404 and isinstance(missing.parsed, models.Detail), missing

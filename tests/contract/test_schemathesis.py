@@ -37,6 +37,7 @@ CHECKS = ",".join(
 MAX_EXAMPLES = int(os.environ.get("CONTRACT_MAX_EXAMPLES", "15"))  # per operation, in the fuzzing phase
 RUN_TIMEOUT_SECONDS = 420
 CALLER, FRIEND, STRANGER = "+14155550140", "+14155550141", "+14155550142"
+LEAVER = "+14155550143"  # the account DELETE /users/me may delete
 
 
 def prepare(stack: LocalStack) -> dict:
@@ -44,6 +45,7 @@ def prepare(stack: LocalStack) -> dict:
     caller = stack.login(CALLER, full_name="Contract Caller")
     logout = stack.login(CALLER)  # a second device's token, for /auth/logout to revoke
     friend = stack.login(FRIEND, full_name="Contract Friend")
+    leaver = stack.login(LEAVER, full_name="Contract Leaver")
     token, friend_token = caller["auth_token"], friend["auth_token"]
 
     def create(owner_token: str, title: str, invite: list[str], **extra) -> dict:
@@ -65,6 +67,7 @@ def prepare(stack: LocalStack) -> dict:
     return {
         "token": token,
         "logout_token": logout["auth_token"],
+        "deletable_token": leaver["auth_token"],
         "owned": [owned["id"]],
         "invited": [invited["id"], invited_full["id"]],
         "disposable": [disposable["id"]],

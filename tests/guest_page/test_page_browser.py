@@ -17,6 +17,7 @@ from tests.utils.live_stack import LocalStack
 from tests.utils.web import LINK
 
 OWNER, GUEST = "+14155550160", "+14155550161"
+TITLE = "Ужин на крыше 🎉 屋上ディナー"  # Cyrillic, an emoji, Japanese
 PHONE_SCREEN = {"width": 390, "height": 844}
 
 
@@ -29,8 +30,9 @@ def test_a_guest_opens_the_texted_link_accepts_and_the_owner_sees_it(chromium, t
             "/events",
             owner["auth_token"],
             {
-                "title": "Rooftop dinner",
+                "title": TITLE,
                 "event_date": "2030-06-01T18:30:00Z",
+                "time_zone": "America/Los_Angeles",
                 "venue_name": "The Roof",
                 "address": "1 Main St, Springfield",
                 "total_spots": 4,
@@ -53,14 +55,17 @@ def test_a_guest_opens_the_texted_link_accepts_and_the_owner_sees_it(chromium, t
         assert response.status == 200
 
         # the event as a guest reads it
-        assert page.locator("h1").inner_text() == "Rooftop dinner"
+        assert page.locator("h1").inner_text() == TITLE
         assert "Olivia Host invited you" in page.inner_text("main")
         assert "The Roof" in page.inner_text("dl") and "1 Main St, Springfield" in page.inner_text("dl")
         assert "1 person going, 4 spots left" in page.inner_text("dl")
         assert page.locator("#answer").inner_text() == "You haven't answered yet."
         when = page.locator("time")
         assert when.get_attribute("datetime") == "2030-06-01T18:30:00Z"
-        assert "2:30" in when.inner_text() and "UTC" not in when.inner_text()  # 18:30 UTC in New York
+        # the event's own time, then the phone's where it differs: 18:30 UTC is 11:30 AM in LA, 2:30 PM in New York
+        assert when.inner_text() == "Saturday, June 1, 2030 at 11:30 AM PDT"
+        assert re.fullmatch(r"\s*\(Sat,? 2:30\sPM EDT your time\)", page.locator("time + .yours").inner_text())
+        assert page.locator("button[aria-pressed=true]").count() == 0
         assert blocked == []  # the inline script and style ran under the policy
         # the keyboard reaches the form first, with a visible focus ring
         page.keyboard.press("Tab")
@@ -77,9 +82,24 @@ def test_a_guest_opens_the_texted_link_accepts_and_the_owner_sees_it(chromium, t
         assert page.locator("#answer").inner_text() == "You're going. Your message: \u201cCan't wait!\u201d"
         assert "2 people going, 3 spots left" in page.inner_text("dl")
         assert re.search(r"/i/[A-Za-z0-9_-]{32}\?answered=1$", page.url), page.url
+        # the page remembers: the chosen button is pressed, the message is in its field
+        assert page.locator("button[value=accept]").get_attribute("aria-pressed") == "true"
+        assert page.locator("button[value=decline]").get_attribute("aria-pressed") == "false"
+        assert page.input_value("#message") == "Can't wait!"
         after = tmp_path / "event-page-after.png"
         page.screenshot(path=str(after), full_page=True)
         context.close()
+
+        # without script: the same local time, rendered by the server, and the same remembered answer
+        plain = chromium.new_context(viewport=PHONE_SCREEN, timezone_id="America/New_York", java_script_enabled=False)
+        page = plain.new_page()
+        assert page.goto(link).status == 200
+        assert page.locator("time").inner_text() == "Saturday, June 1, 2030 at 11:30 AM PDT"
+        assert page.locator(".yours").count() == 0
+        assert page.locator("button[value=accept]").get_attribute("aria-pressed") == "true"
+        no_script = tmp_path / "event-page-no-script.png"
+        page.screenshot(path=str(no_script), full_page=True)
+        plain.close()
 
         detail = stack.call("GET", f"/events/{event_id}", owner["auth_token"])
         assert detail.status_code == 200, detail.text
@@ -87,6 +107,6 @@ def test_a_guest_opens_the_texted_link_accepts_and_the_owner_sees_it(chromium, t
         assert guest["is_attending"] is True and guest["rsvp_message"] == "Can't wait!"
         assert detail.json()["attendees_count"] == 2
 
-    for shot in (before, after):
+    for shot in (before, after, no_script):
         assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
         print(f"screenshot: {shot}")

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import ast
 import base64
+import fnmatch
 import json
 import re
 from datetime import UTC, datetime, timedelta
@@ -39,6 +40,9 @@ IAM_ACTION = {
     "sqs:DeleteMessageBatch": "sqs:DeleteMessage",
     "sqs:ChangeMessageVisibilityBatch": "sqs:ChangeMessageVisibility",
     "sns:PublishBatch": "sns:Publish",
+    "s3:ListObjectVersions": "s3:ListBucketVersions",
+    "s3:DeleteObjectVersions": "s3:DeleteObjectVersion",  # DeleteObjects naming versions (see Recorder)
+    "s3:GeneratePresignedUrl": "s3:GetObject",  # the export's URL: S3 checks the signer's right to GetObject
 }
 # A transaction needs the action of each of its items too.
 TRANSACT_ITEM_ACTION = {
@@ -57,6 +61,9 @@ PERFORMED_BY_AWS = {
     "send_notifications": LOGS | {"sqs:ReceiveMessage", "sqs:DeleteMessage", "sqs:GetQueueAttributes"},
     "remind_upcoming_events": LOGS,
 }
+# Performed with the function's rights though no call leaves it: a presigned URL (the data export's) is
+# authorised by the signer's role when its holder uses it.
+PRESIGNED = {"api_handler": {"s3:GetObject"}}
 # Granted though no test sees the call: PynamoDB's Connection describes a table it has no schema for
 # (Model.exists(), count(), describe_table(); a connection-level call on an unknown table).
 GRANTED_FOR_PYNAMODB = {"dynamodb:DescribeTable"}
@@ -179,7 +186,17 @@ def run_the_flow(client) -> None:
     lunch_id = _ok(post_json(client, "/events", lunch, owner))["id"]  # for the hourly reminders
     _ok(post_json(client, f"/events/{lunch_id}/accept", {}, guest))
     _ok(post_json(client, "/notifications/remove_ios_device", {"token": DEVICE}, owner))
+    _ok(client.http.post("/users/me/export", headers={"Authorization": f"Bearer {guest}"}))
+    _ok(get(client, "/users/me/export", guest))
     _ok(client.http.post("/auth/logout", headers={"Authorization": f"Bearer {guest}"}))
+    leaver = login(client, "+14155550183", full_name="Lee Leaver")["auth_token"]
+    _ok(post_json(client, f"/events/{event_id}", {"invite_phone_numbers": ["+14155550183"]}, owner, method="PATCH"))
+    _ok(post_json(client, f"/events/{event_id}/accept", {}, leaver))
+    _ok(post_json(client, f"/events/{event_id}/messages", {"body": "Bye"}, leaver))
+    _ok(post_json(client, "/notifications/add_ios_device", {"token": "d4" * 32}, leaver))
+    _ok(upload_avatar(client, leaver, jpeg()))
+    _ok(post_json(client, "/events", {"title": "Mine", "event_date": "2031-08-01T12:00:00Z"}, leaver))
+    _ok(client.http.request("DELETE", "/users/me", headers={"Authorization": f"Bearer {leaver}"}))
 
 
 class Recorder:
@@ -204,7 +221,11 @@ class Recorder:
             if recorder.on:
                 service = client.meta.service_model.endpoint_prefix
                 operations = recorder.operations[recorder.on]
-                operations.add(f"{service}:{operation_name}")
+                objects = api_params.get("Delete", {}).get("Objects", []) if operation_name == "DeleteObjects" else []
+                if any("VersionId" in item for item in objects):  # deleting versions is an action of its own
+                    operations.add(f"{service}:DeleteObjectVersions")
+                else:
+                    operations.add(f"{service}:{operation_name}")
                 if operation_name == "TransactWriteItems":  # IAM checks each item's own action as well
                     for item in api_params.get("TransactItems", []):
                         operations.update(f"dynamodb:{TRANSACT_ITEM_ACTION[kind]}" for kind in item)
@@ -261,6 +282,7 @@ def read_the_pin_key_as_a_deployed_stage(override_settings, recorder: Recorder) 
 def performed(client, override_settings, monkeypatch) -> dict[str, set[str]]:
     """Per function, the IAM actions of every AWS call the flow made (the test's own calls left out)."""
     from chalicelib.messaging.notifications import reminders
+    from chalicelib.services import account_deletion
 
     url = boto3.client("sqs", region_name="us-east-1").create_queue(QueueName="invites-test-notifications")["QueueUrl"]
     override_settings(notifications_queue_url=url)
@@ -271,6 +293,7 @@ def performed(client, override_settings, monkeypatch) -> dict[str, set[str]]:
     read_the_pin_key_as_a_deployed_stage(override_settings, recorder)
     recorder.on = "remind_upcoming_events"
     assert reminders.enqueue_reminders() > 0  # the hourly schedule
+    account_deletion.requeue_stuck_jobs()
     recorder.on = None
     disable_push_endpoints()  # APNS dropped the tokens: the worker forgets them
     drain_queue(url, recorder)
@@ -290,7 +313,7 @@ def test_each_function_is_allowed_exactly_what_it_performs(performed):
         for function in FUNCTIONS:
             allowed = policy_actions(stage, function)
             every_allowed |= allowed
-            needed = performed[function] | PERFORMED_BY_AWS[function]
+            needed = performed[function] | PERFORMED_BY_AWS[function] | PRESIGNED.get(function, set())
             name = policy_file(stage, function).name
             missing, unused = needed - allowed, allowed - needed - GRANTED_FOR_PYNAMODB
             assert missing == set(), f"add to .chalice/{name}: {sorted(missing)}"
@@ -307,3 +330,26 @@ def test_the_stage_policies_differ_only_by_stage(function):
         return re.sub(rf"\binvites-{stage}\b", "invites-STAGE", text).replace(f"/invites/{stage}/", "/invites/STAGE/")
 
     assert neutral(dev, "dev") == neutral(prod, "prod")
+
+
+def _grants(stage: str, function: str, action: str, resource: str) -> bool:
+    policy = json.loads(policy_file(stage, function).read_text())
+    return any(
+        action in statement["Action"] and any(fnmatch.fnmatchcase(resource, r) for r in statement["Resource"])
+        for statement in policy["Statement"]
+    )
+
+
+@pytest.mark.parametrize("stage", STAGES)
+def test_only_the_worker_deletes_peoples_objects_and_only_the_api_reads_exports(stage):
+    bucket = f"arn:aws:s3:::invites-{stage}-avatars-123456789012"
+    export = f"{bucket}/exports/1/file.json"
+    for function in FUNCTIONS:
+        worker, api = function == "send_notifications", function == "api_handler"
+        assert _grants(stage, function, "s3:DeleteObjectVersion", f"{bucket}/avatars/1/a/big.jpg") is worker
+        assert _grants(stage, function, "s3:ListBucketVersions", bucket) is worker
+        assert _grants(
+            stage, function, "dynamodb:BatchWriteItem", f"arn:aws:dynamodb:us-east-1:1:table/invites-{stage}-events"
+        ) is (worker or api)
+        assert _grants(stage, function, "s3:GetObject", export) is api
+        assert _grants(stage, function, "s3:PutObject", export) is worker

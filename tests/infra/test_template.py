@@ -135,7 +135,7 @@ def test_tables_are_encrypted_recoverable_and_kept(template, logical_id):
 def test_avatar_versions_stay_restorable_for_a_while(template):
     bucket = template["Resources"]["AvatarBucket"]["Properties"]
     assert bucket["VersioningConfiguration"] == {"Status": "Enabled"}
-    (rule,) = bucket["LifecycleConfiguration"]["Rules"]
+    (rule,) = [r for r in bucket["LifecycleConfiguration"]["Rules"] if "Prefix" not in r]  # the bucket-wide one
     assert rule["Status"] == "Enabled"
     assert rule["NoncurrentVersionExpiration"] == {"NoncurrentDays": {"Ref": "AvatarNoncurrentVersionDays"}}
     assert rule["ExpiredObjectDeleteMarker"] is True
@@ -204,6 +204,18 @@ def test_only_the_distribution_reads_the_bucket(template):
     origin = resources["AvatarDistribution"]["Properties"]["DistributionConfig"]["Origins"][0]
     assert origin["OriginAccessControlId"] == {"Fn::GetAtt": ["AvatarOriginAccessControl", "Id"]}
     assert template["Outputs"]["AvatarBaseUrl"]["Value"] == {"Fn::Sub": "https://${AvatarDistribution.DomainName}"}
+
+
+def test_export_files_are_not_served_by_the_distribution_and_expire(template):
+    resources = template["Resources"]
+    statements = resources["AvatarBucketPolicy"]["Properties"]["PolicyDocument"]["Statement"]
+    (allow,) = [s for s in statements if s["Effect"] == "Allow"]
+    readable = [entry["Fn::Sub"] for entry in allow["Resource"]]
+    assert readable == ["${AvatarBucket.Arn}/avatars/*", "${AvatarBucket.Arn}/favorites/*"]
+    rules = resources["AvatarBucket"]["Properties"]["LifecycleConfiguration"]["Rules"]
+    (rule,) = [r for r in rules if r.get("Prefix") == "exports/"]
+    assert rule["Status"] == "Enabled" and rule["ExpirationInDays"] == 1
+    assert rule["NoncurrentVersionExpiration"] == {"NoncurrentDays": 1}
 
 
 def test_alarms_watch_sms_spend_dead_letters_and_5xx(template):

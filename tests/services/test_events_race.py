@@ -9,6 +9,7 @@ from threading import Barrier
 from chalicelib.errors import Conflict, ValidationError
 from chalicelib.services import event_reads, events, replies
 from tests.utils.factories import make_event, make_person, stored_event
+from tests.utils.races import race
 
 
 def _race(people, function):
@@ -114,3 +115,14 @@ def test_one_guests_accepts_and_rejects_in_parallel_leave_the_count_true_to_the_
         reply = event_reads.load_partition(event.id).invitation_of(guest.id).has_accepted
         stored = stored_event(event.id)
         assert stored.spots_filled == stored.accepted_count == (1 if reply is True else 0)
+
+
+def test_parallel_edits_each_grow_the_calendar_sequence_once(aws):
+    owner = make_person("Owner")
+    event = make_event(owner, title="Start")
+    results = race(
+        lambda n: events.update_event(owner.user, event.id, events.EventInput(title=f"Title {n}")), 8, refused=Conflict
+    )
+    assert results == ["ok"] * 8
+    stored = stored_event(event.id)
+    assert stored.calendar_sequence == 8 and stored.title.startswith("Title ")

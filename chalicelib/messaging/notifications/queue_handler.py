@@ -55,10 +55,17 @@ def _delete_from_queue(receipts: list[str]) -> None:
             log.warning("could not delete processed notification messages")
 
 
+def _account_handler(message_type):
+    """Account deletion and data export share this queue; their handlers live with their rules."""
+    from chalicelib.services import account_deletion, data_export
+
+    return {**account_deletion.QUEUE_HANDLERS, **data_export.QUEUE_HANDLERS}.get(message_type)
+
+
 def process(message: dict) -> Outcome:
     """Expand one message to its pushes and send them. Raises :class:`RetryLater` when some failed
     for a reason that may pass, after trying all of them."""
-    pushes_of = PUSHES_OF.get(message.get("type"))
+    pushes_of = PUSHES_OF.get(message.get("type")) or _account_handler(message.get("type"))
     if pushes_of is None:
         log.error("dropping a notification of unknown type %r", message.get("type"))
         return Outcome()

@@ -133,10 +133,17 @@ def _event_cancelled(message: dict) -> Outcome:
     if view is None or not view.event.cancelled:
         return Outcome()
     flag_invitations_cancelled(view)
+    return cancel_notices(view)
+
+
+def cancel_notices(view: EventView, owner_name: str | None = None) -> Outcome:
+    """The ``event_cancelled`` push to each guest of a cancelled event, once. ``owner_name`` stands in for
+    the owner's profile when it is gone already (an account being deleted)."""
     event = view.event
     ids = _guest_ids(view)
     users = get_users([*ids, event.owner_id])
-    push = Push.once_per_event(EVENT_CANCELLED, event, f"{_name(users.get(event.owner_id))} cancelled the event.")
+    name = owner_name or _name(users.get(event.owner_id))
+    push = Push.once_per_event(EVENT_CANCELLED, event, f"{name} cancelled the event.")
     return deliver([(users[uid], push) for uid in ids if uid in users], "notify_event_change")
 
 

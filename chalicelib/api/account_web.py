@@ -1,0 +1,94 @@
+"""/account/delete: deleting an account on the web, without the app (HTML, outside API v1).
+
+GET shows the number form; each form posts to the next step (relative links, so they hold under any
+stage path): ``delete/pin`` texts the pin, ``verify`` checks it, ``confirm`` deletes. Every post must
+come from the page (the guest page's origin check and a signed form token). Errors are HTML pages.
+"""
+
+from __future__ import annotations
+
+from chalice import Response
+
+from chalicelib.api.blueprint import ApiBlueprint
+from chalicelib.api.guest_page import posted_from_the_page
+from chalicelib.api.request import FORM_BODY, NO_BODY, RequestContext
+from chalicelib.errors import ApiError, PermissionDenied, ValidationError
+from chalicelib.guest_page import account_pages, pages
+from chalicelib.services import web_account
+from chalicelib.validation import Fields
+
+blueprint = ApiBlueprint(__name__)
+
+PASSED_ON_HEADERS = ("Retry-After",)
+
+
+def _html(ctx: RequestContext, html: str, status: int = 200) -> Response:
+    headers = {"Content-Type": pages.HTML, **pages.security_headers()}
+    return Response(body="" if ctx.method == "HEAD" else html, status_code=status, headers=headers)
+
+
+def error_page(error: ApiError, method: str) -> Response:
+    status = int(error.status)
+    passed = {name: value for name, value in error.headers.items() if name in PASSED_ON_HEADERS}
+    body = "" if method == "HEAD" else account_pages.error_page(status, passed.get("Retry-After"))
+    headers = {"Content-Type": pages.HTML, **pages.security_headers(), **passed}
+    return Response(body=body, status_code=status, headers=headers)
+
+
+def _form(ctx: RequestContext) -> dict:
+    if not posted_from_the_page(ctx.request.headers):
+        raise PermissionDenied()
+    return ctx.body or {}
+
+
+def _number(form: dict) -> tuple[str | None, str | None]:
+    """The number in E.164, or the message saying what is wrong with it."""
+    fields = Fields({"phone_number": form.get("phone_number", "")})
+    number = fields.phone("phone_number", required=True, textable=True)
+    return number, (fields.errors.get("phone_number") or [None])[0]
+
+
+@blueprint.route("/account/delete", ["GET"], auth=False, body=NO_BODY, error_page=error_page)
+def start(ctx: RequestContext):
+    return _html(ctx, account_pages.number_page(web_account.number_form_token()))
+
+
+@blueprint.route("/account/delete/pin", ["POST"], auth=False, body=FORM_BODY, error_page=error_page)
+def send_pin(ctx: RequestContext):
+    form = _form(ctx)
+    token = web_account.number_form_token()
+    if not web_account.number_form_valid(form.get("csrf")):
+        return _html(ctx, account_pages.number_page(token, problem=account_pages.EXPIRED), 403)
+    number, error = _number(form)
+    if error:
+        return _html(ctx, account_pages.number_page(token, number=form.get("phone_number", ""), error=error), 400)
+    try:
+        web_account.send_pin(number, ctx.source_ip)
+    except ValidationError as refused:  # an opted-out number, say
+        message = next(iter(refused.body.values()))[0]
+        return _html(ctx, account_pages.number_page(token, number=number, error=message), 400)
+    return _html(ctx, account_pages.pin_page(web_account.pin_form_token(number), number))
+
+
+@blueprint.route("/account/delete/verify", ["POST"], auth=False, body=FORM_BODY, error_page=error_page)
+def verify(ctx: RequestContext):
+    form = _form(ctx)
+    number, error = _number(form)
+    if error or not web_account.pin_form_valid(number, form.get("csrf")):
+        return _html(ctx, account_pages.expired_page(), 403)
+    try:
+        grant = web_account.grant_for(number, (form.get("pin") or "").strip()[:32], ctx.source_ip)
+    except ValidationError as refused:
+        message = refused.body.get("pin", ["Invalid pin."])[0]
+        return _html(ctx, account_pages.pin_page(web_account.pin_form_token(number), number, error=message), 400)
+    if grant is None:
+        return _html(ctx, account_pages.no_account_page())
+    return _html(ctx, account_pages.confirm_page(grant, number))
+
+
+@blueprint.route("/account/delete/confirm", ["POST"], auth=False, body=FORM_BODY, error_page=error_page)
+def confirm(ctx: RequestContext):
+    form = _form(ctx)
+    if not web_account.redeem(form.get("grant")):
+        return _html(ctx, account_pages.expired_page(), 403)
+    return _html(ctx, account_pages.done_page())

@@ -1,0 +1,276 @@
+"""Table access of account deletion: closing an account at once, and the cascade that follows.
+
+Closing (``DELETE /users/me``) is one transaction: the profile and the phone claim go (so every token
+of the user answers 401, since authentication reads profile and token together, and the number is
+free for a new user), and a job item is put in the users table's ``ACCOUNT_DELETION`` partition. The
+cascade (services/account_deletion.py) then removes what is left, reading it through the keys and
+indexes the rest of the service uses: the user's partition ``USER#<id>``, the ``by_user`` index of
+their invitations, and each event's partition. Every write here is idempotent and conditional on
+what it read, so a step may be repeated after a crash, and its progress is what is left in the tables.
+"""
+
+from __future__ import annotations
+
+import time
+
+from pynamodb.attributes import NumberAttribute, UnicodeAttribute, UTCDateTimeAttribute
+from pynamodb.exceptions import DeleteError, TransactWriteError, UpdateError
+
+from chalicelib.aws_errors import condition_failed, conflicted
+from chalicelib.models.base import transact_write
+from chalicelib.models.events import (
+    META_SK,
+    OWNER,
+    Event,
+    EventsTable,
+    Invitation,
+    Message,
+    Poll,
+    TimeSuggestion,
+    WaitlistEntry,
+    event_pk,
+    invitation_sk,
+)
+from chalicelib.models.users import (
+    OWNER_SK,
+    PHONE_SK,
+    PROFILE_SK,
+    Device,
+    DeviceOwner,
+    PhoneClaim,
+    User,
+    UsersTable,
+    device_owner_pk,
+    device_token_of,
+    phone_pk,
+    user_pk,
+)
+from chalicelib.parallel import chunks
+from chalicelib.store import exports  # noqa: F401 - its item kind is read with the user's partition
+from chalicelib.store.batch import batch_get, batch_write
+from chalicelib.store.events import TRANSACTION_ITEMS
+from chalicelib.store.invitations import party_of, unchanged_reply
+from chalicelib.timeutil import utcnow
+
+JOBS_PK = "ACCOUNT_DELETION"  # the users table's partition of pending deletions (one item per user)
+ATTEMPTS = 8
+
+
+class DeletionJob(UsersTable, discriminator="deletion_job"):
+    """A deletion in progress. ``full_name`` is kept only for the cancel notices of the person's events,
+    and goes with the item when the cascade is over."""
+
+    user_id = NumberAttribute()
+    full_name = UnicodeAttribute(default="")
+    requested = UTCDateTimeAttribute()
+
+
+def _pause(attempt: int) -> None:
+    time.sleep(0.02 * (attempt + 1))
+
+
+# --------------------------------------------------------------------------- closing the account
+
+
+def close_account(user: User) -> None:
+    """Delete the profile and the phone claim, and record the job, in one transaction.
+
+    The claim goes only while it still names this user (another person may hold the number by now:
+    then it is theirs and stays). Repeating it is harmless."""
+    job = DeletionJob(JOBS_PK, str(user.id), user_id=user.id, full_name=user.full_name or "", requested=utcnow())
+    claim = PhoneClaim(phone_pk(user.phone_number), PHONE_SK)
+    with_claim = True
+    for attempt in range(ATTEMPTS):
+        try:
+            with transact_write() as transaction:
+                transaction.delete(User(user_pk(user.id), PROFILE_SK))
+                if with_claim:
+                    transaction.delete(claim, condition=PhoneClaim.user_id == user.id)
+                transaction.save(job)
+            return
+        except TransactWriteError as exc:
+            if condition_failed(exc):
+                with_claim = False  # the number is no longer this user's
+                continue
+            if not conflicted(exc):
+                raise
+            _pause(attempt)
+    raise RuntimeError("could not close the account")
+
+
+def get_job(user_id: int) -> DeletionJob | None:
+    try:
+        return DeletionJob.get(JOBS_PK, str(user_id), consistent_read=True)
+    except DeletionJob.DoesNotExist:
+        return None
+
+
+def pending_jobs() -> list[DeletionJob]:
+    """Every deletion not finished yet (one Query of the jobs partition)."""
+    return list(DeletionJob.query(JOBS_PK, consistent_read=True))
+
+
+def finish_job(user_id: int) -> None:
+    DeletionJob(JOBS_PK, str(user_id)).delete()
+
+
+# --------------------------------------------------------------------------- the user's partition
+
+
+def user_items(user_id: int) -> list[UsersTable]:
+    """Everything under ``USER#<id>``: tokens, devices, favorites, an export record, a profile put back."""
+    return list(UsersTable.query(user_pk(user_id), consistent_read=True))
+
+
+def device_owner_of(token: str) -> int | None:
+    """Who holds a push token now (None: nobody)."""
+    try:
+        return DeviceOwner.get(device_owner_pk(token), OWNER_SK, consistent_read=True).user_id
+    except DeviceOwner.DoesNotExist:
+        return None
+
+
+def release_device(token: str, user_id: int) -> None:
+    """Forget that ``user_id`` holds ``token``, unless someone else holds it now."""
+    try:
+        DeviceOwner(device_owner_pk(token), OWNER_SK).delete(condition=DeviceOwner.user_id == user_id)
+    except DeleteError as exc:
+        if not condition_failed(exc):
+            raise
+
+
+def delete_user_items(items: list[UsersTable]) -> None:
+    if items:
+        batch_write(items, delete=True, written=set())
+
+
+# --------------------------------------------------------------------------- invitations
+
+
+def invitations_of(user_id: int) -> list[Invitation]:
+    """The user's invitations, owned and received, that are really still there.
+
+    The ``by_user`` index answers eventually: what it lists is checked against the table (one
+    consistent BatchGetItem per 100), so an invitation deleted a moment ago is not counted as left."""
+    listed = list(Invitation.by_user.query(user_pk(user_id)))
+    if not listed:
+        return []
+    keys = [(event_pk(inv.event_id), invitation_sk(user_id)) for inv in listed]
+    return batch_get(Invitation, keys, consistent_read=True)
+
+
+def event_items(event_id: int) -> list[EventsTable]:
+    return list(EventsTable.query(event_pk(event_id), consistent_read=True))
+
+
+def _counter_action(attribute, amount: int):
+    """``attribute`` less ``amount``; an event stored before the counter existed keeps counting from 0."""
+    return attribute.set((attribute | amount) - amount)
+
+
+def leave_event(event_id: int, user_id: int) -> bool:
+    """Take the user out of someone else's event, as if they had declined: their messages, polls and
+    time suggestions go with the event's counters lowered by as many, then their invitation, with the
+    spot given back when they had accepted. Each transaction is conditional on what it read, so a
+    parallel reply or post of others keeps every counter exact; a refused one reads again. True when
+    others wait in the event's line (spots may have opened for them)."""
+    for attempt in range(ATTEMPTS):
+        items = event_items(event_id)
+        meta = next((item for item in items if isinstance(item, Event)), None)
+        invitation = next(
+            (item for item in items if isinstance(item, Invitation) and item.sk == invitation_sk(user_id)), None
+        )
+        written = [
+            item for item in items if isinstance(item, (Message, Poll, TimeSuggestion)) and item.user_id == user_id
+        ]
+        try:
+            for chunk in chunks(written, TRANSACTION_ITEMS - 1):
+                _delete_written(event_id, meta, chunk)
+            if invitation is not None:
+                _delete_invitation(event_id, meta, invitation)
+            return meta is not None and int(meta.waiting_count or 0) > (1 if invitation and invitation.wait_key else 0)
+        except TransactWriteError as exc:
+            if not (condition_failed(exc) or conflicted(exc)):
+                raise
+            _pause(attempt)
+    raise RuntimeError(f"could not take a deleted user out of event {event_id}")
+
+
+def _meta_update(transaction, meta: Event | None, actions: list) -> None:
+    if meta is not None and actions:
+        transaction.update(Event(event_pk(meta.id), META_SK), actions=actions, condition=Event.pk.exists())
+
+
+def _delete_written(event_id: int, meta: Event | None, items: list) -> None:
+    counters = {Message: "message_count", Poll: "poll_count", TimeSuggestion: "suggestion_count"}
+    counts: dict[str, int] = {}
+    for item in items:
+        name = counters[type(item)]
+        counts[name] = counts.get(name, 0) + 1
+    actions = [_counter_action(getattr(Event, name), n) for name, n in counts.items()]
+    with transact_write() as transaction:
+        for item in items:
+            transaction.delete(item, condition=EventsTable.pk.exists())
+        _meta_update(transaction, meta, actions)
+
+
+def _delete_invitation(event_id: int, meta: Event | None, invitation: Invitation) -> None:
+    """The invitation, with the party's spots given back when accepted, or its place in the waitlist
+    (its WAIT# item and META's ``waiting_count``) when waiting; conditional on the reply and party read."""
+    spots = party_of(invitation)
+    actions = [Event.accepted_count.add(-spots), Event.spots_filled.add(-spots)] if spots else []
+    if invitation.wait_key:
+        actions.append(Event.waiting_count.add(-1))
+        unchanged = Invitation.wait_key == invitation.wait_key
+    else:
+        unchanged = unchanged_reply(invitation)
+    with transact_write() as transaction:
+        transaction.delete(invitation, condition=Invitation.pk.exists() & unchanged)
+        if invitation.wait_key:
+            transaction.delete(WaitlistEntry(event_pk(event_id), invitation.wait_key))
+        _meta_update(transaction, meta, actions)
+
+
+# --------------------------------------------------------------------------- owned events
+
+
+def cancel_if_live(event: Event) -> None:
+    """Cancel as the owner's own cancel does (META only), unless it is already."""
+    if event.cancelled:
+        return
+    try:
+        event.update(
+            actions=[Event.cancelled.set(True), Event.remind_day.remove(), Event.modified.set(utcnow())],
+            condition=Event.pk.exists(),
+        )
+    except UpdateError as exc:
+        if not condition_failed(exc):
+            raise
+
+
+def delete_event(event_id: int) -> None:
+    """Delete an event's partition: everything but META and the owner's invitation (25 a
+    BatchWriteItem, side by side), then those two in one transaction. The owner's invitation is
+    what ``by_user`` shows of the event, so until it goes, the cascade finds the event again."""
+    items = event_items(event_id)
+    last = [item for item in items if isinstance(item, Event) or (isinstance(item, Invitation) and item.role == OWNER)]
+    rest = [item for item in items if item not in last]
+    if rest:
+        batch_write(rest, delete=True, written=set())
+    if last:
+        with transact_write() as transaction:
+            for item in last:
+                transaction.delete(item)
+
+
+def device_tokens(items: list[UsersTable]) -> list[tuple[str, str]]:
+    """``(push token, endpoint ARN)`` of the devices among a user's items."""
+    return [(device_token_of(item.sk), item.endpoint_arn) for item in items if isinstance(item, Device)]
+
+
+def owned_event_ids(invitations: list[Invitation]) -> list[int]:
+    return [inv.event_id for inv in invitations if inv.role == OWNER]
+
+
+def received_event_ids(invitations: list[Invitation]) -> list[int]:
+    return [inv.event_id for inv in invitations if inv.role != OWNER]

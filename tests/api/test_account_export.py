@@ -1,0 +1,90 @@
+"""POST/GET /users/me/export: the person's data as one JSON file behind a presigned URL."""
+
+from __future__ import annotations
+
+import json
+from urllib.parse import parse_qs, unquote, urlsplit
+
+from tests.utils.api import body, get, login, post_json
+from tests.utils.avatars import AVATAR_BUCKET
+from tests.utils.aws_env import aws_client
+from tests.utils.notifications import drain, run_queue
+
+ME, FRIEND = "+14155550701", "+14155550702"
+DEVICE = "e5" * 32
+
+
+def _export(client, token: str):
+    return client.http.post("/users/me/export", headers={"Authorization": f"Bearer {token}"})
+
+
+def _file_of(url: str) -> tuple[dict, dict]:
+    """The object a presigned URL names (its JSON and its head)."""
+    key = "exports/" + unquote(urlsplit(url).path).split("/exports/", 1)[1]
+    s3 = aws_client("s3")
+    stored = s3.get_object(Bucket=AVATAR_BUCKET, Key=key)
+    return json.loads(stored["Body"].read()), stored
+
+
+def test_never_asked_is_404(client):
+    me = login(client, ME)
+    response = get(client, "/users/me/export", me["auth_token"])
+    assert response.status_code == 404 and body(response) == {"detail": "Not found."}
+
+
+def test_the_file_holds_everything_of_the_person_and_is_private(client):
+    # GIVEN a person with a device, a favorite, an event of their own, and an invitation they answered
+    me = login(client, ME, full_name="Mia Me")
+    friend = login(client, FRIEND, full_name="Fred Friend")
+    token = me["auth_token"]
+    post_json(client, "/notifications/add_ios_device", {"token": DEVICE}, token)
+    post_json(client, "/users/favorite_contacts", [{"contact_name": "Fred", "phone_number": FRIEND}], token)
+    mine = {"title": "Mine", "event_date": "2031-06-01T12:00:00Z", "invite_phone_numbers": [FRIEND]}
+    my_event = body(post_json(client, "/events", mine, token))["id"]
+    post_json(client, f"/events/{my_event}/messages", {"body": "Welcome"}, token)
+    theirs = {"title": "Theirs", "event_date": "2031-07-01T12:00:00Z", "invite_phone_numbers": [ME]}
+    their_event = body(post_json(client, "/events", theirs, friend["auth_token"]))["id"]
+    post_json(client, f"/events/{their_event}/reject", {"rsvp_message": "Away"}, token)
+    post_json(client, f"/events/{their_event}/messages", {"body": "Sorry!"}, token)
+    # WHEN an export is asked for
+    response = _export(client, token)
+    assert response.status_code == 202 and body(response) == {"status": "pending"}
+    ready = body(get(client, "/users/me/export", token))
+    # THEN (processed at once without a queue) it is ready, with a URL valid for an hour
+    assert ready["status"] == "ready" and ready["expires_at"].endswith("Z")
+    query = parse_qs(urlsplit(ready["url"]).query)
+    assert query["X-Amz-Expires"] == ["3600"]
+    data, head = _file_of(ready["url"])
+    assert head["ServerSideEncryption"] == "AES256"
+    assert f"/exports/{me['id']}/" in urlsplit(ready["url"]).path
+    assert data["profile"]["full_name"] == "Mia Me" and data["profile"]["phone_number"] == ME
+    assert data["devices"][0]["token"] == DEVICE
+    assert [f["phone_number"] for f in data["favorites"]] == [FRIEND]
+    owned = data["events_owned"][0]
+    assert owned["title"] == "Mine" and [i["user_id"] for i in owned["invitees"]] == [me["id"], friend["id"]]
+    assert [m["body"] for m in owned["messages"]] == ["Welcome"]
+    received = data["invitations_received"][0]
+    assert (received["title"], received["has_accepted_invite"], received["rsvp_message"]) == ("Theirs", False, "Away")
+    assert [m["body"] for m in received["messages_written"]] == ["Sorry!"]
+
+
+def test_one_export_at_a_time(client, queue):
+    me = login(client, ME)
+    drain(queue)
+    # WHEN asked twice before the first is made
+    assert body(_export(client, me["auth_token"])) == {"status": "pending"}
+    assert body(_export(client, me["auth_token"])) == {"status": "pending"}
+    # THEN one export is made
+    bodies = run_queue(client, queue)
+    assert [json.loads(b)["type"] for b in bodies] == ["data_export"]
+    assert body(get(client, "/users/me/export", me["auth_token"]))["status"] == "ready"
+
+
+def test_three_exports_a_day(client):
+    me = login(client, ME)
+    for _ in range(3):
+        assert _export(client, me["auth_token"]).status_code == 202
+    response = _export(client, me["auth_token"])
+    assert response.status_code == 429
+    assert body(response)["detail"].startswith("Request was throttled.")
+    assert int(response.headers["Retry-After"]) > 0
