@@ -62,7 +62,7 @@ $(DEV_STAMP): requirements-dev.txt $(RUN_STAMP)
 $(DOCS_ASSETS): scripts/docs_assets.py $(wildcard third_party/swagger-ui/*) | $(MADE)
 	$(BIN)/python scripts/docs_assets.py
 
-# openapi-typescript and tsc for tests/contract/test_generated_clients.py, as the lock file pins them.
+# openapi-typescript, openapi-fetch and tsc as the lock file pins them: tests/contract/test_generated_clients.py, docs/api.md "Quickest start".
 $(NODE_TOOLS): tools/contract/package.json tools/contract/package-lock.json
 	npm ci --prefix tools/contract --no-audit --no-fund --loglevel=error
 	touch $(NODE_TOOLS)

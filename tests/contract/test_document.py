@@ -1,4 +1,6 @@
-"""openapi.yaml: valid OpenAPI 3.1, in step with the JSON the bundle serves, and with the routes the app registers."""
+"""openapi.yaml and openapi-pages.yaml: valid OpenAPI 3.1, the first in step with the JSON the bundle serves,
+and together exactly the routes the app registers: the JSON API in openapi.yaml (what client generators
+take), the pages for people (HTML, the documentation) in openapi-pages.yaml."""
 
 from __future__ import annotations
 
@@ -22,9 +24,24 @@ build_openapi = _load_build_script()
 OPERATIONS = ("get", "head", "post", "put", "patch", "delete")
 
 
+PAGES_PATH = ROOT / "openapi-pages.yaml"
+
+
 @pytest.fixture(scope="module")
 def document() -> dict:
     return build_openapi.load_source()
+
+
+@pytest.fixture(scope="module")
+def pages() -> dict:
+    return build_openapi.load_source(PAGES_PATH)
+
+
+def operations(document: dict):
+    for path, item in document["paths"].items():
+        for method, operation in item.items():
+            if method in OPERATIONS:
+                yield path, method, operation
 
 
 def documented_operations(document: dict) -> set[tuple[str, str]]:
@@ -44,9 +61,10 @@ def declared_routes() -> dict[str, dict]:
     return routes
 
 
-def test_the_document_is_valid_openapi_3_1(document):
-    assert document["openapi"].startswith("3.1.")
-    validate(document)
+def test_the_documents_are_valid_openapi_3_1(document, pages):
+    for each in (document, pages):
+        assert each["openapi"].startswith("3.1.")
+        validate(each)
 
 
 def test_the_served_json_is_built_from_the_yaml():
@@ -62,7 +80,10 @@ def test_every_route_the_app_registers_is_documented_and_nothing_else():
         (path, method) for path, methods in app.routes.items() for method in methods if method in declared.get(path, {})
     }
     assert set(app.routes) == set(declared), "a route registered outside the API blueprints"
-    documented = documented_operations(build_openapi.load_source())
+    api = documented_operations(build_openapi.load_source())
+    pages = documented_operations(build_openapi.load_source(PAGES_PATH))
+    assert api & pages == set(), "a route in both documents"
+    documented = api | pages
     # HEAD is one general rule of the introduction, not an operation per path (see the test below).
     served = {(path, method) for path, method in registered if method != "HEAD"}
     assert sorted(served - documented) == [], "undocumented routes"
@@ -70,9 +91,9 @@ def test_every_route_the_app_registers_is_documented_and_nothing_else():
     assert {(path, "HEAD") for path, method in documented if method == "GET"} <= registered
 
 
-def test_head_is_one_rule_of_the_introduction_and_post_as_patch_is_listed_with_its_route(document):
+def test_head_is_one_rule_of_the_introduction_and_post_as_patch_is_listed_with_its_route(document, pages):
     assert "Every GET operation also answers HEAD" in document["info"]["description"]
-    for path, item in document["paths"].items():
+    for path, item in {**document["paths"], **pages["paths"]}.items():
         assert "head" not in item, f"HEAD {path} is listed: the introduction's rule covers it"
         if "patch" in item:
             assert "post" in item, f"POST {path}"
@@ -80,22 +101,53 @@ def test_head_is_one_rule_of_the_introduction_and_post_as_patch_is_listed_with_i
             assert item["post"]["requestBody"] == item["patch"]["requestBody"], path
 
 
-def test_every_operation_documents_the_version_header_and_auth_as_the_routes_take_it(document):
+def test_every_operation_documents_the_version_header_and_auth_as_the_routes_take_it(document, pages):
+    """Each operation states its own security: generators type an operation to take an authenticated
+    client only when the operation itself lists a requirement (the document-wide one is not enough)."""
     declared = declared_routes()
-    for path, item in document["paths"].items():
-        for method, operation in item.items():
-            if method not in OPERATIONS:
-                continue
+    for each in (document, pages):
+        for path, method, operation in operations(each):
             where = f"{method.upper()} {path}"
             assert {"$ref": "#/components/parameters/Accept"} in operation["parameters"], where
             assert "406" in operation["responses"], where
             needs_auth = declared[path][method.upper()].auth
-            assert (operation.get("security") != []) == needs_auth, where
+            assert operation["security"] == ([{"bearer": []}] if needs_auth else []), where
             assert ("401" in operation["responses"]) == needs_auth, where
 
 
-def test_operation_ids_are_unique(document):
-    ids = [op["operationId"] for item in document["paths"].values() for m, op in item.items() if m in OPERATIONS]
+def test_the_api_document_answers_only_json_and_the_pages_only_need_no_token(document, pages):
+    for path, method, operation in operations(document):
+        for status, response in operation["responses"].items():
+            content = resolve(document, response).get("content", {})
+            assert set(content) <= {"application/json"}, f"{method.upper()} {path} {status}: {list(content)}"
+    assert [(path, method) for path, method, operation in operations(pages) if operation["security"] != []] == []
+
+
+def test_an_operation_answers_each_schema_under_one_status_only(document):
+    """A generated client tells answers apart by their type: no two statuses of one operation share one,
+    and every answer is a named schema (a model named for what it is, not for its position)."""
+    for path, method, operation in operations(document):
+        seen: dict[str, str] = {}
+        for status, response in operation["responses"].items():
+            schema = resolve(document, response).get("content", {}).get("application/json", {}).get("schema")
+            if schema is None:
+                continue
+            members = schema.get("anyOf") or schema.get("oneOf") or [schema]
+            names = [member.get("$ref") or member.get("items", {}).get("$ref") for member in members]
+            assert None not in names, f"{method.upper()} {path} {status}: an unnamed schema"
+            for name in names:
+                assert name not in seen, f"{method.upper()} {path}: {name} under {seen.get(name)} and {status}"
+                seen[name] = status
+
+
+def resolve(document: dict, response: dict) -> dict:
+    while "$ref" in response:
+        response = document["components"]["responses"][response["$ref"].rsplit("/", 1)[-1]]
+    return response
+
+
+def test_operation_ids_are_unique(document, pages):
+    ids = [operation["operationId"] for each in (document, pages) for _, _, operation in operations(each)]
     assert len(ids) == len(set(ids))
 
 

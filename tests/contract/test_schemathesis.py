@@ -1,9 +1,11 @@
-"""Schemathesis over every operation of openapi.yaml, against the live local stack with a logged-in token.
+"""Schemathesis over every operation of openapi.yaml (as the stack serves it, /openapi.json) and of
+openapi-pages.yaml (the HTML pages and the docs), against the live local stack with a logged-in token.
 
 Checks: no 5xx, every status documented, every body conforming to its schema, documented content
 types and headers. Deterministic generation (CI sees the same cases every run), no shrinking, a cap
 on examples per operation; the coverage phase (boundary and invalid values of every field) and the
-fuzzing phase run as two processes side by side, which keeps the whole test near two minutes.
+fuzzing phase of the API run as two processes side by side, the few pages as a third; the whole test
+stays near two minutes.
 What they found is pinned down in-process, where it was fixed: tests/api/test_events_input_limits.py ("extreme values").
 """
 
@@ -25,6 +27,7 @@ from tests.utils.live_stack import HTTP_TIMEOUT_SECONDS, LocalStack
 
 ROOT = Path(__file__).resolve().parents[2]
 CONFIG = Path(__file__).resolve().parent / "schemathesis.toml"
+PAGES = ROOT / "openapi-pages.yaml"
 CHECKS = ",".join(
     [
         "not_a_server_error",
@@ -75,13 +78,13 @@ def prepare(stack: LocalStack) -> dict:
     }
 
 
-def schemathesis_command(api: str, *phase_options: str) -> list[str]:
+def schemathesis_command(api: str, *phase_options: str, document: str | None = None) -> list[str]:
     return [
         str(Path(sys.executable).parent / "schemathesis"),
         "--config-file",
         str(CONFIG),
         "run",
-        f"{api}/openapi.json",
+        document or f"{api}/openapi.json",
         "--url",
         api,
         "--checks",
@@ -129,6 +132,9 @@ def test_every_operation_conforms_to_the_document():
             "examples and coverage": schemathesis_command(stack.api, "--phases", "examples,coverage"),
             "fuzzing": schemathesis_command(
                 stack.api, "--phases", "fuzzing", "--max-examples", str(MAX_EXAMPLES), "--seed", "20240801"
+            ),
+            "pages": schemathesis_command(
+                stack.api, "--max-examples", str(MAX_EXAMPLES), "--seed", "20240801", document=str(PAGES)
             ),
         }
         with ThreadPoolExecutor(len(runs)) as pool:

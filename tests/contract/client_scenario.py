@@ -1,0 +1,308 @@
+"""A mobile app's whole flow, written only against the Python client generated from openapi.yaml.
+
+Two people log in with the pin texted to them, one creates an event with spots and a poll and invites
+the other and a number without an account; the guest accepts and writes, the owner reads the detail.
+At the end the guest asks for a copy of their data, waits until it is ready, and deletes the account,
+after which their token is refused.
+Along the way it shows how a caller tells the answers apart:
+
+- every documented answer has a type of its own (``EventCreated``, ``NotFound``, ``MessageInputErrors``,
+  ``MessageLimitReached``...), so ``isinstance`` (or ``match``) says which one came back;
+- the clients are made with ``raise_on_unexpected_status=True``: a status the document does not list
+  raises ``errors.UnexpectedStatus`` instead of coming back as ``None``;
+- an operation that answers 204 is called with ``sync_detailed`` and its ``status_code`` read: no body
+  is no result, which is not a failure.
+
+Generate the client (docs/api.md, "Quickest start"), then run it against a stack, typing in the pins:
+
+    python tests/contract/client_scenario.py http://127.0.0.1:8000
+
+tests/contract/test_generated_clients.py type-checks this file with ``mypy --strict`` together with the
+generated package, and runs it against the local stack with the pins the stack's emulator keeps.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from http import HTTPStatus
+from typing import Any, TypeVar
+
+import httpx
+from invites_client import AuthenticatedClient, Client
+from invites_client.api.auth import register, request_pin, verify_pin
+from invites_client.api.contacts import save_favorites, users_from_phone_numbers
+from invites_client.api.conversation import list_time_suggestions, post_message, post_poll, suggest_time
+from invites_client.api.events import accept_invitation, create_event, get_event, list_events, update_event
+from invites_client.api.users import delete_me, get_me, get_my_data_export, request_my_data_export
+from invites_client.models import (
+    AuthenticationFailed,
+    Coordinates,
+    EventCreate,
+    EventCreated,
+    EventDetail,
+    EventPage,
+    EventUpdate,
+    ExportState,
+    ExportStatus,
+    FavoriteContact,
+    FavoriteContactInput,
+    Invitation,
+    MessageInput,
+    MessageInputErrors,
+    MessageLimitReached,
+    MessagePosted,
+    NotFound,
+    OwnerAttending,
+    PhoneLookup,
+    PhoneNumbersLookup,
+    PinRequest,
+    Poll,
+    PollInput,
+    Register,
+    RsvpInput,
+    TimeSuggestionInput,
+    UserWithToken,
+    VerifyPin,
+)
+
+Answer = TypeVar("Answer")
+PinOf = Callable[[str], str]
+TIMEOUT = httpx.Timeout(30.0)
+UNKNOWN_EVENT_ID = 9_007_199_254_740_991
+POLLS = 30  # work done off the request (the export, the deletion's cascade) is asked after up to this many times
+POLL_SECONDS = 2.0
+
+
+class ScenarioFailed(AssertionError):
+    """An answer other than the one the flow expects."""
+
+
+def expect(answer: object, kind: type[Answer]) -> Answer:
+    """``answer`` as ``kind``, or ScenarioFailed saying what came instead."""
+    if not isinstance(answer, kind):
+        raise ScenarioFailed(f"expected {kind.__name__}, got {answer!r}")
+    return answer
+
+
+def expect_list(answer: object, kind: type[Answer]) -> list[Answer]:
+    """``answer`` as a list of ``kind``: an operation may answer lists of different things by status."""
+    if not isinstance(answer, list) or not all(isinstance(item, kind) for item in answer):
+        raise ScenarioFailed(f"expected a list of {kind.__name__}, got {answer!r}")
+    return answer
+
+
+def check(condition: bool, what: str) -> None:
+    if not condition:
+        raise ScenarioFailed(what)
+
+
+@dataclass
+class Outcome:
+    """What the flow saw, for the caller to report or check."""
+
+    owner: UserWithToken
+    guest: UserWithToken
+    event: EventDetail
+    messages_stored: int
+    limit_reached: MessageLimitReached | None
+    export: ExportStatus
+
+
+class Api:
+    """Clients for one stack: anonymous, or as a logged-in person."""
+
+    def __init__(self, base_url: str, httpx_args: dict[str, Any] | None = None):
+        self.base_url = base_url
+        self.httpx_args = httpx_args or {}
+
+    def anonymous(self) -> Client:
+        return Client(
+            base_url=self.base_url,
+            raise_on_unexpected_status=True,
+            timeout=TIMEOUT,
+            httpx_args=self.httpx_args,
+        )
+
+    def as_user(self, user: UserWithToken) -> AuthenticatedClient:
+        return AuthenticatedClient(
+            base_url=self.base_url,
+            token=user.auth_token,
+            raise_on_unexpected_status=True,
+            timeout=TIMEOUT,
+            httpx_args=self.httpx_args,
+        )
+
+
+def log_in(api: Api, phone: str, full_name: str, pin_of: PinOf) -> UserWithToken:
+    """Ask for a pin (204: no body, told by the status), verify it, then complete the profile."""
+    asked = request_pin.sync_detailed(client=api.anonymous(), body=PinRequest(phone_number=phone))
+    check(asked.status_code == HTTPStatus.NO_CONTENT, f"request_pin answered {asked.status_code}: {asked.parsed!r}")
+    verified = verify_pin.sync(client=api.anonymous(), body=VerifyPin(phone_number=phone, pin=pin_of(phone)))
+    user = expect(verified, UserWithToken)
+    email = f"{full_name.split()[0].lower()}@example.com"
+    registered = register.sync(client=api.as_user(user), body=Register(full_name=full_name, email=email))
+    return expect(registered, UserWithToken)
+
+
+def run(
+    base_url: str,
+    pin_of: PinOf,
+    *,
+    phones: tuple[str, str, str] = ("+14155550141", "+14155550142", "+14155550143"),
+    httpx_args: dict[str, Any] | None = None,
+) -> Outcome:
+    """The whole flow against the stack at ``base_url``; ``pin_of(phone)`` gives the pin texted there."""
+    api = Api(base_url, httpx_args)
+    owner_phone, guest_phone, stranger = phones  # the stranger has no account: invited by text
+    owner = log_in(api, owner_phone, "Olive Owner", pin_of)
+    guest = log_in(api, guest_phone, "Gus Guest", pin_of)
+    as_owner, as_guest = api.as_user(owner), api.as_user(guest)
+
+    # An event with 5 spots, a place, and two people invited.
+    starts = (datetime.now(UTC) + timedelta(days=7)).replace(hour=19, minute=0, second=0, microsecond=0)
+    new_event = EventCreate(
+        title="Dinner at ours",
+        event_date=starts,
+        total_spots=5,
+        invite_phone_numbers=[guest.phone_number, stranger],
+        location=Coordinates(latitude=48.8566, longitude=2.3522),
+        venue_name="Home",
+    )
+    created = expect(create_event.sync(client=as_owner, body=new_event), EventCreated)
+    check(created.event_date == starts and created.i_am_owner, f"created {created!r}")
+    check([i.phone_number for i in created.invitees] == [owner.phone_number, guest.phone_number, stranger], "invitees")
+
+    # A poll for another date.
+    later = starts + timedelta(days=1)
+    poll = expect(
+        post_poll.sync(created.id, client=as_owner, body=PollInput(suggested_date=later, suggested_venue="The park")),
+        Poll,
+    )
+
+    # The guest sees it in their list and accepts.
+    page = expect(list_events.sync(client=as_guest), EventPage)
+    check([event.id for event in page.results] == [created.id], f"the guest's events: {page!r}")
+    answer = accept_invitation.sync(created.id, client=as_guest, body=RsvpInput(rsvp_message="See you there"))
+    invitation = expect(answer, Invitation)
+    check(invitation.user_id == guest.id and invitation.has_accepted_invite is True, f"invitation {invitation!r}")
+
+    # Messages: a field error, then stored ones, until the event's limit (if the stack's is low) says no.
+    refused = post_message.sync(created.id, client=as_guest, body=MessageInput(body=" "))
+    check(expect(refused, MessageInputErrors).body == ["This field may not be blank."], f"refused {refused!r}")
+    stored, limit_reached = 0, None
+    for writer, text in ((as_guest, "Bringing dessert"), (as_owner, "Lovely"), (as_guest, "Wine too?")):
+        posted = post_message.sync(created.id, client=writer, body=MessageInput(body=text))
+        if isinstance(posted, MessageLimitReached):
+            limit_reached = posted
+            break
+        check(expect(posted, MessagePosted).body == text, f"posted {posted!r}")
+        stored += 1
+
+    # A time suggestion: 204, no body.
+    suggestion = TimeSuggestionInput(suggested_time=later, comment="Saturday suits me")
+    suggested = suggest_time.sync_detailed(created.id, client=as_guest, body=suggestion)
+    check(suggested.status_code == HTTPStatus.NO_CONTENT, f"suggest_time answered {suggested.status_code}")
+    suggestions = list_time_suggestions.sync(created.id, client=as_owner)
+    check(isinstance(suggestions, list) and len(suggestions) == 1, f"suggestions {suggestions!r}")
+
+    # The owner reads the detail.
+    detail = expect(get_event.sync(created.id, client=as_owner), EventDetail)
+    owner_row, guest_row, stranger_row = detail.invitees
+    check(owner_row.is_owner and owner_row.is_attending == OwnerAttending.TRUE, f"owner {owner_row!r}")
+    check(guest_row.is_attending is True and guest_row.rsvp_message == "See you there", f"guest {guest_row!r}")
+    check(stranger_row.is_attending is None and not stranger_row.is_active, f"stranger {stranger_row!r}")
+    check(detail.spots_filled == 1 and detail.attendees_count == 2, f"spots {detail.spots_filled}")
+    check(isinstance(detail.location, Coordinates) and detail.location.latitude == 48.8566, f"{detail.location!r}")
+    check(len(detail.messages) == stored and [p.id for p in detail.polls] == [poll.id], "messages and polls")
+
+    # The guest becomes a favorite contact; which of the numbers have an account.
+    favorites = [
+        FavoriteContactInput(phone_number=guest.phone_number, contact_name="Gus"),
+        FavoriteContactInput(phone_number=stranger, contact_name="Sam"),
+    ]
+    saved = expect_list(save_favorites.sync(client=as_owner, body=favorites), FavoriteContact)
+    check(
+        [(f.contact_name, f.phone_number) for f in saved] == [("Gus", guest.phone_number), ("Sam", stranger)], "saved"
+    )
+    numbers = PhoneNumbersLookup(phone_numbers=[guest.phone_number, stranger, "not a number"])
+    found = expect_list(users_from_phone_numbers.sync(client=as_owner, body=numbers), PhoneLookup)
+    check([(row.phone_number, row.user.id) for row in found] == [(guest.phone_number, guest.id)], f"found {found!r}")
+
+    # A small table with a waitlist: the guest bringing one more does not fit and waits first in line,
+    # with no answer yet for clients that know no waitlist; a spot more seats the party.
+    small = EventCreate(
+        title="Small table",
+        event_date=starts,
+        total_spots=1,
+        max_extra_guests=1,
+        waitlist=True,
+        invite_phone_numbers=[guest.phone_number],
+    )
+    table = expect(create_event.sync(client=as_owner, body=small), EventCreated)
+    check(table.max_extra_guests == 1 and table.waitlist is True, f"the waitlist's fields: {table!r}")
+    waiting = expect(accept_invitation.sync(table.id, client=as_guest, body=RsvpInput(extra_guests=1)), Invitation)
+    check(waiting.has_accepted_invite is None and waiting.waitlist_position == 1, f"waiting {waiting!r}")
+    check(waiting.extra_guests == 1, f"the party of {waiting!r}")
+    grown = expect(update_event.sync(table.id, client=as_owner, body=EventUpdate(total_spots=2)), EventDetail)
+    seat = grown.invitees[1]
+    check(seat.is_attending is True and seat.waitlist_position is None, f"seated {seat!r}")
+    check(grown.spots_filled == 2 and grown.attendees_count == 3, f"spots {grown.spots_filled}")
+
+    # An event the caller is not part of is not found, typed as such.
+    missing = get_event.sync(UNKNOWN_EVENT_ID, client=as_owner)
+    check(isinstance(missing, NotFound), f"an unknown event: {missing!r}")
+
+    # The guest takes a copy of their data, then deletes the account: their token no longer works.
+    export = export_my_data(as_guest)
+    deleted = delete_me.sync_detailed(client=as_guest)
+    check(deleted.status_code == HTTPStatus.NO_CONTENT, f"delete_me answered {deleted.status_code}: {deleted.parsed!r}")
+    refused_token = get_me.sync(client=as_guest)
+    check(isinstance(refused_token, AuthenticationFailed), f"the deleted account's token: {refused_token!r}")
+    after = wait_for_invitees(as_owner, created.id, [owner.phone_number, stranger])
+    check(after.spots_filled == 0, f"the deleted guest's spot is still filled: {after.spots_filled}")
+    check(all(message.user_id != guest.id for message in after.messages), f"messages {after.messages!r}")
+    return Outcome(
+        owner=owner, guest=guest, event=detail, messages_stored=stored, limit_reached=limit_reached, export=export
+    )
+
+
+def wait_for_invitees(client: AuthenticatedClient, event_id: int, phones: list[str]) -> EventDetail:
+    """The event's detail once its invitees are ``phones``: a deleted account leaves off the request."""
+    for _ in range(POLLS):
+        detail = expect(get_event.sync(event_id, client=client), EventDetail)
+        if [invitee.phone_number for invitee in detail.invitees] == phones:
+            return detail
+        time.sleep(POLL_SECONDS)
+    raise ScenarioFailed(f"the invitees are still {[invitee.phone_number for invitee in detail.invitees]}")
+
+
+def export_my_data(client: AuthenticatedClient) -> ExportStatus:
+    """Ask for an export (202, pending), then ask how it is until it is ready with its download URL."""
+    asked = expect(request_my_data_export.sync(client=client), ExportStatus)
+    check(asked.status == ExportState.PENDING, f"request_my_data_export answered {asked!r}")
+    for _ in range(POLLS):
+        status = expect(get_my_data_export.sync(client=client), ExportStatus)
+        if status.status == ExportState.READY:
+            check(isinstance(status.url, str) and status.url.startswith("http"), f"a ready export: {status!r}")
+            return status
+        time.sleep(POLL_SECONDS)
+    raise ScenarioFailed(f"the export was not ready after {POLLS} polls")
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) != 2:
+        print(f"usage: {argv[0]} BASE_URL", file=sys.stderr)
+        return 2
+    outcome = run(argv[1], lambda phone: input(f"The pin texted to {phone}: ").strip())
+    limit = "reached" if outcome.limit_reached else "not reached"
+    print(f"event {outcome.event.id}: {outcome.messages_stored} messages stored, the limit {limit}")
+    print(f"the guest's data: {outcome.export.url}; the guest's account is deleted")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

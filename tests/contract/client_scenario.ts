@@ -1,0 +1,127 @@
+// A web or React Native app's flow with openapi-fetch over the types openapi-typescript makes of
+// openapi.yaml (`invites.d.ts` beside this file; docs/api.md, "Quickest start"). The contract tests
+// type-check it under strict tsc (tests/contract/test_generated_clients.py).
+//
+// openapi-fetch answers `{ data, error, response }`: `data` is the documented success body, `error`
+// the union of the documented error bodies; a 204 has neither, so it is told by `response.status`.
+import createClient from "openapi-fetch";
+import type { components, paths } from "./invites";
+
+type Schemas = components["schemas"];
+export type PinOf = (phone: string) => Promise<string>;
+
+export class ScenarioFailed extends Error {}
+
+export function attending(invitee: Schemas["Invitee"]): boolean | null {
+  // The v1 quirk: the owner's answer is the string "true".
+  return invitee.is_attending === "true" ? true : invitee.is_attending;
+}
+
+async function logIn(baseUrl: string, phone: string, pinOf: PinOf): Promise<Schemas["UserWithToken"]> {
+  const anonymous = createClient<paths>({ baseUrl });
+  const asked = await anonymous.POST("/auth", { body: { phone_number: phone } });
+  if (asked.response.status !== 204) {
+    throw new ScenarioFailed(`request pin: ${asked.response.status} ${JSON.stringify(asked.error)}`);
+  }
+  const pin = await pinOf(phone);
+  const verified = await anonymous.POST("/auth/verify_pin", { body: { phone_number: phone, pin } });
+  if (verified.data === undefined) {
+    throw new ScenarioFailed(`verify pin: ${JSON.stringify(verified.error)}`);
+  }
+  return verified.data;
+}
+
+export async function dinner(
+  baseUrl: string,
+  pinOf: PinOf,
+  guestPhone: string,
+): Promise<{ event: Schemas["EventDetail"]; limit: Schemas["MessageLimitReached"] | null }> {
+  const owner = await logIn(baseUrl, "+14155550141", pinOf);
+  const api = createClient<paths>({ baseUrl, headers: { Authorization: `Bearer ${owner.auth_token}` } });
+
+  const created = await api.POST("/events", {
+    body: {
+      title: "Dinner at ours",
+      event_date: "2031-05-01T19:00:00Z",
+      total_spots: 5,
+      invite_phone_numbers: [guestPhone],
+      location: { latitude: 48.8566, longitude: 2.3522 },
+    },
+  });
+  if (created.data === undefined) {
+    throw new ScenarioFailed(`create: ${JSON.stringify(created.error)}`);
+  }
+  const path = { event_id: created.data.id };
+
+  const poll = await api.POST("/events/{event_id}/polls", {
+    params: { path },
+    body: { suggested_date: "2031-05-02T19:00:00Z", suggested_venue: "The park" },
+  });
+  if (poll.error !== undefined) {
+    // Field errors, the poll limit and malformed JSON have bodies of their own.
+    const reason = "_error_message" in poll.error ? poll.error._error_message : JSON.stringify(poll.error);
+    throw new ScenarioFailed(`poll: ${reason}`);
+  }
+
+  let limit: Schemas["MessageLimitReached"] | null = null;
+  const posted = await api.POST("/events/{event_id}/messages", { params: { path }, body: { body: "Welcome!" } });
+  if (posted.error !== undefined) {
+    if ("error_message" in posted.error) {
+      limit = posted.error; // the 409 of a full conversation: nothing stored
+    } else {
+      throw new ScenarioFailed(`message: ${JSON.stringify(posted.error)}`);
+    }
+  } else {
+    if (posted.data.error) throw new ScenarioFailed("a stored message with error true");
+  }
+
+  const suggested = await api.POST("/events/{event_id}/time_suggestions", {
+    params: { path },
+    body: { suggested_time: "2031-05-03T19:00:00Z" },
+  });
+  if (suggested.response.status !== 204) {
+    throw new ScenarioFailed(`time suggestion: ${JSON.stringify(suggested.error)}`);
+  }
+
+  const detail = await api.GET("/events/{event_id}", { params: { path } });
+  if (detail.data === undefined) {
+    throw new ScenarioFailed(`detail: ${detail.error.detail}`);
+  }
+  const answers = detail.data.invitees.map(attending);
+  if (answers[0] !== true) throw new ScenarioFailed("the owner attends their own event");
+
+  const guest = await logIn(baseUrl, guestPhone, pinOf);
+  await exportThenDelete(baseUrl, guest);
+  return { event: detail.data, limit };
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+// A copy of the caller's data (202 pending, then GET until ready), then the account deleted: a 204
+// told by its status, after which the same token is refused with a 401.
+export async function exportThenDelete(
+  baseUrl: string,
+  user: Schemas["UserWithToken"],
+): Promise<Schemas["ExportStatus"]> {
+  const api = createClient<paths>({ baseUrl, headers: { Authorization: `Bearer ${user.auth_token}` } });
+  const asked = await api.POST("/users/me/export");
+  if (asked.data === undefined) {
+    throw new ScenarioFailed(`export: ${asked.response.status} ${JSON.stringify(asked.error)}`);
+  }
+  let ready: Schemas["ExportStatus"] | null = null;
+  for (let attempt = 0; attempt < 30 && ready === null; attempt += 1) {
+    const status = await api.GET("/users/me/export");
+    if (status.data === undefined) throw new ScenarioFailed(`export status: ${status.error.detail}`);
+    if (status.data.status === "ready") ready = status.data;
+    else await sleep(2000);
+  }
+  if (ready === null || ready.url === undefined) throw new ScenarioFailed("the export was never ready");
+
+  const deleted = await api.DELETE("/users/me");
+  if (deleted.response.status !== 204) {
+    throw new ScenarioFailed(`delete: ${deleted.response.status} ${JSON.stringify(deleted.error)}`);
+  }
+  const after = await api.GET("/users/me");
+  if (after.response.status !== 401) throw new ScenarioFailed(`a deleted account's token: ${after.response.status}`);
+  return ready;
+}
