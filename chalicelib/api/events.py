@@ -28,6 +28,7 @@ UNKNOWN_TIME_ZONE = "Unknown time zone."
 NOT_DICT = "Invalid data. Expected a dictionary, but got {kind}."
 TIMELINE_TYPES = ("sent", "received")
 MAX_PER_PAGE = 1000
+MAX_EXTRA_GUESTS = 10  # people one guest may bring, at most
 # Ready-made answers a client offers a guest (GET /events/sample_rsvp_replies).
 SAMPLE_RSVP_REPLIES = (
     {"id": 1, "text": "Count me in!", "type": "accept"},
@@ -102,6 +103,8 @@ def _event_input(body: dict, *, creating: bool) -> EventInput:
         location=_location(fields),
         address=fields.string("address", max_length=1000),
         venue_name=fields.string("venue_name", max_length=100),
+        max_extra_guests=fields.integer("max_extra_guests", min_value=0, max_value=MAX_EXTRA_GUESTS),
+        waitlist=fields.boolean("waitlist"),
         time_zone=_time_zone(fields),
         duration_minutes=fields.integer("duration_minutes", min_value=1, max_value=localtime.MAX_DURATION_MINUTES),
     )
@@ -115,14 +118,17 @@ def _event_input(body: dict, *, creating: bool) -> EventInput:
     return data
 
 
-def _rsvp_message(ctx: RequestContext) -> str:
+def _rsvp_input(ctx: RequestContext, *, accept: bool) -> tuple[str, int | None]:
+    """The reply's message, and on an accept the people the guest brings (None when not sent)."""
     body = dict(ctx.json_object())
-    if body.get("rsvp_message") is None:
-        body.pop("rsvp_message", None)
+    for name in ("rsvp_message", "extra_guests"):
+        if body.get(name) is None:
+            body.pop(name, None)
     fields = Fields(body)
     message = fields.string("rsvp_message", max_length=60)
+    extra_guests = fields.integer("extra_guests", min_value=0, max_value=MAX_EXTRA_GUESTS) if accept else None
     fields.raise_if_errors()
-    return message or ""
+    return message or "", extra_guests
 
 
 def _query_datetime(ctx: RequestContext, name: str, errors: dict) -> datetime | None:
@@ -269,9 +275,9 @@ def _rsvp(ctx: RequestContext, accept: bool):
     from chalicelib.services import replies
 
     event_id = ctx.path_id("event_id")
-    message = _rsvp_message(ctx)
-    invitation = replies.rsvp(ctx.user, event_id, accept=accept, message=message)
-    return representations.invitation_json(invitation, ctx.user)
+    message, extra_guests = _rsvp_input(ctx, accept=accept)
+    reply = replies.rsvp(ctx.user, event_id, accept=accept, message=message, extra_guests=extra_guests)
+    return representations.invitation_json(reply.invitation, ctx.user, reply.waitlist_position)
 
 
 @blueprint.route("/events/{event_id}/accept", ["POST"])
@@ -290,4 +296,5 @@ def mark_seen(ctx: RequestContext):
 
     event_id = ctx.path_id("event_id")
     invitation_id = ctx.path_id("invitation_id")
-    return representations.invitation_json(replies.mark_seen(ctx.user, event_id, invitation_id), ctx.user)
+    invitation, position = replies.mark_seen(ctx.user, event_id, invitation_id)
+    return representations.invitation_json(invitation, ctx.user, position)

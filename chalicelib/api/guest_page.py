@@ -15,7 +15,7 @@ from chalice import Response
 from chalicelib.api.blueprint import ApiBlueprint
 from chalicelib.api.request import FORM_BODY, NO_BODY, RequestContext
 from chalicelib.config import get_settings
-from chalicelib.errors import ApiError, Conflict, PermissionDenied
+from chalicelib.errors import ApiError, Conflict, PermissionDenied, ValidationError
 from chalicelib.timeutil import utcnow
 from chalicelib.validation import Fields
 
@@ -26,6 +26,7 @@ blueprint = ApiBlueprint(__name__)
 SAVED = "Thanks! Your answer is saved."
 EXPIRED_FORM = "This page was open for too long. Please answer again."
 CHOOSE = "Choose Accept or Decline."
+CHOOSE_GUESTS = "Choose how many people you bring from the list."
 ANSWERS = {"accept": True, "decline": False}
 PASSED_ON_HEADERS = ("Retry-After",)
 
@@ -79,6 +80,16 @@ def error_page(error: ApiError, method: str) -> Response:
     return Response(body=body, status_code=status, headers=_headers(pages.HTML, **passed))
 
 
+def _extra_guests(raw: str | None) -> int | None | bool:
+    """The number chosen on the form (None when the form has no choice); False when it is no number
+    the page offers."""
+    if raw is None or raw == "":
+        return None
+    if not raw.isascii() or not raw.isdigit() or len(raw) > 2:
+        return False
+    return int(raw)
+
+
 def _code(ctx: RequestContext) -> str:
     return ctx.params.get("code") or ""
 
@@ -121,8 +132,13 @@ def answer(ctx: RequestContext):
     message = fields.string("message", max_length=60)
     if fields.errors:
         return again(400, message=form.get("message", ""), message_error=fields.errors["message"][0])
+    extra_guests = _extra_guests(form.get("extra_guests"))
+    if extra_guests is False:
+        return again(400, problem=CHOOSE_GUESTS, message=form.get("message", ""))
     try:
-        rsvp.answer(page, accept=ANSWERS[form["answer"]], message=message or "")
+        rsvp.answer(page, accept=ANSWERS[form["answer"]], message=message or "", extra_guests=extra_guests)
+    except ValidationError:
+        return again(400, problem=CHOOSE_GUESTS, message=form.get("message", ""))
     except Conflict as refused:
         page = rsvp.open_link(_code(ctx), ctx.source_ip, counted=False)  # show what changed
         return again(409, problem=refused.body.get("detail"))
