@@ -1,5 +1,13 @@
 """Event Invitation API v1: the Chalice app. Routes live in chalicelib/api, one blueprint per module."""
 
+# ruff: noqa: E402 - the collector is switched off before the imports
+import gc
+
+# A cold start creates tens of thousands of long-lived objects (modules, routes, models, botocore's tables) and
+# next to no garbage, yet the collector would walk them dozens of times: it stays off while the app loads, and
+# what was loaded is then left out of every later collection (https://docs.python.org/3/library/gc.html#gc.freeze).
+gc.disable()
+
 import logging
 import os
 import sys
@@ -81,3 +89,7 @@ def handle_inbound_sms(event):
     from chalicelib.messaging.inbound_sms import handle
 
     return handle(event.message)
+
+
+gc.freeze()
+gc.enable()

@@ -103,7 +103,7 @@ EVERY_SERVICE = (
     "app; from chalicelib.services.auth import authenticate; from chalicelib.services.events import EventInput; "
     "from chalicelib.services.contacts import who_has_invited_me; from chalicelib.services.conversation import "
     "post_message; from chalicelib.api.representations import event_json; from chalicelib.services import "
-    "avatars, devices, social"
+    "avatars, social; from chalicelib.messaging import devices"
 )
 
 

@@ -37,6 +37,7 @@ pytest_plugins = [
 # pyproject.toml. A test marked with one of the group markers anywhere else is slow too.
 SLOW_GROUPS = {
     "test_local_stack.py": ("e2e",),
+    "services/test_waitlist_live.py": ("e2e",),
     "guest_page/test_page_browser.py": ("e2e", "browser"),
     "guest_page/test_account_delete_browser.py": ("e2e", "browser"),
     "contract/test_docs_browser.py": ("e2e", "browser"),

@@ -41,3 +41,75 @@ def test_every_registered_path_answers_every_method():
 
     for path, methods in app.routes.items():
         assert set(methods) >= {"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"}, path
+
+
+# What the first answer of GET /events/{id} has no use for: a cold start of that route must not load it.
+NOT_ON_THE_READ_PATH = (
+    "PIL",
+    "phonenumbers",
+    "boto3",
+    "chalicelib.messaging",
+    "chalicelib.messaging.notifications",
+    "chalicelib.messaging.sms_sender",
+    "chalicelib.messaging.devices",
+    "chalicelib.services.events",
+    "chalicelib.services.replies",
+    "chalicelib.services.ratelimit",
+    "chalicelib.services.contacts",
+    "chalicelib.services.conversation",
+    "chalicelib.services.avatars",
+    "chalicelib.services.images",
+    "chalicelib.services.social",
+    "chalicelib.api.contacts_input",
+    "chalicelib.api.multipart",
+    "chalicelib.guest_page.pages",
+    "chalicelib.guest_page.rsvp",
+    "chalicelib.guest_page.ics",
+    "chalicelib.pinkey",
+    "chalicelib.services.account_deletion",
+    "chalicelib.services.data_export",
+    "chalicelib.services.web_account",
+    "chalicelib.guest_page.account_pages",
+)
+
+FIRST_ANSWER = """
+import gc, json, sys
+import app
+answer = app.app(json.loads(sys.argv[1]), None)
+print(json.dumps({
+    "status": answer["statusCode"],
+    "body": json.loads(answer["body"]),
+    "loaded": sorted(m for m in sys.modules if m.startswith(tuple(sys.argv[2:]))),
+    "collector": {"enabled": gc.isenabled(), "frozen": gc.get_freeze_count()},
+}))
+"""
+
+
+def test_a_cold_start_answers_an_event_without_loading_what_only_other_routes_need():
+    """A fresh interpreter imports the app and answers one GET /events/{id} through the Lambda handler,
+    against moto server; afterwards none of the modules only writes, texts, contacts, conversation,
+    avatars or the guest page use is loaded."""
+    from scripts.cold_start import _SEED, moto_server, proxy_event
+    from tests.utils.aws_env import TEST_ENVIRONMENT
+
+    with moto_server() as endpoint:
+        env = TEST_ENVIRONMENT | {"PATH": "", "AWS_ENDPOINT_URL": endpoint, "PYTHONPATH": str(ROOT)}
+        seeded = subprocess.run(
+            [sys.executable, "-c", _SEED], cwd=ROOT, env=env, capture_output=True, text=True, check=True
+        )
+        seed = json.loads(seeded.stdout.strip().splitlines()[-1])
+        event = json.dumps(proxy_event(seed["event_id"], seed["token"]))
+        done = subprocess.run(
+            [sys.executable, "-c", FIRST_ANSWER, event, *NOT_ON_THE_READ_PATH],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+    report = json.loads(done.stdout.strip().splitlines()[-1])
+    assert report["status"] == 200
+    assert report["body"]["id"] == seed["event_id"] and report["body"]["title"] == "Party"
+    assert report["loaded"] == []
+    # the collector is back on, and what the import made is out of its way
+    assert report["collector"]["enabled"] and report["collector"]["frozen"] > 0

@@ -33,7 +33,11 @@ def test_benchmark_smoke_run_writes_every_figure(tmp_path):
     trips = results["round_trips"]
     assert len(trips) >= 30 and set(trips) == set(results["latency_ms"])
     assert all(t["scans"] == 0 for t in trips.values())
-    assert all(t["sequential"] <= 3 for t in trips.values()), {k: t for k, t in trips.items() if t["sequential"] > 3}
+    # creating an event also charges the owner's rolling limits (events a day, numbers invited): the rounds
+    # docs/data-model.md lists for it; every other endpoint stays within 3
+    most_rounds = {"POST /events": 6}
+    over = {k: t for k, t in trips.items() if t["sequential"] > most_rounds.get(k, 3)}
+    assert not over, over
     assert trips["GET /events/{id}"]["calls"] <= 2
     assert trips["GET /events/stats"]["calls"] == 1
     assert trips["GET /events"]["sequential"] <= 3

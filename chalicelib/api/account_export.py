@@ -5,16 +5,21 @@ from __future__ import annotations
 from chalicelib.api.blueprint import ApiBlueprint
 from chalicelib.api.request import NO_BODY, RequestContext
 from chalicelib.api.responses import HandlerResult
-from chalicelib.services import data_export
+
+# The export service: imported inside the handlers, so a cold start of another route skips it.
 
 blueprint = ApiBlueprint(__name__)
 
 
 @blueprint.route("/users/me/export", ["POST"], body=NO_BODY)
 def request_export(ctx: RequestContext):
+    from chalicelib.services import data_export
+
     return HandlerResult(body=data_export.request_export(ctx.user), status=202)
 
 
 @blueprint.route("/users/me/export", ["GET"])
 def export_status(ctx: RequestContext):
+    from chalicelib.services import data_export
+
     return data_export.export_status(ctx.user)

@@ -13,9 +13,10 @@ from chalicelib.api.blueprint import ApiBlueprint
 from chalicelib.api.guest_page import posted_from_the_page
 from chalicelib.api.request import FORM_BODY, NO_BODY, RequestContext
 from chalicelib.errors import ApiError, PermissionDenied, ValidationError
-from chalicelib.guest_page import account_pages, pages
-from chalicelib.services import web_account
 from chalicelib.validation import Fields
+
+# The pages and the account service: imported inside the functions that use them, so a cold start of the API
+# skips them.
 
 blueprint = ApiBlueprint(__name__)
 
@@ -23,11 +24,15 @@ PASSED_ON_HEADERS = ("Retry-After",)
 
 
 def _html(ctx: RequestContext, html: str, status: int = 200) -> Response:
+    from chalicelib.guest_page import pages
+
     headers = {"Content-Type": pages.HTML, **pages.security_headers()}
     return Response(body="" if ctx.method == "HEAD" else html, status_code=status, headers=headers)
 
 
 def error_page(error: ApiError, method: str) -> Response:
+    from chalicelib.guest_page import account_pages, pages
+
     status = int(error.status)
     passed = {name: value for name, value in error.headers.items() if name in PASSED_ON_HEADERS}
     body = "" if method == "HEAD" else account_pages.error_page(status, passed.get("Retry-After"))
@@ -50,11 +55,17 @@ def _number(form: dict) -> tuple[str | None, str | None]:
 
 @blueprint.route("/account/delete", ["GET"], auth=False, body=NO_BODY, error_page=error_page)
 def start(ctx: RequestContext):
+    from chalicelib.guest_page import account_pages
+    from chalicelib.services import web_account
+
     return _html(ctx, account_pages.number_page(web_account.number_form_token()))
 
 
 @blueprint.route("/account/delete/pin", ["POST"], auth=False, body=FORM_BODY, error_page=error_page)
 def send_pin(ctx: RequestContext):
+    from chalicelib.guest_page import account_pages
+    from chalicelib.services import web_account
+
     form = _form(ctx)
     token = web_account.number_form_token()
     if not web_account.number_form_valid(form.get("csrf")):
@@ -72,6 +83,9 @@ def send_pin(ctx: RequestContext):
 
 @blueprint.route("/account/delete/verify", ["POST"], auth=False, body=FORM_BODY, error_page=error_page)
 def verify(ctx: RequestContext):
+    from chalicelib.guest_page import account_pages
+    from chalicelib.services import web_account
+
     form = _form(ctx)
     number, error = _number(form)
     if error or not web_account.pin_form_valid(number, form.get("csrf")):
@@ -88,6 +102,9 @@ def verify(ctx: RequestContext):
 
 @blueprint.route("/account/delete/confirm", ["POST"], auth=False, body=FORM_BODY, error_page=error_page)
 def confirm(ctx: RequestContext):
+    from chalicelib.guest_page import account_pages
+    from chalicelib.services import web_account
+
     form = _form(ctx)
     if not web_account.redeem(form.get("grant")):
         return _html(ctx, account_pages.expired_page(), 403)

@@ -7,8 +7,9 @@ from chalicelib.api.blueprint import ApiBlueprint
 from chalicelib.api.request import RequestContext
 from chalicelib.api.responses import NO_CONTENT, HandlerResult
 from chalicelib.errors import ValidationError
-from chalicelib.services import conversation
 from chalicelib.validation import Fields
+
+# The conversation services: imported inside the handlers that use them, so a cold start of another route skips them.
 
 blueprint = ApiBlueprint(__name__)
 
@@ -19,6 +20,8 @@ COMMENT_MAX_LENGTH = 500
 
 @blueprint.route("/events/{event_id}/messages", ["POST"])
 def post_message(ctx: RequestContext):
+    from chalicelib.services import conversation
+
     event_id = ctx.path_id("event_id")
     fields = Fields(ctx.json_object())
     body = fields.string("body", required=True, max_length=MESSAGE_MAX_LENGTH)
@@ -33,6 +36,8 @@ def _missing(value: object) -> bool:
 
 @blueprint.route("/events/{event_id}/polls", ["POST"])
 def post_poll(ctx: RequestContext):
+    from chalicelib.services import conversation
+
     event_id = ctx.path_id("event_id")
     data = ctx.json_object()
     if any(_missing(data.get(name)) for name in ("suggested_date", "suggested_venue")):
@@ -47,6 +52,8 @@ def post_poll(ctx: RequestContext):
 
 @blueprint.route("/events/{event_id}/time_suggestions", ["POST"])
 def suggest_time(ctx: RequestContext):
+    from chalicelib.services import conversation
+
     event_id = ctx.path_id("event_id")
     fields = Fields(ctx.json_object())
     suggested_time = fields.datetime("suggested_time", required=True)
@@ -66,6 +73,8 @@ def suggest_time(ctx: RequestContext):
 
 @blueprint.route("/events/{event_id}/time_suggestions", ["GET"])
 def list_time_suggestions(ctx: RequestContext):
+    from chalicelib.services import conversation
+
     event_id = ctx.path_id("event_id")
     suggestions = conversation.list_time_suggestions(ctx.user, event_id)
     return [representations.time_suggestion_json(s) for s in suggestions]

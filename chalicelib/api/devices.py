@@ -7,8 +7,9 @@ import re
 from chalicelib.api.blueprint import ApiBlueprint
 from chalicelib.api.request import RequestContext
 from chalicelib.api.responses import NO_CONTENT
-from chalicelib.messaging import devices
 from chalicelib.validation import Fields
+
+# The device services (SNS): imported inside the handlers that use them, so a cold start of another route skips them.
 
 blueprint = ApiBlueprint(__name__)
 
@@ -26,11 +27,15 @@ def _device_token(ctx: RequestContext) -> str:
 
 @blueprint.route("/notifications/add_ios_device", ["POST"])
 def add_ios_device(ctx: RequestContext):
+    from chalicelib.messaging import devices
+
     devices.add_device(ctx.user, _device_token(ctx))
     return NO_CONTENT
 
 
 @blueprint.route("/notifications/remove_ios_device", ["POST"])
 def remove_ios_device(ctx: RequestContext):
+    from chalicelib.messaging import devices
+
     devices.remove_device(ctx.user, _device_token(ctx))
     return NO_CONTENT

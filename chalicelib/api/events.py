@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from chalicelib import localtime
 from chalicelib.api import representations
@@ -11,9 +12,14 @@ from chalicelib.api.request import NO_BODY, RequestContext
 from chalicelib.api.responses import NO_CONTENT, HandlerResult
 from chalicelib.config import get_settings
 from chalicelib.errors import NotFound, ValidationError
-from chalicelib.services import event_reads, events, replies
+from chalicelib.services import event_reads
 from chalicelib.timeutil import parse_datetime, parse_iso_as_sent
 from chalicelib.validation import REQUIRED, Fields
+
+# The write services (events, replies) and the messaging they pull in: imported inside the handlers that
+# write, so a cold start that reads an event skips them.
+if TYPE_CHECKING:
+    from chalicelib.services.events import EventInput
 
 blueprint = ApiBlueprint(__name__)
 
@@ -22,6 +28,7 @@ UNKNOWN_TIME_ZONE = "Unknown time zone."
 NOT_DICT = "Invalid data. Expected a dictionary, but got {kind}."
 TIMELINE_TYPES = ("sent", "received")
 MAX_PER_PAGE = 1000
+MAX_EXTRA_GUESTS = 10  # people one guest may bring, at most
 # Ready-made answers a client offers a guest (GET /events/sample_rsvp_replies).
 SAMPLE_RSVP_REPLIES = (
     {"id": 1, "text": "Count me in!", "type": "accept"},
@@ -82,8 +89,10 @@ def _sent_offset(raw: object) -> int:
     return localtime.offset_minutes(sent) or 0
 
 
-def _event_input(body: dict, *, creating: bool) -> events.EventInput:
+def _event_input(body: dict, *, creating: bool) -> EventInput:
     """Every field checked before anything is written; all errors at once."""
+    from chalicelib.services import events
+
     fields = Fields(body)
     data = events.EventInput(
         title=fields.string("title", required=creating, max_length=200, allow_blank=False),
@@ -94,6 +103,8 @@ def _event_input(body: dict, *, creating: bool) -> events.EventInput:
         location=_location(fields),
         address=fields.string("address", max_length=1000),
         venue_name=fields.string("venue_name", max_length=100),
+        max_extra_guests=fields.integer("max_extra_guests", min_value=0, max_value=MAX_EXTRA_GUESTS),
+        waitlist=fields.boolean("waitlist"),
         time_zone=_time_zone(fields),
         duration_minutes=fields.integer("duration_minutes", min_value=1, max_value=localtime.MAX_DURATION_MINUTES),
     )
@@ -107,14 +118,17 @@ def _event_input(body: dict, *, creating: bool) -> events.EventInput:
     return data
 
 
-def _rsvp_message(ctx: RequestContext) -> str:
+def _rsvp_input(ctx: RequestContext, *, accept: bool) -> tuple[str, int | None]:
+    """The reply's message, and on an accept the people the guest brings (None when not sent)."""
     body = dict(ctx.json_object())
-    if body.get("rsvp_message") is None:
-        body.pop("rsvp_message", None)
+    for name in ("rsvp_message", "extra_guests"):
+        if body.get(name) is None:
+            body.pop(name, None)
     fields = Fields(body)
     message = fields.string("rsvp_message", max_length=60)
+    extra_guests = fields.integer("extra_guests", min_value=0, max_value=MAX_EXTRA_GUESTS) if accept else None
     fields.raise_if_errors()
-    return message or ""
+    return message or "", extra_guests
 
 
 def _query_datetime(ctx: RequestContext, name: str, errors: dict) -> datetime | None:
@@ -199,6 +213,8 @@ def list_events(ctx: RequestContext):
 
 @blueprint.route("/events", ["POST"])
 def create_event(ctx: RequestContext):
+    from chalicelib.services import events
+
     data = _event_input(ctx.json_object(), creating=True)
     view = events.create_event(ctx.user, data)
     return HandlerResult(representations.event_json(view, ctx.user.id, representations.CREATE), status=201)
@@ -239,6 +255,8 @@ def event_detail(ctx: RequestContext):
 
 @blueprint.route("/events/{event_id}", ["PATCH"])
 def edit_event(ctx: RequestContext):
+    from chalicelib.services import events
+
     event_id = ctx.path_id("event_id")
     data = _event_input(ctx.json_object(), creating=False)
     view = events.update_event(ctx.user, event_id, data)
@@ -247,15 +265,19 @@ def edit_event(ctx: RequestContext):
 
 @blueprint.route("/events/{event_id}/cancel_event", ["PUT"], body=NO_BODY)
 def cancel_event(ctx: RequestContext):
+    from chalicelib.services import events
+
     events.cancel_event(ctx.user, ctx.path_id("event_id"))
     return NO_CONTENT
 
 
 def _rsvp(ctx: RequestContext, accept: bool):
+    from chalicelib.services import replies
+
     event_id = ctx.path_id("event_id")
-    message = _rsvp_message(ctx)
-    invitation = replies.rsvp(ctx.user, event_id, accept=accept, message=message)
-    return representations.invitation_json(invitation, ctx.user)
+    message, extra_guests = _rsvp_input(ctx, accept=accept)
+    reply = replies.rsvp(ctx.user, event_id, accept=accept, message=message, extra_guests=extra_guests)
+    return representations.invitation_json(reply.invitation, ctx.user, reply.waitlist_position)
 
 
 @blueprint.route("/events/{event_id}/accept", ["POST"])
@@ -270,6 +292,9 @@ def reject(ctx: RequestContext):
 
 @blueprint.route("/events/{event_id}/invitations/{invitation_id}/mark_seen", ["PUT"], body=NO_BODY)
 def mark_seen(ctx: RequestContext):
+    from chalicelib.services import replies
+
     event_id = ctx.path_id("event_id")
     invitation_id = ctx.path_id("invitation_id")
-    return representations.invitation_json(replies.mark_seen(ctx.user, event_id, invitation_id), ctx.user)
+    invitation, position = replies.mark_seen(ctx.user, event_id, invitation_id)
+    return representations.invitation_json(invitation, ctx.user, position)

@@ -16,10 +16,11 @@ from chalice import Response
 from chalicelib.api.blueprint import ApiBlueprint
 from chalicelib.api.request import FORM_BODY, NO_BODY, RequestContext
 from chalicelib.config import get_settings
-from chalicelib.errors import ApiError, Conflict, PermissionDenied
-from chalicelib.guest_page import ics, pages, rsvp
+from chalicelib.errors import ApiError, Conflict, PermissionDenied, ValidationError
 from chalicelib.timeutil import utcnow
 from chalicelib.validation import Fields
+
+# The guest page's modules: imported inside the handlers that use them, so a cold start of the API skips them.
 
 blueprint = ApiBlueprint(__name__)
 
@@ -30,6 +31,7 @@ STOPPED = (
 )
 EXPIRED_FORM = "This page was open for too long. Please answer again."
 CHOOSE = "Choose Accept or Decline."
+CHOOSE_GUESTS = "Choose how many people you bring from the list."
 ANSWERS = {"accept": True, "decline": False}
 PASSED_ON_HEADERS = ("Retry-After",)
 
@@ -61,20 +63,36 @@ def posted_from_the_page(headers) -> bool:
 
 
 def _headers(content_type: str, **more: str) -> dict[str, str]:
+    from chalicelib.guest_page import pages
+
     return {"Content-Type": content_type, **pages.security_headers(), **more}
 
 
 def _html(ctx: RequestContext, html: str, status: int = 200) -> Response:
+    from chalicelib.guest_page import pages
+
     body = "" if ctx.method == "HEAD" else html
     return Response(body=body, status_code=status, headers=_headers(pages.HTML))
 
 
 def error_page(error: ApiError, method: str) -> Response:
     """Errors of these routes as HTML pages with the page's headers (and Retry-After where given)."""
+    from chalicelib.guest_page import pages
+
     status = int(error.status)
     passed = {name: value for name, value in error.headers.items() if name in PASSED_ON_HEADERS}
     body = "" if method == "HEAD" else pages.error_page(status, passed.get("Retry-After"))
     return Response(body=body, status_code=status, headers=_headers(pages.HTML, **passed))
+
+
+def _extra_guests(raw: str | None) -> int | None | bool:
+    """The number chosen on the form (None when the form has no choice); False when it is no number
+    the page offers."""
+    if raw is None or raw == "":
+        return None
+    if not raw.isascii() or not raw.isdigit() or len(raw) > 2:
+        return False
+    return int(raw)
 
 
 def _code(ctx: RequestContext) -> str:
@@ -88,6 +106,8 @@ def _page_url(ctx: RequestContext) -> str:
 
 @blueprint.route("/i/{code}", ["GET"], auth=False, body=NO_BODY, error_page=error_page)
 def event_page(ctx: RequestContext):
+    from chalicelib.guest_page import pages, rsvp
+
     page = rsvp.open_link(_code(ctx), ctx.source_ip)
     notice = SAVED if ctx.query("answered") == "1" else None
     if ctx.query("stopped") == "1":
@@ -98,6 +118,8 @@ def event_page(ctx: RequestContext):
 
 @blueprint.route("/i/{code}/rsvp", ["POST"], auth=False, body=FORM_BODY, error_page=error_page)
 def answer(ctx: RequestContext):
+    from chalicelib.guest_page import pages, rsvp
+
     if not posted_from_the_page(ctx.request.headers):
         raise PermissionDenied()
     page = rsvp.open_link(_code(ctx), ctx.source_ip, host=False)  # an answer needs no host's name
@@ -117,8 +139,13 @@ def answer(ctx: RequestContext):
     message = fields.string("message", max_length=60)
     if fields.errors:
         return again(400, message=form.get("message", ""), message_error=fields.errors["message"][0])
+    extra_guests = _extra_guests(form.get("extra_guests"))
+    if extra_guests is False:
+        return again(400, problem=CHOOSE_GUESTS, message=form.get("message", ""))
     try:
-        rsvp.answer(page, accept=ANSWERS[form["answer"]], message=message or "")
+        rsvp.answer(page, accept=ANSWERS[form["answer"]], message=message or "", extra_guests=extra_guests)
+    except ValidationError:
+        return again(400, problem=CHOOSE_GUESTS, message=form.get("message", ""))
     except Conflict as refused:
         page = rsvp.open_link(_code(ctx), ctx.source_ip, counted=False)  # show what changed
         return again(409, problem=refused.body.get("detail"))
@@ -128,6 +155,8 @@ def answer(ctx: RequestContext):
 
 @blueprint.route("/i/{code}/stop", ["POST"], auth=False, body=FORM_BODY, error_page=error_page)
 def stop_texts(ctx: RequestContext):
+    from chalicelib.guest_page import pages, rsvp
+
     if not posted_from_the_page(ctx.request.headers):
         raise PermissionDenied()
     page = rsvp.open_link(_code(ctx), ctx.source_ip, host=False)
@@ -143,6 +172,8 @@ def stop_texts(ctx: RequestContext):
 
 @blueprint.route("/i/{code}/event.ics", ["GET"], auth=False, body=NO_BODY, error_page=error_page)
 def calendar_entry(ctx: RequestContext):
+    from chalicelib.guest_page import ics, rsvp
+
     page = rsvp.open_link(_code(ctx), ctx.source_ip, host=False)
     body = "" if ctx.method == "HEAD" else ics.calendar(page.event, _page_url(ctx), utcnow())
     headers = _headers(ics.CONTENT_TYPE, **{"Content-Disposition": ics.content_disposition(page.event.title)})

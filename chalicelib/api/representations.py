@@ -106,7 +106,7 @@ def owner_json(user: User | None, owner_id: int) -> dict:
     }
 
 
-def invitation_json(invitation: Invitation, user: User | None) -> dict:
+def invitation_json(invitation: Invitation, user: User | None, waitlist_position: int | None = None) -> dict:
     return {
         "id": invitation.id,
         "user_id": invitation.user_id,
@@ -115,10 +115,12 @@ def invitation_json(invitation: Invitation, user: User | None) -> dict:
         "has_accepted_invite": invitation.has_accepted,
         "rsvp_time": format_datetime(invitation.rsvp_time),
         "rsvp_message": invitation.rsvp_message or "",
+        "extra_guests": int(invitation.extra_guests or 0),
+        "waitlist_position": waitlist_position,
     }
 
 
-def invitee_json(invitation: Invitation, user: User | None, style: str) -> dict:
+def invitee_json(invitation: Invitation, user: User | None, style: str, waitlist_position: int | None = None) -> dict:
     is_owner = invitation.role == OWNER
     photo = media_url(user.photo_key) if user is not None else None
     body = {
@@ -134,6 +136,8 @@ def invitee_json(invitation: Invitation, user: User | None, style: str) -> dict:
         "rsvp_message": None if is_owner else invitation.rsvp_message or "",
         "rsvp_time": format_datetime(invitation.rsvp_time),
         "created": format_datetime(invitation.created),
+        "extra_guests": 0 if is_owner else int(invitation.extra_guests or 0),
+        "waitlist_position": waitlist_position,
     }
     if style == DETAIL:
         body["has_seen"] = bool(invitation.has_seen)
@@ -196,16 +200,23 @@ def event_json(view: EventView, caller_id: int, style: str) -> dict:
         "address": event.address or "",
         "venue_name": event.venue_name or "",
         "is_cancelled": bool(event.cancelled),
+        "max_extra_guests": int(event.max_extra_guests or 0),
+        "waitlist": bool(event.waitlist),
         "time_zone": event.time_zone or None,
         "duration_minutes": localtime.duration_minutes(event),
         "owner": owner_json(view.users.get(event.owner_id), event.owner_id),
         "messages": [message_json(msg, view.users.get(msg.user_id)) for msg in view.messages],
         "polls": [poll_json(poll) for poll in view.polls],
     }
+    places = view.waitlist_positions()
     if style == LIST:
         body["invitations"] = [
-            invitation_json(inv, view.users.get(inv.user_id)) for inv in view.invitations if inv.role != OWNER
+            invitation_json(inv, view.users.get(inv.user_id), places.get(inv.user_id))
+            for inv in view.invitations
+            if inv.role != OWNER
         ]
     else:
-        body["invitees"] = [invitee_json(inv, view.users.get(inv.user_id), style) for inv in view.invitations]
+        body["invitees"] = [
+            invitee_json(inv, view.users.get(inv.user_id), style, places.get(inv.user_id)) for inv in view.invitations
+        ]
     return body

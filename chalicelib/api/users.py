@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from chalicelib.api import representations
 from chalicelib.api.blueprint import ApiBlueprint
-from chalicelib.api.multipart import photo_from_multipart
 from chalicelib.api.request import MULTIPART_BODY, NO_BODY, RequestContext
 from chalicelib.api.responses import NO_CONTENT
-from chalicelib.services import account_deletion, avatars, social, users
+from chalicelib.services import users
 from chalicelib.validation import Fields
+
+# Avatars, multipart parsing, the Facebook link and account deletion: imported inside the handlers that use
+# them, so a cold start of another route skips them.
 
 blueprint = ApiBlueprint(__name__)
 
@@ -44,23 +46,32 @@ def edit_me(ctx: RequestContext):
 @blueprint.route("/users/me", ["DELETE"], body=NO_BODY)
 def delete_me(ctx: RequestContext):
     """The account closes now; the rest of its data goes off the request (services/account_deletion.py)."""
+    from chalicelib.services import account_deletion
+
     account_deletion.delete_account(ctx.user)
     return NO_CONTENT
 
 
 @blueprint.route("/users/change_avatar", ["POST"], body=MULTIPART_BODY)
 def change_avatar(ctx: RequestContext):
+    from chalicelib.api.multipart import photo_from_multipart
+    from chalicelib.services import avatars
+
     photo = photo_from_multipart(ctx.header("content-type") or "", ctx.request.raw_body)
     return representations.user_json(avatars.change_avatar(ctx.user, photo))
 
 
 @blueprint.route("/users/remove_avatar", ["POST"], body=NO_BODY)
 def remove_avatar(ctx: RequestContext):
+    from chalicelib.services import avatars
+
     return representations.user_json(avatars.remove_avatar(ctx.user))
 
 
 @blueprint.route("/users/fb_token", ["POST"])
 def link_fb_token(ctx: RequestContext):
+    from chalicelib.services import social
+
     fields = Fields(ctx.json_object())
     token = fields.string("fb_token", required=True, max_length=1024)
     fields.raise_if_errors()

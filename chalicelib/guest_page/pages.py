@@ -121,12 +121,29 @@ def _where(venue: str, address: str) -> str:
     return "<br>".join(lines)
 
 
-def _answer_text(has_accepted: bool | None) -> str:
+def _answer_text(has_accepted: bool | None, extra_guests: int, waitlist_position: int | None) -> str:
+    bringing = f" You bring {_count(extra_guests, 'guest', 'guests')}." if extra_guests else ""
+    if waitlist_position is not None:
+        return f"You're on the waitlist: number {waitlist_position} in line.{bringing}"
     if has_accepted is True:
-        return "You're going."
+        return "You're going." + bringing
     if has_accepted is False:
         return "You're not going."
     return "You haven't answered yet."
+
+
+def _extra_guests_choice(page) -> str:
+    """A choice of how many people to bring, when the event lets guests bring anyone."""
+    allowed = int(page.event.max_extra_guests or 0)
+    if allowed <= 0:
+        return ""
+    current = min(int(page.invitation.extra_guests or 0), allowed)
+    options = "".join(
+        f'<option value="{n}"{" selected" if n == current else ""}>{n}</option>' for n in range(allowed + 1)
+    )
+    return f"""<label for="extra_guests">People you bring (up to {allowed})</label>
+<select id="extra_guests" name="extra_guests">{options}</select>
+"""
 
 
 def _pressed(chosen: bool) -> str:
@@ -146,6 +163,7 @@ def _form(page, token: str, message: str, error: str | None) -> str:
  value="{escape(message)}" aria-describedby="{described}"{invalid}>
 <p id="message-hint" class="hint">Up to 60 characters.</p>
 {error_line}
+{_extra_guests_choice(page)}
 <div class="buttons">
 <button type="submit" name="answer" value="accept" class="accept"{_pressed(answered is True)}>Accept</button>
 <button type="submit" name="answer" value="decline" class="decline"{_pressed(answered is False)}>Decline</button>
@@ -183,10 +201,14 @@ def event_page(
     going = _count(page.going, "person going", "people going")
     if page.spots_left is not None:
         going += f", {_count(page.spots_left, 'spot', 'spots')} left"
+        if page.spots_left == 0 and event.waitlist:
+            going += " (accepting puts you on the waitlist)"
     rows.append(("Going", going))
     details = "\n".join(f"<dt>{name}</dt><dd>{value}</dd>" for name, value in rows)
-    own_message = invitation.rsvp_message if invitation.has_accepted is not None else ""
-    answer = f'<p id="answer">{_answer_text(invitation.has_accepted)}'
+    replied = invitation.has_accepted is not None or page.waitlist_position is not None
+    own_message = invitation.rsvp_message if replied else ""
+    extra = int(invitation.extra_guests or 0)
+    answer = f'<p id="answer">{_answer_text(invitation.has_accepted, extra, page.waitlist_position)}'
     if own_message:
         answer += f" Your message: \u201c{escape(own_message)}\u201d"
     answer += "</p>"

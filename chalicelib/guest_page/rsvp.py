@@ -47,6 +47,7 @@ class GuestPage:
     event: Event
     invitation: Invitation
     going: int  # the owner and every guest who accepted, as ``attendees_count``
+    waitlist_position: int | None = None  # the guest's place in line (1 = next), None when not waiting
     host: User | None = None  # read by with_host
     host_read: bool = False
 
@@ -72,7 +73,8 @@ class GuestPage:
             return event_reads.EVENT_CANCELLED
         if self.is_past(now):
             return EVENT_PAST
-        if self.spots_left == 0 and self.invitation.has_accepted is not True:
+        answered = self.invitation.has_accepted is True or self.waitlist_position is not None
+        if self.spots_left == 0 and not answered and not self.event.waitlist:
             return EVENT_FULL_FOR_GUEST
         return None
 
@@ -98,16 +100,21 @@ def open_link(
     if view is None:
         raise NotFound()
     wanted = invite_links.hash_code(code)
-    invitation = next(
-        (inv for inv in view.invitations if inv.link_hash and hmac.compare_digest(inv.link_hash, wanted)), None
-    )
+    invitation = next((inv for inv in view.invitations if _opens(inv, wanted)), None)
     if invitation is None or invitation.role == OWNER:
         raise NotFound()
     if now > view.event.event_date + timedelta(days=get_settings().web_link_days_after_event):
         raise NotFound()
     going = view.attendees_count()
-    page = GuestPage(code, view.event, invitation, going)
+    page = GuestPage(code, view.event, invitation, going, view.waitlist_positions().get(invitation.user_id))
     return with_host(page) if host else page
+
+
+def _opens(invitation: Invitation, wanted: str) -> bool:
+    """The invitation's link (or the one texted when it was seated from the waitlist) has this hash."""
+    return any(
+        hmac.compare_digest(stored, wanted) for stored in (invitation.link_hash, invitation.notice_link_hash) if stored
+    )
 
 
 def with_host(page: GuestPage) -> GuestPage:
@@ -118,7 +125,9 @@ def with_host(page: GuestPage) -> GuestPage:
     return page
 
 
-def answer(page: GuestPage, *, accept: bool, message: str, now: datetime | None = None) -> Invitation:
+def answer(
+    page: GuestPage, *, accept: bool, message: str, extra_guests: int | None = None, now: datetime | None = None
+) -> replies.Reply:
     """Accept or decline as the guest, through ``replies.rsvp``; a past event takes no answer (409).
 
     ``replies.rsvp`` acts for its caller by id (the invitation ``INV#<user id>``, the push's actor),
@@ -126,7 +135,7 @@ def answer(page: GuestPage, *, accept: bool, message: str, now: datetime | None 
     if not page.event.cancelled and page.is_past(now or utcnow()):
         raise Conflict(EVENT_PAST)
     guest = user_with_id(page.invitation.user_id)
-    return replies.rsvp(guest, page.event.id, accept=accept, message=message)
+    return replies.rsvp(guest, page.event.id, accept=accept, message=message, extra_guests=extra_guests)
 
 
 def stop_texts(page: GuestPage) -> None:

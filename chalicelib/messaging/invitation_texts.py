@@ -104,3 +104,45 @@ def send_invitation_texts(owner: User, event: Event, people: list[User], links: 
             log.warning("invitation text failed for user %s", person.id)
 
     parallel_map(send, chosen)
+
+
+def promotion_text(owner: User, event: Event, link: str) -> str:
+    """The text to a waitlisted guest without an account who was given a spot, with the link to their
+    page: worded, folded and cut like the invitation text, within the same segment limits."""
+    settings = get_settings()
+    limits = {"gsm": settings.invite_sms_max_segments, "ucs2": settings.invite_sms_max_segments_ucs2}
+
+    def wording(when: str) -> sms_segments.Template:
+        return lambda who, title: (
+            f'{settings.service_name}: a spot opened at "{title}" by {who}, {when}. You\'re in! {link} {STOP_WORDS}'
+        )
+
+    templates = [wording(localtime.short_when(event)), wording(localtime.short_when(event, weekday=False))]
+    name = owner.full_name if sms_segments.one_line(owner.full_name or "") else owner.phone_number
+    title = event.title if sms_segments.one_line(event.title or "") else NO_TITLE
+    return sms_segments.fit(templates, name, title, limits)
+
+
+def send_promotion_texts(owner: User, event: Event, people: list[User], links: dict[int, str]) -> None:
+    """Text each promoted guest their page link, as invitation texts go: not to numbers on the stop list
+    or SNS's opt-out list, within the same limits (the owner's hourly quota, each number's daily cap),
+    from the invitations' origination identity. The seats stand whatever happens here: a failed check
+    sends nothing, a failed text is logged."""
+    try:
+        people = reachable(people)
+    except Exception:  # noqa: BLE001 - without the checks no text goes out; the seats stand
+        log.warning("promotion texts not sent: the stop list or the opt-out check failed")
+        return
+    chosen = _texts_allowed(owner, people)
+    if len(chosen) < len(people):
+        log.info("promotion texts not sent: %d of %d over a limit", len(people) - len(chosen), len(people))
+    origination = get_settings().sms_origination_invites
+
+    def send(person: User) -> None:
+        try:
+            text = promotion_text(owner, event, links[person.id])
+            sms_sender.send_sms(person.phone_number, text, origination=origination)
+        except Exception:  # noqa: BLE001 - the seat stands; the text is best effort
+            log.warning("promotion text failed for user %s", person.id)
+
+    parallel_map(send, chosen)

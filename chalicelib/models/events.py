@@ -7,9 +7,11 @@
 | Message     | EVENT#<id>   | MSG#<created>#<message id>  |
 | Poll        | EVENT#<id>   | POLL#<poll id>              |
 | Suggestion  | EVENT#<id>   | TS#<suggestion id>          |
+| Waiting     | EVENT#<id>   | WAIT#<arrival>#<user id>    |
 
 One Query of the partition up to ``TS#`` returns an event with its invitees, messages and polls; the
-time suggestions sort last and are read only by their own list.
+time suggestions and the waitlist (``WAIT#``, in arrival order) sort after it and are read only by
+their own queries.
 Invitation items carry ``user_pk``/``date_key`` for the ``by_user`` index: a person's events by
 date (lists, filters, timeline, stats), and ``owner_id`` for "who has invited me".
 Event items carry ``remind_day``/``event_date_key`` for the sparse ``upcoming`` index that the
@@ -18,7 +20,7 @@ scheduled reminder queries.
 
 from __future__ import annotations
 
-from datetime import UTC
+from datetime import UTC, datetime
 
 from pynamodb.attributes import (
     BooleanAttribute,
@@ -39,6 +41,7 @@ INVITATION_PREFIX = "INV#"
 MESSAGE_PREFIX = "MSG#"
 POLL_PREFIX = "POLL#"
 SUGGESTION_PREFIX = "TS#"
+WAIT_PREFIX = "WAIT#"
 
 
 EVENT_PREFIX = "EVENT#"
@@ -60,6 +63,17 @@ def invitation_sk(user_id: int) -> str:
 def message_sk(created, message_id: int) -> str:
     """Sorts oldest first: ``MSG#2026-12-01T18:00:00.123456Z#0000000000000042``."""
     return f"{MESSAGE_PREFIX}{created.astimezone(UTC):%Y-%m-%dT%H:%M:%S.%f}Z#{message_id:016d}"
+
+
+def wait_sk(arrival, user_id: int) -> str:
+    """Sorts in arrival order, then by person: ``WAIT#2026-12-01T18:00:00.123456Z#0000000000000042``."""
+    return f"{WAIT_PREFIX}{arrival.astimezone(UTC):%Y-%m-%dT%H:%M:%S.%f}Z#{user_id:016d}"
+
+
+def wait_time_of(key: str) -> datetime:
+    """The arrival instant of a :func:`wait_sk` key."""
+    stamp = key.removeprefix(WAIT_PREFIX).partition("#")[0]
+    return datetime.strptime(stamp, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=UTC)
 
 
 def date_key(event_date, event_id: int) -> str:
@@ -139,6 +153,13 @@ class Event(EventsTable, discriminator="event"):
     poll_count = NumberAttribute(default=0)
     # absent on events stored before the limit: counted from 0 (see services.conversation)
     suggestion_count = NumberAttribute(default=0)
+    # how many people each guest may bring, and whether a full event keeps a waitlist
+    max_extra_guests = NumberAttribute(default=0)
+    waitlist = BooleanAttribute(default=False)
+    waiting_count = NumberAttribute(default=0)  # parties on the waitlist (WAIT# items)
+    # the key of the latest party to join: a join must sort after it, so the line's order is the order
+    # the joins were written in, and a place told is never taken by someone who came later
+    last_wait_key = UnicodeAttribute(null=True)
     # guests invited (the owner not counted), at most INVITEES_PER_EVENT; absent on events stored before it
     invitee_count = NumberAttribute(null=True)
     remind_day = UnicodeAttribute(null=True)
@@ -167,9 +188,21 @@ class Invitation(EventsTable, discriminator="invitation"):
     cancelled = BooleanAttribute(default=False)
     # SHA-256 of the web link code texted to a guest without an account (services/invite_links.py)
     link_hash = UnicodeAttribute(null=True)
+    # a second link, minted when a waitlisted guest without an account is promoted and texted again
+    notice_link_hash = UnicodeAttribute(null=True)
+    extra_guests = NumberAttribute(default=0)  # people the guest brings: the party takes 1 + extra_guests spots
+    wait_key = UnicodeAttribute(null=True)  # the sort key of the guest's WAIT# item while waiting
     user_pk = UnicodeAttribute()
     date_key = UnicodeAttribute()
     created = UTCDateTimeAttribute()
+
+
+class WaitlistEntry(EventsTable, discriminator="waiting"):
+    """A party waiting for spots; its sort key gives its place in line."""
+
+    user_id = NumberAttribute()
+    extra_guests = NumberAttribute(default=0)
+    texted = BooleanAttribute(default=False)  # invited by text: told of a promotion by text with a page link
 
 
 class Message(EventsTable, discriminator="message"):

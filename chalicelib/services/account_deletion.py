@@ -33,6 +33,7 @@ from chalicelib.messaging.notifications import Outcome, RetryLater
 from chalicelib.messaging.notifications.queueing import send_many
 from chalicelib.messaging.notifications.recipients import cancel_notices
 from chalicelib.parallel import parallel_map
+from chalicelib.services.waitlist import promote_waiting
 from chalicelib.store import account_deletion as store
 from chalicelib.store.events import load_partition
 from chalicelib.store.records import User
@@ -74,7 +75,7 @@ def _on_account_deletion(message: dict) -> Outcome:
             send_many(
                 [{"type": OWNED_EVENT_DELETION, "event_id": event_id, "user_id": user_id} for event_id in owned]
             )
-    parallel_map(lambda event_id: store.leave_event(event_id, user_id), store.received_event_ids(left))
+    parallel_map(lambda event_id: _leave_event(event_id, user_id), store.received_event_ids(left))
     _delete_user_items(user_id)
     delete_objects(user_id)
     if not owned:
@@ -105,6 +106,12 @@ def delete_owned_event(event_id: int, owner_id: int, owner_name: str) -> None:
         if outcome.failed:
             raise RetryLater(f"{outcome.failed} cancel notices of event {event_id} failed")
     store.delete_event(event_id)
+
+
+def _leave_event(event_id: int, user_id: int) -> None:
+    """Out of someone else's event; parties waiting there are seated when the spots given back let them."""
+    if store.leave_event(event_id, user_id):
+        promote_waiting(event_id, user_id)
 
 
 def _delete_user_items(user_id: int) -> None:

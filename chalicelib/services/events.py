@@ -29,6 +29,7 @@ from chalicelib.messaging.invitation_texts import reachable, send_invitation_tex
 from chalicelib.retry import AttemptsSpent, TryAgain, retry
 from chalicelib.services.event_reads import participant_view, require_live, require_owner, with_users
 from chalicelib.services.invitees import Invitees, check_invitees_fit, resolve_invitees
+from chalicelib.services.waitlist import promote_waiting
 from chalicelib.store import events as event_store
 from chalicelib.store.events import GUEST, OWNER, EventEdit, EventView, flag_invitations_cancelled
 from chalicelib.store.invitations import save_new_invitations
@@ -55,6 +56,8 @@ class EventInput:
     location: dict | None = None  # {"latitude", "longitude"}; {} to clear
     address: str | None = None
     venue_name: str | None = None
+    max_extra_guests: int | None = None
+    waitlist: bool | None = None
     spot_filled: int | None = None
     time_zone: str | None = None  # an IANA name; "" to clear
     utc_offset_minutes: int | None = None  # the offset event_date was sent with (0 for Z or none)
@@ -109,6 +112,8 @@ def create_event(owner, data: EventInput) -> EventView:
         "location": data.location,
         "address": data.address,
         "venue_name": data.venue_name,
+        "max_extra_guests": data.max_extra_guests,
+        "waitlist": data.waitlist,
         "invitee_count": len(invitees.users),
         "time_zone": data.time_zone,
         "utc_offset_minutes": data.utc_offset_minutes,
@@ -185,6 +190,9 @@ def update_event(caller, event_id: int, data: EventInput) -> EventView:
         event = retry(edit, attempts=EDIT_ATTEMPTS)
     except AttemptsSpent:
         raise Conflict("The event changed meanwhile, try again.") from None
+    if data.total_spots is not None and event.waiting_count:
+        promote_waiting(event_id, caller.id)  # a bigger total seats parties from the line
+        view = participant_view(caller, event_id)
     if data.event_date is not None:
         event_store.move_invitations(view, event)
     added = _invite_more(caller, view, invitees, textable) if invitees.users else []
@@ -222,6 +230,8 @@ def _edit_of(data: EventInput, new_total: int) -> EventEdit:
         location=data.location,
         address=data.address,
         venue_name=data.venue_name,
+        max_extra_guests=data.max_extra_guests,
+        waitlist=data.waitlist,
         spots_filled_by_hand=data.spot_filled or 0,
         time_zone=data.time_zone,
         utc_offset_minutes=data.utc_offset_minutes,

@@ -1,19 +1,28 @@
-"""A guest's reply (accept or reject) and marking an invitation seen. No chalice imports.
+"""A guest's reply (accept or reject, with the people they bring), the waitlist of a full event, and
+marking an invitation seen. No chalice imports.
 
-An accept is a transaction of the invitation (its previous reply as condition, so a repeated accept
-never counts twice) and the META counters (condition ``total_spots = 0 OR spots_filled < total_spots``).
+A reply starts from the invitation and META read together (one BatchGetItem), then writes one
+transaction conditional on what it read: the previous reply (so a repeated accept never counts twice),
+the event live, and for a party that grows, room under the total read and nobody waiting. A party that
+does not go in joins the waitlist when the event keeps one (services/waitlist.py seats it later), else
+409. A refused transaction is read again and decided again.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from chalicelib import store
 from chalicelib.config import get_settings
-from chalicelib.errors import Conflict, NotFound, PermissionDenied
+from chalicelib.errors import Conflict, NotFound, PermissionDenied, ValidationError
 from chalicelib.messaging import notifications
 from chalicelib.retry import AttemptsSpent, TryAgain, jittered, retry
 from chalicelib.services.event_reads import require_live
+from chalicelib.services.waitlist import fits, promote_waiting, spots_left
 from chalicelib.store import events as event_store
 from chalicelib.store import invitations as invitation_store
+from chalicelib.store import waitlist as waitlist_store
+from chalicelib.store.records import Event, Invitation
 from chalicelib.timeutil import utcnow
 
 EVENT_FULL = "This event is full."
@@ -23,39 +32,34 @@ REPLY_ATTEMPTS = 10
 REPLY_BACKOFF_SECONDS = 0.01
 
 
+@dataclass
+class Reply:
+    """The invitation as the reply left it, and its place on the waitlist (None when not waiting)."""
+
+    invitation: Invitation
+    waitlist_position: int | None = None
+
+
 # --------------------------------------------------------------------------- RSVP
 
 
-def rsvp(caller, event_id: int, *, accept: bool, message: str | None):
-    """Accept or reject; the last reply counts. Counts a guest once however often they accept.
+def rsvp(caller, event_id: int, *, accept: bool, message: str | None, extra_guests: int | None = None) -> Reply:
+    """Accept (bringing ``extra_guests``: when not sent, the number already given, else 0) or reject; the
+    last reply counts. A full event with a waitlist puts an accepting party in line instead of a 409."""
+    text = message or ""
 
-    One transaction writes the reply on the condition that the previous one is still there, and moves
-    the event's counters when the reply changes whether the guest comes; a refused transaction is read
-    again to tell "cancelled" or "full" from "the reply moved meanwhile" (then tried again)."""
-
-    def reply(_attempt: int):
-        invitation = _guest_invitation(caller, event_id)
-        previous_reply = invitation.has_accepted
-        now = utcnow()
+    def reply(_attempt: int) -> Reply:
+        invitation, event = _guest_state(caller, event_id)
+        require_live(event)
         try:
-            invitation_store.write_reply(
-                invitation,
-                accept=accept,
-                message=message or "",
-                now=now,
-                max_spots_filled=get_settings().max_spots_filled,
-            )
-        except store.Conflict:
-            raise TryAgain() from None  # another transaction held an item
-        except store.Refused:
-            _raise_unless_moved(event_id, caller.id, joining=accept and previous_reply is not True)
-            raise TryAgain() from None
-        invitation.has_accepted, invitation.rsvp_message, invitation.rsvp_time = accept, message or "", now
-        if previous_reply is not accept:  # a repeated reply tells the owner nothing new
-            notifications.enqueue(
-                notifications.INVITE_RSVP, event_id=event_id, actor_id=caller.id, accepted=accept, message=message or ""
-            )
-        return invitation
+            if not accept:
+                return _decline(invitation, event, text)
+            extra = _extra_guests(invitation, event, extra_guests)
+            if invitation.wait_key:
+                return _change_waiting(invitation, event, extra, text)
+            return _accept(invitation, event, extra, text)
+        except (store.Conflict, store.Refused):
+            raise TryAgain() from None  # the reply, the line or the counters moved: read again
 
     try:
         return retry(reply, attempts=REPLY_ATTEMPTS, pause=jittered(REPLY_BACKOFF_SECONDS))
@@ -63,38 +67,119 @@ def rsvp(caller, event_id: int, *, accept: bool, message: str | None):
         raise Conflict("The reply changed meanwhile, try again.") from None
 
 
-def _guest_invitation(caller, event_id: int):
-    """The caller's invitation, read consistently: 404 when not invited, 403 for the owner."""
-    invitation = invitation_store.find_invitation(event_id, caller.id)
-    if invitation is None:
+def _guest_state(caller, event_id: int) -> tuple[Invitation, Event]:
+    """The caller's invitation and META, read consistently: 404 when not invited, 403 for the owner."""
+    invitation, event = invitation_store.reply_state(event_id, caller.id)
+    if invitation is None or event is None:
         raise NotFound()
     if invitation.role == event_store.OWNER:
         raise PermissionDenied()
-    return invitation
+    return invitation, event
 
 
-def _raise_unless_moved(event_id: int, user_id: int, *, joining: bool) -> None:
-    """After a refused reply: 409 when the event is cancelled, or full for a guest joining it; returns when
-    the reply moved meanwhile (try again).
-
-    Which condition failed is decided by reading again, not by the reasons' positions (emulators do not
-    always report them per item)."""
-    snapshot = invitation_store.event_and_reply(event_id, user_id)
-    if snapshot is None:
-        return
-    event, reply = snapshot
-    require_live(event)
-    if joining and _is_full(event) and reply is not True:
-        raise Conflict(EVENT_FULL) from None
+def _extra_guests(invitation: Invitation, event: Event, wanted: int | None) -> int:
+    """The people the guest brings: 400 above the event's ``max_extra_guests``."""
+    if wanted is None:
+        held = invitation.has_accepted is True or bool(invitation.wait_key)
+        wanted = int(invitation.extra_guests or 0) if held else 0
+    allowed = int(event.max_extra_guests or 0)
+    if wanted > allowed:
+        raise ValidationError.field("extra_guests", f"Ensure this value is less than or equal to {allowed}.")
+    return wanted
 
 
-def _is_full(event) -> bool:
-    full = bool(event.total_spots) and event.spots_filled >= event.total_spots
-    return full or event.spots_filled >= get_settings().max_spots_filled
+def _settings_cap() -> int:
+    return get_settings().max_spots_filled
 
 
-def mark_seen(caller, event_id: int, invitation_id: int):
-    """Only the invited person marks their invitation seen; one Query and one UpdateItem."""
+def _accept(invitation: Invitation, event: Event, extra: int, text: str) -> Reply:
+    previous = invitation.has_accepted
+    grows = 1 + extra - invitation_store.party_of(invitation)
+    if grows > 0 and (event.waiting_count or not fits(event, grows)):
+        if previous is not True and event.waitlist:
+            return _join(invitation, event, extra, text)
+        raise Conflict(EVENT_FULL)
+    now = utcnow()
+    delta = invitation_store.write_reply(
+        invitation, event, accept=True, extra_guests=extra, message=text, now=now, max_spots_filled=_settings_cap()
+    )
+    invitation.has_accepted, invitation.extra_guests = True, extra
+    invitation.rsvp_message, invitation.rsvp_time = text, now
+    if previous is not True:
+        _tell_owner(invitation, accepted=True, message=text)
+    _promote_if_open(event, invitation, delta)
+    return Reply(invitation)
+
+
+def _join(invitation: Invitation, event: Event, extra: int, text: str) -> Reply:
+    now = utcnow()
+    key = waitlist_store.join(
+        invitation, event, extra_guests=extra, message=text, now=now, max_spots_filled=_settings_cap()
+    )
+    invitation.has_accepted, invitation.wait_key, invitation.extra_guests = None, key, extra
+    invitation.rsvp_message, invitation.rsvp_time = text, now
+    if spots_left(event) > 0:  # others were waiting though spots were open: let the line move
+        return _after_line_moved(invitation, event)
+    return Reply(invitation, waitlist_store.position(event.id, key))
+
+
+def _change_waiting(invitation: Invitation, event: Event, extra: int, text: str) -> Reply:
+    now = utcnow()
+    waitlist_store.change(invitation, extra_guests=extra, message=text, now=now)
+    invitation.extra_guests, invitation.rsvp_message, invitation.rsvp_time = extra, text, now
+    if spots_left(event) > 0:  # a smaller party may fit now
+        return _after_line_moved(invitation, event)
+    return Reply(invitation, waitlist_store.position(event.id, invitation.wait_key))
+
+
+def _after_line_moved(invitation: Invitation, event: Event) -> Reply:
+    """Promote, then tell the caller where they stand: seated, or still at a place in line."""
+    if invitation.user_id in promote_waiting(event.id, invitation.user_id):
+        invitation.has_accepted, invitation.wait_key = True, None
+        return Reply(invitation)
+    return Reply(invitation, waitlist_store.position(event.id, invitation.wait_key))
+
+
+def _decline(invitation: Invitation, event: Event, text: str) -> Reply:
+    previous = invitation.has_accepted
+    now = utcnow()
+    if invitation.wait_key:
+        waitlist_store.leave(invitation, message=text, now=now)
+        invitation.wait_key, delta = None, 0
+        if spots_left(event) > 0:  # the head of the line may have been this party
+            promote_waiting(event.id, invitation.user_id)
+    else:
+        delta = invitation_store.write_reply(
+            invitation, event, accept=False, extra_guests=0, message=text, now=now, max_spots_filled=_settings_cap()
+        )
+    invitation.has_accepted, invitation.extra_guests = False, 0
+    invitation.rsvp_message, invitation.rsvp_time = text, now
+    if previous is not False:
+        _tell_owner(invitation, accepted=False, message=text)
+    _promote_if_open(event, invitation, delta)
+    return Reply(invitation)
+
+
+def _promote_if_open(event: Event, invitation: Invitation, delta: int) -> None:
+    """Seat waiting parties when this reply gave spots back, or when spots were open with a line already
+    (a promotion cut short by an AWS fault: the client's retry of the same reply finishes it)."""
+    if event.waiting_count and (delta < 0 or spots_left(event) > 0):
+        promote_waiting(event.id, invitation.user_id)
+
+
+def _tell_owner(invitation: Invitation, *, accepted: bool, message: str) -> None:
+    notifications.enqueue(
+        notifications.INVITE_RSVP,
+        event_id=invitation.event_id,
+        actor_id=invitation.user_id,
+        accepted=accepted,
+        message=message,
+    )
+
+
+def mark_seen(caller, event_id: int, invitation_id: int) -> tuple[Invitation, int | None]:
+    """Only the invited person marks their invitation seen; one Query and one UpdateItem. Returns the
+    invitation and its place on the waitlist."""
     invitations = invitation_store.invitations_of(event_id)
     if not any(inv.user_id == caller.id for inv in invitations):
         raise NotFound()
@@ -105,4 +190,10 @@ def mark_seen(caller, event_id: int, invitation_id: int):
         raise PermissionDenied()
     if not target.has_seen:
         invitation_store.mark_seen(target)
-    return target
+    return target, waitlist_positions(invitations).get(target.user_id)
+
+
+def waitlist_positions(invitations: list[Invitation]) -> dict[int, int]:
+    """{user id: place in line (1 = next)} of the waiting guests among ``invitations`` (all of an event's)."""
+    waiting = sorted((inv for inv in invitations if inv.wait_key), key=lambda inv: inv.wait_key)
+    return {inv.user_id: place for place, inv in enumerate(waiting, start=1)}

@@ -27,6 +27,7 @@ from chalicelib.models.events import (
     Message,
     Poll,
     TimeSuggestion,
+    WaitlistEntry,
     event_pk,
     invitation_sk,
 )
@@ -48,6 +49,7 @@ from chalicelib.parallel import chunks
 from chalicelib.store import exports  # noqa: F401 - its item kind is read with the user's partition
 from chalicelib.store.batch import batch_get, batch_write
 from chalicelib.store.events import TRANSACTION_ITEMS
+from chalicelib.store.invitations import party_of, unchanged_reply
 from chalicelib.timeutil import utcnow
 
 JOBS_PK = "ACCOUNT_DELETION"  # the users table's partition of pending deletions (one item per user)
@@ -166,11 +168,12 @@ def _counter_action(attribute, amount: int):
     return attribute.set((attribute | amount) - amount)
 
 
-def leave_event(event_id: int, user_id: int) -> None:
+def leave_event(event_id: int, user_id: int) -> bool:
     """Take the user out of someone else's event, as if they had declined: their messages, polls and
     time suggestions go with the event's counters lowered by as many, then their invitation, with the
     spot given back when they had accepted. Each transaction is conditional on what it read, so a
-    parallel reply or post of others keeps every counter exact; a refused one reads again."""
+    parallel reply or post of others keeps every counter exact; a refused one reads again. True when
+    others wait in the event's line (spots may have opened for them)."""
     for attempt in range(ATTEMPTS):
         items = event_items(event_id)
         meta = next((item for item in items if isinstance(item, Event)), None)
@@ -185,7 +188,7 @@ def leave_event(event_id: int, user_id: int) -> None:
                 _delete_written(event_id, meta, chunk)
             if invitation is not None:
                 _delete_invitation(event_id, meta, invitation)
-            return
+            return meta is not None and int(meta.waiting_count or 0) > (1 if invitation and invitation.wait_key else 0)
         except TransactWriteError as exc:
             if not (condition_failed(exc) or conflicted(exc)):
                 raise
@@ -212,14 +215,19 @@ def _delete_written(event_id: int, meta: Event | None, items: list) -> None:
 
 
 def _delete_invitation(event_id: int, meta: Event | None, invitation: Invitation) -> None:
-    accepted = invitation.has_accepted is True
-    if accepted:
-        unchanged = Invitation.has_accepted == True  # noqa: E712 - a DynamoDB condition
+    """The invitation, with the party's spots given back when accepted, or its place in the waitlist
+    (its WAIT# item and META's ``waiting_count``) when waiting; conditional on the reply and party read."""
+    spots = party_of(invitation)
+    actions = [Event.accepted_count.add(-spots), Event.spots_filled.add(-spots)] if spots else []
+    if invitation.wait_key:
+        actions.append(Event.waiting_count.add(-1))
+        unchanged = Invitation.wait_key == invitation.wait_key
     else:
-        unchanged = Invitation.has_accepted.does_not_exist() | (Invitation.has_accepted == False)  # noqa: E712
-    actions = [Event.accepted_count.add(-1), Event.spots_filled.add(-1)] if accepted else []
+        unchanged = unchanged_reply(invitation)
     with transact_write() as transaction:
         transaction.delete(invitation, condition=Invitation.pk.exists() & unchanged)
+        if invitation.wait_key:
+            transaction.delete(WaitlistEntry(event_pk(event_id), invitation.wait_key))
         _meta_update(transaction, meta, actions)
 
 

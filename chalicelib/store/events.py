@@ -54,8 +54,17 @@ class EventView:
         return next((inv for inv in self.invitations if inv.user_id == user_id), None)
 
     def attendees_count(self) -> int:
-        """Everyone coming: the owner and the guests whose last reply was an accept."""
-        return sum(1 for inv in self.invitations if inv.role == OWNER or inv.has_accepted is True)
+        """Everyone coming: the owner, and the guests whose last reply was an accept with the people they bring."""
+        return sum(
+            1 if inv.role == OWNER else 1 + int(inv.extra_guests or 0)
+            for inv in self.invitations
+            if inv.role == OWNER or inv.has_accepted is True
+        )
+
+    def waitlist_positions(self) -> dict[int, int]:
+        """{user id: place in line (1 = next)} of the guests waiting, by arrival."""
+        waiting = sorted((inv for inv in self.invitations if inv.wait_key), key=lambda inv: inv.wait_key)
+        return {inv.user_id: place for place, inv in enumerate(waiting, start=1)}
 
     def people(self) -> set[int]:
         ids = {inv.user_id for inv in self.invitations} | {msg.user_id for msg in self.messages}
@@ -132,8 +141,9 @@ def mark_reminded(event: Event, date_key: str) -> bool:
 
 def new_event(event_id: int, owner_id: int, fields: dict, *, remind_day: str, now: datetime) -> Event:
     """A new event's META item (not stored yet): ``fields`` are title, event_date, is_time_specified,
-    total_spots, location ({"latitude", "longitude"} or None), address, venue_name, invitee_count, and the
-    optional time_zone, utc_offset_minutes and duration_minutes. Its calendar entry starts at SEQUENCE 0."""
+    total_spots, location ({"latitude", "longitude"} or None), address, venue_name, invitee_count,
+    max_extra_guests, waitlist, and the optional time_zone, utc_offset_minutes and duration_minutes. Its
+    calendar entry starts at SEQUENCE 0."""
     location = fields.get("location")
     return Event(
         event_pk(event_id),
@@ -151,6 +161,9 @@ def new_event(event_id: int, owner_id: int, fields: dict, *, remind_day: str, no
         location=Location(latitude=location["latitude"], longitude=location["longitude"]) if location else None,
         address=fields.get("address") or "",
         venue_name=fields.get("venue_name") or "",
+        max_extra_guests=fields.get("max_extra_guests") or 0,
+        waitlist=bool(fields.get("waitlist")),
+        waiting_count=0,
         cancelled=False,
         message_count=0,
         poll_count=0,
@@ -223,6 +236,8 @@ class EventEdit:
     location: dict | None = None
     address: str | None = None
     venue_name: str | None = None
+    max_extra_guests: int | None = None
+    waitlist: bool | None = None
     spots_filled_by_hand: int = 0  # added to spots_filled too
     invitees_added: int = 0  # added to invitee_count, on condition it stays within max_invitees
     invitees_read: int = 0  # the count read (events stored before the count have none)
@@ -231,6 +246,10 @@ class EventEdit:
     utc_offset_minutes: int | None = None
     duration_minutes: int | None = None
     calendar_revised: bool = False  # what the calendar entry shows changed: SEQUENCE + 1, LAST-MODIFIED now
+
+
+def nobody_waiting():
+    return Event.waiting_count.does_not_exist() | (Event.waiting_count == 0)
 
 
 def edit_event(
@@ -242,6 +261,8 @@ def edit_event(
     condition = Event.cancelled == False  # noqa: E712
     if counters_unchanged:
         condition &= (Event.total_spots == event.total_spots) & (Event.spots_filled == event.spots_filled)
+        waiting = int(event.waiting_count or 0)  # so a bigger total knows whether anyone is to be promoted
+        condition &= (Event.waiting_count == waiting) if waiting else nobody_waiting()
     if edit.spots_filled_by_hand:
         condition &= Event.spots_filled <= max_spots_filled - edit.spots_filled_by_hand
     if edit.title is not None:
@@ -266,6 +287,10 @@ def edit_event(
         actions.append(Event.address.set(edit.address))
     if edit.venue_name is not None:
         actions.append(Event.venue_name.set(edit.venue_name))
+    if edit.max_extra_guests is not None:
+        actions.append(Event.max_extra_guests.set(edit.max_extra_guests))
+    if edit.waitlist is not None:
+        actions.append(Event.waitlist.set(edit.waitlist))
     if edit.spots_filled_by_hand:
         actions += [
             Event.spots_filled_by_hand.add(edit.spots_filled_by_hand),

@@ -7,13 +7,23 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from datetime import datetime
 
-from chalicelib.models.base import transact_get, transact_write
-from chalicelib.models.events import GUEST, INVITATION_PREFIX, META_SK, Event, Invitation, event_pk, invitation_sk
+from chalicelib.models.base import transact_write
+from chalicelib.models.events import (
+    GUEST,
+    INVITATION_PREFIX,
+    META_SK,
+    Event,
+    EventsTable,
+    Invitation,
+    event_pk,
+    invitation_sk,
+)
 from chalicelib.models.events import date_of_key as date_of_key  # a date key's date, for the services
 from chalicelib.models.users import user_pk
 from chalicelib.parallel import chunks, parallel_map
-from chalicelib.store import Conflict, Refused, refusals
-from chalicelib.store.events import TRANSACTION_ITEMS
+from chalicelib.store import Refused, refusals
+from chalicelib.store.batch import batch_get
+from chalicelib.store.events import TRANSACTION_ITEMS, nobody_waiting
 
 # --------------------------------------------------------------------------- a guest's reply
 
@@ -26,43 +36,82 @@ def find_invitation(event_id: int, user_id: int) -> Invitation | None:
         return None
 
 
-def write_reply(invitation: Invitation, *, accept: bool, message: str, now: datetime, max_spots_filled: int) -> None:
-    """The reply and the META counters in one transaction, on condition the reply read is unchanged and
-    the event live (and, for a guest joining, not full). Raises Refused or Conflict."""
-    event_id = invitation.event_id
-    was_accepted = invitation.has_accepted is True
-    if was_accepted:
-        unchanged = Invitation.has_accepted == True  # noqa: E712
+def reply_state(event_id: int, user_id: int) -> tuple[Invitation | None, Event | None]:
+    """The user's invitation and the event's META, read consistently by one BatchGetItem."""
+    items = batch_get(
+        EventsTable, [(event_pk(event_id), invitation_sk(user_id)), (event_pk(event_id), META_SK)], consistent_read=True
+    )
+    invitation = next((item for item in items if isinstance(item, Invitation)), None)
+    event = next((item for item in items if isinstance(item, Event)), None)
+    return invitation, event
+
+
+def party_of(invitation: Invitation) -> int:
+    """Spots the invitation holds now: 1 + extra_guests once accepted, else none."""
+    return 1 + int(invitation.extra_guests or 0) if invitation.has_accepted is True else 0
+
+
+def room_for(event: Event, spots: int, max_spots_filled: int):
+    """A condition on META: ``spots`` more fit under the total read (which must be unchanged) and the cap."""
+    total = int(event.total_spots or 0)
+    ceiling = min(total, max_spots_filled) if total else max_spots_filled
+    return (Event.total_spots == total) & (Event.spots_filled <= ceiling - spots)
+
+
+def unchanged_reply(invitation: Invitation):
+    """A condition on the invitation: the reply, the party and the (absent) waitlist place as read."""
+    if invitation.has_accepted is None:
+        reply = Invitation.has_accepted.does_not_exist()
     else:
-        unchanged = Invitation.has_accepted.does_not_exist() | (Invitation.has_accepted == False)  # noqa: E712
+        reply = Invitation.has_accepted == invitation.has_accepted
+    extra = int(invitation.extra_guests or 0)
+    same_party = (
+        (Invitation.extra_guests == extra)
+        if extra
+        else (Invitation.extra_guests.does_not_exist() | (Invitation.extra_guests == 0))
+    )
+    return reply & same_party & Invitation.wait_key.does_not_exist()
+
+
+def write_reply(
+    invitation: Invitation,
+    event: Event,
+    *,
+    accept: bool,
+    extra_guests: int,
+    message: str,
+    now: datetime,
+    max_spots_filled: int,
+) -> int:
+    """The reply and the META counters in one transaction, on condition the reply read is unchanged and
+    the event live. A party that grows needs room for the spots it adds and nobody waiting; one that
+    shrinks while nobody was waiting keeps that so (the caller then knows no one is to be promoted).
+    Returns the change of spots_filled. Raises Refused or Conflict."""
+    spots = (1 + extra_guests) if accept else 0
+    delta = spots - party_of(invitation)
     live = Event.cancelled == False  # noqa: E712
-    actions = [Invitation.has_accepted.set(accept), Invitation.rsvp_message.set(message), Invitation.rsvp_time.set(now)]
-    event_key = Event(event_pk(event_id), META_SK)
+    actions = [
+        Invitation.has_accepted.set(accept),
+        Invitation.rsvp_message.set(message),
+        Invitation.rsvp_time.set(now),
+        Invitation.extra_guests.set(extra_guests if accept else 0),
+    ]
+    event_key = Event(event_pk(event.id), META_SK)
     with refusals(), transact_write() as transaction:
-        transaction.update(invitation, actions=actions, condition=unchanged)
-        if accept and not was_accepted:
-            room = (Event.total_spots == 0) | (Event.spots_filled < Event.total_spots)
-            room &= Event.spots_filled < max_spots_filled
-            transaction.update(event_key, actions=_counter_actions(1, now), condition=live & room)
-        elif was_accepted and not accept:
-            transaction.update(event_key, actions=_counter_actions(-1, now), condition=live)
+        transaction.update(invitation, actions=actions, condition=unchanged_reply(invitation))
+        if delta > 0:
+            condition = live & room_for(event, delta, max_spots_filled) & nobody_waiting()
+            transaction.update(event_key, actions=_counter_actions(delta, now), condition=condition)
+        elif delta < 0:
+            condition = live & nobody_waiting() if not event.waiting_count else live
+            transaction.update(event_key, actions=_counter_actions(delta, now), condition=condition)
         else:
-            transaction.condition_check(Event, event_pk(event_id), META_SK, condition=live)
+            transaction.condition_check(Event, event_pk(event.id), META_SK, condition=live)
+    return delta
 
 
 def _counter_actions(delta: int, now: datetime) -> list:
     return [Event.accepted_count.add(delta), Event.spots_filled.add(delta), Event.modified.set(now)]
-
-
-def event_and_reply(event_id: int, user_id: int) -> tuple[Event, bool | None] | None:
-    """META and the user's reply at one instant (TransactGetItems); None when a write held them."""
-    try:
-        with refusals(), transact_get() as transaction:
-            event = transaction.get(Event, event_pk(event_id), META_SK)
-            invitation = transaction.get(Invitation, event_pk(event_id), invitation_sk(user_id))
-    except Conflict:
-        return None
-    return event.get(), invitation.get().has_accepted
 
 
 def invitations_of(event_id: int) -> list[Invitation]:

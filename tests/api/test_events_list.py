@@ -41,6 +41,8 @@ def test_list_holds_owned_and_invited_events_by_date(client):
         "has_accepted_invite": None,
         "rsvp_time": None,
         "rsvp_message": "",
+        "extra_guests": 0,
+        "waitlist_position": None,
     }
     assert "invitees" not in second
 

@@ -630,8 +630,8 @@ def test_an_answer_reads_the_event_once_and_writes_through_the_rsvp_transaction(
     aws.reset()
     fields = {"csrf": form_token(opened), "message": "", "answer": "accept"}
     assert post_form(client, f"{path}/rsvp", fields).status_code == 303
-    # the rate counter and the partition; then replies.rsvp: its invitation read and its transaction
-    assert aws.of("dynamodb") == {"UpdateItem": 1, "Query": 1, "GetItem": 1, "TransactWriteItems": 1}
+    # the rate counter and the partition; then replies.rsvp: its invitation and META read, its transaction
+    assert aws.of("dynamodb") == {"UpdateItem": 1, "Query": 1, "BatchGetItem": 1, "TransactWriteItems": 1}
     assert aws.of("sqs") == {"SendMessage": 1}
 
 

@@ -36,7 +36,7 @@ from invites_client import AuthenticatedClient, Client
 from invites_client.api.auth import register, request_pin, verify_pin
 from invites_client.api.contacts import save_favorites, users_from_phone_numbers
 from invites_client.api.conversation import list_time_suggestions, post_message, post_poll, suggest_time
-from invites_client.api.events import accept_invitation, create_event, get_event, list_events
+from invites_client.api.events import accept_invitation, create_event, get_event, list_events, update_event
 from invites_client.api.users import delete_me, get_me, get_my_data_export, request_my_data_export
 from invites_client.models import (
     AuthenticationFailed,
@@ -45,6 +45,7 @@ from invites_client.models import (
     EventCreated,
     EventDetail,
     EventPage,
+    EventUpdate,
     ExportState,
     ExportStatus,
     FavoriteContact,
@@ -230,6 +231,26 @@ def run(
     numbers = PhoneNumbersLookup(phone_numbers=[guest.phone_number, stranger, "not a number"])
     found = expect_list(users_from_phone_numbers.sync(client=as_owner, body=numbers), PhoneLookup)
     check([(row.phone_number, row.user.id) for row in found] == [(guest.phone_number, guest.id)], f"found {found!r}")
+
+    # A small table with a waitlist: the guest bringing one more does not fit and waits first in line,
+    # with no answer yet for clients that know no waitlist; a spot more seats the party.
+    small = EventCreate(
+        title="Small table",
+        event_date=starts,
+        total_spots=1,
+        max_extra_guests=1,
+        waitlist=True,
+        invite_phone_numbers=[guest.phone_number],
+    )
+    table = expect(create_event.sync(client=as_owner, body=small), EventCreated)
+    check(table.max_extra_guests == 1 and table.waitlist is True, f"the waitlist's fields: {table!r}")
+    waiting = expect(accept_invitation.sync(table.id, client=as_guest, body=RsvpInput(extra_guests=1)), Invitation)
+    check(waiting.has_accepted_invite is None and waiting.waitlist_position == 1, f"waiting {waiting!r}")
+    check(waiting.extra_guests == 1, f"the party of {waiting!r}")
+    grown = expect(update_event.sync(table.id, client=as_owner, body=EventUpdate(total_spots=2)), EventDetail)
+    seat = grown.invitees[1]
+    check(seat.is_attending is True and seat.waitlist_position is None, f"seated {seat!r}")
+    check(grown.spots_filled == 2 and grown.attendees_count == 3, f"spots {grown.spots_filled}")
 
     # An event the caller is not part of is not found, typed as such.
     missing = get_event.sync(UNKNOWN_EVENT_ID, client=as_owner)

@@ -14,7 +14,7 @@ from chalicelib.messaging import stop_list
 from chalicelib.models.auth import AuthTable, StoppedNumber
 from tests.utils.api import body, get, last_pin, post_json, texts_to
 from tests.utils.factories import make_person, phone
-from tests.utils.web import form_token, invite_by_text, link_texted_to, page, post_form, text_of
+from tests.utils.web import answer, form_token, invite_by_text, link_texted_to, page, post_form, text_of
 
 STOP_BUTTON = ">Stop texting me</button>"
 
@@ -129,3 +129,22 @@ def test_an_unknown_code_cannot_stop_anything(client):
     response = post_form(client, "/i/" + "A" * 32 + "/stop", {"csrf": "1.x"})
     assert response.status_code == 404
     assert not [item for item in auth_items() if isinstance(item, StoppedNumber)]
+
+
+def test_a_stopped_guest_promoted_from_the_waitlist_is_seated_without_a_text(client):
+    alice, bob = make_person("Alice"), make_person("Bob")
+    created = invite_by_text(client, alice, phone(903), total_spots=1, waitlist=True, invite_phone_numbers=[])
+    event_id = created["id"]
+    change = {"invite_phone_numbers": [bob.phone]}
+    assert post_json(client, f"/events/{event_id}", change, alice.token, method="PATCH").status_code == 200
+    assert post_json(client, f"/events/{event_id}/accept", {}, bob.token).status_code == 200
+    number = phone()
+    change = {"invite_phone_numbers": [number]}
+    assert post_json(client, f"/events/{event_id}", change, alice.token, method="PATCH").status_code == 200
+    path = link_texted_to(number)
+    assert answer(client, path, "accept").status_code == 303  # in line
+    assert press_stop(client, path).status_code == 303
+    texted = len(texts_to(number))
+    assert post_json(client, f"/events/{event_id}/reject", {}, bob.token).status_code == 200
+    assert "You're going." in text_of(page(client, path))  # promoted
+    assert len(texts_to(number)) == texted  # and not texted

@@ -220,3 +220,11 @@ def test_the_first_request_of_an_hour_texts_no_more_than_the_owners_quota(client
     assert sum(len(texts_to(number)) for number in numbers) == 5
     later = post_event(client, alice, invite_phone_numbers=[phone(8880)])
     assert later.status_code == 201 and texts_to(phone(8880)) == []
+
+
+def test_a_promotion_text_keeps_its_link_whole_within_two_segments(aws):
+    link = "https://invites.example.test/i/" + "A" * 32
+    text = event_texts.promotion_text(_owner("Alice Smith " * 20), _event("Board games " * 30), link)
+    assert text.startswith('Invites: a spot opened at "Board games') and "You're in!" in text
+    assert text.endswith(f"{link} Reply STOP to opt out.")
+    assert sms.segments(text) <= 2

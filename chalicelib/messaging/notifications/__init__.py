@@ -17,6 +17,7 @@ from chalicelib.messaging.notifications.messages import (
     INVITE_RSVP,
     NEW_INVITE,
     UPCOMING_EVENT,
+    WAITLIST_PROMOTED,
     Outcome,
     RetryLater,
 )
@@ -31,6 +32,7 @@ __all__ = [
     "INVITE_RSVP",
     "NEW_INVITE",
     "UPCOMING_EVENT",
+    "WAITLIST_PROMOTED",
     "Outcome",
     "RetryLater",
     "enqueue",

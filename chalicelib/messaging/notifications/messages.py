@@ -16,6 +16,7 @@ CONTACT_JOINED = "contact_joined"
 EVENT_CHANGED = "event_changed"
 EVENT_CANCELLED = "event_cancelled"
 UPCOMING_EVENT = "upcoming_event"
+WAITLIST_PROMOTED = "waitlist_promoted"
 # A push type with no message of its own: an accept that filled the event (invite_rsvp sends it).
 EVENT_FULL = "event_full"
 

@@ -1,0 +1,27 @@
+"""Texts to guests without an account who were seated from a waitlist: each at most once per event,
+behind a delivery claim (``SENT#waitlist_promoted#<event>#<user>#sms``) like a push, so a queue
+message delivered again texts nobody twice."""
+
+from __future__ import annotations
+
+from chalicelib.config import get_settings
+from chalicelib.messaging.invitation_texts import send_promotion_texts
+from chalicelib.messaging.notifications.messages import WAITLIST_PROMOTED, event_expiry
+from chalicelib.store import claims
+
+SMS_DEVICE = "sms"
+
+
+def text_promoted(owner, event, people: list, links: dict[int, str]) -> None:
+    lease = get_settings().notification_lease_seconds
+    claimed = []
+    for person in people:
+        key = claims.claim_key(WAITLIST_PROMOTED, str(event.id), person.id, SMS_DEVICE)
+        claim = claims.claim_delivery(key, event_expiry(event), lease)
+        if claim is not None:
+            claimed.append((person, claim))
+    if not claimed:
+        return
+    send_promotion_texts(owner, event, [person for person, _ in claimed], links)
+    for _, claim in claimed:
+        claims.mark_claim_sent(claim)

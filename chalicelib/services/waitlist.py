@@ -1,0 +1,83 @@
+"""Promotion from an event's waitlist when spots open. No chalice imports.
+
+Whoever opens spots (a guest declining or bringing fewer people, the owner raising ``total_spots``, a
+waiting guest leaving the head of the line) calls :func:`promote_waiting` after their own write. It
+reads META and the head of the line side by side (a GetItem and a Query with Limit), seats the parties
+at the head that fit, in order, and stops at the first that does not: nobody is passed over. The seats
+are one transaction with the spot counters, conditional on each party still waiting at its place and
+on the total read, so two promoters racing each other never seat anyone twice nor overfill; the loser
+reads again. Each round costs 3 calls (2 rounds) and seats up to ``PROMOTE_BATCH`` parties, whatever
+the length of the line.
+
+The promoted are told by one ``waitlist_promoted`` message: a push to those with an account, a text
+with a fresh link to their page to those invited by text.
+"""
+
+from __future__ import annotations
+
+import time
+
+from chalicelib import store
+from chalicelib.config import get_settings
+from chalicelib.guest_page import invite_links
+from chalicelib.messaging import notifications
+from chalicelib.store import waitlist as waitlist_store
+from chalicelib.store.records import Event
+from chalicelib.timeutil import utcnow
+
+PROMOTE_BATCH = 25  # parties per transaction: 2 items each + META, within DynamoDB's 100
+PROMOTE_ROUNDS = 8  # reads of the head before leaving the rest to the next spot that opens
+RACE_PAUSE_SECONDS = 0.01
+
+
+def spots_left(event: Event) -> int:
+    """Spots still open under the total (or, without one, the service's cap)."""
+    settings = get_settings()
+    total = int(event.total_spots or 0)
+    ceiling = min(total, settings.max_spots_filled) if total else settings.max_spots_filled
+    return ceiling - int(event.spots_filled or 0)
+
+
+def fits(event: Event, spots: int) -> bool:
+    return spots <= spots_left(event)
+
+
+def promote_waiting(event_id: int, actor_id: int) -> list[int]:
+    """Seat the parties at the head of the line while they fit; returns the user ids seated."""
+    promoted: list[int] = []
+    links: dict[int, str] = {}
+    for _round in range(PROMOTE_ROUNDS):
+        event, line = waitlist_store.head(event_id, PROMOTE_BATCH)
+        if event is None or event.cancelled or not line:
+            break
+        chosen, free = [], spots_left(event)
+        for party in line:
+            if party.spots > free:
+                break
+            chosen.append(party)
+            free -= party.spots
+        if not chosen:
+            break
+        codes = {party.user_id: invite_links.new_code(event_id) for party in chosen if party.texted}
+        if not get_settings().public_base_url:
+            codes = {}
+        try:
+            waitlist_store.promote(
+                event,
+                chosen,
+                now=utcnow(),
+                max_spots_filled=get_settings().max_spots_filled,
+                notice_hashes={uid: invite_links.hash_code(code) for uid, code in codes.items()},
+            )
+        except (store.Refused, store.Conflict):
+            time.sleep(RACE_PAUSE_SECONDS)  # another promoter or reply moved the line: read it again
+            continue
+        promoted += [party.user_id for party in chosen]
+        links.update({uid: invite_links.link_url(code) for uid, code in codes.items()})
+        if len(chosen) < len(line) or len(line) < PROMOTE_BATCH:
+            break
+    if promoted:
+        notifications.enqueue(
+            notifications.WAITLIST_PROMOTED, event_id=event_id, actor_id=actor_id, user_ids=promoted, links=links
+        )
+    return promoted
