@@ -52,7 +52,7 @@ def main(argv: list[str] | None = None) -> int:
     install(floor)
     env = {**os.environ, "INVITES_SDK_FLOOR": floor["botocore"]}
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(TARGET), os.environ.get("PYTHONPATH")]))
-    arguments = list(sys.argv[1:] if argv is None else argv) or ["-n", "2", "-m", "not slow", "-q"]
+    arguments = list(sys.argv[1:] if argv is None else argv) or ["-n", "2", "-m", "not slow"]
     print(f"sdk_floor: unit and API tests with boto3 {floor['boto3']}, botocore {floor['botocore']}", flush=True)
     return subprocess.run([sys.executable, "-m", "pytest", *arguments], cwd=ROOT, env=env).returncode
 
