@@ -15,6 +15,7 @@ with a fresh link to their page to those invited by text.
 
 from __future__ import annotations
 
+import random
 import time
 
 from chalicelib import store
@@ -26,8 +27,8 @@ from chalicelib.store.records import Event
 from chalicelib.timeutil import utcnow
 
 PROMOTE_BATCH = 25  # parties per transaction: 2 items each + META, within DynamoDB's 100
-PROMOTE_ROUNDS = 8  # reads of the head before leaving the rest to the next spot that opens
-RACE_PAUSE_SECONDS = 0.01
+PROMOTE_ROUNDS = 20  # reads of the head before leaving the rest to the next spot that opens
+RACE_PAUSE_SECONDS = 0.01  # times the round's number, at random: promoters racing many replies take turns
 
 
 def spots_left(event: Event) -> int:
@@ -46,7 +47,7 @@ def promote_waiting(event_id: int, actor_id: int) -> list[int]:
     """Seat the parties at the head of the line while they fit; returns the user ids seated."""
     promoted: list[int] = []
     links: dict[int, str] = {}
-    for _round in range(PROMOTE_ROUNDS):
+    for round_number in range(PROMOTE_ROUNDS):
         event, line = waitlist_store.head(event_id, PROMOTE_BATCH)
         if event is None or event.cancelled or not line:
             break
@@ -70,7 +71,7 @@ def promote_waiting(event_id: int, actor_id: int) -> list[int]:
                 notice_hashes={uid: invite_links.hash_code(code) for uid, code in codes.items()},
             )
         except (store.Refused, store.Conflict):
-            time.sleep(RACE_PAUSE_SECONDS)  # another promoter or reply moved the line: read it again
+            time.sleep(random.uniform(0, RACE_PAUSE_SECONDS * (round_number + 1)))  # the line moved: read it again
             continue
         promoted += [party.user_id for party in chosen]
         links.update({uid: invite_links.link_url(code) for uid, code in codes.items()})
