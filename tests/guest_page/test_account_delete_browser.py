@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tests.utils.live_stack import LocalStack
-from tests.utils.web import LINK
+from tests.utils.web import invite_on_live_stack
 
 OWNER, GUEST = "+14155550170", "+14155550171"
 PHONE_SCREEN = {"width": 390, "height": 844}
@@ -32,14 +32,8 @@ def _delete_through_the_pages(stack: LocalStack, page, number: str) -> None:
 def test_a_person_deletes_their_account_on_the_web(chromium, tmp_path, script):
     with LocalStack() as stack:
         owner = stack.login(OWNER, full_name="Olivia Host")
-        created = stack.call(
-            "POST",
-            "/events",
-            owner["auth_token"],
-            {"title": "Picnic", "event_date": "2030-06-01T18:30:00Z", "invite_phone_numbers": [GUEST]},
-        )
-        assert created.status_code == 201, created.text
-        link = LINK.search(stack.texts_to(GUEST)[-1]).group(0)
+        _, found = invite_on_live_stack(stack, owner["auth_token"], GUEST)
+        link = found.group(0)
 
         context = chromium.new_context(viewport=PHONE_SCREEN, java_script_enabled=script)
         page = context.new_page()

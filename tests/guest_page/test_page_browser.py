@@ -14,7 +14,7 @@ import re
 import pytest
 
 from tests.utils.live_stack import LocalStack
-from tests.utils.web import LINK
+from tests.utils.web import invite_on_live_stack
 
 OWNER, GUEST = "+14155550160", "+14155550161"
 TITLE = "Ужин на крыше 🎉 屋上ディナー"  # Cyrillic, an emoji, Japanese
@@ -25,26 +25,19 @@ PHONE_SCREEN = {"width": 390, "height": 844}
 def test_a_guest_opens_the_texted_link_accepts_and_the_owner_sees_it(chromium, tmp_path):  # noqa: F811
     with LocalStack() as stack:
         owner = stack.login(OWNER, full_name="Olivia Host")
-        created = stack.call(
-            "POST",
-            "/events",
+        event_id, found = invite_on_live_stack(
+            stack,
             owner["auth_token"],
-            {
-                "title": TITLE,
-                "event_date": "2030-06-01T18:30:00Z",
-                "time_zone": "America/Los_Angeles",
-                "venue_name": "The Roof",
-                "address": "1 Main St, Springfield",
-                "total_spots": 4,
-                "invite_phone_numbers": [GUEST],
-            },
+            GUEST,
+            title=TITLE,
+            event_date="2030-06-01T18:30:00Z",
+            time_zone="America/Los_Angeles",
+            venue_name="The Roof",
+            address="1 Main St, Springfield",
+            total_spots=4,
         )
-        assert created.status_code == 201, created.text
-        event_id = created.json()["id"]
-
         (text,) = stack.texts_to(GUEST)
-        found = LINK.search(text)
-        assert found and found.group(1) == stack.api, text  # the link points at this API (PUBLIC_BASE_URL)
+        assert found.group(1) == stack.api, text  # the link points at this API (PUBLIC_BASE_URL)
         link = found.group(0)
 
         context = chromium.new_context(viewport=PHONE_SCREEN, timezone_id="America/New_York", locale="en-US")

@@ -58,3 +58,14 @@ def answer(client, path: str, choice: str, message: str = "", headers=None):
     assert opened.status_code == 200, opened.body
     fields = {"csrf": form_token(text_of(opened)), "message": message, "answer": choice}
     return post_form(client, f"{path}/rsvp", fields, headers)
+
+
+def invite_on_live_stack(stack, owner_token: str, guest: str, **fields) -> tuple[int, re.Match]:
+    """Create an event on a running local stack inviting ``guest`` by text; its id and the link found in
+    the last text the emulator kept for ``guest``."""
+    payload = {"title": "Picnic", "event_date": "2030-06-01T18:30:00Z", "invite_phone_numbers": [guest], **fields}
+    created = stack.call("POST", "/events", owner_token, payload)
+    assert created.status_code == 201, created.text
+    found = LINK.search(stack.texts_to(guest)[-1])
+    assert found, stack.texts_to(guest)
+    return created.json()["id"], found
