@@ -98,7 +98,9 @@ def take_up_to(limit: Limit, wanted: int, now: float | None = None) -> int:
     """Take up to ``wanted`` units of ``limit``'s current window; how many were left to take (maybe 0),
     never a 429. Each add is conditional on the room it assumes, so parallel callers never take more
     than the limit: as much of ``wanted`` as the limit holds first (the window's first add meets no
-    counter, so it must never ask for more), else what a consistent read shows is left."""
+    counter, so it must never ask for more), else what a consistent read shows is left. Why attempts
+    rather than a condition that cannot lose: DynamoDB cannot add "as much as still fits", so an add
+    refused for want of room reads what is left and asks for that."""
     now = time.time() if now is None else now
     key, take = limit.key(now), min(wanted, limit.limit)  # the window's first add meets no counter
 
