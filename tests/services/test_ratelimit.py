@@ -89,7 +89,6 @@ def test_ipv6_callers_are_counted_per_64(source, subject):
 @pytest.fixture
 def two_attempts(monkeypatch):
     monkeypatch.setattr(ratelimit, "ROLLING_ATTEMPTS", 2)
-    monkeypatch.setattr(auth, "PIN_ATTEMPTS", 2, raising=False)
 
 
 def _create(owner, numbers=()):
