@@ -253,6 +253,8 @@ def charge_each(limits: Sequence[RollingLimit], now: float | None = None) -> lis
 
         def attempt(_number: int) -> None:
             nonlocal pending
+            if not pending:
+                return  # every log of the chunk was full by the time its write landed
             try:
                 rate_logs.write_logs([writes[index] for index in pending])
             except store.Refused as refused:

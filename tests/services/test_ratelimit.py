@@ -15,6 +15,7 @@ from tests.utils.factories import future, make_person, phone
 from tests.utils.races import race, read_together
 
 HOUR = 3600
+START = 1_800_000_000.0
 
 
 def _charges(limit: RollingLimit, amount: int, now: float) -> bool:
@@ -143,3 +144,13 @@ def test_parallel_invites_of_one_stranger_text_it_exactly_its_daily_number(aws, 
     outcomes = race(lambda n: _create(owners[n], [stranger])(n), 8, refused=Throttled, workers=8)
     assert outcomes == ["ok"] * 8
     assert len(texts_to(stranger)) == 3
+
+
+def test_a_number_whose_log_filled_after_the_read_is_not_texted_and_costs_no_further_call(aws, monkeypatch):
+    limit = RollingLimit("invite-sms-to", "+14155550199", 1)
+    stale = limit.read(START)
+    limit.charge(1, now=START)  # a parallel request took the last unit after this one read
+    monkeypatch.setattr(ratelimit, "read_usage", lambda limits, now: [stale for _ in limits])
+    aws.reset()
+    assert ratelimit.charge_each([limit], now=START + 1) == [False]
+    assert aws.of("dynamodb") == {"UpdateItem": 1}
