@@ -227,7 +227,9 @@ def _commit_together(charges: Sequence[tuple[RollingLimit, int]], usages: list[L
         writes = [limit.write(usage, amount, now) for (limit, amount), usage in zip(charges, usages, strict=True)]
         try:
             rate_logs.write_logs(writes)
-        except (store.Refused, store.Conflict):
+        except store.Refused:
+            raise TryAgain(pause=0) from None  # no room by now, most likely: the next read says so at once
+        except store.Conflict:
             raise TryAgain() from None
         return writes
 
@@ -241,7 +243,7 @@ def charge_each(limits: Sequence[RollingLimit], now: float | None = None) -> lis
     """Count one unit against each of ``limits`` that has room; which ones were counted. One read of
     every log, then one transaction per 100 limits side by side. A transaction is all or none: when
     some of its logs are full by now (a parallel charge took their last unit), the rest are sent again
-    without them, as read (their ceilings still hold), so each further attempt is one fewer log."""
+    at once without them, as read (their ceilings still hold), so each further attempt is one fewer log."""
     now = time.time() if now is None else now
     counted = [False] * len(limits)
     usages = read_usage(limits, now)
@@ -259,7 +261,7 @@ def charge_each(limits: Sequence[RollingLimit], now: float | None = None) -> lis
                 rate_logs.write_logs([writes[index] for index in pending])
             except store.Refused as refused:
                 pending = [index for position, index in enumerate(pending) if not refused.item_failed(position)]
-                raise TryAgain() from None
+                raise TryAgain(pause=0) from None
             except store.Conflict:
                 raise TryAgain() from None
             for index in pending:
