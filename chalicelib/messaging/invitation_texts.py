@@ -6,7 +6,7 @@ from __future__ import annotations
 import logging
 import time
 
-from chalicelib import localtime
+from chalicelib import limits, localtime
 from chalicelib.config import get_settings
 from chalicelib.messaging import sms_segments, sms_sender, stop_list
 from chalicelib.parallel import parallel_map
@@ -23,7 +23,7 @@ NO_TITLE = "(no title)"
 def _stranger_limit(person: User) -> RollingLimit:
     """Invitation texts to a number without an active user, from all owners together: a few in any
     24 hours, so nobody can use the service to flood a stranger's phone."""
-    return RollingLimit("invite-sms-to", person.phone_number, get_settings().invite_sms_per_stranger_per_day)
+    return RollingLimit.of(limits.INVITE_TEXTS_PER_STRANGER, person.phone_number)
 
 
 def reachable(people: list[User]) -> list[User]:
@@ -52,7 +52,7 @@ def _texts_allowed(owner: User, people: list[User]) -> list[User]:
     let through (one read, one transaction per 100). Texts the caps refuse go back to the owner.
     Never a 429: an answer that changed when the quota runs out would tell the owner which numbers
     have no account (they are the ones texted)."""
-    owner_limit = Limit("invite-sms", str(owner.id), get_settings().invite_sms_per_owner_per_hour)
+    owner_limit = Limit.of(limits.INVITE_TEXTS_PER_OWNER, owner.id)
     now = time.time()
     taken = take_up_to(owner_limit, len(people), now)
     candidates = people[:taken]
