@@ -61,7 +61,7 @@ def policy_resources(stage: str) -> str:
     texts = []
     for function in config.get("lambda_functions", {}).values():
         policy = json.loads((CONFIG.parent / function["iam_policy_file"]).read_text())
-        texts += [json.dumps(statement["Resource"]) for statement in policy["Statement"]]
+        texts += [json.dumps(statement["Resource"]) for statement in policy["Statement"] if "Resource" in statement]
     return "\n".join(texts)
 
 
