@@ -173,13 +173,16 @@ def test_every_function_runs_under_its_own_policy_without_a_refusal(stack_run, m
 
 def performed_by_aws(stage: str, function: str) -> list[tuple[str, str]]:
     """What AWS does with a function's role: its logs (the log group `chalice deploy` names after the function),
-    and for the worker the SQS event source mapping's calls on the queue."""
+    for the worker the SQS event source mapping's calls on the queue, for replies by text (invoked asynchronously)
+    the delivery of a failed event to its failure destination."""
     name = f"invites-{stage}" if function == "api_handler" else f"invites-{stage}-{function}"
     group = f"arn:aws:logs:{REGION}:{ACCOUNT}:log-group:/aws/lambda/{name}"
     requests = [("logs:CreateLogStream", group), ("logs:PutLogEvents", f"{group}:log-stream:2026/11/26/[$LATEST]0a")]
     if function == "send_notifications":
         queue = f"arn:aws:sqs:{REGION}:{ACCOUNT}:invites-{stage}-notifications"
         requests += [(f"sqs:{action}", queue) for action in ("ReceiveMessage", "DeleteMessage", "GetQueueAttributes")]
+    if function == "handle_inbound_sms":
+        requests += [("sqs:SendMessage", f"arn:aws:sqs:{REGION}:{ACCOUNT}:invites-{stage}-inbound-sms-failures")]
     return requests
 
 
