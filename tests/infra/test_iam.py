@@ -54,14 +54,16 @@ class StackRun:
         monkeypatch.setattr(TestHTTPClient, "request", request)
 
     def deliver(self) -> None:
-        """What the queue holds, to the worker's SQS handler in batches of 10, until it is empty."""
+        """What the queue holds, to the worker's SQS handler as the event source mapping hands it, until empty."""
         for _ in range(30):
             bodies = drain(self.url)
             if not bodies:
                 return
             self.kinds |= {json.loads(body)["type"] for body in bodies}
+            from app import NOTIFICATION_BATCH_SIZE
+
             with self.iam.runs_as("send_notifications"):
-                for batch in chunks(bodies, 10):
+                for batch in chunks(bodies, NOTIFICATION_BATCH_SIZE):
                     event = self.client.events.generate_sqs_event(batch, queue_name=self.url.rsplit("/", 1)[-1])
                     self.client.lambda_.invoke("send_notifications", event)
         raise AssertionError("the queue never emptied")
