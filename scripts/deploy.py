@@ -56,6 +56,7 @@ CONFIG = ROOT / ".chalice" / "config.json"
 DEPLOYED = ROOT / ".chalice" / "deployed"
 APP_NAME = "invites"
 SMOKE_ATTEMPTS = 10
+EDGE_CERTIFICATE_REGION = "us-east-1"  # an edge-optimized API's custom domain takes its certificate from here
 
 
 class Stop(Exception):
@@ -80,6 +81,12 @@ def stage_settings(stage: str) -> dict:
     domain = settings.get("custom_domain") or {}
     if bool(domain.get("domain_name")) != bool(domain.get("certificate_arn")):
         raise Stop("custom_domain needs both domain_name and certificate_arn (or neither)")
+    certificate = domain.get("certificate_arn") or ""
+    if certificate and certificate.split(":")[3:4] != [EDGE_CERTIFICATE_REGION]:
+        raise Stop(
+            f"custom_domain.certificate_arn must be an ACM certificate in {EDGE_CERTIFICATE_REGION}: the API is "
+            "edge-optimized, and API Gateway takes an edge domain's certificate from that region only"
+        )
     for key in ("sms_origination_pins", "sms_origination_invites"):
         value = settings.get(key) or ""
         if value and not ORIGINATION_IDENTITY.fullmatch(value):
@@ -116,6 +123,26 @@ def check_pin_key(session, stage: str) -> None:
     problem = unusable(value["Value"])
     if problem:
         raise Stop(f"SSM parameter {name} {problem}: put a random key (openssl rand -hex 32)")
+
+
+def ensure_stop_list_key(session, stage: str) -> None:
+    """The stop list's own key (STOP_LIST_KEY_PARAMETER), made once: as the key the list had when it was derived
+    from the pin key, so the numbers already on it stay on it. From then on rotating the pin key leaves it."""
+    from chalicelib.pinkey import STOP_LIST_KEY_FORMAT, derived_stop_list_key
+
+    env = chalice_stage(stage)["environment_variables"]
+    name = env["STOP_LIST_KEY_PARAMETER"]
+    ssm = session.client("ssm")
+    try:
+        value = ssm.get_parameter(Name=name, WithDecryption=True)["Parameter"]
+    except ssm.exceptions.ParameterNotFound:
+        pin = ssm.get_parameter(Name=env["PIN_KEY_PARAMETER"], WithDecryption=True)["Parameter"]["Value"]
+        key = derived_stop_list_key(pin.encode()).hex()
+        ssm.put_parameter(Name=name, Type="SecureString", Value=key, Overwrite=False)
+        say(f"stop list key {name} created (the stop list no longer depends on the pin key)")
+        return
+    if value["Type"] != "SecureString" or not STOP_LIST_KEY_FORMAT.fullmatch(value["Value"].strip()):
+        raise Stop(f"SSM parameter {name} must be a SecureString of 64 hex digits; never change it once made")
 
 
 def apns_platform_application(session, stage: str) -> str:
@@ -472,6 +499,7 @@ def deploy(stage: str, region: str | None, smoke: bool, emulated: bool) -> str:
     if session.region_name is None:
         raise Stop("no AWS region: pass --region or set AWS_DEFAULT_REGION")
     check_pin_key(session, stage)
+    ensure_stop_list_key(session, stage)
     apns_arn = apns_platform_application(session, stage)
     if not emulated:  # moto has no account settings
         check_unreserved_concurrency(session, stage, settings)

@@ -79,6 +79,9 @@ def problems(env: dict[str, str], stage: str) -> list[str]:
     parameter = env.get("PIN_KEY_PARAMETER", "")
     if parameter and f"parameter{parameter}" not in resources:
         found.append(f"PIN_KEY_PARAMETER={parameter} is not the parameter the {stage} API policy may read")
+    parameter = env.get("STOP_LIST_KEY_PARAMETER", "")
+    if parameter and f"parameter{parameter}" not in resources:
+        found.append(f"STOP_LIST_KEY_PARAMETER={parameter} is not a parameter the {stage} policies may read")
     return found
 
 

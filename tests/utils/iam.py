@@ -317,11 +317,14 @@ def iam(aws, override_settings):
     """A deployed stage (pin key in SSM, the notification queue) whose functions run under their policies."""
     from chalicelib.config import get_settings
     from tests.utils.notifications import use_queue
-    from tests.utils.pin_key import KEY, PARAMETER, put_pin_key
+    from tests.utils.pin_key import KEY, PARAMETER, STOP_LIST_PARAMETER, put_pin_key, put_stop_list_key
 
     use_queue(override_settings)
     put_pin_key(KEY)
-    override_settings(stage=ENFORCED_STAGE, pin_key_parameter=PARAMETER)
+    put_stop_list_key()
+    override_settings(
+        stage=ENFORCED_STAGE, pin_key_parameter=PARAMETER, stop_list_key_parameter=STOP_LIST_PARAMETER
+    )
     get_settings()  # cached now, before a test client's request patches the environment with its stage's
     enforcer = IamEnforcer()
     enforcer.install()
