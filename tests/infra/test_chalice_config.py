@@ -105,7 +105,8 @@ def test_the_policy_covers_the_stages_resources(stage):
         table = f"arn:aws:dynamodb:{region}:{account}:table/{env[setting]}"
         for action in ("dynamodb:GetItem", "dynamodb:Query", "dynamodb:TransactWriteItems", "dynamodb:DescribeTable"):
             assert _allowed(stage, action, table), (action, table)
-        assert _allowed(stage, "dynamodb:Query", f"{table}/index/by_user")
+    events = f"arn:aws:dynamodb:{region}:{account}:table/{env['EVENTS_TABLE']}"
+    assert _allowed(stage, "dynamodb:Query", f"{events}/index/by_user")
     bucket = f"invites-{stage}-avatars-{account}"  # AvatarBucketName
     assert _allowed(stage, "s3:PutObject", f"arn:aws:s3:::{bucket}/avatars/1/x/big.jpg")
     assert not _allowed(
@@ -135,17 +136,19 @@ def test_the_policy_covers_the_stages_resources(stage):
         for topic in (f"invites-{stage}-inbound-sms", f"invites-{stage}-alarms"):
             assert not _allowed(stage, "sns:Publish", f"arn:aws:sns:{region}:{account}:{topic}", function)
     assert not _allowed(stage, "s3:PutObject", f"arn:aws:s3:::{bucket}/a", "remind_upcoming_events")
-    # the pin key: this stage's parameter, for every function that texts (the stop list's key comes from it)
+    # the pin key: this stage's parameter, for the API only; the stop list's key for every function that texts
     parameter = f"arn:aws:ssm:{region}:{account}:parameter/invites/{stage}/pin-secret"
     assert _allowed(stage, "ssm:GetParameter", parameter)
     assert not _allowed(stage, "ssm:GetParameter", f"arn:aws:ssm:{region}:{account}:parameter/invites/{stage}/other")
-    assert _allowed(stage, "ssm:GetParameter", parameter, "send_notifications")
-    assert not _allowed(stage, "ssm:GetParameter", parameter, "remind_upcoming_events")
-    # replies by text: the stop list (the auth table, through the pin key's hash), HELP answers; nothing else
+    assert not any(_allowed(stage, "ssm:GetParameter", parameter, f) for f in FUNCTIONS[1:])
+    stop_list_key = f"arn:aws:ssm:{region}:{account}:parameter/invites/{stage}/stop-list-key"
+    for function in FUNCTIONS:
+        assert _allowed(stage, "ssm:GetParameter", stop_list_key, function) is (function != "remind_upcoming_events")
+    # replies by text: the stop list (the auth table, hashed with its own key), HELP answers; nothing else
     auth = f"arn:aws:dynamodb:{region}:{account}:table/{env['AUTH_TABLE']}"
     inbound = "handle_inbound_sms"
     assert _allowed(stage, "dynamodb:PutItem", auth, inbound) and _allowed(stage, "dynamodb:DeleteItem", auth, inbound)
-    assert _allowed(stage, "ssm:GetParameter", parameter, inbound) and _allowed(stage, "sns:Publish", "*", inbound)
+    assert _allowed(stage, "ssm:GetParameter", stop_list_key, inbound) and _allowed(stage, "sns:Publish", "*", inbound)
     users = f"arn:aws:dynamodb:{region}:{account}:table/{env['USERS_TABLE']}"
     assert not _allowed(stage, "dynamodb:PutItem", users, inbound)
     assert not _allowed(stage, "dynamodb:GetItem", auth, inbound)

@@ -218,3 +218,22 @@ def test_only_the_worker_deletes_peoples_objects_and_only_the_api_reads_exports(
         ) is (worker or api)
         assert _grants(stage, function, "s3:GetObject", export) is api
         assert _grants(stage, function, "s3:PutObject", export) is worker
+
+
+@pytest.mark.parametrize("stage", STAGES)
+def test_objects_are_reached_only_in_the_accounts_own_bucket(stage):
+    # bucket names are global: invites-<stage>-avatars-* also matches a bucket another account named so
+    from tests.utils.iam import request_context
+
+    own, other = "123456789012", "999999999999"
+    bucket = f"arn:aws:s3:::invites-{stage}-avatars"
+    for function, action, key in (
+        ("api_handler", "s3:PutObject", "avatars/1/a/big.jpg"),
+        ("api_handler", "s3:GetObject", "exports/1/file.json"),
+        ("send_notifications", "s3:PutObject", "exports/1/file.json"),
+        ("send_notifications", "s3:DeleteObjectVersion", "favorites/1/a.jpg"),
+    ):
+        policy = json.loads(policy_file(stage, function).read_text())
+        resource = f"{bucket}-{own}/{key}"
+        assert allows(policy, action, resource, request_context(action, account=own)), (function, action)
+        assert not allows(policy, action, f"{bucket}-{own}/{key}", request_context(action, account=other))

@@ -98,14 +98,47 @@ def _matches(statement: dict, key: str, value: str, case_sensitive: bool) -> boo
     return not any(_pattern(p, case_sensitive).match(value) for p in _listed(statement[f"Not{key}"]))
 
 
-def allows(policy: dict, action: str, resource: str) -> bool:
+def request_context(action: str, account: str = ACCOUNT) -> dict[str, str]:
+    """The condition keys AWS sets on a request of the emulated account, as far as the policies use them."""
+    context = {"aws:PrincipalAccount": ACCOUNT}
+    if action.startswith("s3:"):
+        context["s3:ResourceAccount"] = account  # the bucket owner's
+    return context
+
+
+def _variables(value: str, context: dict[str, str]) -> str:
+    return re.sub(r"\$\{([^}]+)\}", lambda m: context.get(m.group(1), "\0"), value)  # unknown: never equal
+
+
+CONDITION_OPERATORS = {
+    "StringEquals": lambda value, wanted: value == wanted,
+    "StringNotEquals": lambda value, wanted: value != wanted,
+    "ArnLike": lambda value, wanted: bool(_pattern(wanted, True).match(value)),
+}
+
+
+def _conditions_hold(statement: dict, context: dict[str, str]) -> bool:
+    for operator, tests in statement.get("Condition", {}).items():
+        if operator not in CONDITION_OPERATORS:
+            raise NotImplementedError(f"the evaluator has no {operator}; {statement.get('Sid')} uses it")
+        for key, wanted in tests.items():
+            if key not in context:  # a key the request lacks: the condition does not hold
+                return False
+            wanted = [_variables(w, context) for w in _listed(wanted)]
+            if not any(CONDITION_OPERATORS[operator](context[key], w) for w in wanted):
+                return False
+    return True
+
+
+def allows(policy: dict, action: str, resource: str, context: dict[str, str] | None = None) -> bool:
     """An identity policy's answer for one request: an explicit Deny wins, else an Allow is needed."""
+    context = request_context(action) if context is None else context
     allowed = False
     for statement in policy["Statement"]:
         if not (_matches(statement, "Action", action, False) and _matches(statement, "Resource", resource, True)):
             continue
-        if "Condition" in statement:
-            raise NotImplementedError(f"the evaluator has no conditions; {statement.get('Sid')} uses one")
+        if not _conditions_hold(statement, context):
+            continue
         if statement["Effect"] == "Deny":
             return False
         allowed = True
