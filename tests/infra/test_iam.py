@@ -4,7 +4,7 @@ schedule and replies by text through their handlers, each as the function AWS wo
 function's policy does not allow fails as AWS fails it, so the service's own error handling runs; the test fails
 on any such refusal, and on anything a person would miss (the text a promoted guest gets).
 
-`make test-iam` runs this file alone.
+`make test-iam` runs the tests marked `iam`: this file.
 """
 
 from __future__ import annotations
@@ -31,7 +31,6 @@ from tests.utils.web import answer, form_token, link_texted_to, page, post_form,
 pytestmark = pytest.mark.iam
 
 MESSAGE_KINDS = set(PUSHES_OF) | set(account_deletion.QUEUE_HANDLERS) | set(data_export.QUEUE_HANDLERS)
-ROUTE_FAMILIES_WITHOUT_AWS = {"docs", "openapi.json"}  # static documents: requested all the same
 # Granted though the run needs neither: PynamoDB describes a table it has no schema for (Model.exists(),
 # count(), a connection-level call on an unknown table), and IAM authorises a transaction by its items' actions
 # (dynamodb:TransactWriteItems is kept in case a transaction is ever checked as a whole).
@@ -64,13 +63,13 @@ class StackRun:
 
     def deliver(self) -> None:
         """What the queue holds, to the worker's SQS handler as the event source mapping hands it, until empty."""
+        from app import NOTIFICATION_BATCH_SIZE
+
         for _ in range(30):
             bodies = drain(self.url)
             if not bodies:
                 return
             self.kinds |= {json.loads(body)["type"] for body in bodies}
-            from app import NOTIFICATION_BATCH_SIZE
-
             with self.iam.runs_as("send_notifications"):
                 for batch in chunks(bodies, NOTIFICATION_BATCH_SIZE):
                     event = self.client.events.generate_sqs_event(batch, queue_name=self.url.rsplit("/", 1)[-1])
@@ -129,6 +128,11 @@ def stop_from_the_page_and_delete_on_the_web(run: StackRun) -> None:
     opened = text_of(page(client, path))
     stopped = post_form(client, f"{path}/stop", {"csrf": form_token(opened)})
     assert stopped.status_code in (200, 303), stopped.body
+    texted = len(texts_to(STOPPER))
+    again = {"title": "Tea again", "event_date": "2031-07-03T18:00:00Z", "invite_phone_numbers": [STOPPER]}
+    assert post_json(client, "/events", again, owner).status_code == 201
+    run.deliver()
+    assert len(texts_to(STOPPER)) == texted  # on the stop list: no more invitation texts
     form = text_of(page(client, "/account/delete"))
     sent = post_form(client, "/account/delete/pin", {"csrf": form_token(form), "phone_number": "+14155550194"})
     assert sent.status_code == 200, sent.body
