@@ -30,6 +30,7 @@ from moto.core.responses import BaseResponse  # noqa: E402
 pytest_plugins = [
     "tests.utils.browser",  # the `chromium` fixture of the browser tests
     "tests.utils.pin_key",  # `deployed_stage`: a stage whose pin key is in SSM
+    "tests.utils.iam",  # `iam`: each function runs under its own deployed policy
 ]
 
 # The slow groups, by file (or file::test) under tests/: each test there gets these markers and `slow`, which

@@ -127,12 +127,9 @@ def send_promotion_texts(owner: User, event: Event, people: list[User], links: d
     """Text each promoted guest their page link, as invitation texts go: not to numbers on the stop list
     or SNS's opt-out list, within the same limits (the owner's hourly quota, each number's daily cap),
     from the invitations' origination identity. The seats stand whatever happens here: a failed check
-    sends nothing, a failed text is logged."""
-    try:
-        people = reachable(people)
-    except Exception:  # noqa: BLE001 - without the checks no text goes out; the seats stand
-        log.warning("promotion texts not sent: the stop list or the opt-out check failed")
-        return
+    sends nothing and raises (the queue message comes back, its claims released by the caller), a failed
+    text is logged."""
+    people = reachable(people)
     chosen = _texts_allowed(owner, people)
     if len(chosen) < len(people):
         log.info("promotion texts not sent: %d of %d over a limit", len(people) - len(chosen), len(people))

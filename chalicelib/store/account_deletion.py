@@ -63,6 +63,13 @@ class DeletionJob(UsersTable, discriminator="deletion_job"):
     user_id = NumberAttribute()
     full_name = UnicodeAttribute(default="")
     requested = UTCDateTimeAttribute()
+    # When the worker last started a step of it (its own message or one of its events'): a job worked on
+    # lately is running, not lost.
+    worked_on = UTCDateTimeAttribute(null=True)
+
+    @property
+    def last_progress(self):
+        return self.worked_on or self.requested
 
 
 # --------------------------------------------------------------------------- closing the account
@@ -105,6 +112,17 @@ def get_job(user_id: int) -> DeletionJob | None:
         return DeletionJob.get(JOBS_PK, str(user_id), consistent_read=True)
     except DeletionJob.DoesNotExist:
         return None
+
+
+def mark_worked_on(user_id: int) -> None:
+    """Record that a step of the job starts now (nothing when the job is finished)."""
+    try:
+        DeletionJob(JOBS_PK, str(user_id)).update(
+            actions=[DeletionJob.worked_on.set(utcnow())], condition=DeletionJob.user_id.exists()
+        )
+    except UpdateError as exc:
+        if not condition_failed(exc):
+            raise
 
 
 def pending_jobs() -> list[DeletionJob]:
