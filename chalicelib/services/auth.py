@@ -90,7 +90,10 @@ def request_pin(e164: str, source_ip: str) -> None:
         raise ServiceUnavailable() from None
     try:
         sms_sender.send_sms(
-            e164, f"Your {settings.service_name} pin is {pin}.", origination=settings.sms_origination_pins
+            e164,
+            f"Your {settings.service_name} pin is {pin}.",
+            priority=sms_sender.Priority.ASKED,
+            origination=settings.sms_origination_pins,
         )
     except Exception:
         _undo_pin(item, number_limit, address_limit, now)

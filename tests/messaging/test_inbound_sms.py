@@ -100,7 +100,7 @@ def test_help_is_answered_with_the_service_and_its_support_contact_from_the_numb
     reply(client, number, "help")
     (answer,) = texts_to(number)
     assert answer.startswith("Partyline: ") and "help@partyline.example" in answer and "Reply STOP" in answer
-    assert sent == [{"origination": SERVICE_NUMBER}]
+    assert [options["origination"] for options in sent] == [SERVICE_NUMBER]
     assert stop_list.stopped([number]) == set()
 
 

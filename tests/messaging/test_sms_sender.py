@@ -17,10 +17,10 @@ def test_sms_echo_is_for_local_runs_only(aws, override_settings, capsys):
     from chalicelib.messaging import sms_sender as notify
 
     override_settings(echo_notifications="true", stage="dev")
-    notify.send_sms(PHONE, "Your Invites pin is 123456.")
+    notify.send_sms(PHONE, "Your Invites pin is 123456.", priority=notify.Priority.ASKED)
     assert "123456" not in capsys.readouterr().out
     override_settings(stage="local")
-    notify.send_sms(PHONE, "Your Invites pin is 654321.")
+    notify.send_sms(PHONE, "Your Invites pin is 654321.", priority=notify.Priority.ASKED)
     assert "654321" in capsys.readouterr().out
     assert len(texts_to(PHONE)) == 2
 
