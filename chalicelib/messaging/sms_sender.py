@@ -107,7 +107,8 @@ def _fitting(costs: Sequence[int], room: int) -> int:
 
 def _reserve(costs: Sequence[int], priority: Priority, now: datetime) -> int:
     """Count the segments of as many texts as fit (in order) into the month's budget at ``priority``; how many
-    did. One conditional ADD when they all fit; else the counter read and the ADD tried again for fewer."""
+    did. One conditional ADD when they all fit; else (several texts) the counter read and the ADD tried again
+for fewer."""
     from chalicelib import store
     from chalicelib.store import counters
 
@@ -124,6 +125,8 @@ def _reserve(costs: Sequence[int], priority: Priority, now: datetime) -> int:
             counters.add_within(key, sum(costs[:taken]), limit, expires)
             return taken
         except store.Refused:
+            if len(costs) == 1:
+                return 0  # no room for the one text: reading the count would not make any
             room = limit - counters.count_of(key)
     return 0
 
