@@ -81,7 +81,45 @@ def stage_settings(stage: str) -> dict:
         value = settings.get(key) or ""
         if value and not ORIGINATION_IDENTITY.fullmatch(value):
             raise Stop(f"{key} {value!r}: an E.164 number, or a phone number's or pool's id or ARN (docs/deploy.md)")
+    check_texting_settings(settings)
     return settings
+
+
+# The stage's texting guards (docs/deploy.md, "Sizing the text budget"): each is required in a deployed stage.
+COUNTRY_LIST = re.compile(r"[A-Z]{2}(,[A-Z]{2})*")
+MIN_SUCCESS_SAMPLING = 10  # percent of delivered texts SNS logs, at least (every failed one is logged)
+
+
+def _positive(settings: dict, key: str, kind: type) -> float:
+    value = settings.get(key)
+    try:
+        number = kind(value)
+    except (TypeError, ValueError):
+        number = 0
+    if isinstance(value, bool) or number <= 0:
+        raise Stop(f"{key} {value!r}: a positive {kind.__name__} is required in every deployed stage (docs/deploy.md)")
+    return number
+
+
+def check_texting_settings(settings: dict) -> None:
+    """Refuse a stage that could text anywhere, at any price, or without a budget."""
+    countries = str(settings.get("sms_countries") or "").replace(" ", "")
+    if not COUNTRY_LIST.fullmatch(countries):
+        raise Stop(
+            f"sms_countries {settings.get('sms_countries')!r}: the ISO 3166 codes of the countries the stage may "
+            'text, comma-separated (e.g. "US,CA"), are required in every deployed stage (docs/deploy.md)'
+        )
+    _positive(settings, "sms_max_price_usd", float)
+    _positive(settings, "sms_monthly_segments", int)
+    _positive(settings, "sms_segment_cost_usd", float)
+    sampling = settings.get("sms_delivery_success_sampling_percent", MIN_SUCCESS_SAMPLING)
+    if not isinstance(sampling, int) or not MIN_SUCCESS_SAMPLING <= sampling <= 100:
+        raise Stop(f"sms_delivery_success_sampling_percent {sampling!r}: from {MIN_SUCCESS_SAMPLING} to 100")
+
+
+def budget_cost_usd(settings: dict) -> float:
+    """What the stage's monthly text budget costs when all of it is sent."""
+    return int(settings["sms_monthly_segments"]) * float(settings["sms_segment_cost_usd"])
 
 
 def _walk(value, path: str = ""):
@@ -115,6 +153,20 @@ def check_pin_key(session, stage: str) -> None:
         raise Stop(f"SSM parameter {name} {problem}: put a random key (openssl rand -hex 32)")
 
 
+def check_spend_limit(session, settings: dict) -> None:
+    """SNS's account-wide MonthlySpendLimit must be above the budget's cost, so that the service (which keeps
+    pins going after invitations stop) decides what stops first, not SNS (which stops every text)."""
+    attributes = session.client("sns").get_sms_attributes(attributes=["MonthlySpendLimit"])["attributes"]
+    limit = float(attributes.get("MonthlySpendLimit") or 0)
+    cost = budget_cost_usd(settings)
+    if limit <= cost:
+        raise Stop(
+            f"SNS MonthlySpendLimit is {limit:g} USD, not above the text budget's cost of {cost:.2f} USD "
+            f"(sms_monthly_segments x sms_segment_cost_usd): aws sns set-sms-attributes --attributes "
+            f"MonthlySpendLimit={int(cost * 1.25) + 1} (docs/deploy.md, \"Sizing the text budget\")"
+        )
+
+
 def apns_platform_application(session, stage: str) -> str:
     name = f"{APP_NAME}-{stage}-apns"
     sns = session.client("sns")
@@ -144,7 +196,8 @@ def stack_parameters(stage: str, settings: dict, apns_arn: str) -> list[dict]:
         "ApnsPlatformApplicationArn": apns_arn,
         "SmsSenderId": settings.get("sms_sender_id", ""),
         "AlarmEmail": settings.get("alarm_email", ""),
-        "SmsMonthlySpendAlarmUsd": str(settings.get("sms_monthly_spend_alarm_usd", 50)),
+        "SmsBudgetHalfCostUsd": f"{budget_cost_usd(settings) * 0.5:.2f}",
+        "SmsBudgetHighCostUsd": f"{budget_cost_usd(settings) * 0.8:.2f}",
         "TableDeletionProtection": "true" if settings.get("deletion_protection", True) else "false",
     }
     return [{"ParameterKey": key, "ParameterValue": value} for key, value in values.items()]
@@ -181,6 +234,13 @@ def deploy_stack(session, stage: str, settings: dict, apns_arn: str, emulated: b
     if not stack["StackStatus"].endswith("_COMPLETE") or "ROLLBACK" in stack["StackStatus"]:
         raise Stop(f"stack {name}: {stack['StackStatus']} {stack.get('StackStatusReason', '')}")
     return {output["OutputKey"]: output["OutputValue"] for output in stack.get("Outputs", [])}
+
+
+def emulated_stand_ins(session, stage: str, settings: dict, apns_arn: str) -> dict[str, str]:
+    import local_stack
+
+    parameters = {p["ParameterKey"]: p["ParameterValue"] for p in stack_parameters(stage, settings, apns_arn)}
+    return local_stack.create_stand_ins(session, f"{APP_NAME}-{stage}", local_stack.load_template(), parameters)
 
 
 # --- 3. settings ----------------------------------------------------------------------------------------
@@ -334,6 +394,50 @@ def associate_web_acl(session, web_acl_arn: str | None, rest_api_id: str, api_st
     say(f"web ACL {web_acl_arn.rsplit('/', 2)[-2]} guards {rest_api_id}/{api_stage}")
 
 
+# --- 6b. texting guards ---------------------------------------------------------------------------------
+
+
+def turn_on_delivery_status_logging(session, settings: dict, outputs: dict[str, str]) -> None:
+    """SNS logs every failed text and a sample of delivered ones with the stack's role (account-wide SMS
+    attributes, which CloudFormation cannot set)."""
+    sampling = settings.get("sms_delivery_success_sampling_percent", MIN_SUCCESS_SAMPLING)
+    session.client("sns").set_sms_attributes(
+        attributes={
+            "DeliveryStatusIAMRole": outputs["SmsDeliveryStatusRoleArn"],
+            "DeliveryStatusSuccessSamplingRate": str(sampling),
+            "DefaultSMSType": "Transactional",
+        }
+    )
+    say(f"SMS delivery status logged: every failure, {sampling}% of deliveries")
+
+
+def text_guard_problems(session, stage: str, settings: dict, outputs: dict[str, str], stage_arn: str) -> list[str]:
+    """What is missing of the stage's texting guards as AWS reports them after the deploy ([] when nothing):
+    delivery-status logging, the spend and success-rate alarms, the web ACL's per-address rate rule."""
+    problems = []
+    sms = session.client("sns").get_sms_attributes()["attributes"]
+    if sms.get("DeliveryStatusIAMRole") != outputs.get("SmsDeliveryStatusRoleArn"):
+        problems.append("SNS DeliveryStatusIAMRole is not the stack's SmsDeliveryStatusRole")
+    if int(sms.get("DeliveryStatusSuccessSamplingRate") or 0) < MIN_SUCCESS_SAMPLING:
+        problems.append(f"SNS DeliveryStatusSuccessSamplingRate is below {MIN_SUCCESS_SAMPLING}%")
+    cost = budget_cost_usd(settings)
+    expected = {
+        f"{APP_NAME}-{stage}-sms-spend": ("SMSMonthToDateSpentUSD", round(cost * 0.5, 2)),
+        f"{APP_NAME}-{stage}-sms-spend-high": ("SMSMonthToDateSpentUSD", round(cost * 0.8, 2)),
+        f"{APP_NAME}-{stage}-sms-success-rate": ("SMSSuccessRate", 0.9),
+    }
+    found = session.client("cloudwatch").describe_alarms(AlarmNames=list(expected))["MetricAlarms"]
+    alarms = {alarm["AlarmName"]: (alarm.get("MetricName"), round(alarm["Threshold"], 2)) for alarm in found}
+    for name, wanted in expected.items():
+        if alarms.get(name) != wanted:
+            problems.append(f"alarm {name}: {alarms.get(name)}, not {wanted}")
+    acl = session.client("wafv2").get_web_acl_for_resource(ResourceArn=stage_arn).get("WebACL")
+    rules = [rule.get("Statement", {}).get("RateBasedStatement") for rule in (acl or {}).get("Rules", [])]
+    if not any(rule and rule.get("AggregateKeyType") == "IP" and "/auth" in json.dumps(rule) for rule in rules):
+        problems.append("the API stage's web ACL has no per-address rate rule for the login routes")
+    return problems
+
+
 # --- 7. smoke test --------------------------------------------------------------------------------------
 
 
@@ -418,8 +522,11 @@ def deploy(stage: str, region: str | None, smoke: bool, emulated: bool) -> str:
     if session.region_name is None:
         raise Stop("no AWS region: pass --region or set AWS_DEFAULT_REGION")
     check_pin_key(session, stage)
+    check_spend_limit(session, settings)
     apns_arn = apns_platform_application(session, stage)
     outputs = deploy_stack(session, stage, settings, apns_arn, emulated)
+    if emulated:  # what the emulator's CloudFormation cannot create, made from the template (scripts/local_stack.py)
+        outputs = {**outputs, **emulated_stand_ins(session, stage, settings, apns_arn)}
     settings_file = write_settings(stage, settings, outputs, emulated)
     say(f"stage settings: {settings_file.relative_to(ROOT)}")
     recover_deployed_state(session, stage)
@@ -437,6 +544,12 @@ def deploy(stage: str, region: str | None, smoke: bool, emulated: bool) -> str:
     gateway.apply_throttles(session.client("apigateway"), rest_api["rest_api_id"], api_stage, settings)
     say(f"throttles set on {rest_api['rest_api_id']}/{api_stage}")
     associate_web_acl(session, outputs.get("ApiWebAclArn"), rest_api["rest_api_id"], api_stage)
+    turn_on_delivery_status_logging(session, settings, outputs)
+    stage_arn = f"arn:aws:apigateway:{session.region_name}::/restapis/{rest_api['rest_api_id']}/stages/{api_stage}"
+    problems = text_guard_problems(session, stage, settings, outputs, stage_arn)
+    if problems:
+        raise Stop("the texting guards are not all in place:\n  " + "\n  ".join(problems))
+    say("texting guards in place: delivery-status logging, spend and success-rate alarms, per-address rate rule")
     url = rest_api["rest_api_url"]
     if smoke:
         token = smoke_token(session, stage)
