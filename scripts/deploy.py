@@ -4,9 +4,11 @@
 
 With your AWS credentials, in order, stopping with a message and exit status 1 at the first problem:
 
-1. checks: ``infra/stages.json`` has no placeholder; the SSM SecureString ``/invites/<stage>/pin-secret`` exists
-   and is not the development key or a placeholder (its value is never printed or written); the APNS platform
-   application ``invites-<stage>-apns`` exists;
+1. checks: ``infra/stages.json`` has no placeholder and gives the stage its texting guards (countries, maximum
+   price per text, monthly segment budget and segment price); the SSM SecureString ``/invites/<stage>/pin-secret``
+   exists and is not the development key or a placeholder (its value is never printed or written); SNS's account
+   ``MonthlySpendLimit`` is above the text budget's cost; the APNS platform application ``invites-<stage>-apns``
+   exists;
 2. creates or updates the stack ``invites-<stage>`` of ``infra/template.yaml`` and waits for it;
 3. writes the stage's settings from the stack's outputs to ``build/stages/<stage>.json`` (git-ignored;
    scripts/stage_config.py), never into the tracked ``.chalice/config.json``;
@@ -16,7 +18,9 @@ With your AWS credentials, in order, stopping with a message and exit status 1 a
 5. ``chalice deploy`` through scripts/chalice_cli.py: runtime python3.12, manylinux wheels only, the gateway
    responses (404 for unknown paths, fixed bodies) inside the API definition it imports, the stage's reserved
    concurrency;
-6. the stage's throttles (scripts/gateway.py) and the body-limit web ACL of the stack on the API stage;
+6. the stage's throttles (scripts/gateway.py) and the stack's web ACL (body limit, per-address rate rule) on the
+   API stage; SNS's SMS attributes (delivery-status logging with the stack's role: every failure, a sample of
+   deliveries); then the texting guards read back (attributes, spend and success-rate alarms, the rate rule);
 7. a smoke test of the URL: ``/openapi.json`` 200, ``GET /events`` without a token 401, an unknown path 404
    without echoing the ``Authorization`` header, and, with the stage's smoke token (SSM
    ``/invites/<stage>/smoke-token``, docs/operations.md), a 204 with neither body nor Content-Type.
@@ -432,8 +436,9 @@ def text_guard_problems(session, stage: str, settings: dict, outputs: dict[str, 
         if alarms.get(name) != wanted:
             problems.append(f"alarm {name}: {alarms.get(name)}, not {wanted}")
     acl = session.client("wafv2").get_web_acl_for_resource(ResourceArn=stage_arn).get("WebACL")
-    rules = [rule.get("Statement", {}).get("RateBasedStatement") for rule in (acl or {}).get("Rules", [])]
-    if not any(rule and rule.get("AggregateKeyType") == "IP" and "/auth" in json.dumps(rule) for rule in rules):
+    rates = [rule.get("Statement", {}).get("RateBasedStatement") for rule in (acl or {}).get("Rules", [])]
+    per_address = [rate for rate in rates if rate and rate.get("AggregateKeyType") == "IP"]
+    if not any("auth" in json.dumps(rate, default=str) for rate in per_address):  # SearchString comes back as bytes
         problems.append("the API stage's web ACL has no per-address rate rule for the login routes")
     return problems
 
