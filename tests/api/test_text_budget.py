@@ -114,3 +114,42 @@ def test_a_text_that_fails_costs_the_budget_nothing(client, fail_aws, override_s
     assert down.status_code == 503 and body(down) != PAUSED  # SNS is down: the ordinary 503
     fail_aws("sns", "Publish", "")  # SNS is back
     assert login(client, number)["phone_number"] == number  # the one segment was given back
+
+
+def test_a_throttled_budget_counter_answers_503_and_keeps_nothing(client, fail_aws, override_settings):
+    override_settings(sms_monthly_segments=100)
+    fail_aws("dynamodb", "UpdateItem")  # only the budget's conditional ADD is an UpdateItem on this route
+    number = phone()
+    busy = _ask_pin(client, number)
+    assert busy.status_code == 503 and int(busy.headers["Retry-After"]) > 0 and body(busy) != PAUSED
+    assert texts_to(number) == []
+    fail_aws("dynamodb", "UpdateItem", "")  # DynamoDB is back: nothing of the failed request counts
+    for _ in range(5):  # the number's whole allowance of pins is still there
+        assert _ask_pin(client, number).status_code == 204
+
+
+def test_invitations_stand_when_the_budget_cannot_be_counted(client, override_settings, monkeypatch):
+    from botocore.exceptions import ClientError
+
+    from chalicelib.store import counters
+
+    override_settings(sms_monthly_segments=100)
+    original = counters.add_within
+
+    def throttled_budget(key, *args, **kwargs):
+        if key.startswith("RATE#sms-budget#"):
+            error = {"Error": {"Code": "ThrottlingException"}, "ResponseMetadata": {"HTTPStatusCode": 400}}
+            raise ClientError(error, "UpdateItem")
+        return original(key, *args, **kwargs)
+
+    monkeypatch.setattr(counters, "add_within", throttled_budget)
+    owner = make_person("Olive Owner")
+    guest = phone()
+    response = post_json(
+        client,
+        "/events",
+        {"title": "Picnic", "event_date": "2030-06-01T18:30:00Z", "invite_phone_numbers": [guest]},
+        owner.token,
+    )
+    assert response.status_code == 201 and guest in {p["phone_number"] for p in body(response)["invitees"]}
+    assert texts_to(guest) == []  # not counted, so not sent
