@@ -350,3 +350,69 @@ def test_an_account_spend_limit_not_above_the_budget_cost_stops_the_deploy(stage
     with pytest.raises(deploy.Stop, match="MonthlySpendLimit"):
         deploy.check_spend_limit(session, deploy.stage_settings("prod"))
     deploy.check_spend_limit(_Session({"MonthlySpendLimit": "2750"}), deploy.stage_settings("prod"))
+
+
+def _as_deployed(value, parameters: dict):
+    """A template fragment with its Refs and Subs of ``parameters`` filled in."""
+    if isinstance(value, dict):
+        if set(value) == {"Ref"}:
+            return parameters[value["Ref"]]
+        if set(value) == {"Fn::Sub"}:
+            text = value["Fn::Sub"]
+            for name, given in parameters.items():
+                text = text.replace(f"${{{name}}}", str(given))
+            return text
+        return {key: _as_deployed(inner, parameters) for key, inner in value.items()}
+    if isinstance(value, list):
+        return [_as_deployed(inner, parameters) for inner in value]
+    return value
+
+
+def test_the_deploy_names_each_texting_guard_that_is_not_in_place(aws, stages):
+    import boto3
+
+    session = boto3.session.Session(region_name="us-east-1")
+    settings = deploy.stage_settings("prod")
+    cost = deploy.budget_cost_usd(settings)
+    role = "arn:aws:iam::123456789012:role/invites-prod-SmsDeliveryStatusRole"
+    stage_arn = "arn:aws:apigateway:us-east-1::/restapis/abc123/stages/api"
+
+    def problems() -> str:
+        outputs = {"SmsDeliveryStatusRoleArn": role}
+        return "\n".join(deploy.text_guard_problems(session, "prod", settings, outputs, stage_arn))
+
+    # GIVEN an account where nothing was set up
+    found = problems()
+    for missing in ("DeliveryStatusIAMRole", "SamplingRate", "sms-spend", "sms-spend-high", "sms-success-rate"):
+        assert missing in found, found
+    assert "rate rule" in found
+    # WHEN everything is in place, but the high spend alarm at the wrong threshold
+    session.client("sns").set_sms_attributes(
+        attributes={"DeliveryStatusIAMRole": role, "DeliveryStatusSuccessSamplingRate": "10"}
+    )
+    cloudwatch = session.client("cloudwatch")
+    common = {"Namespace": "AWS/SNS", "Statistic": "Maximum", "Period": 300, "EvaluationPeriods": 1}
+    spend = {**common, "MetricName": "SMSMonthToDateSpentUSD", "ComparisonOperator": "GreaterThanOrEqualToThreshold"}
+    cloudwatch.put_metric_alarm(AlarmName="invites-prod-sms-spend", Threshold=round(cost * 0.5, 2), **spend)
+    cloudwatch.put_metric_alarm(AlarmName="invites-prod-sms-spend-high", Threshold=cost, **spend)
+    cloudwatch.put_metric_alarm(
+        AlarmName="invites-prod-sms-success-rate",
+        Threshold=0.9,
+        **{**common, "MetricName": "SMSSuccessRate", "Statistic": "Average", "ComparisonOperator": "LessThanThreshold"},
+    )
+    template = load("local_stack").load_template()
+    acl = template["Resources"]["ApiWebAcl"]["Properties"]
+    rules = _as_deployed(acl["Rules"], {"LoginRequestsPerAddress": 100, "NamePrefix": "invites", "Stage": "prod"})
+    wafv2 = session.client("wafv2")
+    created = wafv2.create_web_acl(
+        Name="invites-prod-api",
+        Scope="REGIONAL",
+        DefaultAction={"Allow": {}},
+        Rules=rules,
+        VisibilityConfig={"SampledRequestsEnabled": True, "CloudWatchMetricsEnabled": True, "MetricName": "api"},
+    )
+    wafv2.associate_web_acl(WebACLArn=created["Summary"]["ARN"], ResourceArn=stage_arn)
+    # THEN only that alarm is named
+    assert problems() == f"alarm invites-prod-sms-spend-high: ('SMSMonthToDateSpentUSD', {round(cost, 2)}), not " + (
+        f"('SMSMonthToDateSpentUSD', {round(cost * 0.8, 2)})"
+    )
