@@ -108,7 +108,8 @@ def _fitting(costs: Sequence[int], room: int) -> int:
 def _reserve(costs: Sequence[int], priority: Priority, now: datetime) -> int:
     """Count the segments of as many texts as fit (in order) into the month's budget at ``priority``; how many
     did. One conditional ADD when they all fit; else (several texts) the counter read and the ADD tried again
-for fewer."""
+    for fewer. Parallel senders that keep moving the counter may leave texts uncounted (limited early, never
+    late)."""
     from chalicelib import store
     from chalicelib.store import counters
 
