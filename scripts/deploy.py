@@ -167,7 +167,7 @@ def check_spend_limit(session, settings: dict) -> None:
         raise Stop(
             f"SNS MonthlySpendLimit is {limit:g} USD, not above the text budget's cost of {cost:.2f} USD "
             f"(sms_monthly_segments x sms_segment_cost_usd): aws sns set-sms-attributes --attributes "
-            f"MonthlySpendLimit={int(cost * 1.25) + 1} (docs/deploy.md, \"Sizing the text budget\")"
+            f'MonthlySpendLimit={int(cost * 1.25) + 1} (docs/deploy.md, "Sizing the text budget")'
         )
 
 
@@ -415,6 +415,26 @@ def turn_on_delivery_status_logging(session, settings: dict, outputs: dict[str, 
     say(f"SMS delivery status logged: every failure, {sampling}% of deliveries")
 
 
+def delivery_log_groups(session) -> list[str]:
+    """SNS's log groups of texts delivered and failed (it names them; it creates them on the first text)."""
+    account = session.client("sts").get_caller_identity()["Account"]
+    base = f"sns/{session.region_name}/{account}/DirectPublishToPhoneNumber"
+    return [base, f"{base}/Failure"]
+
+
+def keep_delivery_logs(session, stage: str) -> None:
+    """The delivery-status logs name each text's phone number: made now, kept only as long as the stage's own
+    logs (``log_retention_in_days``), never the default of forever."""
+    logs = session.client("logs")
+    days = chalice_stage(stage)["log_retention_in_days"]
+    for name in delivery_log_groups(session):
+        try:
+            logs.create_log_group(logGroupName=name)
+        except logs.exceptions.ResourceAlreadyExistsException:
+            pass
+        logs.put_retention_policy(logGroupName=name, retentionInDays=days)
+
+
 def text_guard_problems(session, stage: str, settings: dict, outputs: dict[str, str], stage_arn: str) -> list[str]:
     """What is missing of the stage's texting guards as AWS reports them after the deploy ([] when nothing):
     delivery-status logging, the spend and success-rate alarms, the web ACL's per-address rate rule."""
@@ -549,6 +569,7 @@ def deploy(stage: str, region: str | None, smoke: bool, emulated: bool) -> str:
     gateway.apply_throttles(session.client("apigateway"), rest_api["rest_api_id"], api_stage, settings)
     say(f"throttles set on {rest_api['rest_api_id']}/{api_stage}")
     associate_web_acl(session, outputs.get("ApiWebAclArn"), rest_api["rest_api_id"], api_stage)
+    keep_delivery_logs(session, stage)
     turn_on_delivery_status_logging(session, settings, outputs)
     stage_arn = f"arn:aws:apigateway:{session.region_name}::/restapis/{rest_api['rest_api_id']}/stages/{api_stage}"
     problems = text_guard_problems(session, stage, settings, outputs, stage_arn)

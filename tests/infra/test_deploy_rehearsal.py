@@ -264,6 +264,13 @@ def test_make_deploy_rehearsed_on_moto(emulator, project, publishes):
         StackName=f"invites-{STAGE}", LogicalResourceId="SmsDeliveryStatusRole"
     )["StackResourceDetail"]["PhysicalResourceId"]
     assert sms["DeliveryStatusIAMRole"].endswith(f"/{role}") and int(sms["DeliveryStatusSuccessSamplingRate"]) >= 10
+    # (its logs name phone numbers: kept as long as the stage's own logs, not forever)
+    delivery_logs = f"sns/{REGION}/123456789012/DirectPublishToPhoneNumber"
+    groups = {
+        g["logGroupName"]: g.get("retentionInDays")
+        for g in _client("logs", endpoint).describe_log_groups()["logGroups"]
+    }
+    assert groups[delivery_logs] == groups[f"{delivery_logs}/Failure"] == 14
     # ... the spend alarms at half and 80% of the budget's cost, and the delivery rate below 90% ...
     alarms = {
         alarm["AlarmName"]: (alarm.get("MetricName"), alarm["Threshold"], alarm["ComparisonOperator"])
