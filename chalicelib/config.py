@@ -50,7 +50,8 @@ class Settings:
     # need it (emoji, most non-Latin scripts). Only the kept minimum of name and title may go past them.
     invite_sms_max_segments: int = 2
     invite_sms_max_segments_ucs2: int = 3
-    # Only numbers of these countries (ISO 3166 alpha-2, comma-separated, e.g. "US,CA,GB") are texted; "": all.
+    # Only numbers of these countries (ISO 3166 alpha-2, comma-separated, e.g. "US,CA,GB") are texted; "": all
+    # (local runs and tests: a deployed stage gets its infra/stages.json list, the deploy refuses none).
     sms_countries: str = ""
     # Segments all texts together may take per calendar month (UTC); 0 or unset: no budget. Texts nobody asked
     # for (invitations, promotions) stop at 80% of it, pins and HELP answers at 100% (then POST /auth: 503).

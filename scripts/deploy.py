@@ -200,6 +200,7 @@ def stack_parameters(stage: str, settings: dict, apns_arn: str) -> list[dict]:
         "ApnsPlatformApplicationArn": apns_arn,
         "SmsSenderId": settings.get("sms_sender_id", ""),
         "AlarmEmail": settings.get("alarm_email", ""),
+        "LoginRequestsPerAddress": str(settings.get("login_requests_per_address", 100)),
         "SmsBudgetHalfCostUsd": f"{budget_cost_usd(settings) * 0.5:.2f}",
         "SmsBudgetHighCostUsd": f"{budget_cost_usd(settings) * 0.8:.2f}",
         "TableDeletionProtection": "true" if settings.get("deletion_protection", True) else "false",

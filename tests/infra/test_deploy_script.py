@@ -316,13 +316,15 @@ def test_the_texting_guards_reach_the_generated_settings(stages, tmp_path, monke
     assert env["SMS_MONTHLY_SEGMENTS"] == str(settings["sms_monthly_segments"])
 
 
-def test_the_spend_alarms_are_half_and_80_percent_of_the_budget_cost(stages):
+def test_the_spend_alarms_are_half_and_80_percent_of_the_budget_cost_and_the_rate_rule_the_stage_s(stages):
     stages(lambda data: data["prod"].update(sms_monthly_segments=250_000, sms_segment_cost_usd=0.0088))
+    stages(lambda data: data["prod"].update(login_requests_per_address=40))
     parameters = {
         p["ParameterKey"]: p["ParameterValue"]
         for p in deploy.stack_parameters("prod", deploy.stage_settings("prod"), "arn:apns")
     }
     assert (parameters["SmsBudgetHalfCostUsd"], parameters["SmsBudgetHighCostUsd"]) == ("1100.00", "1760.00")
+    assert parameters["LoginRequestsPerAddress"] == "40"
 
 
 class _Sns:
