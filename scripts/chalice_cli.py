@@ -449,6 +449,8 @@ def _install_settings(argv: list[str], settings_file: str | None) -> None:
             return cap_queue_pollers(load_app(self, *args, **kwargs), stages[stage])
 
         factory.CLIFactory.load_chalice_app = load_chalice_app
+        if command == "package":
+            _install_snapstart_integration(stages[stage])
 
 
 # --- the API definition --------------------------------------------------------------------------------
@@ -468,6 +470,24 @@ def _install_gateway_responses() -> None:
 
     generate_swagger.adds_gateway_responses = True
     swagger.SwaggerGenerator.generate_swagger = generate_swagger
+
+
+def _install_snapstart_integration(stage_settings: dict) -> None:
+    """With the stage's ``snapstart`` on, ``chalice package``'s API definition invokes the API function's alias
+    (scripts/pipeline.py publishes it with SnapStart): an unqualified ARN runs $LATEST, which SnapStart skips."""
+    if not stage_settings.get("snapstart"):
+        return
+    from chalice.deploy import swagger
+
+    def alias_uri(self, lambda_arn=None):
+        return {
+            "Fn::Sub": (
+                "arn:${AWS::Partition}:apigateway:${AWS::Region}:lambda:path/2015-03-31"
+                "/functions/${APIHandler.Alias}/invocations"
+            )
+        }
+
+    swagger.CFNSwaggerGenerator._uri = alias_uri
 
 
 # --- chalice local ---------------------------------------------------------------------------------------
