@@ -478,12 +478,17 @@ def _install_snapstart_integration(stage_settings: dict) -> None:
     if not stage_settings.get("snapstart"):
         return
     from chalice.deploy import swagger
+    from pipeline import SNAPSTART_ALIAS
+
+    # SAM names the alias resource <function>Alias<name>; its Ref is the alias's ARN. (``APIHandler.Alias`` is
+    # resolved in a Ref, not inside Fn::Sub.)
+    alias = f"APIHandlerAlias{SNAPSTART_ALIAS}"
 
     def alias_uri(self, lambda_arn=None):
         return {
             "Fn::Sub": (
                 "arn:${AWS::Partition}:apigateway:${AWS::Region}:lambda:path/2015-03-31"
-                "/functions/${APIHandler.Alias}/invocations"
+                f"/functions/${{{alias}}}/invocations"
             )
         }
 
