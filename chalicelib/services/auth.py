@@ -26,7 +26,7 @@ from chalicelib.timeutil import utcnow
 # Every request authenticates; only the login routes text, count tries and need the pin key. Their modules
 # are imported inside the functions that use them, so a cold start of any other route skips them.
 if TYPE_CHECKING:
-    from chalicelib.services.ratelimit import Limit, RollingLimit
+    from chalicelib.services.ratelimit import Limit, RollingLimit  # rolling limits: off the API's cold start
 
 INVALID_PIN = "Invalid pin."
 OPTED_OUT = "This number has opted out of texts from {service}. Reply START to one of our texts, then try again."
@@ -35,7 +35,7 @@ PIN_ATTEMPTS = 5  # reads of the number's log when parallel requests keep moving
 
 
 def _pin_hmac(e164: str, pin: str) -> str:
-    from chalicelib.pinkey import pin_key
+    from chalicelib.pinkey import pin_key  # the pin key (SSM): off the API's cold start
 
     # deployed stages: the SSM key, 503 without one (never the public development key)
     return hmac.new(pin_key(), f"{e164}:{pin}".encode(), hashlib.sha256).hexdigest()
@@ -48,7 +48,7 @@ def hash_token(token: str) -> str:
 def _number_limit(e164: str) -> RollingLimit:
     """Pins texted to one number in any window (15 minutes): also the longest someone else can hold the
     number's login back by asking for its pins."""
-    from chalicelib.services.ratelimit import RollingLimit
+    from chalicelib.services.ratelimit import RollingLimit  # rolling limits: off the API's cold start
 
     settings = get_settings()
     return RollingLimit(
@@ -62,8 +62,8 @@ def request_pin(e164: str, source_ip: str) -> None:
     request moved it), and undone when the text cannot be sent, so a failed send costs nothing. A
     number on SNS's opt-out list is refused (400) before anything is written or sent; the stop list,
     which is for invitation texts only, does not apply: the person asked for this pin."""
-    from chalicelib.messaging import sms_sender
-    from chalicelib.services.ratelimit import Limit, address_subject
+    from chalicelib.messaging import sms_sender  # the messaging package: off the API's cold start
+    from chalicelib.services.ratelimit import Limit, address_subject  # rolling limits: off the API's cold start
 
     settings = get_settings()
     if sms_sender.opted_out(e164):
@@ -79,7 +79,7 @@ def request_pin(e164: str, source_ip: str) -> None:
         number_limit.check(usage, 1, now)
         try:
             tokens.save_pin_counted(item, [address_limit.counted_add(now)], log=number_limit.write(usage, 1, now))
-        except store.Conflict:
+        except store.Contended:
             raise TryAgain() from None  # a parallel request moved the number's log: read it again
         except store.Refused:
             raise Throttled(address_limit.retry_after(now)) from None
@@ -110,7 +110,7 @@ def verify_pin(e164: str, pin: str, source_ip: str) -> tuple:
     Three rounds: the address count, the try and the phone claim read side by side; the user read
     (or made); one transaction that consumes the pin, stores the token and activates a former
     invitee."""
-    from chalicelib.messaging import notifications
+    from chalicelib.messaging import notifications  # the messaging package: off the API's cold start
 
     item, claim = _checked_pin(e164, pin, source_ip)
     user, created = users.user_for_login(e164, claim)
@@ -132,7 +132,7 @@ def verify_pin(e164: str, pin: str, source_ip: str) -> tuple:
 def _checked_pin(e164: str, pin: str, source_ip: str) -> tuple:
     """Spend one try of the pin (within the address's limit) and compare it; 400 when it does not match.
     Returns the pin (for the caller to consume) and the number's phone claim."""
-    from chalicelib.pinkey import pin_key
+    from chalicelib.pinkey import pin_key  # the pin key (SSM): off the API's cold start
 
     pin_key()  # a stage without its key answers 503 before a try is spent
     item, claim = _first_round(e164, source_ip)
@@ -156,7 +156,7 @@ def prove_number(e164: str, pin: str, source_ip: str) -> int | None:
 def _first_round(e164: str, source_ip: str) -> tuple:
     """Count the try against the address and the pin side by side, and read the phone claim.
     Over the address limit: the pin's try is given back (if it was spent) and the answer is 429."""
-    from chalicelib.services.ratelimit import Limit, address_subject, hit
+    from chalicelib.services.ratelimit import Limit, address_subject, hit  # rolling limits: off the API's cold start
 
     limit = Limit("verify-ip", address_subject(source_ip), get_settings().auth_verify_per_ip_per_hour)
 

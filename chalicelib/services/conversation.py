@@ -61,8 +61,8 @@ def _store_counted(user, event_id: int, item, counter: str, limit: int) -> None:
             raise
 
     try:
-        retry(post, attempts=POST_ATTEMPTS, pause=linear(0.02), retry_on=lambda exc: isinstance(exc, store.Conflict))
-    except store.Conflict:
+        retry(post, attempts=POST_ATTEMPTS, pause=linear(0.02), retry_on=lambda exc: isinstance(exc, store.Contended))
+    except store.Contended:
         raise ServiceUnavailable() from None
 
 
@@ -99,7 +99,7 @@ def post_message(user, event_id: int, body: str) -> dict:
     try:
         _store_counted(user, event_id, message, conversation_store.MESSAGE_COUNT, limit)
     except _LimitReached as full:
-        raise Conflict(body=_message_result(body, full.event, user, refused=True, limit=limit)) from None
+        raise Conflict(answer=_message_result(body, full.event, user, refused=True, limit=limit)) from None
     event = conversation_store.find_event(event_id)
     return _message_result(body, event, user, refused=False, limit=limit)
 

@@ -181,7 +181,7 @@ class RollingLimit:
                 charges.remove((round(now, 3), amount))
                 try:
                     rate_logs.write_logs([self._write(charges, usage.version, now)])
-                except (store.Refused, store.Conflict):
+                except (store.Refused, store.Contended):
                     raise TryAgain() from None
 
         try:
@@ -236,7 +236,7 @@ def _commit_together(charges: Sequence[tuple[RollingLimit, int]], usages: list[U
         writes = [limit.write(usage, amount, now) for (limit, amount), usage in zip(charges, usages, strict=True)]
         try:
             rate_logs.write_logs(writes)
-        except (store.Refused, store.Conflict):
+        except (store.Refused, store.Contended):
             raise TryAgain() from None
 
     try:
@@ -261,7 +261,7 @@ def charge_each(limits: Sequence[RollingLimit], now: float | None = None) -> lis
         def commit(chunk: Sequence[int], usages: dict[int, Usage] = usages) -> list[int]:
             try:
                 rate_logs.write_logs([limits[index].write(usages[index], 1, now) for index in chunk])
-            except (store.Refused, store.Conflict):
+            except (store.Refused, store.Contended):
                 return list(chunk)
             for index in chunk:
                 counted[index] = True

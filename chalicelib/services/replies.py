@@ -58,7 +58,7 @@ def rsvp(caller, event_id: int, *, accept: bool, message: str | None, extra_gues
             if invitation.wait_key:
                 return _change_waiting(invitation, event, extra, text)
             return _accept(invitation, event, extra, text)
-        except (store.Conflict, store.Refused):
+        except (store.Contended, store.Refused):
             raise TryAgain() from None  # the reply, the line or the counters moved: read again
 
     try:

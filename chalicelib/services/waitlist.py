@@ -18,9 +18,8 @@ from __future__ import annotations
 import random
 import time
 
-from chalicelib import store
+from chalicelib import invite_links, store
 from chalicelib.config import get_settings
-from chalicelib.guest_page import invite_links
 from chalicelib.messaging import notifications
 from chalicelib.store import waitlist as waitlist_store
 from chalicelib.store.records import Event
@@ -70,7 +69,7 @@ def promote_waiting(event_id: int, actor_id: int) -> list[int]:
                 max_spots_filled=get_settings().max_spots_filled,
                 notice_hashes={uid: invite_links.hash_code(code) for uid, code in codes.items()},
             )
-        except (store.Refused, store.Conflict):
+        except (store.Refused, store.Contended):
             time.sleep(random.uniform(0, RACE_PAUSE_SECONDS * (round_number + 1)))  # the line moved: read it again
             continue
         promoted += [party.user_id for party in chosen]

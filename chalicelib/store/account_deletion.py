@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import time
 
-from pynamodb.attributes import NumberAttribute, UnicodeAttribute, UTCDateTimeAttribute
 from pynamodb.exceptions import DeleteError, TransactWriteError, UpdateError
 
 from chalicelib.aws_errors import condition_failed, conflicted
@@ -32,9 +31,11 @@ from chalicelib.models.events import (
     invitation_sk,
 )
 from chalicelib.models.users import (
+    JOBS_PK,
     OWNER_SK,
     PHONE_SK,
     PROFILE_SK,
+    DeletionJob,
     Device,
     DeviceOwner,
     PhoneClaim,
@@ -46,23 +47,12 @@ from chalicelib.models.users import (
     user_pk,
 )
 from chalicelib.parallel import chunks
-from chalicelib.store import exports  # noqa: F401 - its item kind is read with the user's partition
 from chalicelib.store.batch import batch_get, batch_write
 from chalicelib.store.events import TRANSACTION_ITEMS
 from chalicelib.store.invitations import party_of, unchanged_reply
 from chalicelib.timeutil import utcnow
 
-JOBS_PK = "ACCOUNT_DELETION"  # the users table's partition of pending deletions (one item per user)
 ATTEMPTS = 8
-
-
-class DeletionJob(UsersTable, discriminator="deletion_job"):
-    """A deletion in progress. ``full_name`` is kept only for the cancel notices of the person's events,
-    and goes with the item when the cascade is over."""
-
-    user_id = NumberAttribute()
-    full_name = UnicodeAttribute(default="")
-    requested = UTCDateTimeAttribute()
 
 
 def _pause(attempt: int) -> None:

@@ -62,7 +62,7 @@ def add_within_if_unchanged(
     key: str, by: int, limit: int, expires_at: datetime, *, other_key: str, other_count: int | None
 ) -> None:
     """Add ``by`` to ``key`` within ``limit``, in one transaction conditional on the counter ``other_key``
-    still holding ``other_count`` (None: absent). Raises Refused or Conflict when either moved."""
+    still holding ``other_count`` (None: absent). Raises Refused or Contended when either moved."""
     unchanged = RateCounter.pk.does_not_exist() if other_count is None else RateCounter.count == other_count
     with refusals(), transact_write() as transaction:
         transaction.condition_check(RateCounter, other_key, condition=unchanged)

@@ -50,7 +50,7 @@ def add_to(transaction, write: LogWrite) -> None:
 
 
 def write_logs(writes: list[LogWrite]) -> None:
-    """Write the logs in one transaction (at most 100); Refused or Conflict when any moved meanwhile."""
+    """Write the logs in one transaction (at most 100); Refused or Contended when any moved meanwhile."""
     with refusals(), transact_write() as transaction:
         for write in writes:
             add_to(transaction, write)

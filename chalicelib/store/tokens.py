@@ -9,7 +9,7 @@ from datetime import datetime, timedelta
 from chalicelib.models.auth import Pin, RateCounter, pin_pk
 from chalicelib.models.base import transact_write
 from chalicelib.models.users import PROFILE_SK, Token, User, UsersTable, token_sk, user_pk
-from chalicelib.store import Conflict, Refused, rate_logs, refusals
+from chalicelib.store import Contended, Refused, rate_logs, refusals
 from chalicelib.store.batch import batch_get
 
 PIN_ITEM = 0  # the pin's position in :func:`use_pin`'s transaction, as Refused.items names it
@@ -22,7 +22,7 @@ def new_pin(e164: str, pin_hmac: str, nonce: str, ttl_seconds: int) -> Pin:
 def save_pin_counted(pin: Pin, counted_adds: list[tuple], log: rate_logs.LogWrite | None = None) -> None:
     """The pin, the bounded counter adds (``(item, actions, condition)``, see store.counters.limited_add)
     and a rolling limit's ``log`` in one transaction. Raises Refused whose items are the indexes in
-    ``counted_adds`` of the full counters, or Conflict when the log moved since it was read."""
+    ``counted_adds`` of the full counters, or Contended when the log moved since it was read."""
     try:
         with refusals(), transact_write() as transaction:
             if log is not None:
@@ -34,7 +34,7 @@ def save_pin_counted(pin: Pin, counted_adds: list[tuple], log: rate_logs.LogWrit
         # PynamoDB sends puts before updates: the log (if any) and the pin first, the counters in order
         first = 1 if log is None else 2
         if log is not None and refused.item_failed(0):
-            raise Conflict() from refused
+            raise Contended() from refused
         raise Refused(tuple(position - first for position in refused.items if position >= first)) from refused
 
 

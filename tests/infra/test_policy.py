@@ -246,7 +246,7 @@ def disable_push_endpoints() -> None:
 
 def drain_queue(url: str, recorder: Recorder) -> None:
     """The notification worker: what SQS would hand the Lambda handler, in batches of 10."""
-    from chalicelib.messaging.notifications import queue_handler
+    from chalicelib.jobs import queue_handler
 
     sqs = boto3.client("sqs", region_name="us-east-1")
     for _ in range(20):

@@ -10,8 +10,9 @@ from botocore.exceptions import ClientError
 
 from chalicelib.aws_errors import endpoint_gone
 from chalicelib.config import get_settings
+from chalicelib.jobs import queue_handler
 from chalicelib.messaging import notifications
-from chalicelib.messaging.notifications import queue_handler, queueing, reminders
+from chalicelib.messaging.notifications import queueing, reminders
 from chalicelib.models.auth import SentNotification
 from chalicelib.store.claims import claim_delivery, mark_claim_sent, release_claim
 from tests.utils.factories import make_event, make_person

@@ -22,9 +22,9 @@ import time
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from chalicelib import invite_links
 from chalicelib.config import get_settings
 from chalicelib.errors import Conflict, NotFound
-from chalicelib.guest_page import invite_links
 from chalicelib.messaging import stop_list
 from chalicelib.parallel import parallel_map
 from chalicelib.pinkey import pin_key

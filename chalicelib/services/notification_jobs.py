@@ -35,7 +35,7 @@ from chalicelib.messaging.notifications.messages import (
     Outcome,
     Push,
 )
-from chalicelib.messaging.notifications.promotion_texts import text_promoted
+from chalicelib.services.promotion_texts import text_promoted
 from chalicelib.store import favorites
 from chalicelib.store.events import GUEST, EventView, flag_invitations_cancelled, load_partition, mark_reminded
 from chalicelib.store.users import get_user, get_users

@@ -5,8 +5,8 @@ message delivered again texts nobody twice."""
 from __future__ import annotations
 
 from chalicelib.config import get_settings
-from chalicelib.messaging.invitation_texts import send_promotion_texts
 from chalicelib.messaging.notifications.messages import WAITLIST_PROMOTED, event_expiry
+from chalicelib.services.invitation_texts import send_promotion_texts
 from chalicelib.store import claims
 
 SMS_DEVICE = "sms"
