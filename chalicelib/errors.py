@@ -17,7 +17,8 @@ class DomainError(Exception):
 
 
 class ValidationError(DomainError):
-    """Bad input, keyed by field: ``{"field": ["message", ...]}`` (``errors``)."""
+    """Bad input, keyed by field: ``{"field": ["message", ...]}`` (``errors``; the subclasses below carry what
+    was wrong instead, and are worded where they are sent)."""
 
     def __init__(self, errors: dict[str, list[str]] | dict):
         super().__init__()
@@ -26,6 +27,22 @@ class ValidationError(DomainError):
     @classmethod
     def field(cls, name: str, message: str) -> ValidationError:
         return cls({name: [message]})
+
+
+class OutOfRange(ValidationError):
+    """A number past what the state allows: ``field`` may be at most ``most`` or at least ``least``."""
+
+    def __init__(self, field: str, *, most: int | None = None, least: int | None = None):
+        super().__init__({})
+        self.field, self.most, self.least = field, most, least
+
+
+class Required(ValidationError):
+    """A field the request needs was not sent."""
+
+    def __init__(self, field: str):
+        super().__init__({})
+        self.field = field
 
 
 class BadRequest(DomainError):

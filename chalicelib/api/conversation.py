@@ -5,7 +5,7 @@ from __future__ import annotations
 from chalicelib.api.blueprint import ApiBlueprint
 from chalicelib.api.request import RequestContext
 from chalicelib.api.responses import NO_CONTENT, HandlerResult
-from chalicelib.errors import ValidationError
+from chalicelib.errors import Required
 from chalicelib.services import representations
 from chalicelib.validation import Fields
 
@@ -41,7 +41,7 @@ def post_poll(ctx: RequestContext):
     event_id = ctx.path_id("event_id")
     data = ctx.json_object()
     if any(_missing(data.get(name)) for name in ("suggested_date", "suggested_venue")):
-        raise ValidationError(conversation.POLL_REQUIRED)  # the spec's body for a missing field
+        raise Required("body")
     fields = Fields(data)
     suggested_date = fields.datetime("suggested_date", required=True)
     suggested_venue = fields.string("suggested_venue", required=True, max_length=VENUE_MAX_LENGTH)

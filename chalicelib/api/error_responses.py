@@ -25,8 +25,10 @@ from chalicelib.errors import (
     NotAcceptable,
     NotAuthenticated,
     NotFound,
+    OutOfRange,
     PayloadTooLarge,
     PermissionDenied,
+    Required,
     ServiceUnavailable,
     Throttled,
     UnsupportedMediaType,
@@ -90,6 +92,12 @@ def _detail(error: DomainError) -> str:
 
 def body_of(error: DomainError) -> dict:
     """The JSON body: the field errors of a ValidationError, a Conflict's own answer, else ``{"detail": ...}``."""
+    if isinstance(error, OutOfRange):
+        if error.most is not None:
+            return {error.field: [f"Ensure this value is less than or equal to {error.most}."]}
+        return {error.field: [f"Ensure this value is greater than or equal to {error.least}."]}
+    if isinstance(error, Required):
+        return {error.field: ["This field is required."]}
     if isinstance(error, ValidationError):
         return error.errors
     if isinstance(error, Conflict) and error.answer is not None:

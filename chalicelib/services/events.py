@@ -21,7 +21,7 @@ from datetime import datetime
 
 from chalicelib import invite_links, store
 from chalicelib.config import get_settings
-from chalicelib.errors import Conflict, ValidationError
+from chalicelib.errors import Conflict, OutOfRange, ValidationError
 from chalicelib.ids import new_id
 from chalicelib.messaging import notifications
 from chalicelib.retry import AttemptsSpent, TryAgain, retry
@@ -208,14 +208,12 @@ def _check_spots(event, new_total: int, filling: int) -> None:
     filling would put it past ``MAX_SPOTS_FILLED`` (beyond what every client's numbers hold exactly)."""
     room = get_settings().max_spots_filled - event.spots_filled
     if filling > room:
-        raise ValidationError.field("spot_filled", f"Ensure this value is less than or equal to {max(0, room)}.")
+        raise OutOfRange("spot_filled", most=max(0, room))
     if new_total and event.spots_filled + filling > new_total:
         if filling:
             left = max(0, new_total - event.spots_filled)
             raise ValidationError.field("spot_filled", f"Only {left} spots are left.")
-        raise ValidationError.field(
-            "total_spots", f"Ensure this value is greater than or equal to {event.spots_filled}."
-        )
+        raise OutOfRange("total_spots", least=event.spots_filled)
 
 
 def _edit_of(data: EventInput, new_total: int) -> EventEdit:

@@ -13,8 +13,10 @@ from chalicelib.errors import (
     NotAcceptable,
     NotAuthenticated,
     NotFound,
+    OutOfRange,
     PayloadTooLarge,
     PermissionDenied,
+    Required,
     ServiceUnavailable,
     Throttled,
     UnsupportedMediaType,
@@ -27,6 +29,19 @@ from chalicelib.pinkey import PinKeyUnavailable
     ("error", "status", "body", "headers"),
     [
         (ValidationError({"title": ["This field is required."]}), 400, {"title": ["This field is required."]}, {}),
+        (
+            OutOfRange("extra_guests", most=2),
+            400,
+            {"extra_guests": ["Ensure this value is less than or equal to 2."]},
+            {},
+        ),
+        (
+            OutOfRange("total_spots", least=3),
+            400,
+            {"total_spots": ["Ensure this value is greater than or equal to 3."]},
+            {},
+        ),
+        (Required("body"), 400, {"body": ["This field is required."]}, {}),
         (BadRequest("Form parse error."), 400, {"detail": "Form parse error."}, {}),
         (
             NotAuthenticated(),
