@@ -1,4 +1,4 @@
-"""Web links in invitation texts: the codes and their hashes (messaging/invitation_texts.invitation_text carries them).
+"""Web links in invitation texts: the codes and their hashes (services/invitation_texts.py carries them).
 
 A code is the URL-safe base64 of 24 bytes: the event id (7 bytes, big-endian) and 17 random bytes,
 so 32 characters holding 136 random bits. Only its SHA-256 is stored, on the guest's invitation

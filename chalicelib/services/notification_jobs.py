@@ -1,4 +1,4 @@
-"""Who gets which push for each queue message type, and its wording.
+"""The queue's notification jobs: who gets which push for each message type, and its wording.
 
 | message           | recipients                          | flag                    | once per                 |
 |-------------------|-------------------------------------|-------------------------|--------------------------|

@@ -9,7 +9,7 @@ and the confirm form to the user the pin proved, for GRANT_SECONDS. The deletion
 from __future__ import annotations
 
 from chalicelib.services import account_deletion, auth
-from chalicelib.services.guest_answers import signed_token, signed_token_valid
+from chalicelib.services.form_tokens import signed_token, signed_token_valid
 from chalicelib.store.users import get_user
 
 SUBJECT = "account-delete"
