@@ -45,6 +45,14 @@ class Required(ValidationError):
         self.field = field
 
 
+class NotAnImage(ValidationError):
+    """The file sent as ``field`` is no image this service reads (or a corrupt one)."""
+
+    def __init__(self, field: str):
+        super().__init__({})
+        self.field = field
+
+
 class BadRequest(DomainError):
     """A request that could not be read at all (a body that is no JSON, a broken form)."""
 
@@ -63,6 +71,10 @@ class PermissionDenied(DomainError):
 
 class NotFound(DomainError):
     """Nothing there, or nothing the caller may see (a stranger's event looks the same)."""
+
+
+class PageOutOfRange(NotFound):
+    """A page of a list past its last page (or below the first)."""
 
 
 class MethodNotAllowed(DomainError):

@@ -10,7 +10,7 @@ from __future__ import annotations
 from chalice import Response
 
 from chalicelib.api.blueprint import ApiBlueprint
-from chalicelib.api.error_responses import headers_of, status_of
+from chalicelib.api.error_responses import body_of, headers_of, status_of
 from chalicelib.api.guest_page import posted_from_the_page
 from chalicelib.api.request import FORM_BODY, NO_BODY, RequestContext
 from chalicelib.errors import DomainError, PermissionDenied, ValidationError
@@ -77,7 +77,7 @@ def send_pin(ctx: RequestContext):
     try:
         web_account.send_pin(number, ctx.source_ip)
     except ValidationError as refused:  # an opted-out number, say
-        message = next(iter(refused.errors.values()))[0]
+        message = next(iter(body_of(refused).values()))[0]
         return _html(ctx, account_pages.number_page(token, number=number, error=message), 400)
     return _html(ctx, account_pages.pin_page(web_account.pin_form_token(number), number))
 
@@ -94,7 +94,7 @@ def verify(ctx: RequestContext):
     try:
         grant = web_account.grant_for(number, (form.get("pin") or "").strip()[:32], ctx.source_ip)
     except ValidationError as refused:
-        message = refused.errors.get("pin", ["Invalid pin."])[0]
+        message = body_of(refused).get("pin", ["Invalid pin."])[0]
         return _html(ctx, account_pages.pin_page(web_account.pin_form_token(number), number, error=message), 400)
     if grant is None:
         return _html(ctx, account_pages.no_account_page())

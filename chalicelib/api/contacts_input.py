@@ -23,8 +23,9 @@ import binascii
 import re
 from typing import Any
 
+from chalicelib.api.error_responses import body_of
 from chalicelib.config import get_settings
-from chalicelib.errors import ValidationError
+from chalicelib.errors import NotAnImage, ValidationError
 from chalicelib.services.contact_photos import PHOTO_FIELD, PhotosTooCostly, clean_photos, too_large_message
 from chalicelib.services.contacts import ContactInput
 from chalicelib.validation import NOT_LIST, NOT_NULL, REQUIRED, Fields, text_errors_by_position
@@ -100,7 +101,7 @@ def parse_favorites(body: Any, *, with_details: bool) -> list[ContactInput]:
         errors = [{} for _ in items]
         position = {entry.phone: index for index, entry in enumerate(entries)}  # the last of each number
         for phone, problem in problems.items():
-            errors[position[phone]] = {PHOTO_FIELD: [problem]}
+            errors[position[phone]] = body_of(problem)
         if any(errors):
             _raise_list_errors(key, errors)
     return unique
@@ -143,9 +144,7 @@ def too_many_photos_message(most: int) -> str:
 
 
 def _invalid_image_message() -> str:
-    from chalicelib.services.images import INVALID_IMAGE  # Pillow: off the API's cold start
-
-    return INVALID_IMAGE
+    return body_of(NotAnImage(PHOTO_FIELD))[PHOTO_FIELD][0]
 
 
 def lookup_numbers(body: Any) -> list[Any]:

@@ -23,9 +23,11 @@ from chalicelib.errors import (
     InvalidToken,
     MethodNotAllowed,
     NotAcceptable,
+    NotAnImage,
     NotAuthenticated,
     NotFound,
     OutOfRange,
+    PageOutOfRange,
     PayloadTooLarge,
     PermissionDenied,
     Required,
@@ -61,11 +63,15 @@ _STATUS: tuple[tuple[type[DomainError], HTTPStatus], ...] = (
     (InternalError, HTTPStatus.INTERNAL_SERVER_ERROR),
 )
 
+# Django's words for a file that is no image, as DRF's ImageField answers.
+NOT_AN_IMAGE = "Upload a valid image. The file you uploaded was either not an image or a corrupted image."
+
 # DRF's words where the raiser gave none.
 _DEFAULT_DETAIL: tuple[tuple[type[DomainError], str], ...] = (
     (InvalidToken, "Invalid token."),
     (NotAuthenticated, "Authentication credentials were not provided."),
     (PermissionDenied, "You do not have permission to perform this action."),
+    (PageOutOfRange, "Invalid page."),
     (NotFound, "Not found."),
     (NotAcceptable, 'Invalid version in "Accept" header.'),
     (Conflict, "Conflict."),
@@ -98,6 +104,8 @@ def body_of(error: DomainError) -> dict:
         return {error.field: [f"Ensure this value is greater than or equal to {error.least}."]}
     if isinstance(error, Required):
         return {error.field: ["This field is required."]}
+    if isinstance(error, NotAnImage):
+        return {error.field: [NOT_AN_IMAGE]}
     if isinstance(error, ValidationError):
         return error.errors
     if isinstance(error, Conflict) and error.answer is not None:

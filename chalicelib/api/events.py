@@ -10,7 +10,7 @@ from chalicelib.api.blueprint import ApiBlueprint
 from chalicelib.api.request import NO_BODY, RequestContext
 from chalicelib.api.responses import NO_CONTENT, HandlerResult
 from chalicelib.config import get_settings
-from chalicelib.errors import NotFound, ValidationError
+from chalicelib.errors import PageOutOfRange, ValidationError
 from chalicelib.services import event_reads, representations
 from chalicelib.timeutil import parse_datetime, parse_iso_as_sent
 from chalicelib.validation import REQUIRED, Fields
@@ -174,7 +174,7 @@ def _page(ctx: RequestContext) -> int:
     if raw is None or raw == "":
         return 1
     if not raw.isascii() or not raw.isdigit() or int(raw) < 1:
-        raise NotFound(event_reads.INVALID_PAGE)
+        raise PageOutOfRange()
     return int(raw)
 
 

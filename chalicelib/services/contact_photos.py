@@ -2,7 +2,7 @@
 
 Every photo of a request is checked first against the request's decoding budget (pixels read from the
 headers, nothing decoded), then decoded and re-encoded one by one; a photo that is no good image, or too
-big, gets a message instead. The caller places the messages by its body's shape (api/contacts_input.py).
+big, gets its error instead. The caller places the errors by its body's shape (api/contacts_input.py).
 """
 
 from __future__ import annotations
@@ -23,9 +23,9 @@ def too_large_message(max_bytes: int) -> str:
     return f"File too large. Maximum size is {size} MB."
 
 
-def clean_photos(entries: list) -> dict[str, str]:
-    """Replace each entry's raw ``photo`` (bytes) by a clean JPEG; returns {phone: message} for the photos
-    that are no good. Raises :class:`PhotosTooCostly` before decoding anything when over the budget.
+def clean_photos(entries: list) -> dict[str, ValidationError]:
+    """Replace each entry's raw ``photo`` (bytes) by a clean JPEG; returns {phone: error keyed by ``photo``}
+    for the photos that are no good. Raises :class:`PhotosTooCostly` before decoding anything when over the budget.
 
     At most ``FAVORITE_PHOTO_MAX_PIXELS`` a photo, read from the header before any pixel is decoded; only the
     big rendition is made (a contact has one photo)."""
@@ -46,10 +46,10 @@ def clean_photos(entries: list) -> dict[str, str]:
                 square=False,
             )
         except PayloadTooLarge:
-            problems[entry.phone] = too_large_message(settings.avatar_max_bytes)
+            problems[entry.phone] = ValidationError.field(PHOTO_FIELD, too_large_message(settings.avatar_max_bytes))
             continue
         except ValidationError as error:
-            problems[entry.phone] = error.errors[PHOTO_FIELD][0]
+            problems[entry.phone] = error
             continue
         entry.photo = processed.big
     return problems
