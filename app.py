@@ -81,8 +81,8 @@ def remind_upcoming_events(event):
     """Hourly: queue a reminder for each live event starting within the reminder window, and queue again
     any account deletion whose message was lost."""
     # The scheduled job's modules stay off the API's cold start.
-    from chalicelib.messaging.notifications.reminders import enqueue_reminders
     from chalicelib.services.account_deletion import requeue_stuck_jobs
+    from chalicelib.services.reminders import enqueue_reminders
 
     enqueue_reminders()
     requeue_stuck_jobs()
@@ -91,7 +91,7 @@ def remind_upcoming_events(event):
 @app.on_sns_message(topic=get_settings().inbound_sms_topic_name)
 def handle_inbound_sms(event):
     """Texts people send to the service's numbers (two-way SMS): STOP, START, HELP. Returns what was done."""
-    from chalicelib.messaging.inbound_sms import handle  # the SMS handler's modules stay off the API's cold start
+    from chalicelib.services.inbound_sms import handle  # the SMS handler's modules stay off the API's cold start
 
     return handle(event.message)
 

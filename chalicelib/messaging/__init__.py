@@ -1,5 +1,4 @@
-"""Texts and pushes, the adapters below the use cases: sending (sms_sender.py, push_sender.py), fitting words
-into SMS segments (sms_segments.py), the stop list (stop_list.py), texts people send the service
-(inbound_sms.py), and the notification queue's sending and delivering sides (notifications/). Nothing here
-imports chalicelib.services: the use cases that decide who gets what are there (invitation texts, devices,
-notification jobs)."""
+"""Texts, pushes and the queue: the AWS adapters below the use cases, beside the store (neither imports the
+other). Sending (sms_sender.py, push_sender.py, local_echo.py for local runs), fitting words into SMS segments
+(sms_segments.py), and the notification queue's messages and sending side (notifications/). Who gets what,
+the stop list, delivery claims, devices and replies by text are use cases in chalicelib/services."""

@@ -7,7 +7,7 @@ and skip that round. The invitation is the one whose ``link_hash`` is the code's
 malformed code, an unknown one and one past its event by more than ``WEB_LINK_DAYS_AFTER_EVENT``
 are the same NotFound.
 
-"Stop texting me" puts the guest's number on the stop list (messaging/stop_list.py).
+"Stop texting me" puts the guest's number on the stop list (services/stop_list.py).
 
 An answer is ``replies.rsvp`` as the guest: the same rules, capacity transaction and push to the
 owner as the app's accept and reject. The guest is the same user the app later logs in (a user
@@ -23,9 +23,8 @@ from datetime import datetime, timedelta
 from chalicelib import invite_links
 from chalicelib.config import get_settings
 from chalicelib.errors import Conflict, NotFound
-from chalicelib.messaging import stop_list
 from chalicelib.parallel import parallel_map
-from chalicelib.services import event_reads, ratelimit, replies
+from chalicelib.services import event_reads, ratelimit, replies, stop_list
 from chalicelib.services.form_tokens import signed_token, signed_token_valid
 from chalicelib.services.ratelimit import Limit, address_subject
 from chalicelib.store.events import load_partition

@@ -21,7 +21,6 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from chalicelib.config import get_settings
-from chalicelib.messaging.notifications.delivery import deliver
 from chalicelib.messaging.notifications.messages import (
     CONTACT_JOINED,
     EVENT_CANCELLED,
@@ -36,6 +35,7 @@ from chalicelib.messaging.notifications.messages import (
     Push,
 )
 from chalicelib.services.promotion_texts import text_promoted
+from chalicelib.services.push_delivery import deliver
 from chalicelib.store import favorites
 from chalicelib.store.events import GUEST, EventView, flag_invitations_cancelled, load_partition, mark_reminded
 from chalicelib.store.users import get_user, get_users

@@ -11,13 +11,12 @@ import secrets
 import time
 from datetime import datetime, timedelta
 
-from chalicelib.models.auth import SentNotification, sent_pk
+from chalicelib.models.auth import CLAIM_DAYS, SentNotification, sent_pk
 from chalicelib.store import Refused, refusals
 
 log = logging.getLogger("invites")
 
 SENDING, SENT = "sending", "sent"
-CLAIM_DAYS = 14  # at least the queue's retention: a redelivery always finds the claim
 
 
 def claim_key(push_type: str, occurrence: str, user_id: int, device_token: str) -> str:

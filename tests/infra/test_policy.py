@@ -305,8 +305,7 @@ def reply_by_text_as_a_deployed_stage(override_settings, recorder: Recorder) -> 
 @pytest.fixture
 def performed(client, override_settings, monkeypatch) -> dict[str, set[str]]:
     """Per function, the IAM actions of every AWS call the flow made (the test's own calls left out)."""
-    from chalicelib.messaging.notifications import reminders
-    from chalicelib.services import account_deletion
+    from chalicelib.services import account_deletion, reminders
 
     url = boto3.client("sqs", region_name="us-east-1").create_queue(QueueName="invites-test-notifications")["QueueUrl"]
     override_settings(notifications_queue_url=url)

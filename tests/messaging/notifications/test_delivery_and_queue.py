@@ -12,8 +12,9 @@ from chalicelib.aws_errors import endpoint_gone
 from chalicelib.config import get_settings
 from chalicelib.jobs import queue_handler
 from chalicelib.messaging import notifications
-from chalicelib.messaging.notifications import queueing, reminders
+from chalicelib.messaging.notifications import queueing
 from chalicelib.models.auth import SentNotification
+from chalicelib.services import reminders
 from chalicelib.store.claims import claim_delivery, mark_claim_sent, release_claim
 from tests.utils.factories import make_event, make_person
 from tests.utils.notifications import add_device, pushes
