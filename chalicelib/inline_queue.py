@@ -20,5 +20,5 @@ def register(worker: Callable[[dict], object]) -> None:
 def run(message: dict) -> None:
     """Hand ``message`` to the registered worker; raises when none was registered (the message would be lost)."""
     if _worker is None:
-        raise RuntimeError("no queue URL and no inline worker registered (import app or chalicelib.jobs)")
+        raise RuntimeError("no queue URL and no inline worker: register one as app.py does")
     _worker(message)

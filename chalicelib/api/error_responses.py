@@ -81,7 +81,8 @@ _DEFAULT_DETAIL: tuple[tuple[type[DomainError], str], ...] = (
 
 
 def status_of(error: DomainError) -> int:
-    return int(next(status for kind, status in _STATUS if isinstance(error, kind)))
+    """The status of the first kind ``error`` is; a kind nobody mapped is a fault of ours: 500."""
+    return int(next((status for kind, status in _STATUS if isinstance(error, kind)), HTTPStatus.INTERNAL_SERVER_ERROR))
 
 
 def _detail(error: DomainError) -> str:
@@ -93,7 +94,7 @@ def _detail(error: DomainError) -> str:
         return f'Unsupported media type "{error.media_type}" in request.'
     if error.detail is not None:
         return error.detail
-    return next(text for kind, text in _DEFAULT_DETAIL if isinstance(error, kind))
+    return next((text for kind, text in _DEFAULT_DETAIL if isinstance(error, kind)), "Internal server error.")
 
 
 def body_of(error: DomainError) -> dict:
@@ -124,8 +125,9 @@ def headers_of(error: DomainError) -> dict[str, str]:
 
 
 def as_domain_error(exc: Exception, method: str, path: str) -> DomainError:
-    """What the client is told about ``exc``: itself when it is a domain error, else a 503 or a 500."""
-    if isinstance(exc, DomainError):
+    """What the client is told about ``exc``: itself when it is a domain error of a kind mapped above, else a 503
+    or a 500."""
+    if isinstance(exc, DomainError) and any(isinstance(exc, kind) for kind, _ in _STATUS):
         return exc
     if is_transient(exc):
         log.warning("aws dependency unavailable: %s", type(exc).__name__)
