@@ -190,3 +190,10 @@ class DeletionJob(UsersTable, discriminator="deletion_job"):
     user_id = NumberAttribute()
     full_name = UnicodeAttribute(default="")
     requested = UTCDateTimeAttribute()
+    # When the worker last started a step of it (its own message or one of its events'): a job worked on
+    # lately is running, not lost.
+    worked_on = UTCDateTimeAttribute(null=True)
+
+    @property
+    def last_progress(self):
+        return self.worked_on or self.requested

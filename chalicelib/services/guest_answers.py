@@ -20,7 +20,7 @@ import hmac
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from chalicelib import invite_links
+from chalicelib import invite_links, limits
 from chalicelib.config import get_settings
 from chalicelib.errors import Conflict, NotFound
 from chalicelib.parallel import parallel_map
@@ -77,7 +77,7 @@ class GuestPage:
 
 
 def _limit(source_ip: str) -> Limit:
-    return Limit("web-ip", address_subject(source_ip), get_settings().web_requests_per_ip_per_hour)
+    return Limit.of(limits.GUEST_PAGE_PER_ADDRESS, address_subject(source_ip))
 
 
 def open_link(
