@@ -122,3 +122,10 @@ class ServiceUnavailable(DomainError):
     def __init__(self, detail: str | None = None, retry_after: int = 5):
         super().__init__(detail)
         self.retry_after = retry_after
+
+
+class TextsPaused(ServiceUnavailable):
+    """The month's text budget has no room left for a text somebody asked for (a pin): unavailable until it has."""
+
+    def __init__(self, retry_after: int):
+        super().__init__(retry_after=max(1, int(retry_after)))

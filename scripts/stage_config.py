@@ -33,10 +33,14 @@ OPTIONAL_OUTPUTS = {"ApnsPlatformApplicationArn", "SmsSenderId"}
 
 # infra/stages.json key -> the app's setting, passed through as is (the stack needs none of them). Always written,
 # "" when the stage leaves one out: the app's default (the account's default origination identity, no contact).
+# The texting guards (countries, maximum price, monthly budget) are never left out: scripts/deploy.py refuses that.
 STAGE_SETTINGS = {
     "sms_origination_pins": "SMS_ORIGINATION_PINS",
     "sms_origination_invites": "SMS_ORIGINATION_INVITES",
     "support_contact": "SUPPORT_CONTACT",
+    "sms_countries": "SMS_COUNTRIES",
+    "sms_max_price_usd": "SMS_MAX_PRICE_USD",
+    "sms_monthly_segments": "SMS_MONTHLY_SEGMENTS",
 }
 
 

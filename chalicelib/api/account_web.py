@@ -13,7 +13,7 @@ from chalicelib.api.blueprint import ApiBlueprint
 from chalicelib.api.error_responses import body_of, headers_of, status_of
 from chalicelib.api.guest_page import posted_from_the_page
 from chalicelib.api.request import FORM_BODY, NO_BODY, RequestContext
-from chalicelib.errors import DomainError, PermissionDenied, ValidationError
+from chalicelib.errors import DomainError, PermissionDenied, TextsPaused, ValidationError
 from chalicelib.validation import Fields
 
 # The pages and the account service: imported inside the functions that use them, so a cold start of the API
@@ -36,7 +36,8 @@ def error_page(error: DomainError, method: str) -> Response:
 
     status = status_of(error)
     passed = {name: value for name, value in headers_of(error).items() if name in PASSED_ON_HEADERS}
-    body = "" if method == "HEAD" else account_pages.error_page(status, passed.get("Retry-After"))
+    paused = body_of(error)["detail"] if isinstance(error, TextsPaused) else None
+    body = "" if method == "HEAD" else account_pages.error_page(status, passed.get("Retry-After"), paused)
     headers = {"Content-Type": pages.HTML, **pages.security_headers(), **passed}
     return Response(body=body, status_code=status, headers=headers)
 

@@ -32,6 +32,7 @@ from chalicelib.errors import (
     PermissionDenied,
     Required,
     ServiceUnavailable,
+    TextsPaused,
     Throttled,
     UnsupportedMediaType,
     ValidationError,
@@ -75,6 +76,7 @@ _DEFAULT_DETAIL: tuple[tuple[type[DomainError], str], ...] = (
     (NotFound, "Not found."),
     (NotAcceptable, 'Invalid version in "Accept" header.'),
     (Conflict, "Conflict."),
+    (TextsPaused, "Texts are paused for now. Try again later."),
     (ServiceUnavailable, "Service temporarily unavailable, try again later."),
     (InternalError, "Internal server error."),
 )

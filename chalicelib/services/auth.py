@@ -56,7 +56,8 @@ def _number_limit(e164: str) -> RollingLimit:
 def request_pin(e164: str, source_ip: str) -> None:
     """Issue a pin for ``e164`` and text it. The number's rolling limit, the address's hourly limit and
     the pin are written in one transaction (the number's log read first, read again when a parallel
-    request moved it), and undone when the text cannot be sent, so a failed send costs nothing. A
+    request moved it), and undone when the text cannot be sent, so a failed send costs nothing (past the
+    month's text budget: 503 TextsPaused, undone the same way). A
     number on SNS's opt-out list is refused (400) before anything is written or sent; the stop list,
     which is for invitation texts only, does not apply: the person asked for this pin."""
     from chalicelib.messaging import sms_sender  # the messaging package: off the API's cold start
@@ -95,7 +96,10 @@ def request_pin(e164: str, source_ip: str) -> None:
         raise ServiceUnavailable() from None
     try:
         sms_sender.send_sms(
-            e164, f"Your {settings.service_name} pin is {pin}.", origination=settings.sms_origination_pins
+            e164,
+            f"Your {settings.service_name} pin is {pin}.",
+            priority=sms_sender.Priority.ASKED,
+            origination=settings.sms_origination_pins,
         )
     except Exception:
         _undo_pin(item, number_limit, log, address_limit, now)

@@ -95,16 +95,25 @@ def send_invitation_texts(owner: User, event: Event, people: list[User], links: 
     if len(chosen) < len(people):
         log.info("invitation texts not sent: %d of %d over a limit", len(people) - len(chosen), len(people))
 
-    origination = get_settings().sms_origination_invites
+    texts = [(person.phone_number, invitation_text(owner, event, links.get(person.id, ""))) for person in chosen]
+    _send(texts, chosen, "invitation")
 
-    def send(person: User) -> None:
-        text = invitation_text(owner, event, links.get(person.id, ""))
-        try:
-            sms_sender.send_sms(person.phone_number, text, origination=origination)
-        except Exception:  # noqa: BLE001 - the invitation stands; the text is best effort
-            log.warning("invitation text failed for user %s", person.id)
 
-    parallel_map(send, chosen)
+def _send(texts: list[tuple[str, str]], people: list[User], purpose: str) -> None:
+    """Send texts nobody asked for, from the invitations' origination identity, as far as the month's
+    budget lets them (sms_sender.Priority.UNASKED); those held back or failed are logged, never raised."""
+    try:
+        outcomes = sms_sender.send_each(
+            texts, priority=sms_sender.Priority.UNASKED, origination=get_settings().sms_origination_invites
+        )
+    except Exception:  # noqa: BLE001 - the month's budget could not be counted: nothing was sent
+        log.warning("%s texts not sent: the text budget could not be counted", purpose)
+        return
+    for person, outcome in zip(people, outcomes, strict=True):
+        if outcome == sms_sender.FAILED:
+            log.warning("%s text failed for user %s", purpose, person.id)
+        elif outcome == sms_sender.HELD:
+            log.info("%s text held back for user %s: the month's text budget", purpose, person.id)
 
 
 def promotion_text(owner: User, event: Event, link: str) -> str:
@@ -134,13 +143,9 @@ def send_promotion_texts(owner: User, event: Event, people: list[User], links: d
     chosen = _texts_allowed(owner, people)
     if len(chosen) < len(people):
         log.info("promotion texts not sent: %d of %d over a limit", len(people) - len(chosen), len(people))
-    origination = get_settings().sms_origination_invites
-
-    def send(person: User) -> None:
-        try:
-            text = promotion_text(owner, event, links[person.id])
-            sms_sender.send_sms(person.phone_number, text, origination=origination)
-        except Exception:  # noqa: BLE001 - the seat stands; the text is best effort
-            log.warning("promotion text failed for user %s", person.id)
-
-    parallel_map(send, chosen)
+    try:
+        texts = [(person.phone_number, promotion_text(owner, event, links[person.id])) for person in chosen]
+    except Exception:  # noqa: BLE001 - the seats stand; the texts are best effort
+        log.warning("promotion texts not sent: a text could not be written")
+        return
+    _send(texts, chosen, "promotion")
