@@ -116,3 +116,21 @@ class ServiceUnavailable(ApiError):
 
     def __init__(self, text: str = "Service temporarily unavailable, try again later.", retry_after: int = 5):
         super().__init__(_detail(text), {"Retry-After": str(retry_after)})
+
+
+class IdempotencyKeyReused(ApiError):
+    """An ``Idempotency-Key`` sent again with another method, path or body."""
+
+    status = HTTPStatus.UNPROCESSABLE_ENTITY
+
+    def __init__(self):
+        super().__init__(_detail("This Idempotency-Key was used with another request."))
+
+
+class IdempotencyKeyInProgress(ApiError):
+    """An ``Idempotency-Key`` sent again while the request that first sent it still runs."""
+
+    status = HTTPStatus.CONFLICT
+
+    def __init__(self):
+        super().__init__(_detail("A request with this Idempotency-Key is in progress."), {"Retry-After": "1"})

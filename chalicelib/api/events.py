@@ -211,7 +211,7 @@ def list_events(ctx: RequestContext):
     }
 
 
-@blueprint.route("/events", ["POST"])
+@blueprint.route("/events", ["POST"], idempotent=True)
 def create_event(ctx: RequestContext):
     from chalicelib.services import events
 
