@@ -8,9 +8,9 @@ topic (infra/template.yaml, InboundSmsTopic) as a JSON object, for example::
 
 ``originationNumber`` is the person, ``destinationNumber`` the service's own number they wrote to.
 The opt-out words (ARRET too, for French numbers) put the person's number on the stop list (no more
-invitation texts), START and UNSTOP take it off, HELP (or AIDE) is answered from the number written to. SNS keeps its own account-wide opt-out list
-as well (the pin and invitation senders ask it first); this handler keeps the service's stop list in
-step with it. SNS may deliver a message twice: each action is idempotent.
+invitation texts), START and UNSTOP take it off, HELP (or AIDE) is answered from the number written to.
+SNS keeps its own account-wide opt-out list as well (the pin and invitation senders ask it first); this
+handler keeps the service's stop list in step with it. SNS may deliver a message twice: each action is idempotent.
 """
 
 from __future__ import annotations
