@@ -134,3 +134,11 @@ class IdempotencyKeyInProgress(ApiError):
 
     def __init__(self):
         super().__init__(_detail("A request with this Idempotency-Key is in progress."), {"Retry-After": "1"})
+
+
+class TextsPaused(ServiceUnavailable):
+    """The month's text budget has no room left for a text somebody asked for (a pin): 503 until it has."""
+
+    def __init__(self, retry_after: int):
+        super().__init__("Texts are paused for now. Try again later.", retry_after=max(1, int(retry_after)))
+        self.retry_after = max(1, int(retry_after))
