@@ -46,7 +46,7 @@ def _fingerprint(ctx: RequestContext) -> str:
 def run_once(ctx: RequestContext, key: str, answer: Callable[[], Response]) -> Response:
     """``answer()`` once for this user and key; a repeat gets the kept answer (with ``Idempotent-Replayed:
     true``), 422 when it is another request, 409 while the first still runs."""
-    from chalicelib.store import idempotency
+    from chalicelib.store import idempotency  # loaded by the requests that send a key, not by every cold start
 
     fingerprint = _fingerprint(ctx)
     claimed = idempotency.claim(ctx.user.id, key, fingerprint)
