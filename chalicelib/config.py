@@ -33,6 +33,8 @@ class Settings:
     pin_secret: str = "local-development-pin-secret"
     # SSM SecureString holding that key in deployed stages, read once per cold start.
     pin_key_parameter: str = ""
+    # SSM SecureString of the stop list's own key (64 hex digits), never rotated (chalicelib/pinkey.py).
+    stop_list_key_parameter: str = ""
     pin_ttl_seconds: int = 600
     pin_max_attempts: int = 5
     token_ttl_days: int = 365

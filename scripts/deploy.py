@@ -5,8 +5,9 @@
 With your AWS credentials, in order, stopping with a message and exit status 1 at the first problem:
 
 1. checks: ``infra/stages.json`` has no placeholder and gives the stage its texting guards (countries, maximum
-   price per text, monthly segment budget and segment price); the SSM SecureString ``/invites/<stage>/pin-secret``
-   exists and is not the development key or a placeholder (its value is never printed or written); SNS's account
+   price per text, monthly segment budget and segment price); the account keeps 100 unreserved concurrency after
+   the stage's reserves (GetAccountSettings); the SSM SecureString ``/invites/<stage>/pin-secret`` exists
+   and is not the development key or a placeholder (its value is never printed or written); SNS's account
    ``MonthlySpendLimit`` is above the text budget's cost; the APNS platform application ``invites-<stage>-apns``
    exists;
 2. creates or updates the stack ``invites-<stage>`` of ``infra/template.yaml`` and waits for it;
@@ -19,8 +20,10 @@ With your AWS credentials, in order, stopping with a message and exit status 1 a
    responses (404 for unknown paths, fixed bodies) inside the API definition it imports, the stage's reserved
    concurrency;
 6. the stage's throttles (scripts/gateway.py) and the stack's web ACL (body limit, per-address rate rule) on the
-   API stage; SNS's SMS attributes (delivery-status logging with the stack's role: every failure, a sample of
-   deliveries); then the texting guards read back (attributes, spend and success-rate alarms, the rate rule);
+   API stage (required on prod), and the failure destination of the asynchronously invoked handle_inbound_sms;
+   SNS's SMS attributes (delivery-status logging with the stack's role: every failure, a sample of deliveries)
+   and its log groups' retention; then the texting guards read back (attributes, spend and success-rate alarms,
+   the rate rule);
 7. a smoke test of the URL: ``/openapi.json`` 200, ``GET /events`` without a token 401, an unknown path 404
    without echoing the ``Authorization`` header, and, with the stage's smoke token (SSM
    ``/invites/<stage>/smoke-token``, docs/operations.md), a 204 with neither body nor Content-Type.
@@ -43,6 +46,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 sys.path.insert(0, str(ROOT))
 
 import gateway  # noqa: E402
+import pipeline  # noqa: E402
 import stage_config  # noqa: E402
 from chalice_cli import is_placeholder  # noqa: E402
 
@@ -57,6 +61,7 @@ CONFIG = ROOT / ".chalice" / "config.json"
 DEPLOYED = ROOT / ".chalice" / "deployed"
 APP_NAME = "invites"
 SMOKE_ATTEMPTS = 10
+EDGE_CERTIFICATE_REGION = "us-east-1"  # an edge-optimized API's custom domain takes its certificate from here
 
 
 class Stop(Exception):
@@ -81,6 +86,12 @@ def stage_settings(stage: str) -> dict:
     domain = settings.get("custom_domain") or {}
     if bool(domain.get("domain_name")) != bool(domain.get("certificate_arn")):
         raise Stop("custom_domain needs both domain_name and certificate_arn (or neither)")
+    certificate = domain.get("certificate_arn") or ""
+    if certificate and certificate.split(":")[3:4] != [EDGE_CERTIFICATE_REGION]:
+        raise Stop(
+            f"custom_domain.certificate_arn must be an ACM certificate in {EDGE_CERTIFICATE_REGION}: the API is "
+            "edge-optimized, and API Gateway takes an edge domain's certificate from that region only"
+        )
     for key in ("sms_origination_pins", "sms_origination_invites"):
         value = settings.get(key) or ""
         if value and not ORIGINATION_IDENTITY.fullmatch(value):
@@ -155,6 +166,26 @@ def check_pin_key(session, stage: str) -> None:
     problem = unusable(value["Value"])
     if problem:
         raise Stop(f"SSM parameter {name} {problem}: put a random key (openssl rand -hex 32)")
+
+
+def ensure_stop_list_key(session, stage: str) -> None:
+    """The stop list's own key (STOP_LIST_KEY_PARAMETER), made once: as the key the list had when it was derived
+    from the pin key, so the numbers already on it stay on it. From then on rotating the pin key leaves it."""
+    from chalicelib.pinkey import STOP_LIST_KEY_FORMAT, derived_stop_list_key
+
+    env = chalice_stage(stage)["environment_variables"]
+    name = env["STOP_LIST_KEY_PARAMETER"]
+    ssm = session.client("ssm")
+    try:
+        value = ssm.get_parameter(Name=name, WithDecryption=True)["Parameter"]
+    except ssm.exceptions.ParameterNotFound:
+        pin = ssm.get_parameter(Name=env["PIN_KEY_PARAMETER"], WithDecryption=True)["Parameter"]["Value"]
+        key = derived_stop_list_key(pin.encode()).hex()
+        ssm.put_parameter(Name=name, Type="SecureString", Value=key, Overwrite=False)
+        say(f"stop list key {name} created (the stop list no longer depends on the pin key)")
+        return
+    if value["Type"] != "SecureString" or not STOP_LIST_KEY_FORMAT.fullmatch(value["Value"].strip()):
+        raise Stop(f"SSM parameter {name} must be a SecureString of 64 hex digits; never change it once made")
 
 
 def check_spend_limit(session, settings: dict) -> None:
@@ -399,6 +430,57 @@ def associate_web_acl(session, web_acl_arn: str | None, rest_api_id: str, api_st
     say(f"web ACL {web_acl_arn.rsplit('/', 2)[-2]} guards {rest_api_id}/{api_stage}")
 
 
+def require_web_acl(stage: str, outputs: dict[str, str], emulated: bool) -> None:
+    """Prod is never deployed without the body-limit web ACL (the emulator's stack has none)."""
+    if stage in pipeline.STAGES_REQUIRING_WEB_ACL and not emulated and not outputs.get("ApiWebAclArn"):
+        raise Stop(f"the {stage} stack has no ApiWebAclArn output: {stage} needs its web ACL (infra/template.yaml)")
+
+
+# --- concurrency and asynchronous failures ----------------------------------------------------------------
+
+# AWS keeps this much of an account's concurrency unreserved: a reservation that would leave less fails.
+MIN_UNRESERVED_CONCURRENCY = 100
+
+
+def check_unreserved_concurrency(session, stage: str, settings: dict) -> None:
+    """Before reserving: the account must keep MIN_UNRESERVED_CONCURRENCY unreserved after the stage's reserves.
+    New accounts start with a concurrency quota far below the usual 1000; what the stage's functions already
+    reserve (a redeploy) is counted as theirs."""
+    client = session.client("lambda")
+    unreserved = client.get_account_settings()["AccountLimit"]["UnreservedConcurrentExecutions"]
+    wanted = settings.get("reserved_concurrency", {})
+    names = pipeline.function_names(stage)
+    held = 0
+    for function in wanted:
+        try:
+            held += client.get_function_concurrency(FunctionName=names[function]).get("ReservedConcurrentExecutions", 0)
+        except client.exceptions.ResourceNotFoundException:  # not deployed yet
+            pass
+    more = sum(wanted.values()) - held
+    if unreserved - more < MIN_UNRESERVED_CONCURRENCY:
+        raise Stop(
+            f"the account has {unreserved} unreserved concurrency; reserving {more} more for {stage} "
+            f"({', '.join(f'{k} {v}' for k, v in wanted.items())}) would leave fewer than "
+            f"{MIN_UNRESERVED_CONCURRENCY}, which AWS refuses: ask for a higher Lambda concurrency quota "
+            "(Service Quotas, 'Concurrent executions') or lower reserved_concurrency in infra/stages.json"
+        )
+    say(f"concurrency: {unreserved} unreserved in the account, {more} more reserved by this deploy")
+
+
+def set_inbound_failure_destination(session, stage: str, outputs: dict[str, str]) -> None:
+    """SNS invokes handle_inbound_sms asynchronously: after Lambda's retries a failed reply goes to the stack's
+    failure queue (alarmed), not nowhere. Chalice has no setting for it."""
+    destination = outputs.get("InboundSmsFailureQueueArn")
+    if not destination:
+        raise Stop("the stack has no InboundSmsFailureQueueArn output: is it infra/template.yaml's?")
+    session.client("lambda").put_function_event_invoke_config(
+        FunctionName=pipeline.function_names(stage)[pipeline.INBOUND_FUNCTION],
+        MaximumRetryAttempts=pipeline.ASYNC_RETRY_ATTEMPTS,
+        DestinationConfig={"OnFailure": {"Destination": destination}},
+    )
+    say("failed replies by text go to the inbound-sms failure queue")
+
+
 # --- 6b. texting guards ---------------------------------------------------------------------------------
 
 
@@ -548,11 +630,15 @@ def deploy(stage: str, region: str | None, smoke: bool, emulated: bool) -> str:
     if session.region_name is None:
         raise Stop("no AWS region: pass --region or set AWS_DEFAULT_REGION")
     check_pin_key(session, stage)
+    ensure_stop_list_key(session, stage)
     check_spend_limit(session, settings)
     apns_arn = apns_platform_application(session, stage)
+    if not emulated:  # moto has no account settings
+        check_unreserved_concurrency(session, stage, settings)
     outputs = deploy_stack(session, stage, settings, apns_arn, emulated)
     if emulated:  # what the emulator's CloudFormation cannot create, made from the template (scripts/local_stack.py)
         outputs = {**outputs, **emulated_stand_ins(session, stage, settings, apns_arn)}
+    require_web_acl(stage, outputs, emulated)
     settings_file = write_settings(stage, settings, outputs, emulated)
     say(f"stage settings: {settings_file.relative_to(ROOT)}")
     recover_deployed_state(session, stage)
@@ -565,6 +651,7 @@ def deploy(stage: str, region: str | None, smoke: bool, emulated: bool) -> str:
         say("first deploy of the stage: deploying again with PUBLIC_BASE_URL set to its URL")
         deployed = chalice_deploy(stage, settings_file)
     api_log_retention(session, stage)
+    set_inbound_failure_destination(session, stage, outputs)
     rest_api = deployed["rest_api"]
     api_stage = chalice_stage(stage)["api_gateway_stage"]
     gateway.apply_throttles(session.client("apigateway"), rest_api["rest_api_id"], api_stage, settings)

@@ -65,7 +65,7 @@ def policy_resources(stage: str) -> str:
     texts = []
     for function in config.get("lambda_functions", {}).values():
         policy = json.loads((CONFIG.parent / function["iam_policy_file"]).read_text())
-        texts += [json.dumps(statement["Resource"]) for statement in policy["Statement"]]
+        texts += [json.dumps(statement["Resource"]) for statement in policy["Statement"] if "Resource" in statement]
     return "\n".join(texts)
 
 
@@ -83,6 +83,9 @@ def problems(env: dict[str, str], stage: str) -> list[str]:
     parameter = env.get("PIN_KEY_PARAMETER", "")
     if parameter and f"parameter{parameter}" not in resources:
         found.append(f"PIN_KEY_PARAMETER={parameter} is not the parameter the {stage} API policy may read")
+    parameter = env.get("STOP_LIST_KEY_PARAMETER", "")
+    if parameter and f"parameter{parameter}" not in resources:
+        found.append(f"STOP_LIST_KEY_PARAMETER={parameter} is not a parameter the {stage} policies may read")
     return found
 
 

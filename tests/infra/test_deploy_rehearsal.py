@@ -228,6 +228,7 @@ def test_make_deploy_rehearsed_on_moto(emulator, project, publishes):
     expected_env = {"STAGE", "USERS_TABLE", "AUTH_TABLE", "EVENTS_TABLE", "AVATAR_BUCKET", "AVATAR_BASE_URL"}
     expected_env |= {"APNS_PLATFORM_APPLICATION_ARN", "NOTIFICATIONS_QUEUE_URL", "NOTIFICATIONS_QUEUE_NAME"}
     expected_env |= {"SMS_SENDER_ID", "PIN_KEY_PARAMETER", "PUBLIC_BASE_URL", "INBOUND_SMS_TOPIC_NAME"}
+    expected_env.add("STOP_LIST_KEY_PARAMETER")
     expected_env |= {"SMS_ORIGINATION_PINS", "SMS_ORIGINATION_INVITES", "SUPPORT_CONTACT"}
     expected_env |= {"SMS_COUNTRIES", "SMS_MAX_PRICE_USD", "SMS_MONTHLY_SEGMENTS"}
     for function in functions.values():
@@ -237,6 +238,12 @@ def test_make_deploy_rehearsed_on_moto(emulator, project, publishes):
         assert set(variables) == expected_env
         assert KEY not in json.dumps(variables) and "PIN_SECRET" not in variables
     assert len({function["Role"] for function in functions.values()}) == 4  # a role each
+    # failed replies by text go to the stack's failure queue; the stop list got its own key, from the pin key
+    invoke_config = lambda_client.get_function_event_invoke_config(FunctionName=f"invites-{STAGE}-handle_inbound_sms")
+    destination = invoke_config["DestinationConfig"]["OnFailure"]["Destination"]
+    assert destination.endswith(f":invites-{STAGE}-inbound-sms-failures"), invoke_config
+    stop_list_key = _client("ssm", endpoint).get_parameter(Name=f"/invites/{STAGE}/stop-list-key", WithDecryption=True)
+    assert len(stop_list_key["Parameter"]["Value"]) == 64 and stop_list_key["Parameter"]["Type"] == "SecureString"
     # the texts' links and next/previous point at the stage's own URL (known after the first deploy)
     deployed = json.loads((project / ".chalice" / "deployed" / f"{STAGE}.json").read_text())
     (api_url,) = [r["rest_api_url"] for r in deployed["resources"] if r["resource_type"] == "rest_api"]

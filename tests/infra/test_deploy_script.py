@@ -44,6 +44,13 @@ def test_a_custom_domain_needs_its_certificate(stages):
         deploy.stage_settings("prod")
 
 
+def test_a_custom_domain_of_the_edge_optimized_api_needs_a_us_east_1_certificate(stages):
+    domain = {"domain_name": "api.example.com", "certificate_arn": "arn:aws:acm:eu-west-1:1:certificate/x"}
+    stages(lambda data: data["prod"]["custom_domain"].update(domain))
+    with pytest.raises(deploy.Stop, match="us-east-1"):
+        deploy.stage_settings("prod")
+
+
 def test_a_custom_domain_goes_to_the_generated_settings_only(stages, tmp_path, monkeypatch):
     stage_config = load("stage_config")
     monkeypatch.setattr(stage_config, "GENERATED", tmp_path / "generated")

@@ -330,6 +330,7 @@ def test_the_local_copy_drops_only_what_moto_cannot_create(template):
         "SmsSpendHighAlarm",
         "SmsSuccessRateAlarm",
         "DeadLetterAlarm",
+        "InboundSmsFailuresAlarm",
         "Api5xxAlarm",
         "QueueOldestMessageAlarm",
         "DynamoDbThrottlesAlarm",
@@ -343,6 +344,14 @@ def test_the_local_copy_drops_only_what_moto_cannot_create(template):
     }
     assert set(template["Outputs"]) - set(local["Outputs"]) == {"AvatarBaseUrl", "AvatarDistributionId", "ApiWebAclArn"}
     assert set(local_stack.OUTPUT_SETTINGS) <= set(local["Outputs"])
+
+
+def test_only_this_accounts_texting_numbers_may_publish_inbound_texts(template):
+    (statement,) = template["Resources"]["InboundSmsTopicPolicy"]["Properties"]["PolicyDocument"]["Statement"]
+    assert statement["Principal"] == {"Service": "sms-voice.amazonaws.com"}
+    assert statement["Condition"]["StringEquals"] == {"aws:SourceAccount": {"Ref": "AWS::AccountId"}}
+    source = statement["Condition"]["ArnLike"]["aws:SourceArn"]["Fn::Sub"]
+    assert source == "arn:${AWS::Partition}:sms-voice:${AWS::Region}:${AWS::AccountId}:*"
 
 
 # --- texting guards ----------------------------------------------------------------------------------------
