@@ -39,8 +39,8 @@ pytest_plugins = [
 SLOW_GROUPS = {
     "test_local_stack.py": ("e2e",),
     "services/test_waitlist_live.py": ("e2e",),
-    "messaging/test_sms_budget_live.py": ("e2e",),
     "services/test_ratelimit_live.py": ("e2e",),
+    "messaging/test_sms_budget_live.py": ("e2e",),
     "guest_page/test_page_browser.py": ("e2e", "browser"),
     "guest_page/test_account_delete_browser.py": ("e2e", "browser"),
     "contract/test_docs_browser.py": ("e2e", "browser"),

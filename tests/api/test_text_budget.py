@@ -116,12 +116,44 @@ def test_a_text_that_fails_costs_the_budget_nothing(client, fail_aws, override_s
     assert login(client, number)["phone_number"] == number  # the one segment was given back
 
 
-def _throttle_the_budget(monkeypatch):
-    """The month's counter answers ThrottlingException (every other write goes through); returns the way back."""
+def _throttle_the_budget_counter(monkeypatch) -> list[bool]:
+    """DynamoDB throttles the month's budget counter alone (the rate log's writes on the route go through);
+    set the returned flag's first item to False when DynamoDB is back."""
+    from botocore.client import BaseClient
+    from botocore.exceptions import ClientError
+
+    original = BaseClient._make_api_call
+    failing = [True]
+
+    def patched(self, operation_name, api_params):
+        key = str(api_params.get("Key", {}).get("pk", {}).get("S", ""))
+        if failing[0] and operation_name == "UpdateItem" and key.startswith("RATE#sms-budget#"):
+            error = {"Error": {"Code": "ThrottlingException", "Message": "injected"}}
+            raise ClientError({**error, "ResponseMetadata": {"HTTPStatusCode": 400}}, operation_name)
+        return original(self, operation_name, api_params)
+
+    monkeypatch.setattr(BaseClient, "_make_api_call", patched)
+    return failing
+
+
+def test_a_throttled_budget_counter_answers_503_and_keeps_nothing(client, monkeypatch, override_settings):
+    override_settings(sms_monthly_segments=100)
+    failing = _throttle_the_budget_counter(monkeypatch)
+    number = phone()
+    busy = _ask_pin(client, number)
+    assert busy.status_code == 503 and int(busy.headers["Retry-After"]) > 0 and body(busy) != PAUSED
+    assert texts_to(number) == []
+    failing[0] = False  # DynamoDB is back: nothing of the failed request counts
+    for _ in range(5):  # the number's whole allowance of pins is still there
+        assert _ask_pin(client, number).status_code == 204
+
+
+def test_invitations_stand_when_the_budget_cannot_be_counted(client, override_settings, monkeypatch):
     from botocore.exceptions import ClientError
 
     from chalicelib.store import counters
 
+    override_settings(sms_monthly_segments=100)
     original = counters.add_within
 
     def throttled_budget(key, *args, **kwargs):
@@ -131,24 +163,6 @@ def _throttle_the_budget(monkeypatch):
         return original(key, *args, **kwargs)
 
     monkeypatch.setattr(counters, "add_within", throttled_budget)
-    return lambda: monkeypatch.setattr(counters, "add_within", original)
-
-
-def test_a_throttled_budget_counter_answers_503_and_keeps_nothing(client, override_settings, monkeypatch):
-    override_settings(sms_monthly_segments=100)
-    budget_back = _throttle_the_budget(monkeypatch)
-    number = phone()
-    busy = _ask_pin(client, number)
-    assert busy.status_code == 503 and int(busy.headers["Retry-After"]) > 0 and body(busy) != PAUSED
-    assert texts_to(number) == []
-    budget_back()  # DynamoDB answers again: nothing of the failed request counts
-    for _ in range(5):  # the number's whole allowance of pins is still there
-        assert _ask_pin(client, number).status_code == 204
-
-
-def test_invitations_stand_when_the_budget_cannot_be_counted(client, override_settings, monkeypatch):
-    override_settings(sms_monthly_segments=100)
-    _throttle_the_budget(monkeypatch)
     owner = make_person("Olive Owner")
     guest = phone()
     response = post_json(

@@ -355,8 +355,11 @@ def iam(aws, override_settings):
     use_queue(override_settings)
     put_pin_key(KEY)
     put_stop_list_key()
-    override_settings(
-        stage=ENFORCED_STAGE, pin_key_parameter=PARAMETER, stop_list_key_parameter=STOP_LIST_PARAMETER
+    override_settings(  # deployed stages have a text budget (the deploy refuses one without)
+        stage=ENFORCED_STAGE,
+        pin_key_parameter=PARAMETER,
+        stop_list_key_parameter=STOP_LIST_PARAMETER,
+        sms_monthly_segments=100_000,
     )
     override_settings(sms_monthly_segments=100_000)  # a deployed stage counts its texts in a monthly budget
     get_settings()  # cached now, before a test client's request patches the environment with its stage's
