@@ -7,8 +7,8 @@ the queue delivers it again."""
 from __future__ import annotations
 
 from chalicelib.config import get_settings
-from chalicelib.messaging.invitation_texts import send_promotion_texts
 from chalicelib.messaging.notifications.messages import WAITLIST_PROMOTED, RetryLater, event_expiry
+from chalicelib.services.invitation_texts import send_promotion_texts
 from chalicelib.store import claims
 
 SMS_DEVICE = "sms"
