@@ -7,6 +7,8 @@
 | RateLog      | RATELOG#<scope>#<subject>           |
 | SentNotification | SENT#<type>#<occurrence>#<user id>#<device> |
 | StoppedNumber | STOP#<HMAC of the e164 number>       |
+| HeldChangeTexts | HELD#<event id>                     |
+| ToldGuest    | TOLD#<event id>#<user id>           |
 
 Every item but StoppedNumber expires through TTL: a number stays stopped until its owner texts START.
 """
@@ -34,6 +36,14 @@ def sent_pk(push_type: str, occurrence: str, user_id: int, device: str) -> str:
 
 def stop_pk(number_hash: str) -> str:
     return f"STOP#{number_hash}"
+
+
+def held_pk(event_id: int) -> str:
+    return f"HELD#{event_id}"
+
+
+def told_pk(event_id: int, user_id: int) -> str:
+    return f"TOLD#{event_id}#{user_id}"
 
 
 def rate_pk(scope: str, subject: str, window: int) -> str:
@@ -95,3 +105,22 @@ class StoppedNumber(AuthTable, discriminator="stop"):
 
     source = UnicodeAttribute()
     stopped_at = NumberAttribute()
+
+
+class HeldChangeTexts(AuthTable, discriminator="held"):
+    """A burst of edits whose change texts are not sent yet: since ``first_edit_at`` (UNIX seconds), and
+    what the event said before that first edit (``before``), for guests told nothing since their invitation."""
+
+    first_edit_at = NumberAttribute()
+    before = UnicodeAttribute()
+    expires_at = TTLAttribute()
+
+
+class ToldGuest(AuthTable, discriminator="told"):
+    """What a guest without the app was last texted about an event (``told``: its date and place), and how
+    many change texts they got on ``day`` (the event's local date)."""
+
+    told = UnicodeAttribute()
+    day = UnicodeAttribute()
+    count = NumberAttribute(default=0)
+    expires_at = TTLAttribute()

@@ -26,6 +26,7 @@ from chalicelib.guest_page import invite_links
 from chalicelib.ids import new_id
 from chalicelib.messaging import notifications
 from chalicelib.messaging.invitation_texts import reachable, send_invitation_texts
+from chalicelib.messaging.notifications import guest_texts
 from chalicelib.retry import AttemptsSpent, TryAgain, retry
 from chalicelib.services.event_reads import participant_view, require_live, require_owner, with_users
 from chalicelib.services.invitees import Invitees, check_invitees_fit, resolve_invitees
@@ -154,6 +155,7 @@ def update_event(caller, event_id: int, data: EventInput) -> EventView:
     view = participant_view(caller, event_id)
     require_owner(caller, view)
     require_live(view.event)
+    told_before = guest_texts.told_state(view.event)  # what guests without the app were told, for change texts
     new_total = data.total_spots if data.total_spots is not None else view.event.total_spots
     _check_spots(view.event, new_total, data.spot_filled or 0)
     # unknown numbers are made into users before the event changes
@@ -199,7 +201,13 @@ def update_event(caller, event_id: int, data: EventInput) -> EventView:
     changed = [name for name in notifications.FIELD_WORDS if getattr(data, name) is not None]
     if changed:
         notifications.enqueue(
-            notifications.EVENT_CHANGED, event_id=event_id, actor_id=caller.id, fields=changed, exclude=added
+            notifications.EVENT_CHANGED,
+            event_id=event_id,
+            actor_id=caller.id,
+            fields=changed,
+            exclude=added,
+            before=told_before,
+            at=int(utcnow().timestamp()),
         )
     return with_users([view])[0]
 
