@@ -112,7 +112,7 @@ def _parse_entry(item: Any, with_details: bool) -> tuple[ContactInput | None, di
     phone = fields.phone("phone_number", required=True)
     entry = ContactInput(phone or "")
     if with_details:
-        entry.contact_name = fields.string("contact_name", max_length=MAX_NAME)
+        entry.contact_name = fields.person_name("contact_name", max_length=MAX_NAME, allow_blank=True)
         if fields.present(PHOTO_FIELD):
             entry.photo = _decode_photo(item[PHOTO_FIELD], fields)
     return entry, fields.errors
