@@ -147,6 +147,14 @@ def stop_texts(page: GuestPage) -> None:
     stop_list.stop(guest.phone_number, stop_list.FROM_PAGE)
 
 
+def start_texts(page: GuestPage) -> None:
+    """"Text me again": the guest's number leaves the stop list (as a START reply does)."""
+    guest = get_users([page.invitation.user_id]).get(page.invitation.user_id)
+    if guest is None:
+        raise NotFound()
+    stop_list.resume(guest.phone_number)
+
+
 # --------------------------------------------------------------------------- forgery protection
 
 
