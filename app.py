@@ -17,6 +17,7 @@ from chalice import Chalice, Rate
 from chalicelib.api import (
     account_export,
     account_web,
+    announcements,
     auth,
     contacts,
     conversation,
@@ -54,6 +55,7 @@ API_BLUEPRINTS = (
     contacts.blueprint,
     events.blueprint,
     conversation.blueprint,
+    announcements.blueprint,
     devices.blueprint,
     guest_page.blueprint,
     account_export.blueprint,

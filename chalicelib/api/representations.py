@@ -55,6 +55,7 @@ def user_json(user: User, *, auth_token: str | None = None, with_event_change: b
         body[flag] = getattr(user, flag)
     if with_event_change:
         body["notify_event_change"] = user.notify_event_change
+        body["notify_announcements"] = user.notify_announcements
     if auth_token is not None:
         body["auth_token"] = auth_token
     return body

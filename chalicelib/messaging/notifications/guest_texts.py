@@ -110,7 +110,7 @@ def _guests_without_app(view: EventView) -> tuple[dict, list]:
     return users, [users[uid] for uid in ids if uid in users and not users[uid].is_active]
 
 
-def _send_claimed(owner, event, people: list, kind: str, occurrence: str, word) -> tuple[list, int]:
+def send_claimed(owner, event, people: list, kind: str, occurrence: str, word) -> tuple[list, int]:
     """Claim, check and send one text per person (``word(person)`` gives it); returns (texted, failed).
     Those the stop list, the opt-out list or the quota leave out are marked done: no retry texts them."""
     lease = get_settings().notification_lease_seconds
@@ -150,6 +150,16 @@ def _send_claimed(owner, event, people: list, kind: str, occurrence: str, word) 
     return texted, failed
 
 
+def fresh_link(event_id: int, user_id: int) -> str:
+    """A new link to the guest's page for a text (its hash kept as the invitation's ``notice_link_hash``;
+    the invitation's own link keeps working); "" without a public base URL."""
+    if not get_settings().public_base_url:
+        return ""
+    code = new_code(event_id)
+    guest_notices.set_notice_link(event_id, user_id, hash_code(code))
+    return link_url(code)
+
+
 def text_cancelled(view: EventView, owner_name: str | None = None) -> Outcome:
     """The cancellation text to each guest without the app who had not declined, once; drops a held burst."""
     event = view.event
@@ -160,7 +170,7 @@ def text_cancelled(view: EventView, owner_name: str | None = None) -> Outcome:
     owner = users.get(event.owner_id) or SimpleNamespace(id=event.owner_id)
     name = owner_name or sender_name(users.get(event.owner_id))
     text = cancel_text(name, event)
-    texted, failed = _send_claimed(owner, event, people, EVENT_CANCELLED, str(event.id), lambda _person: text)
+    texted, failed = send_claimed(owner, event, people, EVENT_CANCELLED, str(event.id), lambda _person: text)
     return Outcome(sent=len(texted), failed=failed)
 
 
@@ -229,14 +239,9 @@ def send_held_changes(message: dict) -> Outcome:
             due.append(person)
 
     def word(person) -> str:
-        link = ""
-        if get_settings().public_base_url:
-            code = new_code(event_id)
-            guest_notices.set_notice_link(event_id, person.id, hash_code(code))
-            link = link_url(code)
-        return change_text(event, link)
+        return change_text(event, fresh_link(event_id, person.id))
 
-    texted, failed = _send_claimed(owner, event, due, CHANGE_TEXT, f"{event_id}@{burst}", word)
+    texted, failed = send_claimed(owner, event, due, CHANGE_TEXT, f"{event_id}@{burst}", word)
     for person in texted:
         guest_notices.record_told(event_id, person.id, state, day, counts[person.id] + 1, event_expiry(event))
     return Outcome(sent=len(texted), failed=failed)

@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from chalicelib.config import get_settings
-from chalicelib.messaging.notifications import guest_texts
+from chalicelib.messaging.notifications import guest_texts, host_messages
 from chalicelib.messaging.notifications.delivery import deliver
 from chalicelib.messaging.notifications.messages import (
     CONTACT_JOINED,
@@ -200,4 +200,5 @@ PUSHES_OF: dict[str, Callable[[dict], Outcome]] = {
     UPCOMING_EVENT: _upcoming_event,
     WAITLIST_PROMOTED: _waitlist_promoted,
     guest_texts.CHANGE_TEXTS_DUE: guest_texts.send_held_changes,
+    **host_messages.QUEUE_HANDLERS,
 }
