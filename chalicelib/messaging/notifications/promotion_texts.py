@@ -1,12 +1,13 @@
 """Texts to guests without an account who were seated from a waitlist: each at most once per event,
 behind a delivery claim (``SENT#waitlist_promoted#<event>#<user>#sms``) like a push, so a queue
-message delivered again texts nobody twice."""
+message delivered again texts nobody twice. When the checks before the texts fail (the stop list's key or
+table, SNS's opt-out list), the claims are released and the message fails, so the queue delivers it again."""
 
 from __future__ import annotations
 
 from chalicelib.config import get_settings
 from chalicelib.messaging.invitation_texts import send_promotion_texts
-from chalicelib.messaging.notifications.messages import WAITLIST_PROMOTED, event_expiry
+from chalicelib.messaging.notifications.messages import WAITLIST_PROMOTED, RetryLater, event_expiry
 from chalicelib.store import claims
 
 SMS_DEVICE = "sms"
@@ -22,6 +23,11 @@ def text_promoted(owner, event, people: list, links: dict[int, str]) -> None:
             claimed.append((person, claim))
     if not claimed:
         return
-    send_promotion_texts(owner, event, [person for person, _ in claimed], links)
+    try:
+        send_promotion_texts(owner, event, [person for person, _ in claimed], links)
+    except Exception as exc:  # the stop list or the opt-out check failed: nothing was sent
+        for _, claim in claimed:
+            claims.release_claim(claim)
+        raise RetryLater("promotion texts not sent: the stop list or the opt-out check failed") from exc
     for _, claim in claimed:
         claims.mark_claim_sent(claim)
