@@ -111,6 +111,11 @@ class Settings:
     time_suggestions_per_event: int = 50
     # Data exports (POST /users/me/export) one user may start in any 24 hours.
     exports_per_day: int = 3
+    # The host speaking to the guests: announcements per event in any 24 hours, nudges per event in any 24 hours,
+    # and change texts (date/time or place) one guest without the app gets about one event per local day.
+    announcements_per_event_per_day: int = 5
+    nudges_per_event_per_day: int = 1
+    change_texts_per_guest_per_day: int = 3
     # The guest page (/i/<code>) of people invited by text, outside API v1.
     # Page views, calendar downloads and answers per address per hour (IPv6 counted per /64).
     web_requests_per_ip_per_hour: int = 300

@@ -68,7 +68,7 @@ def allowed_now(owner: User, people: list[User]) -> list[User]:
     about an event they were invited to (its own per-guest limits apply on top, not the strangers' cap)."""
     if not people:
         return []
-    owner_limit = Limit("invite-sms", str(owner.id), get_settings().invite_sms_per_owner_per_hour)
+    owner_limit = Limit.of(limits.INVITE_TEXTS_PER_OWNER, owner.id)
     return people[: take_up_to(owner_limit, len(people), time.time())]
 
 

@@ -5,6 +5,7 @@ and texts go from there (messaging/notifications/host_messages.py)."""
 
 from __future__ import annotations
 
+from chalicelib import limits
 from chalicelib.errors import Conflict
 from chalicelib.ids import new_id
 from chalicelib.messaging import notifications
@@ -14,7 +15,6 @@ from chalicelib.services.ratelimit import RollingLimit, charge_together
 from chalicelib.store import announcements as store
 from chalicelib.timeutil import utcnow
 
-ANNOUNCEMENTS_PER_DAY = 5
 OVER = "This event is over."
 
 
@@ -27,9 +27,10 @@ def _live_owned_view(caller, event_id: int):
 
 
 def announce(caller, event_id: int, text: str, audience: list[str]):
-    """Store the announcement (at most 5 per event in any 24 hours: 429) and queue its pushes and texts."""
+    """Store the announcement (``ANNOUNCEMENTS_PER_EVENT_PER_DAY`` in any 24 hours: 429) and queue its pushes
+    and texts."""
     view = _live_owned_view(caller, event_id)
-    charge_together([(RollingLimit("announce", str(event_id), ANNOUNCEMENTS_PER_DAY), 1)])
+    charge_together([(RollingLimit.of(limits.ANNOUNCEMENTS, event_id), 1)])
     announcement = store.save_announcement(view.event.id, new_id(), caller.id, text, audience, utcnow())
     notifications.enqueue(ANNOUNCEMENT, event_id=view.event.id, announcement_id=announcement.id)
     return announcement
@@ -42,9 +43,9 @@ def list_announcements(caller, event_id: int) -> list:
 
 
 def nudge(caller, event_id: int) -> int:
-    """Remind everyone who has not answered (once per event in any 24 hours: 429); how many they are."""
+    """Remind everyone who has not answered (``NUDGES_PER_EVENT_PER_DAY`` in any 24 hours: 429); how many they are."""
     view = _live_owned_view(caller, event_id)
-    charge_together([(RollingLimit("nudge", str(event_id), 1), 1)])
+    charge_together([(RollingLimit.of(limits.NUDGES, event_id), 1)])
     silent = audience_of(view, [NO_REPLY])
     if silent:
         notifications.enqueue(NUDGE, event_id=view.event.id, user_ids=silent)

@@ -7,7 +7,8 @@ Guests without the app (no completed login) who have not declined are texted; ap
   that first edit; later edits of the burst add nothing. When it arrives, each guest whose last text (or,
   without one, the burst's "before") differs from the event now gets one text with the final state.
   Between 21:00 and 08:00 in the event's zone it waits (in delayed hops of at most 15 minutes) until
-  08:00, unless the event starts within 12 hours. At most 3 change texts per guest per event per local day.
+  08:00, unless the event starts within 12 hours. At most CHANGE_TEXTS_PER_GUEST_PER_DAY (3) change
+  texts per guest per event per local day.
 - Cancellation: texted at once by the queue handler of the cancel (or of the owner's account deletion);
   a held burst is then dropped.
 
@@ -24,6 +25,7 @@ from types import SimpleNamespace
 
 from chalicelib import localtime
 from chalicelib.config import get_settings
+from chalicelib.errors import TextsPaused
 from chalicelib.guest_page.invite_links import hash_code, link_url, new_code
 from chalicelib.messaging import sms_segments, sms_sender
 from chalicelib.messaging.invitation_texts import NO_TITLE, STOP_WORDS, allowed_now, reachable
@@ -40,7 +42,6 @@ CHANGE_TEXT = "event_changed_sms"  # the claim's type of a change text
 SMS_DEVICE = "sms"
 BURST_SECONDS = 600
 MAX_QUEUE_DELAY = 900  # SQS's longest DelaySeconds
-CHANGES_PER_DAY = 3
 QUIET_FROM, QUIET_UNTIL = 21, 8  # local hours
 CLOSE_START = timedelta(hours=12)
 # Edited fields that change what a change text says.
@@ -137,9 +138,11 @@ def send_claimed(owner, event, people: list, kind: str, occurrence: str, word) -
             claims.mark_claim_sent(claim)
             continue
         try:
-            sms_sender.send_sms(person.phone_number, word(person), origination=origination)
-        except sms_sender.SmsRefused:
-            claims.mark_claim_sent(claim)  # refused for good: never again
+            sms_sender.send_sms(
+                person.phone_number, word(person), priority=sms_sender.Priority.UNASKED, origination=origination
+            )
+        except (sms_sender.SmsRefused, TextsPaused):
+            claims.mark_claim_sent(claim)  # refused for good, or past the month's share for unasked texts
             continue
         except Exception:  # noqa: BLE001 - SNS down: the queue delivers the message again
             claims.release_claim(claim)
@@ -235,7 +238,7 @@ def send_held_changes(message: dict) -> Outcome:
         if (last.told if last else message["before"]) == state:
             continue  # an edit put back what they were told
         counts[person.id] = last.count if last and last.day == day else 0
-        if counts[person.id] < CHANGES_PER_DAY:
+        if counts[person.id] < get_settings().change_texts_per_guest_per_day:
             due.append(person)
 
     def word(person) -> str:
