@@ -203,6 +203,8 @@ def event_json(view: EventView, caller_id: int, style: str) -> dict:
         "is_cancelled": bool(event.cancelled),
         "max_extra_guests": int(event.max_extra_guests or 0),
         "waitlist": bool(event.waitlist),
+        "rsvp_deadline": format_datetime(event.rsvp_deadline) if event.rsvp_deadline else None,
+        "replies_paused": bool(event.replies_paused),
         "time_zone": event.time_zone or None,
         "duration_minutes": localtime.duration_minutes(event),
         "owner": owner_json(view.users.get(event.owner_id), event.owner_id),

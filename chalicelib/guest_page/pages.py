@@ -157,23 +157,35 @@ def _pressed(chosen: bool) -> str:
     return ' aria-pressed="true"' if chosen else ' aria-pressed="false"'
 
 
-def _form(page, token: str, message: str, error: str | None) -> str:
+REPLIES_CLOSED = "Replies are closed for this event. You can still say you can't make it."
+
+
+def _form(page, token: str, message: str, error: str | None, accepting_closed: bool = False) -> str:
     """The answer form: the message field holds ``message``, the guest's current answer is the pressed button."""
     described = "message-hint message-error" if error else "message-hint"
     invalid = ' aria-invalid="true"' if error else ""
     error_line = f'<p id="message-error" class="problem">{escape(error)}</p>' if error else ""
     answered = page.invitation.has_accepted
-    return f"""<form method="post" action="{escape(page.code)}/rsvp">
+    accept = (
+        f'<button type="submit" name="answer" value="accept" class="accept"{_pressed(answered is True)}>'
+        "Accept</button>"
+    )
+    decline = (
+        f'<button type="submit" name="answer" value="decline" class="decline"{_pressed(answered is False)}>'
+        "Decline</button>"
+    )
+    buttons = decline if accepting_closed else f"{accept}\n{decline}"
+    closed_line = f'<p class="closed">{escape(REPLIES_CLOSED)}</p>\n' if accepting_closed else ""
+    return f"""{closed_line}<form method="post" action="{escape(page.code)}/rsvp">
 <input type="hidden" name="csrf" value="{escape(token)}">
 <label for="message">Message to <span dir="auto">{escape(page.host_name)}</span> (optional)</label>
 <input type="text" id="message" name="message" maxlength="60" autocomplete="off" dir="auto"
  value="{escape(message)}" aria-describedby="{described}"{invalid}>
 <p id="message-hint" class="hint">Up to 60 characters.</p>
 {error_line}
-{_extra_guests_choice(page)}
+{"" if accepting_closed else _extra_guests_choice(page)}
 <div class="buttons">
-<button type="submit" name="answer" value="accept" class="accept"{_pressed(answered is True)}>Accept</button>
-<button type="submit" name="answer" value="decline" class="decline"{_pressed(answered is False)}>Decline</button>
+{buttons}
 </div>
 </form>"""
 
@@ -229,7 +241,11 @@ def event_page(
     answer += "</p>"
     closed = page.closed_reason(now)
     shown_message = own_message if message is None else message  # a refused answer shows what was typed
-    action = f'<p class="closed">{escape(closed)}</p>' if closed else _form(page, token, shown_message, message_error)
+    action = (
+        f'<p class="closed">{escape(closed)}</p>'
+        if closed
+        else _form(page, token, shown_message, message_error, page.accepting_closed(now))
+    )
     banners = ""
     if notice:
         banners += f'<p class="notice" role="status">{escape(notice)}</p>\n'

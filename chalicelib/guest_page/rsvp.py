@@ -68,6 +68,10 @@ class GuestPage:
         start = self.event.event_date
         return now >= (start if self.event.is_time_specified else start + timedelta(days=1))
 
+    def accepting_closed(self, now: datetime) -> bool:
+        """Past the reply deadline or replies paused: the page offers only Decline."""
+        return event_reads.replies_closed(self.event, now)
+
     def closed_reason(self, now: datetime) -> str | None:
         """Why the page shows a message instead of the buttons, or None when the guest may answer."""
         if self.event.cancelled:

@@ -180,6 +180,9 @@ class Event(EventsTable, discriminator="event"):
     duration_minutes = NumberAttribute(null=True)
     # The calendar entry's SEQUENCE and LAST-MODIFIED: edits of what it shows (date, title, place) and cancel.
     calendar_sequence = NumberAttribute(null=True)
+    # Closing replies: after rsvp_deadline, or while replies_paused, accepting is refused (declining is not).
+    rsvp_deadline = UTCDateTimeAttribute(null=True)
+    replies_paused = BooleanAttribute(null=True)
     calendar_modified = UTCDateTimeAttribute(null=True)
 
 

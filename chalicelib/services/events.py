@@ -63,6 +63,9 @@ class EventInput:
     time_zone: str | None = None  # an IANA name; "" to clear
     utc_offset_minutes: int | None = None  # the offset event_date was sent with (0 for Z or none)
     duration_minutes: int | None = None
+    rsvp_deadline: datetime | None = None
+    clear_rsvp_deadline: bool = False  # sent as null: the deadline goes
+    replies_paused: bool | None = None
 
 
 # Edits that change what a guest's calendar entry shows: each one grows its SEQUENCE (store.events.EventEdit).
@@ -102,6 +105,7 @@ def _remind_day(event_date: datetime) -> str:
 def create_event(owner, data: EventInput) -> EventView:
     """Store the event, the owner's invitation and one per invitee; text those without an account."""
     event_date = whole_seconds(data.event_date)
+    _check_deadline(data.rsvp_deadline, event_date)
     invitees = resolve_invitees(owner, data.invite_phone_numbers or [], skip_user_ids={owner.id})
     textable = reachable(invitees.to_text)  # before the event is written: a 503 here stores no event
     now = utcnow()
@@ -119,6 +123,8 @@ def create_event(owner, data: EventInput) -> EventView:
         "time_zone": data.time_zone,
         "utc_offset_minutes": data.utc_offset_minutes,
         "duration_minutes": data.duration_minutes,
+        "rsvp_deadline": whole_seconds(data.rsvp_deadline) if data.rsvp_deadline else None,
+        "replies_paused": data.replies_paused,
     }
 
     def draw(_attempt: int):
@@ -156,6 +162,8 @@ def update_event(caller, event_id: int, data: EventInput) -> EventView:
     require_owner(caller, view)
     require_live(view.event)
     told_before = guest_texts.told_state(view.event)  # what guests without the app were told, for change texts
+    kept_deadline = None if data.clear_rsvp_deadline else (data.rsvp_deadline or view.event.rsvp_deadline)
+    _check_deadline(kept_deadline, data.event_date or view.event.event_date)
     new_total = data.total_spots if data.total_spots is not None else view.event.total_spots
     _check_spots(view.event, new_total, data.spot_filled or 0)
     # unknown numbers are made into users before the event changes
@@ -212,6 +220,22 @@ def update_event(caller, event_id: int, data: EventInput) -> EventView:
     return with_users([view])[0]
 
 
+DEADLINE_AFTER_EVENT = "The reply deadline must be at or before the event's date."
+
+
+def _check_deadline(deadline: datetime | None, event_date: datetime) -> None:
+    """400 when replies would close after the event starts."""
+    if deadline is not None and deadline > event_date:
+        raise ValidationError.field("rsvp_deadline", DEADLINE_AFTER_EVENT)
+
+
+def _deadline_edit(data: EventInput) -> datetime | str | None:
+    """The deadline as the edit writes it: "" removes it, None leaves it."""
+    if data.clear_rsvp_deadline:
+        return ""
+    return whole_seconds(data.rsvp_deadline) if data.rsvp_deadline else None
+
+
 def _check_spots(event, new_total: int, filling: int) -> None:
     """400 when filling by hand, or lowering total_spots, would put spots_filled past the total, or
     filling would put it past ``MAX_SPOTS_FILLED`` (beyond what every client's numbers hold exactly)."""
@@ -244,6 +268,8 @@ def _edit_of(data: EventInput, new_total: int) -> EventEdit:
         time_zone=data.time_zone,
         utc_offset_minutes=data.utc_offset_minutes,
         duration_minutes=data.duration_minutes,
+        rsvp_deadline=_deadline_edit(data),
+        replies_paused=data.replies_paused,
         calendar_revised=any(getattr(data, name) is not None for name in CALENDAR_FIELDS),
     )
 
