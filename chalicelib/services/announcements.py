@@ -1,7 +1,7 @@
 """The host speaks to the guests: announcements (by answer) and the nudge to those who have not answered.
 
 Each request checks, counts and stores, then hands one message to the notifications queue; the pushes
-and texts go from there (messaging/notifications/host_messages.py)."""
+and texts go from there (services/host_messages.py)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from chalicelib import limits
 from chalicelib.errors import Conflict
 from chalicelib.ids import new_id
 from chalicelib.messaging import notifications
-from chalicelib.messaging.notifications.host_messages import ANNOUNCEMENT, NO_REPLY, NUDGE, audience_of
 from chalicelib.services.event_reads import participant_view, require_owner
+from chalicelib.services.host_messages import ANNOUNCEMENT, NO_REPLY, NUDGE, audience_of
 from chalicelib.services.ratelimit import RollingLimit, charge_together
 from chalicelib.store import announcements as store
 from chalicelib.timeutil import utcnow

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from chalicelib import store
 from chalicelib.config import get_settings
-from chalicelib.errors import Conflict, NotFound, PermissionDenied, ValidationError
+from chalicelib.errors import Conflict, NotFound, OutOfRange, PermissionDenied
 from chalicelib.messaging import notifications
 from chalicelib.retry import AttemptsSpent, TryAgain, jittered, retry
 from chalicelib.services.event_reads import REPLIES_CLOSED, replies_closed, require_live
@@ -60,7 +60,7 @@ def rsvp(caller, event_id: int, *, accept: bool, message: str | None, extra_gues
             if invitation.wait_key:
                 return _change_waiting(invitation, event, extra, text)
             return _accept(invitation, event, extra, text)
-        except (store.Conflict, store.Refused):
+        except (store.Contended, store.Refused):
             raise TryAgain() from None  # the reply, the line or the counters moved: read again
 
     try:
@@ -86,7 +86,7 @@ def _extra_guests(invitation: Invitation, event: Event, wanted: int | None) -> i
         wanted = int(invitation.extra_guests or 0) if held else 0
     allowed = int(event.max_extra_guests or 0)
     if wanted > allowed:
-        raise ValidationError.field("extra_guests", f"Ensure this value is less than or equal to {allowed}.")
+        raise OutOfRange("extra_guests", most=allowed)
     return wanted
 
 

@@ -2,14 +2,14 @@
 
 The person proves the number with a pin texted to it, under the limits of ``POST /auth`` and
 ``verify_pin`` (services/auth.py), then confirms. Each form carries a signed token (the guest page's,
-guest_page/rsvp.py) bound to its step: the number form to the page, the pin form to the number,
+services/guest_answers.py) bound to its step: the number form to the page, the pin form to the number,
 and the confirm form to the user the pin proved, for GRANT_SECONDS. The deletion is the app's.
 """
 
 from __future__ import annotations
 
-from chalicelib.guest_page.rsvp import signed_token, signed_token_valid
 from chalicelib.services import account_deletion, auth
+from chalicelib.services.form_tokens import signed_token, signed_token_valid
 from chalicelib.store.users import get_user
 
 SUBJECT = "account-delete"
@@ -33,8 +33,9 @@ def pin_form_valid(e164: str, token: str | None) -> bool:
 
 
 def send_pin(e164: str, source_ip: str) -> None:
-    """Text a pin to the number, exactly as ``POST /auth`` does (the same limits: 429 beyond them)."""
-    auth.request_pin(e164, source_ip)
+    """Text a pin to the number, as ``POST /auth`` does (the same limits: 429 beyond them), worded as a
+    deletion pin so nobody takes it for a login pin."""
+    auth.request_pin(e164, source_ip, wording=auth.DELETION_PIN)
 
 
 def grant_for(e164: str, pin: str, source_ip: str) -> str | None:

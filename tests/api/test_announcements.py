@@ -4,8 +4,8 @@ Pushes are read from the SNS emulator's endpoints, texts from its SMS log."""
 
 from __future__ import annotations
 
+from chalicelib.jobs import queue_handler
 from chalicelib.messaging import sms_segments
-from chalicelib.messaging.notifications import queue_handler
 from chalicelib.services import replies
 from tests.utils.api import body, get, post_json, texts_to
 from tests.utils.factories import future, make_event, make_person, put

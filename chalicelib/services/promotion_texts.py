@@ -6,8 +6,8 @@ table, SNS's opt-out list), the claims are released and the message fails, so th
 from __future__ import annotations
 
 from chalicelib.config import get_settings
-from chalicelib.messaging.invitation_texts import send_promotion_texts
 from chalicelib.messaging.notifications.messages import WAITLIST_PROMOTED, RetryLater, event_expiry
+from chalicelib.services.invitation_texts import send_promotion_texts
 from chalicelib.store import claims
 
 SMS_DEVICE = "sms"

@@ -10,10 +10,10 @@ from collections.abc import Iterable
 from chalicelib import localtime
 from chalicelib.config import get_settings
 from chalicelib.messaging import sms_segments
-from chalicelib.messaging.invitation_texts import NO_TITLE, STOP_WORDS
-from chalicelib.messaging.notifications import guest_texts
-from chalicelib.messaging.notifications.delivery import deliver
 from chalicelib.messaging.notifications.messages import Outcome, Push
+from chalicelib.services import guest_texts
+from chalicelib.services.invitation_texts import NO_TITLE, STOP_WORDS
+from chalicelib.services.push_delivery import deliver
 from chalicelib.store.announcements import find_announcement
 from chalicelib.store.events import GUEST, EventView, load_partition
 from chalicelib.store.users import get_users

@@ -26,10 +26,10 @@ from types import SimpleNamespace
 from chalicelib import localtime
 from chalicelib.config import get_settings
 from chalicelib.errors import TextsPaused
-from chalicelib.guest_page.invite_links import hash_code, link_url, new_code
+from chalicelib.invite_links import hash_code, link_url, new_code
 from chalicelib.messaging import sms_segments, sms_sender
-from chalicelib.messaging.invitation_texts import NO_TITLE, STOP_WORDS, allowed_now, reachable
 from chalicelib.messaging.notifications.messages import EVENT_CANCELLED, Outcome, RetryLater, event_expiry
+from chalicelib.services.invitation_texts import NO_TITLE, STOP_WORDS, allowed_now, reachable
 from chalicelib.store import claims, guest_notices
 from chalicelib.store.events import GUEST, EventView, load_partition
 from chalicelib.store.users import get_users

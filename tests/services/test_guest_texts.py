@@ -9,10 +9,11 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from chalicelib.jobs import queue_handler
 from chalicelib.messaging import sms_segments
-from chalicelib.messaging.notifications import guest_texts, queue_handler, queueing
+from chalicelib.messaging.notifications import queueing
 from chalicelib.services import events as events_service
-from chalicelib.services import replies
+from chalicelib.services import guest_texts, replies
 from tests.utils.api import post_json, texts_to
 from tests.utils.factories import make_event, make_person, phone, put
 from tests.utils.notifications import drain, use_queue
