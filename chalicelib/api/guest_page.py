@@ -17,7 +17,7 @@ from chalicelib.api.blueprint import ApiBlueprint
 from chalicelib.api.error_responses import body_of, headers_of, status_of
 from chalicelib.api.request import FORM_BODY, NO_BODY, RequestContext
 from chalicelib.config import get_settings
-from chalicelib.errors import Conflict, DomainError, PermissionDenied, ValidationError
+from chalicelib.errors import Conflict, DomainError, EventGone, PermissionDenied, ValidationError
 from chalicelib.timeutil import utcnow
 from chalicelib.validation import Fields
 
@@ -86,6 +86,9 @@ def error_page(error: DomainError, method: str) -> Response:
 
     status = status_of(error)
     passed = {name: value for name, value in headers_of(error).items() if name in PASSED_ON_HEADERS}
+    if isinstance(error, EventGone):
+        body = "" if method == "HEAD" else pages.gone_page(error.title)
+        return Response(body=body, status_code=status, headers=_headers(pages.HTML))
     body = "" if method == "HEAD" else pages.error_page(status, passed.get("Retry-After"))
     return Response(body=body, status_code=status, headers=_headers(pages.HTML, **passed))
 

@@ -167,8 +167,7 @@ def _form(page, token: str, message: str, error: str | None, accepting_closed: b
     error_line = f'<p id="message-error" class="problem">{escape(error)}</p>' if error else ""
     answered = page.invitation.has_accepted
     accept = (
-        f'<button type="submit" name="answer" value="accept" class="accept"{_pressed(answered is True)}>'
-        "Accept</button>"
+        f'<button type="submit" name="answer" value="accept" class="accept"{_pressed(answered is True)}>Accept</button>'
     )
     decline = (
         f'<button type="submit" name="answer" value="decline" class="decline"{_pressed(answered is False)}>'
@@ -271,6 +270,14 @@ def event_page(
 def message_page(heading: str, text: str) -> str:
     body = f"<h1>{escape(heading)}</h1>\n<p>{escape(text)}</p>"
     return _document(f"{heading} \u00b7 {_service()}", body, script=False)
+
+
+def gone_page(title: str) -> str:
+    """The link of an event deleted with its host's account."""
+    body = (
+        f'<h1>This event was cancelled</h1>\n<p><span dir="auto">{escape(title)}</span> was cancelled by its host.</p>'
+    )
+    return _document(f"This event was cancelled \u00b7 {_service()}", body, script=False)
 
 
 def error_page(status: int, retry_after: str | None = None) -> str:

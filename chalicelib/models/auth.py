@@ -9,6 +9,7 @@
 | StoppedNumber | STOP#<HMAC of the e164 number>       |
 | HeldChangeTexts | HELD#<event id>                     |
 | ToldGuest    | TOLD#<event id>#<user id>           |
+| GoneEvent    | GONE#<event id>                     |
 
 Every item but StoppedNumber expires through TTL: a number stays stopped until its owner texts START.
 """
@@ -22,6 +23,7 @@ from pynamodb.attributes import (
     TTLAttribute,
     UnicodeAttribute,
     UnicodeSetAttribute,
+    UTCDateTimeAttribute,
 )
 
 from chalicelib.models.base import TableModel, table_meta
@@ -45,6 +47,10 @@ def held_pk(event_id: int) -> str:
 
 def told_pk(event_id: int, user_id: int) -> str:
     return f"TOLD#{event_id}#{user_id}"
+
+
+def gone_pk(event_id: int) -> str:
+    return f"GONE#{event_id}"
 
 
 def rate_pk(scope: str, subject: str, window: int) -> str:
@@ -133,4 +139,14 @@ class ToldGuest(AuthTable, discriminator="told"):
     told = UnicodeAttribute()
     day = UnicodeAttribute()
     count = NumberAttribute(default=0)
+    expires_at = TTLAttribute()
+
+
+class GoneEvent(AuthTable, discriminator="gone"):
+    """An event deleted with its owner's account, kept until 7 days after its date so its guests' links say
+    it was cancelled: its title and date and the hashes of the links that open it (no number, no name)."""
+
+    title = UnicodeAttribute()
+    event_date = UTCDateTimeAttribute()
+    link_hashes = ListAttribute(of=UnicodeAttribute)
     expires_at = TTLAttribute()

@@ -22,11 +22,12 @@ from datetime import datetime, timedelta
 
 from chalicelib import invite_links, limits
 from chalicelib.config import get_settings
-from chalicelib.errors import Conflict, NotFound
+from chalicelib.errors import Conflict, EventGone, NotFound
 from chalicelib.parallel import parallel_map
 from chalicelib.services import event_reads, ratelimit, replies, stop_list
 from chalicelib.services.form_tokens import signed_token, signed_token_valid
 from chalicelib.services.ratelimit import Limit, address_subject
+from chalicelib.store import gone_events
 from chalicelib.store.events import load_partition
 from chalicelib.store.records import OWNER, Event, Invitation, User
 from chalicelib.store.users import get_users, user_with_id
@@ -99,7 +100,7 @@ def open_link(
         raise NotFound()
     _, view = parallel_map(lambda step: step(), [count, lambda: load_partition(event_id)])
     if view is None:
-        raise NotFound()
+        _gone_or_not_found(event_id, code, now)
     wanted = invite_links.hash_code(code)
     invitation = next((inv for inv in view.invitations if _opens(inv, wanted)), None)
     if invitation is None or invitation.role == OWNER:
@@ -109,6 +110,17 @@ def open_link(
     going = view.attendees_count()
     page = GuestPage(code, view.event, invitation, going, view.waitlist_positions().get(invitation.user_id))
     return with_host(page) if host else page
+
+
+def _gone_or_not_found(event_id: int, code: str, now: datetime) -> None:
+    """An event deleted with its owner's account answers its guests' links "cancelled" until 7 days after
+    its date (EventGone); anything else is the usual 404."""
+    gone = gone_events.find(event_id)
+    if gone is not None and now <= gone.event_date + timedelta(days=get_settings().web_link_days_after_event):
+        wanted = invite_links.hash_code(code)
+        if any(hmac.compare_digest(digest, wanted) for digest in gone.link_hashes):
+            raise EventGone(gone.title)
+    raise NotFound()
 
 
 def _opens(invitation: Invitation, wanted: str) -> bool:

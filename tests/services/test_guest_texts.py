@@ -209,3 +209,26 @@ def test_the_owners_hourly_quota_applies_to_change_texts(client, clock, due, ove
     _edit(client, alice, event, venue_name="Cafe Nord")
     queue_handler.process(due[0])
     assert sum(len(_change_texts(guest)) for guest in guests) == 2
+
+
+def test_a_deleted_hosts_guests_find_their_link_saying_the_event_was_cancelled(client, monkeypatch):
+    from chalicelib.services import guest_answers
+    from tests.utils.web import invite_by_text, link_texted_to, page, text_of
+
+    alice = make_person("Alice")
+    number = phone()
+    invite_by_text(client, alice, number, title="Board games", event_date="2030-01-12T01:30:00Z")
+    path = link_texted_to(number)
+    deleted = client.http.request("DELETE", "/users/me", headers={"Authorization": f"Bearer {alice.token}"})
+    assert deleted.status_code == 204
+    shown = page(client, path)
+    assert shown.status_code == 404
+    assert "This event was cancelled" in text_of(shown) and "Board games" in text_of(shown)
+    assert "link doesn" not in text_of(shown)
+    # a made-up code for the same event learns nothing
+    forged = path[:-6] + ("AAAAAA" if not path.endswith("AAAAAA") else "BBBBBB")
+    assert "This event was cancelled" not in text_of(page(client, forged))
+    # 7 days after the event's date the link is an ordinary dead link
+    late = datetime(2030, 1, 19, 2, 0, tzinfo=UTC)
+    monkeypatch.setattr(guest_answers, "utcnow", lambda: late)
+    assert "This link doesn" in text_of(page(client, path))
