@@ -19,6 +19,7 @@ class Settings:
     # Public base of avatar URLs (a CDN in production); "" means the S3 endpoint itself.
     avatar_base_url: str = ""
     apns_platform_application_arn: str = ""
+    fcm_platform_application_arn: str = ""  # Android push: an SNS platform application of platform GCM (FCM)
     # SQS queue of notification fan-out. Unset: each notification is processed in the request's own
     # process right away (tests, `make run`).
     notifications_queue_url: str = ""
