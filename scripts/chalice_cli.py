@@ -448,7 +448,14 @@ def _install_gateway_responses() -> None:
 # --- chalice local ---------------------------------------------------------------------------------------
 
 
+# The methods the API declares on its paths (chalicelib/api/blueprint.py); API Gateway answers any other one
+# (OPTIONS without CORS, TRACE, QUERY...) as a path it does not have.
+API_METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"})
+
+
 def _install_local_not_found() -> None:
+    import uuid
+
     from chalice import local
     from gateway import NOT_FOUND_BODY
 
@@ -457,14 +464,28 @@ def _install_local_not_found() -> None:
 
     original = local.LocalGateway.handle_request
 
+    def not_found() -> NotFoundError:
+        headers = {"Content-Type": "application/json", "X-Request-Id": str(uuid.uuid4())}
+        return NotFoundError(headers, NOT_FOUND_BODY.encode())
+
     def handle_request(self, method, path, headers, body):
+        if method not in API_METHODS:  # chalice local would answer OPTIONS 200 itself
+            raise not_found()
         try:
             self._generate_lambda_event(method, path, headers, body)
         except ValueError:  # no route: what the deployed gateway response answers
-            raise NotFoundError({"Content-Type": "application/json"}, NOT_FOUND_BODY.encode()) from None
+            raise not_found() from None
         return original(self, method, path, headers, body)
 
     local.LocalGateway.handle_request = handle_request
+
+    def any_method(self, name: str):
+        # http.server answers a method without a do_<METHOD> with 501; here every one reaches the gateway
+        if name.startswith("do_") and name[3:].isalpha() and name[3:].isupper():
+            return self._generic_handle
+        raise AttributeError(name)
+
+    local.ChaliceRequestHandler.__getattr__ = any_method
 
 
 def _install_local_no_content() -> None:

@@ -44,7 +44,7 @@ def _audience(fields: Fields) -> list[str]:
     return [value for value in AUDIENCES if value in raw]
 
 
-@blueprint.route("/events/{event_id}/announcements", ["POST"])
+@blueprint.route("/events/{event_id}/announcements", ["POST"], idempotent=True)
 def post_announcement(ctx: RequestContext):
     from chalicelib.services import announcements
 
@@ -101,7 +101,7 @@ def list_announcements(ctx: RequestContext):
     }
 
 
-@blueprint.route("/events/{event_id}/nudge", ["POST"])
+@blueprint.route("/events/{event_id}/nudge", ["POST"], idempotent=True)
 def nudge(ctx: RequestContext):
     from chalicelib.services import announcements
 

@@ -10,6 +10,7 @@
 | HeldChangeTexts | HELD#<event id>                     |
 | ToldGuest    | TOLD#<event id>#<user id>           |
 | GoneEvent    | GONE#<event id>                     |
+| IdempotentRequest | IDEM#<user id>#<Idempotency-Key>   |
 
 Every item but StoppedNumber expires through TTL: a number stays stopped until its owner texts START.
 """
@@ -51,6 +52,10 @@ def told_pk(event_id: int, user_id: int) -> str:
 
 def gone_pk(event_id: int) -> str:
     return f"GONE#{event_id}"
+
+
+def idempotency_pk(user_id: int, key: str) -> str:
+    return f"IDEM#{user_id}#{key}"
 
 
 def rate_pk(scope: str, subject: str, window: int) -> str:
@@ -149,4 +154,20 @@ class GoneEvent(AuthTable, discriminator="gone"):
     title = UnicodeAttribute()
     event_date = UTCDateTimeAttribute()
     link_hashes = ListAttribute(of=UnicodeAttribute)
+    expires_at = TTLAttribute()
+
+
+class IdempotentRequest(AuthTable, discriminator="idempotency"):
+    """One user's request under an ``Idempotency-Key``, claimed before its work starts. ``fingerprint``
+    is a hash of the method, path and body; ``state`` is "running" while a request holds the claim
+    (``nonce``, since ``claimed_at``) and "done" once ``status``, ``headers`` (JSON) and ``body`` (the
+    answer's text) are kept, to be answered again to a repeat until ``expires_at``."""
+
+    fingerprint = UnicodeAttribute()
+    state = UnicodeAttribute()
+    nonce = UnicodeAttribute()
+    claimed_at = NumberAttribute()
+    status = NumberAttribute(null=True)
+    headers = UnicodeAttribute(null=True)
+    body = UnicodeAttribute(null=True)
     expires_at = TTLAttribute()

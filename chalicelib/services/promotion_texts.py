@@ -1,7 +1,8 @@
 """Texts to guests without an account who were seated from a waitlist: each at most once per event,
 behind a delivery claim (``SENT#waitlist_promoted#<event>#<user>#sms``) like a push, so a queue
 message delivered again texts nobody twice. When the checks before the texts fail (the stop list's key or
-table, SNS's opt-out list), the claims are released and the message fails, so the queue delivers it again."""
+table, SNS's opt-out list, the month's text budget's counter), the claims are released and the message fails, so
+the queue delivers it again."""
 
 from __future__ import annotations
 
@@ -25,9 +26,9 @@ def text_promoted(owner, event, people: list, links: dict[int, str]) -> None:
         return
     try:
         send_promotion_texts(owner, event, [person for person, _ in claimed], links)
-    except Exception as exc:  # the stop list or the opt-out check failed: nothing was sent
+    except Exception as exc:  # the stop list, the opt-out check or the budget's count failed: nothing was sent
         for _, claim in claimed:
             claims.release_claim(claim)
-        raise RetryLater("promotion texts not sent: the stop list or the opt-out check failed") from exc
+        raise RetryLater("promotion texts not sent: a check before them failed") from exc
     for _, claim in claimed:
         claims.mark_claim_sent(claim)

@@ -143,3 +143,18 @@ def test_a_nudge_reaches_everyone_who_has_not_answered_once_a_day(client):
     again = post_json(client, f"/events/{event.id}/nudge", {}, alice.token)
     assert again.status_code == 429
     assert post_json(client, f"/events/{event.id}/nudge", {}, bob.token).status_code == 403
+
+
+def test_an_announcement_or_nudge_repeated_with_its_idempotency_key_is_answered_again_and_sent_once(client):
+    alice, bob, _cara, silent, _declined, event, arns = _party()
+    key = {"Idempotency-Key": "announce-1"}
+    path = f"/events/{event.id}/announcements"
+    first = post_json(client, path, {"text": "Hello"}, alice.token, headers=key)
+    again = post_json(client, path, {"text": "Hello"}, alice.token, headers=key)
+    assert (first.status_code, again.status_code) == (201, 201) and body(first) == body(again)
+    assert _types(arns[bob]).count("announcement") == 1 and len(_announcement_texts(silent)) == 1
+    assert body(get(client, path, alice.token))["count"] == 1
+    nudge_key = {"Idempotency-Key": "nudge-1"}
+    nudged = post_json(client, f"/events/{event.id}/nudge", {}, alice.token, headers=nudge_key)
+    repeated = post_json(client, f"/events/{event.id}/nudge", {}, alice.token, headers=nudge_key)
+    assert (nudged.status_code, repeated.status_code) == (200, 200) and body(nudged) == body(repeated)
