@@ -18,6 +18,7 @@ from chalicelib import inline_queue, jobs, snapstart
 from chalicelib.api import (
     account_export,
     account_web,
+    announcements,
     auth,
     contacts,
     conversation,
@@ -55,6 +56,7 @@ API_BLUEPRINTS = (
     contacts.blueprint,
     events.blueprint,
     conversation.blueprint,
+    announcements.blueprint,
     devices.blueprint,
     guest_page.blueprint,
     account_export.blueprint,

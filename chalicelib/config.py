@@ -19,6 +19,7 @@ class Settings:
     # Public base of avatar URLs (a CDN in production); "" means the S3 endpoint itself.
     avatar_base_url: str = ""
     apns_platform_application_arn: str = ""
+    fcm_platform_application_arn: str = ""  # Android push: an SNS platform application of platform GCM (FCM)
     # SQS queue of notification fan-out. Unset: each notification is processed in the request's own
     # process right away (tests, `make run`).
     notifications_queue_url: str = ""
@@ -111,6 +112,11 @@ class Settings:
     time_suggestions_per_event: int = 50
     # Data exports (POST /users/me/export) one user may start in any 24 hours.
     exports_per_day: int = 3
+    # The host speaking to the guests: announcements per event in any 24 hours, nudges per event in any 24 hours,
+    # and change texts (date/time or place) one guest without the app gets about one event per local day.
+    announcements_per_event_per_day: int = 5
+    nudges_per_event_per_day: int = 1
+    change_texts_per_guest_per_day: int = 3
     # The guest page (/i/<code>) of people invited by text, outside API v1.
     # Page views, calendar downloads and answers per address per hour (IPv6 counted per /64).
     web_requests_per_ip_per_hour: int = 300

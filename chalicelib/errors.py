@@ -73,6 +73,14 @@ class NotFound(DomainError):
     """Nothing there, or nothing the caller may see (a stranger's event looks the same)."""
 
 
+class EventGone(NotFound):
+    """A guest's link to an event deleted with its owner's account: the page says it was cancelled."""
+
+    def __init__(self, title: str):
+        super().__init__("Not found.")
+        self.title = title
+
+
 class PageOutOfRange(NotFound):
     """A page of a list past its last page (or below the first)."""
 

@@ -113,6 +113,23 @@ INVITE_TEXTS_PER_STRANGER = RateLimit(
     beyond="the invitation is made without a text",
 )
 
+ANNOUNCEMENTS = RateLimit(
+    name="announce",
+    scope="event",
+    setting="announcements_per_event_per_day",
+    rolling=True,
+    counts="an announcement of the event",
+    beyond="429, nothing stored or sent",
+)
+NUDGES = RateLimit(
+    name="nudge",
+    scope="event",
+    setting="nudges_per_event_per_day",
+    rolling=True,
+    counts="a nudge of the event's invitees who have not answered",
+    beyond="429, nothing sent",
+)
+
 CATALOGUE = (
     PINS_PER_NUMBER,
     PINS_PER_ADDRESS,
@@ -123,6 +140,8 @@ CATALOGUE = (
     EXPORTS,
     INVITE_TEXTS_PER_OWNER,
     INVITE_TEXTS_PER_STRANGER,
+    ANNOUNCEMENTS,
+    NUDGES,
 )
 
 

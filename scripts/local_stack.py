@@ -34,6 +34,7 @@ REGION = "us-east-1"
 NAME_PREFIX, STAGE = "invites", "local"
 STACK_NAME = f"{NAME_PREFIX}-{STAGE}"
 APNS_APP_NAME = f"{NAME_PREFIX}-{STAGE}-apns"
+FCM_APP_NAME = f"{NAME_PREFIX}-{STAGE}-fcm"
 FAKE_CREDENTIALS = {"AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing"}
 DEMO_PHONE = "+14155550100"
 
@@ -44,6 +45,7 @@ OUTPUT_SETTINGS = {
     "EventsTableName": "EVENTS_TABLE",
     "AvatarBucketName": "AVATAR_BUCKET",
     "ApnsPlatformApplicationArn": "APNS_PLATFORM_APPLICATION_ARN",
+    "FcmPlatformApplicationArn": "FCM_PLATFORM_APPLICATION_ARN",
 }
 
 # What moto's CloudFormation cannot create, dropped from the local copy only: {resource type: property names},
@@ -301,7 +303,7 @@ def aws_client(service: str, endpoint: str):
     )
 
 
-def create_stack(endpoint: str, apns_arn: str) -> tuple[dict, dict]:
+def create_stack(endpoint: str, apns_arn: str, fcm_arn: str = "") -> tuple[dict, dict]:
     """Create the template's stack in the emulator; returns (template, outputs)."""
     template = load_template()
     cloudformation = aws_client("cloudformation", endpoint)
@@ -312,6 +314,7 @@ def create_stack(endpoint: str, apns_arn: str) -> tuple[dict, dict]:
             {"ParameterKey": "NamePrefix", "ParameterValue": NAME_PREFIX},
             {"ParameterKey": "Stage", "ParameterValue": STAGE},
             {"ParameterKey": "ApnsPlatformApplicationArn", "ParameterValue": apns_arn},
+            {"ParameterKey": "FcmPlatformApplicationArn", "ParameterValue": fcm_arn},
         ],
     )
     stack = cloudformation.describe_stacks(StackName=STACK_NAME)["Stacks"][0]
@@ -368,6 +371,14 @@ def create_platform_application(endpoint: str) -> str:
     """The APNS platform application (CloudFormation has no resource type for it)."""
     response = aws_client("sns", endpoint).create_platform_application(
         Name=APNS_APP_NAME, Platform="APNS", Attributes={}
+    )
+    return response["PlatformApplicationArn"]
+
+
+def create_android_platform_application(endpoint: str) -> str:
+    """The FCM platform application for Android (SNS platform GCM; CloudFormation has no resource type for it)."""
+    response = aws_client("sns", endpoint).create_platform_application(
+        Name=FCM_APP_NAME, Platform="GCM", Attributes={"PlatformCredential": "local-fcm-key"}
     )
     return response["PlatformApplicationArn"]
 
@@ -510,7 +521,7 @@ def main() -> int:
         emulator, api = f"http://{HOST}:{moto_port}", f"http://{HOST}:{port}"
         server = start_emulator(moto_port)
         apns_arn = create_platform_application(emulator)
-        _, outputs = create_stack(emulator, apns_arn)
+        _, outputs = create_stack(emulator, apns_arn, create_android_platform_application(emulator))
         make_avatars_public(emulator, outputs["AvatarBucketName"])
         process = start_api(port, app_environment(moto_port, outputs, api_port=port), autoreload)
         wait_until_serving(process, port)

@@ -27,9 +27,10 @@ OUTPUT_SETTINGS = {
     "NotificationsQueueUrl": "NOTIFICATIONS_QUEUE_URL",
     "NotificationsQueueName": "NOTIFICATIONS_QUEUE_NAME",
     "ApnsPlatformApplicationArn": "APNS_PLATFORM_APPLICATION_ARN",
+    "FcmPlatformApplicationArn": "FCM_PLATFORM_APPLICATION_ARN",
     "SmsSenderId": "SMS_SENDER_ID",
 }
-OPTIONAL_OUTPUTS = {"ApnsPlatformApplicationArn", "SmsSenderId"}
+OPTIONAL_OUTPUTS = {"ApnsPlatformApplicationArn", "FcmPlatformApplicationArn", "SmsSenderId"}
 
 # infra/stages.json key -> the app's setting, passed through as is (the stack needs none of them). Always written,
 # "" when the stage leaves one out: the app's default (the account's default origination identity, no contact).

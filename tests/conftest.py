@@ -47,6 +47,7 @@ SLOW_GROUPS = {
     "messaging/test_sms_budget_live.py": ("e2e",),
     "guest_page/test_page_browser.py": ("e2e", "browser"),
     "guest_page/test_account_delete_browser.py": ("e2e", "browser"),
+    "guest_page/test_page_scripts_browser.py": ("browser",),
     "contract/test_docs_browser.py": ("e2e", "browser"),
     "contract/test_schemathesis.py": ("e2e", "schemathesis"),
     "contract/test_generated_clients.py": ("generated_clients",),

@@ -50,3 +50,45 @@ def test_readme_names_the_per_address_login_limits_and_points_to_every_setting()
     for name in ("AUTH_SMS_PER_IP_PER_HOUR", "AUTH_VERIFY_PER_IP_PER_HOUR"):
         assert f"`{name}" in README
     assert "(docs/configuration.md)" in README
+
+
+def _walkthrough_line(start: str) -> str:
+    lines = [line for line in section(README, "A walkthrough with curl").splitlines() if line.startswith(start)]
+    assert len(lines) == 1, start
+    return lines[0]
+
+
+def _shell(command: str, page_html: str) -> str:
+    """``command`` from the README run by bash, ``curl -s $PAGE`` answering with ``page_html``."""
+    import subprocess
+
+    script = command.replace("curl -s $PAGE", 'printf "%s" "$PAGE_HTML"')
+    done = subprocess.run(
+        ["bash", "-c", f"{script}\nprintf '%s' \"${{CSRF:-}}\""]
+        if script.startswith("CSRF=")
+        else ["bash", "-c", script],
+        env={"PAGE_HTML": page_html, "PATH": "/usr/bin:/bin"},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return done.stdout
+
+
+def test_the_walkthroughs_guest_answer_works_pasted_line_by_line(client):
+    from tests.utils.factories import make_person
+    from tests.utils.web import invite_by_text, link_texted_to, page, post_form, text_of
+
+    number = "+14155550101"
+    invite_by_text(client, make_person("Sam"), number)
+    path = link_texted_to(number)
+    # the README's line picks the page's one form token, though the page has two forms
+    token = _shell(_walkthrough_line("CSRF=$("), text_of(page(client, path)))
+    assert token and "\n" not in token.strip()
+    answered = post_form(
+        client, f"{path}/rsvp", {"csrf": token.strip(), "answer": "accept", "message": "See you there"}
+    )
+    assert answered.status_code == 303
+    shown = _shell(_walkthrough_line("curl -s $PAGE | grep"), text_of(page(client, path))).strip()
+    expected = re.search(r"# (<p id=\"answer\">.*)", section(README, "A walkthrough with curl")).group(1)
+    assert shown == expected

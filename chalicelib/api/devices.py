@@ -1,4 +1,5 @@
-"""Push devices: POST /notifications/add_ios_device and /notifications/remove_ios_device."""
+"""Push devices: POST /notifications/add_ios_device and /notifications/remove_ios_device; the Android pair
+add_android_device and remove_android_device (an FCM registration token)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,8 @@ from chalicelib.validation import Fields
 blueprint = ApiBlueprint(__name__)
 
 _DEVICE_TOKEN = re.compile(r"^[0-9a-fA-F]{64}$")
+# An FCM registration token: URL-safe base64 and ':' (about 160 characters today; Google sets no fixed length).
+_FCM_TOKEN = re.compile(r"^[A-Za-z0-9_:-]{20,4096}$")
 
 
 def _device_token(ctx: RequestContext) -> str:
@@ -38,4 +41,29 @@ def remove_ios_device(ctx: RequestContext):
     from chalicelib.services import devices  # SNS devices: off the API's cold start
 
     devices.remove_device(ctx.user, _device_token(ctx))
+    return NO_CONTENT
+
+
+def _android_token(ctx: RequestContext) -> str:
+    fields = Fields(ctx.json_object())
+    token = fields.string("device_token", required=True, max_length=4096)
+    if token is not None and not _FCM_TOKEN.match(token):
+        fields.error("device_token", "Enter a valid Android (FCM) registration token.")
+    fields.raise_if_errors()
+    return token
+
+
+@blueprint.route("/notifications/add_android_device", ["POST"])
+def add_android_device(ctx: RequestContext):
+    from chalicelib.services import devices  # SNS devices: off the API's cold start
+
+    devices.add_device(ctx.user, _android_token(ctx), devices.ANDROID)
+    return NO_CONTENT
+
+
+@blueprint.route("/notifications/remove_android_device", ["POST"])
+def remove_android_device(ctx: RequestContext):
+    from chalicelib.services import devices  # SNS devices: off the API's cold start
+
+    devices.remove_device(ctx.user, _android_token(ctx))
     return NO_CONTENT

@@ -106,7 +106,12 @@ def _event_input(body: dict, *, creating: bool) -> EventInput:
         waitlist=fields.boolean("waitlist"),
         time_zone=_time_zone(fields),
         duration_minutes=fields.integer("duration_minutes", min_value=1, max_value=localtime.MAX_DURATION_MINUTES),
+        replies_paused=fields.boolean("replies_paused"),
     )
+    if body.get("rsvp_deadline", ...) is None:
+        data.clear_rsvp_deadline = True  # null: no deadline
+    else:
+        data.rsvp_deadline = fields.datetime("rsvp_deadline")
     if not creating:
         data.spot_filled = fields.integer("spot_filled", min_value=1, max_value=get_settings().max_spots)
     fields.raise_if_errors()

@@ -17,7 +17,7 @@ from chalicelib.api.blueprint import ApiBlueprint
 from chalicelib.api.error_responses import body_of, headers_of, status_of
 from chalicelib.api.request import FORM_BODY, NO_BODY, RequestContext
 from chalicelib.config import get_settings
-from chalicelib.errors import Conflict, DomainError, PermissionDenied, ValidationError
+from chalicelib.errors import Conflict, DomainError, EventGone, PermissionDenied, ValidationError
 from chalicelib.timeutil import utcnow
 from chalicelib.validation import Fields
 
@@ -30,7 +30,11 @@ STOPPED = (
     "Done: this number gets no more invitation texts from {service}, from anyone. "
     "You can still answer here, and invitations still reach you in the app."
 )
-EXPIRED_FORM = "This page was open for too long. Please answer again."
+# A form token that is missing, spoiled or too old: what the page says, whatever the cause.
+EXPIRED_FORM = (
+    "The security code of this form is missing, out of date or from another page. Reload the page and try again."
+)
+STARTED = "Done: invitation texts to this number are back on."
 CHOOSE = "Choose Accept or Decline."
 CHOOSE_GUESTS = "Choose how many people you bring from the list."
 ANSWERS = {"accept": True, "decline": False}
@@ -82,6 +86,9 @@ def error_page(error: DomainError, method: str) -> Response:
 
     status = status_of(error)
     passed = {name: value for name, value in headers_of(error).items() if name in PASSED_ON_HEADERS}
+    if isinstance(error, EventGone):
+        body = "" if method == "HEAD" else pages.gone_page(error.title)
+        return Response(body=body, status_code=status, headers=_headers(pages.HTML))
     body = "" if method == "HEAD" else pages.error_page(status, passed.get("Retry-After"))
     return Response(body=body, status_code=status, headers=_headers(pages.HTML, **passed))
 
@@ -102,7 +109,10 @@ def _code(ctx: RequestContext) -> str:
 
 def _page_url(ctx: RequestContext) -> str:
     """The guest's page's own absolute URL (``/i/<code>``), from any of its routes."""
-    return ctx.absolute_url().removesuffix("/rsvp").removesuffix("/stop").removesuffix("/event.ics")
+    url = ctx.absolute_url()
+    for action in ("/rsvp", "/stop", "/start", "/event.ics"):
+        url = url.removesuffix(action)
+    return url
 
 
 @blueprint.route("/i/{code}", ["GET"], auth=False, body=NO_BODY, error_page=error_page)
@@ -112,10 +122,13 @@ def event_page(ctx: RequestContext):
 
     page = guest_answers.open_link(_code(ctx), ctx.source_ip)
     notice = SAVED if ctx.query("answered") == "1" else None
-    if ctx.query("stopped") == "1":
+    stopped = ctx.query("stopped") == "1"
+    if stopped:
         notice = STOPPED.format(service=get_settings().service_name)
+    if ctx.query("started") == "1":
+        notice = STARTED
     token = guest_answers.form_token(page)
-    html = pages.event_page(page, page_url=_page_url(ctx), now=utcnow(), token=token, notice=notice)
+    html = pages.event_page(page, page_url=_page_url(ctx), now=utcnow(), token=token, notice=notice, stopped=stopped)
     return _html(ctx, html)
 
 
@@ -172,6 +185,25 @@ def stop_texts(ctx: RequestContext):
         return _html(ctx, html, 403)
     guest_answers.stop_texts(page)
     location = f"../{page.code}?stopped=1"
+    return Response(body="", status_code=303, headers=_headers(pages.HTML, Location=location))
+
+
+@blueprint.route("/i/{code}/start", ["POST"], auth=False, body=FORM_BODY, error_page=error_page)
+def start_texts(ctx: RequestContext):
+    """"Text me again": undoes "Stop texting me" (same forgery protection)."""
+    from chalicelib.guest_page import pages  # the HTML pages: off the API's cold start
+    from chalicelib.services import guest_answers  # the guest page's use cases: off the API's cold start
+
+    if not posted_from_the_page(ctx.request.headers):
+        raise PermissionDenied()
+    page = guest_answers.open_link(_code(ctx), ctx.source_ip, host=False)
+    if not guest_answers.form_token_valid(page, (ctx.body or {}).get("csrf")):
+        shown_page = guest_answers.with_host(page)
+        token = guest_answers.form_token(shown_page)
+        html = pages.event_page(shown_page, page_url=_page_url(ctx), now=utcnow(), token=token, problem=EXPIRED_FORM)
+        return _html(ctx, html, 403)
+    guest_answers.start_texts(page)
+    location = f"../{page.code}?started=1"
     return Response(body="", status_code=303, headers=_headers(pages.HTML, Location=location))
 
 

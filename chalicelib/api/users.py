@@ -20,6 +20,7 @@ EDITABLE_FLAGS = (
     "notify_event_full",
     "notify_upcoming_event",
     "notify_event_change",
+    "notify_announcements",
 )
 
 

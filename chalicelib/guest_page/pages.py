@@ -62,10 +62,17 @@ def open_graph(page, page_url: str) -> str:
         "og:type": "website",
         "og:site_name": _service(),
         "og:title": page.event.title,
-        "og:description": f"{localtime.long_when(page.event)}. RSVP on this page.",
+        "og:description": _preview_line(page.event),
         "og:url": page_url,
     }
     return "\n".join(f'<meta property="{name}" content="{escape(value)}">' for name, value in tags.items())
+
+
+def _preview_line(event) -> str:
+    """The preview's line: when, and an invitation to answer (a cancelled event says so instead)."""
+    if event.cancelled:
+        return f"{localtime.long_when(event)}. This event was cancelled."
+    return f"{localtime.long_when(event)}. RSVP on this page."
 
 
 def _document(title: str, body: str, *, script: bool, head: str = "") -> str:
@@ -117,7 +124,7 @@ def _count(number: int, one: str, many: str) -> str:
 
 
 def _where(venue: str, address: str) -> str:
-    lines = [escape(line) for line in (venue, address) if line]
+    lines = [f'<span dir="auto">{escape(line)}</span>' for line in (venue, address) if line]
     return "<br>".join(lines)
 
 
@@ -150,29 +157,47 @@ def _pressed(chosen: bool) -> str:
     return ' aria-pressed="true"' if chosen else ' aria-pressed="false"'
 
 
-def _form(page, token: str, message: str, error: str | None) -> str:
+REPLIES_CLOSED = "Replies are closed for this event. You can still say you can't make it."
+
+
+def _form(page, token: str, message: str, error: str | None, accepting_closed: bool = False) -> str:
     """The answer form: the message field holds ``message``, the guest's current answer is the pressed button."""
     described = "message-hint message-error" if error else "message-hint"
     invalid = ' aria-invalid="true"' if error else ""
     error_line = f'<p id="message-error" class="problem">{escape(error)}</p>' if error else ""
     answered = page.invitation.has_accepted
-    return f"""<form method="post" action="{escape(page.code)}/rsvp">
+    accept = (
+        f'<button type="submit" name="answer" value="accept" class="accept"{_pressed(answered is True)}>Accept</button>'
+    )
+    decline = (
+        f'<button type="submit" name="answer" value="decline" class="decline"{_pressed(answered is False)}>'
+        "Decline</button>"
+    )
+    buttons = decline if accepting_closed else f"{accept}\n{decline}"
+    closed_line = f'<p class="closed">{escape(REPLIES_CLOSED)}</p>\n' if accepting_closed else ""
+    return f"""{closed_line}<form method="post" action="{escape(page.code)}/rsvp">
 <input type="hidden" name="csrf" value="{escape(token)}">
-<label for="message">Message to {escape(page.host_name)} (optional)</label>
-<input type="text" id="message" name="message" maxlength="60" autocomplete="off"
+<label for="message">Message to <span dir="auto">{escape(page.host_name)}</span> (optional)</label>
+<input type="text" id="message" name="message" maxlength="60" autocomplete="off" dir="auto"
  value="{escape(message)}" aria-describedby="{described}"{invalid}>
 <p id="message-hint" class="hint">Up to 60 characters.</p>
 {error_line}
-{_extra_guests_choice(page)}
+{"" if accepting_closed else _extra_guests_choice(page)}
 <div class="buttons">
-<button type="submit" name="answer" value="accept" class="accept"{_pressed(answered is True)}>Accept</button>
-<button type="submit" name="answer" value="decline" class="decline"{_pressed(answered is False)}>Decline</button>
+{buttons}
 </div>
 </form>"""
 
 
-def _stop_form(page, token: str) -> str:
-    """The "Stop texting me" button: a form of its own, with the answer form's token."""
+def _stop_form(page, token: str, stopped: bool) -> str:
+    """The "Stop texting me" button: a form of its own, with the answer form's token; right after it was
+    used, "Text me again", which undoes it."""
+    if stopped:
+        return f"""<form method="post" action="{escape(page.code)}/start" class="stop">
+<input type="hidden" name="csrf" value="{escape(token)}">
+<p class="hint">Texts from {escape(_service())} to this number are stopped.</p>
+<button type="submit" class="stop">Text me again</button>
+</form>"""
     return f"""<form method="post" action="{escape(page.code)}/stop" class="stop">
 <input type="hidden" name="csrf" value="{escape(token)}">
 <p class="hint">Not expecting texts from {escape(_service())}?</p>
@@ -190,6 +215,7 @@ def event_page(
     problem: str | None = None,
     message: str | None = None,
     message_error: str | None = None,
+    stopped: bool = False,
 ) -> str:
     """The guest's page: the event, counts, their answer, and the form or why there is none."""
     event, invitation = page.event, page.invitation
@@ -197,7 +223,7 @@ def event_page(
     where = _where(event.venue_name or "", event.address or "")
     if where:
         rows.append(("Where", where))
-    rows.append(("Host", escape(page.host_name)))
+    rows.append(("Host", f'<span dir="auto">{escape(page.host_name)}</span>'))
     going = _count(page.going, "person going", "people going")
     if page.spots_left is not None:
         going += f", {_count(page.spots_left, 'spot', 'spots')} left"
@@ -210,18 +236,22 @@ def event_page(
     extra = int(invitation.extra_guests or 0)
     answer = f'<p id="answer">{_answer_text(invitation.has_accepted, extra, page.waitlist_position)}'
     if own_message:
-        answer += f" Your message: \u201c{escape(own_message)}\u201d"
+        answer += f' Your message: \u201c<span dir="auto">{escape(own_message)}</span>\u201d'
     answer += "</p>"
     closed = page.closed_reason(now)
     shown_message = own_message if message is None else message  # a refused answer shows what was typed
-    action = f'<p class="closed">{escape(closed)}</p>' if closed else _form(page, token, shown_message, message_error)
+    action = (
+        f'<p class="closed">{escape(closed)}</p>'
+        if closed
+        else _form(page, token, shown_message, message_error, page.accepting_closed(now))
+    )
     banners = ""
     if notice:
         banners += f'<p class="notice" role="status">{escape(notice)}</p>\n'
     if problem:
         banners += f'<p class="problem" role="alert">{escape(problem)}</p>\n'
-    body = f"""<p class="kicker">{escape(page.host_name)} invited you</p>
-<h1>{escape(event.title)}</h1>
+    body = f"""<p class="kicker"><span dir="auto">{escape(page.host_name)}</span> invited you</p>
+<h1 dir="auto">{escape(event.title)}</h1>
 {banners}<dl>
 {details}
 </dl>
@@ -229,7 +259,7 @@ def event_page(
 {answer}
 {action}
 <p><a href="{escape(page.code)}/event.ics" download>Add to calendar</a></p>
-{_stop_form(page, token)}
+{_stop_form(page, token, stopped)}
 <p class="hint"><a href="../account/delete">Delete my account and data</a></p>"""
     return _document(f"{event.title} \u00b7 {_service()}", body, script=True, head=open_graph(page, page_url))
 
@@ -240,6 +270,14 @@ def event_page(
 def message_page(heading: str, text: str) -> str:
     body = f"<h1>{escape(heading)}</h1>\n<p>{escape(text)}</p>"
     return _document(f"{heading} \u00b7 {_service()}", body, script=False)
+
+
+def gone_page(title: str) -> str:
+    """The link of an event deleted with its host's account."""
+    body = (
+        f'<h1>This event was cancelled</h1>\n<p><span dir="auto">{escape(title)}</span> was cancelled by its host.</p>'
+    )
+    return _document(f"This event was cancelled \u00b7 {_service()}", body, script=False)
 
 
 def error_page(status: int, retry_after: str | None = None) -> str:

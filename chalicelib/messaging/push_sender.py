@@ -1,4 +1,5 @@
-"""Publishes APNS pushes to SNS platform endpoints, cut to fit APNS's payload size."""
+"""Publishes pushes to SNS platform endpoints: one message with an APNS payload (cut to fit APNS's size) and
+an FCM v1 payload, so SNS sends each endpoint the one of its platform (iOS or Android)."""
 
 from __future__ import annotations
 
@@ -33,10 +34,24 @@ def push_payload(title: str, body: str, data: dict) -> dict:
             title = title[: max(0, len(title.rstrip(ELLIPSIS)) - drop)] + ELLIPSIS
 
 
+def fcm_payload(title: str, body: str, data: dict) -> dict:
+    """The FCM v1 message SNS sends to an Android endpoint: a notification, and the app's data as strings
+    (FCM's data values must be strings)."""
+    strings = {key: "" if value is None else str(value) for key, value in data.items()}
+    return {"fcmV1Message": {"message": {"notification": {"title": title, "body": body}, "data": strings}}}
+
+
 def send_push(endpoint_arn: str, to_user_id: int, title: str, body: str, data: dict) -> None:
     """Publish one push to one SNS platform endpoint. Raises the AWS error when SNS refuses or is
     down (``EndpointDisabled`` and the like are for the caller to act on)."""
-    payload = _encoded(push_payload(title, body, data))
-    message = {"default": f"{title}: {body}", "APNS": payload, "APNS_SANDBOX": payload}
+    apns = push_payload(title, body, data)
+    payload = _encoded(apns)
+    alert = apns["aps"]["alert"]  # cut to fit as for APNS: FCM's limit (4 KB of data too) holds then
+    message = {
+        "default": f"{title}: {body}",
+        "APNS": payload,
+        "APNS_SANDBOX": payload,
+        "GCM": _encoded(fcm_payload(alert["title"], alert["body"], data)),
+    }
     aws.sns().publish(TargetArn=endpoint_arn, MessageStructure="json", Message=json.dumps(message))
     echo("push", to_user_id, f"{title}: {body}")

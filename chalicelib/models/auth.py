@@ -7,6 +7,9 @@
 | RateLog      | RATELOG#<scope>#<subject>           |
 | SentNotification | SENT#<type>#<occurrence>#<user id>#<device> |
 | StoppedNumber | STOP#<HMAC of the e164 number>       |
+| HeldChangeTexts | HELD#<event id>                     |
+| ToldGuest    | TOLD#<event id>#<user id>           |
+| GoneEvent    | GONE#<event id>                     |
 | IdempotentRequest | IDEM#<user id>#<Idempotency-Key>   |
 
 Every item but StoppedNumber expires through TTL: a number stays stopped until its owner texts START.
@@ -21,6 +24,7 @@ from pynamodb.attributes import (
     TTLAttribute,
     UnicodeAttribute,
     UnicodeSetAttribute,
+    UTCDateTimeAttribute,
 )
 
 from chalicelib.models.base import TableModel, table_meta
@@ -36,6 +40,18 @@ def sent_pk(push_type: str, occurrence: str, user_id: int, device: str) -> str:
 
 def stop_pk(number_hash: str) -> str:
     return f"STOP#{number_hash}"
+
+
+def held_pk(event_id: int) -> str:
+    return f"HELD#{event_id}"
+
+
+def told_pk(event_id: int, user_id: int) -> str:
+    return f"TOLD#{event_id}#{user_id}"
+
+
+def gone_pk(event_id: int) -> str:
+    return f"GONE#{event_id}"
 
 
 def idempotency_pk(user_id: int, key: str) -> str:
@@ -110,6 +126,35 @@ class StoppedNumber(AuthTable, discriminator="stop"):
 
     source = UnicodeAttribute()
     stopped_at = NumberAttribute()
+
+
+class HeldChangeTexts(AuthTable, discriminator="held"):
+    """A burst of edits whose change texts are not sent yet: since ``first_edit_at`` (UNIX seconds), and
+    what the event said before that first edit (``before``), for guests told nothing since their invitation."""
+
+    first_edit_at = NumberAttribute()
+    before = UnicodeAttribute()
+    expires_at = TTLAttribute()
+
+
+class ToldGuest(AuthTable, discriminator="told"):
+    """What a guest without the app was last texted about an event (``told``: its date and place), and how
+    many change texts they got on ``day`` (the event's local date)."""
+
+    told = UnicodeAttribute()
+    day = UnicodeAttribute()
+    count = NumberAttribute(default=0)
+    expires_at = TTLAttribute()
+
+
+class GoneEvent(AuthTable, discriminator="gone"):
+    """An event deleted with its owner's account, kept until 7 days after its date so its guests' links say
+    it was cancelled: its title and date and the hashes of the links that open it (no number, no name)."""
+
+    title = UnicodeAttribute()
+    event_date = UTCDateTimeAttribute()
+    link_hashes = ListAttribute(of=UnicodeAttribute)
+    expires_at = TTLAttribute()
 
 
 class IdempotentRequest(AuthTable, discriminator="idempotency"):

@@ -25,6 +25,7 @@ from datetime import UTC, datetime
 from pynamodb.attributes import (
     BooleanAttribute,
     DiscriminatorAttribute,
+    ListAttribute,
     MapAttribute,
     NumberAttribute,
     UnicodeAttribute,
@@ -42,6 +43,8 @@ MESSAGE_PREFIX = "MSG#"
 POLL_PREFIX = "POLL#"
 SUGGESTION_PREFIX = "TS#"
 WAIT_PREFIX = "WAIT#"
+# Announcements sort after the time suggestions (``TS#``), so an event read leaves them out too.
+ANNOUNCEMENT_PREFIX = "UPDATE#"
 
 
 EVENT_PREFIX = "EVENT#"
@@ -63,6 +66,11 @@ def invitation_sk(user_id: int) -> str:
 def message_sk(created, message_id: int) -> str:
     """Sorts oldest first: ``MSG#2026-12-01T18:00:00.123456Z#0000000000000042``."""
     return f"{MESSAGE_PREFIX}{created.astimezone(UTC):%Y-%m-%dT%H:%M:%S.%f}Z#{message_id:016d}"
+
+
+def announcement_sk(created, announcement_id: int) -> str:
+    """Sorts oldest first: ``UPDATE#2026-12-01T18:00:00.123456Z#0000000000000042``."""
+    return f"{ANNOUNCEMENT_PREFIX}{created.astimezone(UTC):%Y-%m-%dT%H:%M:%S.%f}Z#{announcement_id:016d}"
 
 
 def wait_sk(arrival, user_id: int) -> str:
@@ -172,6 +180,9 @@ class Event(EventsTable, discriminator="event"):
     duration_minutes = NumberAttribute(null=True)
     # The calendar entry's SEQUENCE and LAST-MODIFIED: edits of what it shows (date, title, place) and cancel.
     calendar_sequence = NumberAttribute(null=True)
+    # Closing replies: after rsvp_deadline, or while replies_paused, accepting is refused (declining is not).
+    rsvp_deadline = UTCDateTimeAttribute(null=True)
+    replies_paused = BooleanAttribute(null=True)
     calendar_modified = UTCDateTimeAttribute(null=True)
 
 
@@ -209,6 +220,16 @@ class Message(EventsTable, discriminator="message"):
     id = NumberAttribute()
     user_id = NumberAttribute()
     body = UnicodeAttribute()
+    created = UTCDateTimeAttribute()
+
+
+class Announcement(EventsTable, discriminator="announcement"):
+    """A message from the owner to the guests, by their answer (``audience``: going, waiting, no_reply, declined)."""
+
+    id = NumberAttribute()
+    user_id = NumberAttribute()
+    text = UnicodeAttribute()
+    audience = ListAttribute(of=UnicodeAttribute)
     created = UTCDateTimeAttribute()
 
 

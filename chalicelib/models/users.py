@@ -122,6 +122,7 @@ class User(UsersTable, discriminator="user"):
     notify_event_full = BooleanAttribute(default=True)
     notify_upcoming_event = BooleanAttribute(default=True)
     notify_event_change = BooleanAttribute(default=True)
+    notify_announcements = BooleanAttribute(default=True)  # the host's announcements
     fb_token = UnicodeAttribute(null=True)
     fb_id = UnicodeAttribute(null=True)
     created = UTCDateTimeAttribute()

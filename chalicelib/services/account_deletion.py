@@ -35,7 +35,8 @@ from chalicelib.parallel import parallel_map
 from chalicelib.services.notification_jobs import cancel_notices
 from chalicelib.services.waitlist import promote_waiting
 from chalicelib.store import account_deletion as store
-from chalicelib.store.events import load_partition
+from chalicelib.store import gone_events
+from chalicelib.store.events import GUEST, load_partition
 from chalicelib.store.records import User
 from chalicelib.timeutil import utcnow
 
@@ -74,9 +75,7 @@ def _on_account_deletion(message: dict) -> Outcome:
             parallel_map(lambda event_id: delete_owned_event(event_id, user_id, job.full_name), owned)
             owned = []
         elif message.get("fan_out"):
-            send_many(
-                [{"type": OWNED_EVENT_DELETION, "event_id": event_id, "user_id": user_id} for event_id in owned]
-            )
+            send_many([{"type": OWNED_EVENT_DELETION, "event_id": event_id, "user_id": user_id} for event_id in owned])
     parallel_map(lambda event_id: _leave_event(event_id, user_id), store.received_event_ids(left))
     _delete_user_items(user_id)
     delete_objects(user_id)
@@ -109,7 +108,25 @@ def delete_owned_event(event_id: int, owner_id: int, owner_name: str) -> None:
         outcome = cancel_notices(view, owner_name or None)
         if outcome.failed:
             raise RetryLater(f"{outcome.failed} cancel notices of event {event_id} failed")
+        _remember_for_guest_links(view)
     store.delete_event(event_id)
+
+
+def _remember_for_guest_links(view) -> None:
+    """Keep what the guests' links need to say the event was cancelled, until 7 days after its date."""
+    hashes = [
+        digest
+        for inv in view.invitations
+        if inv.role == GUEST
+        for digest in (inv.link_hash, inv.notice_link_hash)
+        if digest
+    ]
+    if not hashes:
+        return
+    shown_until = view.event.event_date + timedelta(days=get_settings().web_link_days_after_event)
+    gone_events.remember(
+        view.event.id, view.event.title, view.event.event_date, hashes, shown_until + timedelta(days=1)
+    )
 
 
 def _leave_event(event_id: int, user_id: int) -> None:
@@ -154,9 +171,7 @@ def requeue_stuck_jobs() -> int:
     now = utcnow()
     stuck = [job for job in store.pending_jobs() if now - job.last_progress > STUCK_AFTER]
     if stuck:
-        send_many(
-            [{"type": ACCOUNT_DELETION, "user_id": job.user_id, "fan_out": True} for job in stuck]
-        )
+        send_many([{"type": ACCOUNT_DELETION, "user_id": job.user_id, "fan_out": True} for job in stuck])
     return len(stuck)
 
 

@@ -53,7 +53,12 @@ def _number_limit(e164: str) -> RollingLimit:
     return RollingLimit.of(limits.PINS_PER_NUMBER, e164)
 
 
-def request_pin(e164: str, source_ip: str) -> None:
+# The login pin's text names its real lifetime (PIN_TTL_SECONDS), so a guest is never told a pin still works.
+LOGIN_PIN = "Your {service} pin is {pin}. It expires in {minutes} minutes. Don't share it."
+DELETION_PIN = "Your {service} pin to delete your account is {pin}. If you did not ask for this, ignore this text."
+
+
+def request_pin(e164: str, source_ip: str, *, wording: str = LOGIN_PIN) -> None:
     """Issue a pin for ``e164`` and text it. The number's rolling limit, the address's hourly limit and
     the pin are written in one transaction (the number's log read first, read again when a parallel
     request moved it), and undone when the text cannot be sent, so a failed send costs nothing (past the
@@ -97,7 +102,7 @@ def request_pin(e164: str, source_ip: str) -> None:
     try:
         sms_sender.send_sms(
             e164,
-            f"Your {settings.service_name} pin is {pin}.",
+            wording.format(service=settings.service_name, pin=pin, minutes=settings.pin_ttl_seconds // 60),
             priority=sms_sender.Priority.ASKED,
             origination=settings.sms_origination_pins,
         )

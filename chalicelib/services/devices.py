@@ -21,7 +21,10 @@ REMOVAL_LEASE_SECONDS = 30  # longer than a request may run (Lambda's timeout): 
 REMOVAL_WAIT_SECONDS = 0.05  # a registration meeting a removal in flight waits this, then longer
 
 
-def add_device(user, token: str) -> None:
+IOS, ANDROID = "ios", "android"
+
+
+def add_device(user, token: str, platform: str = IOS) -> None:
     """Register ``token`` for push to ``user``; doing it again changes nothing. A token another user
     registered before moves to this one: one phone, one owner, also when several users register it
     at once (the owner item changes only from the owner read, else read again and retry). While the
@@ -45,7 +48,12 @@ def add_device(user, token: str) -> None:
         if mine is not None:
             endpoint = mine.endpoint_arn
         elif endpoint is None:
-            arn = get_settings().apns_platform_application_arn
+            settings = get_settings()
+            arn = (
+                settings.fcm_platform_application_arn if platform == ANDROID else settings.apns_platform_application_arn
+            )
+            if not arn:
+                raise ServiceUnavailable()  # this stage has no platform application for it
             # Same token, same attributes: SNS hands back the existing endpoint, so a retry is safe.
             endpoint = aws.sns().create_platform_endpoint(PlatformApplicationArn=arn, Token=token)["EndpointArn"]
         try:

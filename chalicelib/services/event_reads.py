@@ -70,6 +70,14 @@ def require_live(event) -> None:
         raise Conflict(EVENT_CANCELLED)
 
 
+REPLIES_CLOSED = "Replies are closed for this event."
+
+
+def replies_closed(event, now) -> bool:
+    """Past the event's reply deadline, or its replies paused: no accepting (declining stays open)."""
+    return bool(event.replies_paused) or (event.rsvp_deadline is not None and now > event.rsvp_deadline)
+
+
 # --------------------------------------------------------------------------- lists
 
 

@@ -25,6 +25,7 @@ from chalicelib.errors import Conflict, OutOfRange, ValidationError
 from chalicelib.ids import new_id
 from chalicelib.messaging import notifications
 from chalicelib.retry import AttemptsSpent, TryAgain, retry
+from chalicelib.services import guest_texts
 from chalicelib.services.event_reads import participant_view, require_live, require_owner, with_users
 from chalicelib.services.invitation_texts import reachable, send_invitation_texts
 from chalicelib.services.invitees import Invitees, check_invitees_fit, resolve_invitees
@@ -61,6 +62,9 @@ class EventInput:
     time_zone: str | None = None  # an IANA name; "" to clear
     utc_offset_minutes: int | None = None  # the offset event_date was sent with (0 for Z or none)
     duration_minutes: int | None = None
+    rsvp_deadline: datetime | None = None
+    clear_rsvp_deadline: bool = False  # sent as null: the deadline goes
+    replies_paused: bool | None = None
 
 
 # Edits that change what a guest's calendar entry shows: each one grows its SEQUENCE (store.events.EventEdit).
@@ -100,6 +104,7 @@ def _remind_day(event_date: datetime) -> str:
 def create_event(owner, data: EventInput) -> EventView:
     """Store the event, the owner's invitation and one per invitee; text those without an account."""
     event_date = whole_seconds(data.event_date)
+    _check_deadline(data.rsvp_deadline, event_date)
     invitees = resolve_invitees(owner, data.invite_phone_numbers or [], skip_user_ids={owner.id})
     textable = reachable(invitees.to_text)  # before the event is written: a 503 here stores no event
     now = utcnow()
@@ -117,6 +122,8 @@ def create_event(owner, data: EventInput) -> EventView:
         "time_zone": data.time_zone,
         "utc_offset_minutes": data.utc_offset_minutes,
         "duration_minutes": data.duration_minutes,
+        "rsvp_deadline": whole_seconds(data.rsvp_deadline) if data.rsvp_deadline else None,
+        "replies_paused": data.replies_paused,
     }
 
     def draw(_attempt: int):
@@ -153,6 +160,9 @@ def update_event(caller, event_id: int, data: EventInput) -> EventView:
     view = participant_view(caller, event_id)
     require_owner(caller, view)
     require_live(view.event)
+    told_before = guest_texts.told_state(view.event)  # what guests without the app were told, for change texts
+    kept_deadline = None if data.clear_rsvp_deadline else (data.rsvp_deadline or view.event.rsvp_deadline)
+    _check_deadline(kept_deadline, data.event_date or view.event.event_date)
     new_total = data.total_spots if data.total_spots is not None else view.event.total_spots
     _check_spots(view.event, new_total, data.spot_filled or 0)
     # unknown numbers are made into users before the event changes
@@ -198,9 +208,31 @@ def update_event(caller, event_id: int, data: EventInput) -> EventView:
     changed = [name for name in notifications.FIELD_WORDS if getattr(data, name) is not None]
     if changed:
         notifications.enqueue(
-            notifications.EVENT_CHANGED, event_id=event_id, actor_id=caller.id, fields=changed, exclude=added
+            notifications.EVENT_CHANGED,
+            event_id=event_id,
+            actor_id=caller.id,
+            fields=changed,
+            exclude=added,
+            before=told_before,
+            at=int(utcnow().timestamp()),
         )
     return with_users([view])[0]
+
+
+DEADLINE_AFTER_EVENT = "The reply deadline must be at or before the event's date."
+
+
+def _check_deadline(deadline: datetime | None, event_date: datetime) -> None:
+    """400 when replies would close after the event starts."""
+    if deadline is not None and deadline > event_date:
+        raise ValidationError.field("rsvp_deadline", DEADLINE_AFTER_EVENT)
+
+
+def _deadline_edit(data: EventInput) -> datetime | str | None:
+    """The deadline as the edit writes it: "" removes it, None leaves it."""
+    if data.clear_rsvp_deadline:
+        return ""
+    return whole_seconds(data.rsvp_deadline) if data.rsvp_deadline else None
 
 
 def _check_spots(event, new_total: int, filling: int) -> None:
@@ -233,6 +265,8 @@ def _edit_of(data: EventInput, new_total: int) -> EventEdit:
         time_zone=data.time_zone,
         utc_offset_minutes=data.utc_offset_minutes,
         duration_minutes=data.duration_minutes,
+        rsvp_deadline=_deadline_edit(data),
+        replies_paused=data.replies_paused,
         calendar_revised=any(getattr(data, name) is not None for name in CALENDAR_FIELDS),
     )
 

@@ -22,11 +22,12 @@ from datetime import datetime, timedelta
 
 from chalicelib import invite_links, limits
 from chalicelib.config import get_settings
-from chalicelib.errors import Conflict, NotFound
+from chalicelib.errors import Conflict, EventGone, NotFound
 from chalicelib.parallel import parallel_map
 from chalicelib.services import event_reads, ratelimit, replies, stop_list
 from chalicelib.services.form_tokens import signed_token, signed_token_valid
 from chalicelib.services.ratelimit import Limit, address_subject
+from chalicelib.store import gone_events
 from chalicelib.store.events import load_partition
 from chalicelib.store.records import OWNER, Event, Invitation, User
 from chalicelib.store.users import get_users, user_with_id
@@ -64,6 +65,10 @@ class GuestPage:
         start = self.event.event_date
         return now >= (start if self.event.is_time_specified else start + timedelta(days=1))
 
+    def accepting_closed(self, now: datetime) -> bool:
+        """Past the reply deadline or replies paused: the page offers only Decline."""
+        return event_reads.replies_closed(self.event, now)
+
     def closed_reason(self, now: datetime) -> str | None:
         """Why the page shows a message instead of the buttons, or None when the guest may answer."""
         if self.event.cancelled:
@@ -95,7 +100,7 @@ def open_link(
         raise NotFound()
     _, view = parallel_map(lambda step: step(), [count, lambda: load_partition(event_id)])
     if view is None:
-        raise NotFound()
+        _gone_or_not_found(event_id, code, now)
     wanted = invite_links.hash_code(code)
     invitation = next((inv for inv in view.invitations if _opens(inv, wanted)), None)
     if invitation is None or invitation.role == OWNER:
@@ -105,6 +110,17 @@ def open_link(
     going = view.attendees_count()
     page = GuestPage(code, view.event, invitation, going, view.waitlist_positions().get(invitation.user_id))
     return with_host(page) if host else page
+
+
+def _gone_or_not_found(event_id: int, code: str, now: datetime) -> None:
+    """An event deleted with its owner's account answers its guests' links "cancelled" until 7 days after
+    its date (EventGone); anything else is the usual 404."""
+    gone = gone_events.find(event_id)
+    if gone is not None and now <= gone.event_date + timedelta(days=get_settings().web_link_days_after_event):
+        wanted = invite_links.hash_code(code)
+        if any(hmac.compare_digest(digest, wanted) for digest in gone.link_hashes):
+            raise EventGone(gone.title)
+    raise NotFound()
 
 
 def _opens(invitation: Invitation, wanted: str) -> bool:
@@ -142,6 +158,14 @@ def stop_texts(page: GuestPage) -> None:
     if guest is None:
         raise NotFound()
     stop_list.stop(guest.phone_number, stop_list.FROM_PAGE)
+
+
+def start_texts(page: GuestPage) -> None:
+    """"Text me again": the guest's number leaves the stop list (as a START reply does)."""
+    guest = get_users([page.invitation.user_id]).get(page.invitation.user_id)
+    if guest is None:
+        raise NotFound()
+    stop_list.resume(guest.phone_number)
 
 
 def form_token(page: GuestPage, now: float | None = None) -> str:

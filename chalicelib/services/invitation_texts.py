@@ -64,6 +64,15 @@ def _texts_allowed(owner: User, people: list[User]) -> list[User]:
     return chosen
 
 
+def allowed_now(owner: User, people: list[User]) -> list[User]:
+    """Those of ``people`` (already ``reachable``) the owner's hourly quota lets text now, counted: for news
+    about an event they were invited to (its own per-guest limits apply on top, not the strangers' cap)."""
+    if not people:
+        return []
+    owner_limit = Limit.of(limits.INVITE_TEXTS_PER_OWNER, owner.id)
+    return people[: take_up_to(owner_limit, len(people), time.time())]
+
+
 def invitation_text(owner: User, event: Event, link: str = "") -> str:
     """The invitation SMS: ``<service>: <name> invited you to "<title>", <when>. <link> Reply STOP to opt out.``
 

@@ -10,10 +10,12 @@
 | ``event_cancelled``| the invitees; also flags invitations| ``notify_event_change``| event, invitee           |
 | ``upcoming_event``| owner and accepted invitees         | ``notify_upcoming_event``| event and its date, attendee |
 | ``waitlist_promoted``| the guests seated from the waitlist | ``notify_event_change`` | event, guest             |
+| ``change_texts_due``| guests without the app, not declined | (texts: guest_texts.py) | burst, guest           |
 
 Invitees without an account (``is_active`` false) get the SMS invitation from the request instead
 (services/events.py); pushes skip them, so nobody gets both. A promoted guest without an account is
-texted by the queue handler (a link to their page), once: behind a claim like a push's.
+texted by the queue handler (a link to their page), once: behind a claim like a push's. Changes and
+cancellations reach guests without the app by text (guest_texts.py).
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from chalicelib.messaging.notifications.messages import (
     Outcome,
     Push,
 )
+from chalicelib.services import guest_texts, host_messages
 from chalicelib.services.promotion_texts import text_promoted
 from chalicelib.services.push_delivery import deliver
 from chalicelib.store import favorites
@@ -123,7 +126,9 @@ def _event_changed(message: dict) -> Outcome:
     what = ", ".join(dict.fromkeys(words)) or "details"
     body = f"{_name(users.get(event.owner_id))} changed the {what}."
     push = Push(EVENT_CHANGED, str(message["id"]), event.title, body, event.id)
-    return deliver([(users[uid], push) for uid in ids if uid in users], "notify_event_change")
+    outcome = deliver([(users[uid], push) for uid in ids if uid in users], "notify_event_change")
+    guest_texts.hold_change(message)  # guests without the app: one text per burst, later
+    return outcome
 
 
 def _event_cancelled(message: dict) -> Outcome:
@@ -144,7 +149,9 @@ def cancel_notices(view: EventView, owner_name: str | None = None) -> Outcome:
     users = get_users([*ids, event.owner_id])
     name = owner_name or _name(users.get(event.owner_id))
     push = Push.once_per_event(EVENT_CANCELLED, event, f"{name} cancelled the event.")
-    return deliver([(users[uid], push) for uid in ids if uid in users], "notify_event_change")
+    outcome = deliver([(users[uid], push) for uid in ids if uid in users], "notify_event_change")
+    outcome += guest_texts.text_cancelled(view, owner_name)
+    return outcome
 
 
 def _upcoming_event(message: dict) -> Outcome:
@@ -192,4 +199,6 @@ PUSHES_OF: dict[str, Callable[[dict], Outcome]] = {
     EVENT_CANCELLED: _event_cancelled,
     UPCOMING_EVENT: _upcoming_event,
     WAITLIST_PROMOTED: _waitlist_promoted,
+    guest_texts.CHANGE_TEXTS_DUE: guest_texts.send_held_changes,
+    **host_messages.QUEUE_HANDLERS,
 }

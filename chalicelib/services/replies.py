@@ -17,7 +17,7 @@ from chalicelib.config import get_settings
 from chalicelib.errors import Conflict, NotFound, OutOfRange, PermissionDenied
 from chalicelib.messaging import notifications
 from chalicelib.retry import AttemptsSpent, TryAgain, jittered, retry
-from chalicelib.services.event_reads import require_live
+from chalicelib.services.event_reads import REPLIES_CLOSED, replies_closed, require_live
 from chalicelib.services.waitlist import fits, promote_waiting, spots_left
 from chalicelib.store import events as event_store
 from chalicelib.store import invitations as invitation_store
@@ -51,6 +51,8 @@ def rsvp(caller, event_id: int, *, accept: bool, message: str | None, extra_gues
     def reply(_attempt: int) -> Reply:
         invitation, event = _guest_state(caller, event_id)
         require_live(event)
+        if accept and replies_closed(event, utcnow()):
+            raise Conflict(REPLIES_CLOSED)
         try:
             if not accept:
                 return _decline(invitation, event, text)

@@ -55,6 +55,7 @@ def user_json(user: User, *, auth_token: str | None = None, with_event_change: b
         body[flag] = getattr(user, flag)
     if with_event_change:
         body["notify_event_change"] = user.notify_event_change
+        body["notify_announcements"] = user.notify_announcements
     if auth_token is not None:
         body["auth_token"] = auth_token
     return body
@@ -202,6 +203,8 @@ def event_json(view: EventView, caller_id: int, style: str) -> dict:
         "is_cancelled": bool(event.cancelled),
         "max_extra_guests": int(event.max_extra_guests or 0),
         "waitlist": bool(event.waitlist),
+        "rsvp_deadline": format_datetime(event.rsvp_deadline) if event.rsvp_deadline else None,
+        "replies_paused": bool(event.replies_paused),
         "time_zone": event.time_zone or None,
         "duration_minutes": localtime.duration_minutes(event),
         "owner": owner_json(view.users.get(event.owner_id), event.owner_id),

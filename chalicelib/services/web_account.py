@@ -33,8 +33,9 @@ def pin_form_valid(e164: str, token: str | None) -> bool:
 
 
 def send_pin(e164: str, source_ip: str) -> None:
-    """Text a pin to the number, exactly as ``POST /auth`` does (the same limits: 429 beyond them)."""
-    auth.request_pin(e164, source_ip)
+    """Text a pin to the number, as ``POST /auth`` does (the same limits: 429 beyond them), worded as a
+    deletion pin so nobody takes it for a login pin."""
+    auth.request_pin(e164, source_ip, wording=auth.DELETION_PIN)
 
 
 def grant_for(e164: str, pin: str, source_ip: str) -> str | None:

@@ -171,6 +171,8 @@ def new_event(event_id: int, owner_id: int, fields: dict, *, remind_day: str, no
         date_key=date_key(fields["event_date"], event_id),
         created=now,
         modified=now,
+        rsvp_deadline=fields.get("rsvp_deadline"),
+        replies_paused=bool(fields.get("replies_paused")),
         time_zone=fields.get("time_zone") or None,
         utc_offset_minutes=fields.get("utc_offset_minutes"),
         duration_minutes=fields.get("duration_minutes"),
@@ -246,6 +248,8 @@ class EventEdit:
     utc_offset_minutes: int | None = None
     duration_minutes: int | None = None
     calendar_revised: bool = False  # what the calendar entry shows changed: SEQUENCE + 1, LAST-MODIFIED now
+    rsvp_deadline: datetime | str | None = None  # "" removes it
+    replies_paused: bool | None = None
 
 
 def nobody_waiting():
@@ -291,6 +295,12 @@ def edit_event(
         actions.append(Event.max_extra_guests.set(edit.max_extra_guests))
     if edit.waitlist is not None:
         actions.append(Event.waitlist.set(edit.waitlist))
+    if edit.rsvp_deadline == "":
+        actions.append(Event.rsvp_deadline.remove())
+    elif edit.rsvp_deadline is not None:
+        actions.append(Event.rsvp_deadline.set(edit.rsvp_deadline))
+    if edit.replies_paused is not None:
+        actions.append(Event.replies_paused.set(edit.replies_paused))
     if edit.spots_filled_by_hand:
         actions += [
             Event.spots_filled_by_hand.add(edit.spots_filled_by_hand),

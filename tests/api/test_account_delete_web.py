@@ -31,6 +31,10 @@ def _to_confirm(client, number: str):
 def test_number_pin_confirm_deletes_the_account(client):
     me = login(client, ME, full_name="Mia Me")
     confirm = _to_confirm(client, ME)
+    # the pin text says what it is for: nobody takes it for a login pin
+    assert texts_to(ME)[-1] == (
+        f"Your Invites pin to delete your account is {last_pin(ME)}. If you did not ask for this, ignore this text."
+    )
     assert confirm.status_code == 200 and "Delete my account" in text_of(confirm)
     assert get(client, "/users/me", me["auth_token"]).status_code == 200  # nothing happens before the confirm
     done = post_form(client, "/account/delete/confirm", {"grant": _value(text_of(confirm), "grant")})

@@ -23,7 +23,7 @@ def test_auth_texts_a_six_digit_pin_to_the_normalised_number(client):
     assert response.status_code == 204
     assert response.body == b""
     [text] = texts_to(PHONE)
-    assert text == f"Your Invites pin is {last_pin(PHONE)}."
+    assert text == f"Your Invites pin is {last_pin(PHONE)}. It expires in 10 minutes. Don't share it."
 
 
 def test_pin_is_stored_only_as_hmac(client):

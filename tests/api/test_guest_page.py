@@ -134,9 +134,9 @@ def test_the_page_shows_the_event_and_counts_but_no_numbers_or_other_guests(clie
     assert response.headers["Content-Type"] == HTML
     html = text_of(response)
     assert html.startswith("<!doctype html>") and '<html lang="en">' in html
-    assert "<h1>Dinner &amp; drinks</h1>" in html and "Cafe &lt;Central&gt;" in html and "1 Main St" in html
+    assert '<h1 dir="auto">Dinner &amp; drinks</h1>' in html and "Cafe &lt;Central&gt;" in html and "1 Main St" in html
     assert '<time datetime="2030-06-01T18:30:00Z" data-offset="0">Saturday, June 1, 2030 at 6:30 PM UTC</time>' in html
-    assert "Alice Smith invited you" in html
+    assert '<span dir="auto">Alice Smith</span> invited you' in html
     assert "2 people going, 4 spots left" in html  # the owner and Bob; 5 spots, Bob holds one
     assert "You haven't answered yet." in html
     assert '<label for="message">' in html and 'id="message"' in html and 'maxlength="60"' in html
@@ -154,7 +154,8 @@ def test_a_host_without_a_name_is_never_shown_by_number(client):
     owner = make_person("")
     _, _, path = invited(client, owner)
     html = text_of(page(client, path))
-    assert "Your host invited you" in html and owner.phone not in html and owner.phone[2:] not in html
+    assert '<span dir="auto">Your host</span> invited you' in html
+    assert owner.phone not in html and owner.phone[2:] not in html
 
 
 def test_an_event_without_time_shows_its_day(client):
@@ -280,7 +281,7 @@ def test_accept_then_decline_redirects_to_the_page_showing_the_new_state(client)
     assert response.headers["Location"] == f"../{code}?answered=1"  # /i/<code>/rsvp -> /i/<code>
     html = text_of(page(client, f"{path}?answered=1"))
     assert "Thanks! Your answer is saved." in html and 'role="status"' in html
-    assert "You're going. Your message: \u201cSee you there!\u201d" in html
+    assert 'You\'re going. Your message: \u201c<span dir="auto">See you there!</span>\u201d' in html
     assert "2 people going, 2 spots left" in html
     guest = stored_invitation(event["id"], number)
     assert guest.has_accepted is True and guest.rsvp_message == "See you there!"
@@ -578,7 +579,7 @@ def test_a_missing_forged_or_expired_form_token_is_refused_and_the_page_offers_a
         response = post_form(client, f"{path}/rsvp", fields)
         assert response.status_code == 403, token
         html = text_of(response)
-        assert "This page was open for too long. Please answer again." in html
+        assert "The security code of this form is missing, out of date or from another page." in html
         assert guest_answers.form_token_valid(guest_page, form_token(html))
     assert table_items() == before
 
@@ -662,3 +663,29 @@ def test_other_methods_are_405(client):
     response = client.http.request("DELETE", path)
     assert response.status_code == 405 and response.headers["Allow"] == "GET, HEAD"
     assert client.http.get(f"{path}/rsvp").status_code == 405
+
+
+def test_a_cancelled_events_preview_does_not_ask_for_an_answer(client):
+    alice = make_person("Alice Smith")
+    event, _number, path = invited(client, alice, event_date="2026-12-13T04:30:00Z", time_zone="America/Los_Angeles")
+    assert put(client, f"/events/{event['id']}/cancel_event", alice.token).status_code == 204
+    tags = open_graph_tags(text_of(page(client, path)))
+    assert tags["og:description"] == "Saturday, December 12, 2026 at 8:30 PM PST. This event was cancelled."
+
+
+def test_words_people_wrote_are_laid_out_by_their_own_script(client):
+    host = make_person("\u05d3\u05e0\u05d4 \u05db\u05d4\u05df")  # Hebrew
+    title, venue, address = (
+        "\u0639\u064a\u062f \u0645\u064a\u0644\u0627\u062f",
+        "\u05d1\u05d9\u05ea \u05e7\u05e4\u05d4",
+        "1 Main St",
+    )
+    _, _, path = invited(client, host, title=title, venue_name=venue, address=address, max_extra_guests=2)
+    html = text_of(page(client, path))
+    assert f'<h1 dir="auto">{title}</h1>' in html
+    for written in (host.user.full_name, venue, address):
+        assert f'<span dir="auto">{written}</span>' in html
+    assert re.search(r'<input type="text" id="message"[^>]* dir="auto"', html)
+    # the extra-guests choice is at least as tall as 44 CSS px (rem = 16 px)
+    height = re.search(r"select\{[^}]*min-height:([\d.]+)rem", html)
+    assert height and float(height.group(1)) * 16 >= 44

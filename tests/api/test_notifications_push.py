@@ -76,7 +76,7 @@ def test_new_invite_pushes_to_every_device_of_invitees_with_the_flag_and_texts_t
         assert_push(payload, "new_invite", event_id, "Dinner", text)
         assert "badge" not in payload["aps"]
     [raw] = raw_pushes(bob_phone_arn)
-    assert set(raw) == {"default", "APNS", "APNS_SANDBOX"} and raw["APNS"] == raw["APNS_SANDBOX"]
+    assert set(raw) == {"default", "APNS", "APNS_SANDBOX", "GCM"} and raw["APNS"] == raw["APNS_SANDBOX"]
     assert pushes(carol_arn) == []
     assert len(texts_to(stranger)) == 1 and texts_to(bob.phone) == []
     # a redelivered message sends nothing new

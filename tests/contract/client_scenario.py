@@ -35,10 +35,20 @@ import httpx
 from invites_client import AuthenticatedClient, Client
 from invites_client.api.auth import register, request_pin, verify_pin
 from invites_client.api.contacts import save_favorites, users_from_phone_numbers
-from invites_client.api.conversation import list_time_suggestions, post_message, post_poll, suggest_time
+from invites_client.api.conversation import (
+    list_announcements,
+    list_time_suggestions,
+    post_announcement,
+    post_message,
+    post_poll,
+    suggest_time,
+)
 from invites_client.api.events import accept_invitation, create_event, get_event, list_events, update_event
 from invites_client.api.users import delete_me, get_me, get_my_data_export, request_my_data_export
 from invites_client.models import (
+    Announcement,
+    AnnouncementInput,
+    AnnouncementPage,
     AuthenticationFailed,
     Coordinates,
     EventCreate,
@@ -212,6 +222,14 @@ def run(
     check(suggested.status_code == HTTPStatus.NO_CONTENT, f"suggest_time answered {suggested.status_code}")
     suggestions = list_time_suggestions.sync(created.id, client=as_owner)
     check(isinstance(suggestions, list) and len(suggestions) == 1, f"suggestions {suggestions!r}")
+
+    # The host announces (to the default audience: all who have not declined); the guest reads it.
+    announced = expect(
+        post_announcement.sync(created.id, client=as_owner, body=AnnouncementInput(text="Bring a jumper")),
+        Announcement,
+    )
+    listed = expect(list_announcements.sync(created.id, client=as_guest), AnnouncementPage)
+    check([a.id for a in listed.results] == [announced.id], f"announcements {listed!r}")
 
     # The owner reads the detail.
     detail = expect(get_event.sync(created.id, client=as_owner), EventDetail)

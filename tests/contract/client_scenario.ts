@@ -90,6 +90,19 @@ export async function dinner(
     throw new ScenarioFailed(`time suggestion: ${JSON.stringify(suggested.error)}`);
   }
 
+  // The host announces to everyone who has not declined, then reads the announcements back.
+  const announced = await api.POST("/events/{event_id}/announcements", {
+    params: { path },
+    body: { text: "Bring a jumper", to: ["going", "no_reply"] },
+  });
+  if (announced.data === undefined) {
+    throw new ScenarioFailed(`announce: ${announced.response.status} ${JSON.stringify(announced.error)}`);
+  }
+  const announcements = await api.GET("/events/{event_id}/announcements", { params: { path } });
+  if (announcements.data === undefined || announcements.data.results[0]?.id !== announced.data.id) {
+    throw new ScenarioFailed(`announcements: ${JSON.stringify(announcements.error)}`);
+  }
+
   const detail = await api.GET("/events/{event_id}", { params: { path } });
   if (detail.data === undefined) {
     throw new ScenarioFailed(`detail: ${detail.error.detail}`);

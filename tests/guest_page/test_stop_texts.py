@@ -115,7 +115,8 @@ def test_stopping_needs_the_pages_form_token_and_origin(client):
     invite_by_text(client, make_person("Host"), number)
     path = link_texted_to(number)
     forged = post_form(client, f"{path}/stop", {"csrf": "1.deadbeef"})
-    assert forged.status_code == 403 and "This page was open for too long" in text_of(forged)
+    assert forged.status_code == 403
+    assert "security code of this form is missing, out of date or from another page" in text_of(forged)
     cross_site = press_stop(client, path, headers={"Sec-Fetch-Site": "cross-site"})
     assert cross_site.status_code == 403
     other_origin = press_stop(client, path, headers={"Origin": "https://evil.example"})
@@ -148,3 +149,19 @@ def test_a_stopped_guest_promoted_from_the_waitlist_is_seated_without_a_text(cli
     assert post_json(client, f"/events/{event_id}/reject", {}, bob.token).status_code == 200
     assert "You're going." in text_of(page(client, path))  # promoted
     assert len(texts_to(number)) == texted  # and not texted
+
+
+def test_text_me_again_on_the_page_undoes_stop_texting_me(client):
+    number = phone()
+    path = stopped_by_page(client, number)
+    shown = text_of(page(client, f"{path}?stopped=1"))
+    assert ">Text me again</button>" in shown and STOP_BUTTON not in shown
+    # without the page's token nothing changes
+    assert post_form(client, f"{path}/start", {"csrf": "1.deadbeef"}).status_code == 403
+    invite_by_text(client, make_person("Second Host"), number)
+    assert len(texts_to(number)) == 1
+    started = post_form(client, f"{path}/start", {"csrf": form_token(shown)})
+    assert started.status_code == 303 and started.headers["Location"].endswith("?started=1")
+    assert "invitation texts to this number are back on" in text_of(page(client, f"{path}?started=1"))
+    invite_by_text(client, make_person("Third Host"), number)
+    assert len(texts_to(number)) == 2 and "Third Host invited you" in texts_to(number)[-1]

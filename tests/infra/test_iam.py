@@ -12,7 +12,7 @@ from __future__ import annotations
 import base64
 import contextlib
 import json
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -97,8 +97,13 @@ def promote_a_guest_invited_by_text(run: StackRun) -> None:
     client = run.client
     owner = login(client, "+14155550193", full_name="Wanda Waitlist")["auth_token"]
     seated = login(client, WAITING, full_name="Sid Seated")["auth_token"]
-    event = {"title": "Dinner", "event_date": "2031-07-01T18:00:00Z", "total_spots": 1, "waitlist": True,
-             "invite_phone_numbers": [WAITING]}
+    event = {
+        "title": "Dinner",
+        "event_date": "2031-07-01T18:00:00Z",
+        "total_spots": 1,
+        "waitlist": True,
+        "invite_phone_numbers": [WAITING],
+    }
     created = post_json(client, "/events", event, owner)
     assert created.status_code == 201, created.body
     event_id = created.json_body["id"]
@@ -120,8 +125,12 @@ def promote_a_guest_invited_by_text(run: StackRun) -> None:
 def stop_from_the_page_and_delete_on_the_web(run: StackRun) -> None:
     client = run.client
     owner = login(client, "+14155550194", full_name="Pat Page")["auth_token"]
-    created = post_json(client, "/events", {"title": "Tea", "event_date": "2031-07-02T18:00:00Z",
-                                            "invite_phone_numbers": [STOPPER]}, owner)
+    created = post_json(
+        client,
+        "/events",
+        {"title": "Tea", "event_date": "2031-07-02T18:00:00Z", "invite_phone_numbers": [STOPPER]},
+        owner,
+    )
     assert created.status_code == 201, created.body
     run.deliver()
     path = link_texted_to(STOPPER)
@@ -165,11 +174,45 @@ def delete_someone_with_photos_and_an_export(run: StackRun) -> None:
     assert objects() == dict.fromkeys(folders, 0)
 
 
+def keep_guests_in_the_loop(run: StackRun, monkeypatch) -> None:
+    """Change texts (the burst's due message without its delay), announcements, a nudge, an Android device."""
+    from chalicelib.services import guest_texts
+
+    monkeypatch.setattr(guest_texts, "BURST_SECONDS", 0)
+    noon = (datetime.now(UTC) + timedelta(days=1)).replace(hour=12, minute=0)  # out of quiet hours, after the edit
+    monkeypatch.setattr(guest_texts, "utcnow", lambda: noon)
+    client = run.client
+    owner = login(client, "+14155550197", full_name="Lou Loop")["auth_token"]
+    guest = "+14155550198"
+    created = post_json(client, "/events", {"title": "Picnic", "event_date": "2031-07-04T18:00:00Z",
+                                            "invite_phone_numbers": [guest]}, owner)  # fmt: skip
+    assert created.status_code == 201, created.body
+    event_id = created.json_body["id"]
+    token = "fcm_" + "Xy9:" * 30
+    assert post_json(client, "/notifications/add_android_device", {"device_token": token}, owner).status_code == 204
+    run.deliver()
+    moved = post_json(client, f"/events/{event_id}", {"venue_name": "The Park"}, owner, method="PATCH")
+    assert moved.status_code == 200, moved.body
+    run.deliver()
+    assert any(" is now " in text for text in texts_to(guest)), texts_to(guest)
+    announced = post_json(client, f"/events/{event_id}/announcements", {"text": "Bring a blanket"}, owner)
+    assert announced.status_code == 201, announced.body
+    assert post_json(client, f"/events/{event_id}/nudge", {}, owner).status_code == 200
+    run.deliver()
+    assert any(" about " in text for text in texts_to(guest)) and any(
+        "waiting for your answer" in text for text in texts_to(guest)
+    )
+    assert answer(client, link_texted_to(guest), "accept").status_code == 303  # the owner's Android is pushed
+    run.deliver()
+    assert post_json(client, "/notifications/remove_android_device", {"device_token": token}, owner).status_code == 204
+
+
 def run_the_stack(run: StackRun, monkeypatch) -> None:
     owner, event_id = run_the_flow(run.client)  # the API's routes as the apps use them; it deletes an account
     promote_a_guest_invited_by_text(run)
     stop_from_the_page_and_delete_on_the_web(run)
     delete_someone_with_photos_and_an_export(run)
+    keep_guests_in_the_loop(run, monkeypatch)
     # the hourly schedule before the worker has run the deletion: it is queued again
     monkeypatch.setattr(account_deletion, "STUCK_AFTER", timedelta(0))
     run.schedule()

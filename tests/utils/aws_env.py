@@ -8,6 +8,7 @@ import os
 ACCOUNT = "123456789012"
 REGION = "us-east-1"
 APNS_APP = "invites-apns-test"
+FCM_APP = "invites-fcm-test"
 
 TEST_ENVIRONMENT = {
     "AWS_ACCESS_KEY_ID": "testing",
@@ -22,6 +23,7 @@ TEST_ENVIRONMENT = {
     "AVATAR_BUCKET": "test-avatars",
     "AVATAR_BASE_URL": "https://cdn.example.test",
     "APNS_PLATFORM_APPLICATION_ARN": f"arn:aws:sns:{REGION}:{ACCOUNT}:app/APNS/{APNS_APP}",
+    "FCM_PLATFORM_APPLICATION_ARN": f"arn:aws:sns:{REGION}:{ACCOUNT}:app/GCM/{FCM_APP}",
     "PIN_SECRET": "test-pin-secret",
     "FB_GRAPH_URL": "http://127.0.0.1:9/unset",
     "FB_GRAPH_TIMEOUT_SECONDS": "2",
@@ -61,6 +63,9 @@ def create_resources() -> None:
     settings = get_settings()
     aws_client("s3").create_bucket(Bucket=settings.avatar_bucket)
     aws_client("sns").create_platform_application(Name=APNS_APP, Platform="APNS", Attributes={})
+    aws_client("sns").create_platform_application(
+        Name=FCM_APP, Platform="GCM", Attributes={"PlatformCredential": "test-fcm-key"}
+    )
 
 
 def back_up_tables_once_per_transaction() -> None:

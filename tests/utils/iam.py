@@ -34,7 +34,7 @@ from urllib.parse import urlparse
 import pytest
 from botocore.exceptions import ClientError
 
-from tests.utils.aws_env import ACCOUNT, APNS_APP, REGION
+from tests.utils.aws_env import ACCOUNT, APNS_APP, FCM_APP, REGION
 
 ROOT = Path(__file__).resolve().parents[2]
 CHALICE_CONFIG = ROOT / ".chalice" / "config.json"
@@ -73,6 +73,7 @@ def deployed_names(stage: str = ENFORCED_STAGE) -> dict[str, str]:
         settings.events_table: f"invites-{stage}-events",
         settings.avatar_bucket: f"invites-{stage}-avatars-{ACCOUNT}",
         APNS_APP: f"invites-{stage}-apns",
+        FCM_APP: f"invites-{stage}-fcm",
         settings.inbound_sms_topic_name: f"invites-{stage}-inbound-sms",
     }
     if queue:

@@ -21,8 +21,9 @@ log = logging.getLogger("invites")
 SQS_BATCH = 10  # SQS's limit of entries in one SendMessageBatch / DeleteMessageBatch
 
 
-def enqueue(message_type: str, **fields) -> bool:
-    """Hand one trigger to the notifications queue; never raises.
+def enqueue(message_type: str, *, delay_seconds: int = 0, **fields) -> bool:
+    """Hand one trigger to the notifications queue; never raises. ``delay_seconds`` (at most 900) keeps it
+    out of sight that long (SQS's DelaySeconds); without a queue it is processed at once all the same.
 
     Without a queue URL the message is processed here and now (local runs). Returns False when it
     could not be handed over (logged): the caller's own change stands, its notifications are lost.
@@ -31,7 +32,8 @@ def enqueue(message_type: str, **fields) -> bool:
     url = get_settings().notifications_queue_url
     try:
         if url:
-            aws.sqs().send_message(QueueUrl=url, MessageBody=json.dumps(message))
+            delay = {"DelaySeconds": delay_seconds} if delay_seconds else {}
+            aws.sqs().send_message(QueueUrl=url, MessageBody=json.dumps(message), **delay)
         else:
             _process_here(message)
         return True
