@@ -20,6 +20,8 @@ import time
 
 from chalicelib import store
 from chalicelib.config import get_settings
+from chalicelib.domain import capacity
+from chalicelib.domain import waitlist as line_rules
 from chalicelib.guest_page import invite_links
 from chalicelib.messaging import notifications
 from chalicelib.store import waitlist as waitlist_store
@@ -33,14 +35,11 @@ RACE_PAUSE_SECONDS = 0.01  # times the round's number, at random: promoters raci
 
 def spots_left(event: Event) -> int:
     """Spots still open under the total (or, without one, the service's cap)."""
-    settings = get_settings()
-    total = int(event.total_spots or 0)
-    ceiling = min(total, settings.max_spots_filled) if total else settings.max_spots_filled
-    return ceiling - int(event.spots_filled or 0)
+    return capacity.spots_left(event.total_spots, event.spots_filled, get_settings().max_spots_filled)
 
 
 def fits(event: Event, spots: int) -> bool:
-    return spots <= spots_left(event)
+    return capacity.fits(spots, event.total_spots, event.spots_filled, get_settings().max_spots_filled)
 
 
 def promote_waiting(event_id: int, actor_id: int) -> list[int]:
@@ -51,12 +50,7 @@ def promote_waiting(event_id: int, actor_id: int) -> list[int]:
         event, line = waitlist_store.head(event_id, PROMOTE_BATCH)
         if event is None or event.cancelled or not line:
             break
-        chosen, free = [], spots_left(event)
-        for party in line:
-            if party.spots > free:
-                break
-            chosen.append(party)
-            free -= party.spots
+        chosen = line_rules.to_seat(line, spots_left(event))
         if not chosen:
             break
         codes = {party.user_id: invite_links.new_code(event_id) for party in chosen if party.texted}

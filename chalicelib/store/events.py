@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from chalicelib.aws_errors import conflicted
+from chalicelib.domain import waitlist as line_rules
 from chalicelib.models.base import transact_write
 from chalicelib.models.events import GUEST as GUEST  # an invitation's roles, for the services
 from chalicelib.models.events import (
@@ -63,8 +64,7 @@ class EventView:
 
     def waitlist_positions(self) -> dict[int, int]:
         """{user id: place in line (1 = next)} of the guests waiting, by arrival."""
-        waiting = sorted((inv for inv in self.invitations if inv.wait_key), key=lambda inv: inv.wait_key)
-        return {inv.user_id: place for place, inv in enumerate(waiting, start=1)}
+        return line_rules.places_by_user(self.invitations)
 
     def people(self) -> set[int]:
         ids = {inv.user_id for inv in self.invitations} | {msg.user_id for msg in self.messages}
