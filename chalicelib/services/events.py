@@ -29,7 +29,7 @@ from chalicelib.messaging.invitation_texts import reachable, send_invitation_tex
 from chalicelib.retry import AttemptsSpent, TryAgain, retry
 from chalicelib.services.event_reads import participant_view, require_live, require_owner, with_users
 from chalicelib.services.invitees import Invitees, check_invitees_fit, resolve_invitees
-from chalicelib.services.waitlist import promote_waiting
+from chalicelib.services.waitlist import fit_line_to_event
 from chalicelib.store import events as event_store
 from chalicelib.store.events import GUEST, OWNER, EventEdit, EventView, flag_invitations_cancelled
 from chalicelib.store.invitations import save_new_invitations
@@ -190,8 +190,9 @@ def update_event(caller, event_id: int, data: EventInput) -> EventView:
         event = retry(edit, attempts=EDIT_ATTEMPTS)
     except AttemptsSpent:
         raise Conflict("The event changed meanwhile, try again.") from None
-    if data.total_spots is not None and event.waiting_count:
-        promote_waiting(event_id, caller.id)  # a bigger total seats parties from the line
+    if (data.total_spots is not None or data.max_extra_guests is not None) and event.waiting_count:
+        # a smaller total or maximum reshapes the line; a bigger total seats parties from it
+        fit_line_to_event(event_id, caller.id)
         view = participant_view(caller, event_id)
     if data.event_date is not None:
         event_store.move_invitations(view, event)

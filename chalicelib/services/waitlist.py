@@ -42,6 +42,45 @@ def fits(event: Event, spots: int) -> bool:
     return capacity.fits(spots, event.total_spots, event.spots_filled, get_settings().max_spots_filled)
 
 
+def fit_line_to_event(event_id: int, actor_id: int) -> None:
+    """After the owner lowered ``total_spots`` or ``max_extra_guests``: parties that can no longer fit the
+    whole event leave the line (their reply a decline; told by push, or by text without an account),
+    waiting parties above the new maximum are cut to it, then the head is seated while it fits. A party
+    that moved meanwhile (declined, seated, changed its number) is left as it now is."""
+    event, _ = waitlist_store.head(event_id, 1)
+    if event is None or event.cancelled or not event.waiting_count:
+        return
+    line = waitlist_store.whole_line(event_id)
+    change = line_rules.after_edit(
+        line,
+        ceiling=capacity.ceiling(event.total_spots, get_settings().max_spots_filled),
+        max_extra_guests=int(event.max_extra_guests or 0),
+    )
+    codes = {party.user_id: invite_links.new_code(event_id) for party in change.leaving if party.texted}
+    if not get_settings().public_base_url:
+        codes = {}
+    now, dropped = utcnow(), []
+    for party in change.leaving:
+        code = codes.get(party.user_id)
+        try:
+            waitlist_store.drop(event_id, party, now=now, notice_hash=invite_links.hash_code(code) if code else None)
+            dropped.append(party.user_id)
+        except (store.Refused, store.Conflict):
+            continue  # it left, was seated or changed meanwhile
+    for party in line:
+        if party.wait_key in change.cut:
+            try:
+                waitlist_store.cut(event_id, party, change.cut[party.wait_key])
+            except (store.Refused, store.Conflict):
+                continue  # its own reply moved it meanwhile, within the new maximum
+    if dropped:
+        links = {uid: invite_links.link_url(code) for uid, code in codes.items() if uid in dropped}
+        notifications.enqueue(
+            notifications.WAITLIST_DROPPED, event_id=event_id, actor_id=actor_id, user_ids=dropped, links=links
+        )
+    promote_waiting(event_id, actor_id)
+
+
 def promote_waiting(event_id: int, actor_id: int) -> list[int]:
     """Seat the parties at the head of the line while they fit; returns the user ids seated."""
     promoted: list[int] = []

@@ -9,7 +9,7 @@ import pytest
 
 from chalicelib.config import get_settings
 from chalicelib.messaging import sms_segments as sms
-from chalicelib.models.events import WAIT_PREFIX, EventsTable, event_pk, invitation_sk
+from chalicelib.models.events import WAIT_PREFIX, EventsTable, WaitlistEntry, event_pk, invitation_sk
 from tests.utils.api import body, get, post_event, post_json, texts_to
 from tests.utils.factories import make_event, make_person, phone, stored_event, table_items
 from tests.utils.notifications import add_device, drain, pushes, run_queue, use_queue
@@ -403,3 +403,66 @@ def test_a_reply_to_an_invitation_removed_meanwhile_is_404_and_changes_nothing(c
     assert waiting_items(event.id) == []
     keys = {(item["pk"]["S"], item["sk"]["S"]) for item in table_items()}
     assert (event_pk(event.id), invitation_sk(bob.id)) not in keys  # not recreated without its fields
+
+
+def test_a_smaller_total_takes_a_party_that_no_longer_fits_out_of_the_line_and_tells_it(client, override_settings):
+    url = use_queue(override_settings)
+    alice = make_person("Alice")
+    bob, carol, dave = make_person("Bob"), make_person("Carol"), make_person("Dave")
+    event = make_event(alice, bob, carol, dave, total_spots=4, waitlist=True, max_extra_guests=3)
+    arn = add_device(carol, "d" * 64)
+    accept(client, bob, event.id)
+    assert body(accept(client, carol, event.id, extra_guests=3))["waitlist_position"] == 1
+    assert body(accept(client, dave, event.id))["waitlist_position"] == 2  # behind Carol, 3 spots free
+    drain(url)
+    edited = body(edit(client, alice, event.id, total_spots=3))
+    shown = {row["user_id"]: row for row in edited["invitees"]}
+    assert (shown[carol.id]["is_attending"], shown[carol.id]["waitlist_position"]) == (False, None)
+    assert shown[dave.id]["is_attending"] is True  # the line moved on
+    stored = stored_event(event.id)
+    assert (stored.spots_filled, stored.waiting_count) == (2, 0) and waiting_items(event.id) == []
+    run_queue(client, url)
+    assert len(pushes(arn)) == 1 and "off the waitlist" in json.dumps(pushes(arn)[0])
+    # a smaller party may answer again
+    assert body(accept(client, carol, event.id))["has_accepted_invite"] is True
+
+
+def test_a_waiting_guest_without_an_account_taken_out_of_the_line_is_texted_their_page(client):
+    alice, bob = make_person("Alice"), make_person("Bob")
+    created = invite_by_text(client, alice, phone(904), total_spots=3, waitlist=True, max_extra_guests=2)
+    event_id = created["id"]
+    edit(client, alice, event_id, invite_phone_numbers=[bob.phone])
+    accept(client, bob, event_id, extra_guests=1)
+    path = link_texted_to(phone(904))
+    fields = {"csrf": form_token(text_of(page(client, path))), "message": "", "answer": "accept", "extra_guests": "2"}
+    assert post_form(client, f"{path}/rsvp", fields).status_code == 303
+    assert "number 1 in line" in text_of(page(client, path))
+    texted = len(texts_to(phone(904)))
+    assert edit(client, alice, event_id, total_spots=2).status_code == 200
+    texts = texts_to(phone(904))
+    assert len(texts) == texted + 1 and "off the waitlist" in texts[-1] and "Alice" in texts[-1]
+    assert sms.segments(texts[-1]) <= get_settings().invite_sms_max_segments
+    assert "in line" not in text_of(page(client, link_in(texts[-1])))
+
+
+def test_waiting_parties_above_a_lowered_maximum_are_cut_to_it(client):
+    alice = make_person("Alice")
+    bob, carol, dave = make_person("Bob"), make_person("Carol"), make_person("Dave")
+    event = make_event(alice, bob, carol, dave, total_spots=4, waitlist=True, max_extra_guests=3)
+    accept(client, bob, event.id, extra_guests=3)  # seated: keeps his guests
+    assert body(accept(client, carol, event.id, extra_guests=3))["waitlist_position"] == 1
+    assert body(accept(client, dave, event.id, extra_guests=1))["waitlist_position"] == 2
+    edited = body(edit(client, alice, event.id, max_extra_guests=0))
+    shown = {row["user_id"]: row for row in edited["invitees"]}
+    assert [(shown[p.id]["extra_guests"], shown[p.id]["waitlist_position"]) for p in (bob, carol, dave)] == [
+        (3, None),
+        (0, 1),
+        (0, 2),
+    ]
+    line = WaitlistEntry.query(event_pk(event.id), WaitlistEntry.sk.startswith(WAIT_PREFIX))
+    assert [int(item.extra_guests or 0) for item in line] == [0, 0]
+    # spots open: Carol and Dave are seated with the number the maximum allows
+    assert accept(client, bob, event.id, extra_guests=0).status_code == 200
+    shown = rows(client, alice, event.id)
+    assert [(shown[p.id]["is_attending"], shown[p.id]["extra_guests"]) for p in (carol, dave)] == [(True, 0)] * 2
+    assert stored_event(event.id).spots_filled == 3

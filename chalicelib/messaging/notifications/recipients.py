@@ -10,6 +10,7 @@
 | ``event_cancelled``| the invitees; also flags invitations| ``notify_event_change``| event, invitee           |
 | ``upcoming_event``| owner and accepted invitees         | ``notify_upcoming_event``| event and its date, attendee |
 | ``waitlist_promoted``| the guests seated from the waitlist | ``notify_event_change`` | event, guest             |
+| ``waitlist_dropped``| waiting guests whose party no longer fits| ``notify_event_change`` | event, guest         |
 
 Invitees without an account (``is_active`` false) get the SMS invitation from the request instead
 (services/events.py); pushes skip them, so nobody gets both. A promoted guest without an account is
@@ -31,11 +32,12 @@ from chalicelib.messaging.notifications.messages import (
     INVITE_RSVP,
     NEW_INVITE,
     UPCOMING_EVENT,
+    WAITLIST_DROPPED,
     WAITLIST_PROMOTED,
     Outcome,
     Push,
 )
-from chalicelib.messaging.notifications.promotion_texts import text_promoted
+from chalicelib.messaging.notifications.promotion_texts import text_dropped, text_promoted
 from chalicelib.store import favorites
 from chalicelib.store.events import GUEST, EventView, flag_invitations_cancelled, load_partition, mark_reminded
 from chalicelib.store.users import get_user, get_users
@@ -183,6 +185,26 @@ def _waitlist_promoted(message: dict) -> Outcome:
     return outcome
 
 
+def _waitlist_dropped(message: dict) -> Outcome:
+    """Waiting guests taken out of the line because the owner made the event too small for their party:
+    told like the promoted (a push, or a text with their page link), while they are still out of it."""
+    view = _view(message["event_id"])
+    if view is None:
+        return Outcome()
+    event = view.event
+    out = {inv.user_id for inv in view.invitations if inv.role == GUEST and inv.has_accepted is False}
+    ids = [int(uid) for uid in message.get("user_ids", []) if int(uid) in out]
+    users = get_users([*ids, event.owner_id])
+    push = Push.once_per_event(WAITLIST_DROPPED, event, "Too few spots for your party now: you're off the waitlist.")
+    outcome = deliver([(users[uid], push) for uid in ids if uid in users], "notify_event_change")
+    links = {int(uid): link for uid, link in (message.get("links") or {}).items()}
+    without_account = [users[uid] for uid in ids if uid in users and not users[uid].is_active and uid in links]
+    owner = users.get(event.owner_id)
+    if without_account and owner is not None:
+        text_dropped(owner, event, without_account, links)
+    return outcome
+
+
 # The pushes each queue message type causes, by the message's "type".
 PUSHES_OF: dict[str, Callable[[dict], Outcome]] = {
     NEW_INVITE: _new_invite,
@@ -192,4 +214,5 @@ PUSHES_OF: dict[str, Callable[[dict], Outcome]] = {
     EVENT_CANCELLED: _event_cancelled,
     UPCOMING_EVENT: _upcoming_event,
     WAITLIST_PROMOTED: _waitlist_promoted,
+    WAITLIST_DROPPED: _waitlist_dropped,
 }
