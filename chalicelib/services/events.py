@@ -21,6 +21,7 @@ from datetime import datetime
 
 from chalicelib import store
 from chalicelib.config import get_settings
+from chalicelib.domain import event_fields
 from chalicelib.errors import Conflict, ValidationError
 from chalicelib.guest_page import invite_links
 from chalicelib.ids import new_id
@@ -65,9 +66,7 @@ class EventInput:
 
 
 # Edits that change what a guest's calendar entry shows: each one grows its SEQUENCE (store.events.EventEdit).
-CALENDAR_FIELDS = (
-    "title", "event_date", "is_time_specified", "time_zone", "duration_minutes", "location", "address", "venue_name"
-)  # fmt: skip
+CALENDAR_FIELDS = event_fields.CALENDAR_FIELDS
 
 
 def whole_seconds(value: datetime) -> datetime:

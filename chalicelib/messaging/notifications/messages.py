@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
+from chalicelib.domain import event_fields
 from chalicelib.store.claims import CLAIM_DAYS
 from chalicelib.timeutil import utcnow
 
@@ -21,15 +22,8 @@ WAITLIST_DROPPED = "waitlist_dropped"
 # A push type with no message of its own: an accept that filled the event (invite_rsvp sends it).
 EVENT_FULL = "event_full"
 
-# Edited fields, as a person would name them.
-FIELD_WORDS = {
-    "title": "title",
-    "event_date": "date",
-    "is_time_specified": "time",
-    "location": "location",
-    "address": "address",
-    "venue_name": "venue",
-}
+# Edited fields, as a person would name them (declared with each field).
+FIELD_WORDS = event_fields.FIELD_WORDS
 
 
 class RetryLater(Exception):
