@@ -32,7 +32,7 @@ INSTALL = install() { \
 	if [ -x $(BIN)/uv ] && $(BIN)/uv pip install --python $(BIN)/python --quiet "$$@"; then return 0; fi; \
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check "$$@"; }; install
 
-.PHONY: run test test-fast bench lint install clean deploy remake-venv inbound-sms
+.PHONY: run test test-fast test-iam bench lint install clean deploy remake-venv inbound-sms
 remake-venv:
 
 # Refuses an unsupported $(PYTHON) before touching .venv. A venv of another version is removed and made anew
@@ -85,6 +85,11 @@ test: $(DEV_STAMP) $(DOCS_ASSETS) $(NODE_TOOLS)
 test-fast: $(DEV_STAMP) $(DOCS_ASSETS)
 	$(BIN)/ruff check .
 	$(PYTEST) -m "not slow"
+
+# Every function of the stack under its own deployed policy (.chalice/policy-<stage>-<fn>.json), marker `iam`:
+# tests/utils/iam.py says how; part of `make test` too.
+test-iam: $(DEV_STAMP) $(DOCS_ASSETS)
+	$(BIN)/python -m pytest -p no:xdist -rs -m iam
 
 # The one deploy path (docs/deploy.md): stack, settings, chalice deploy (python3.12), gateway, smoke test.
 deploy: $(DEV_STAMP) $(DOCS_ASSETS)

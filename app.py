@@ -64,7 +64,12 @@ for blueprint in API_BLUEPRINTS:
     app.register_blueprint(blueprint)
 
 
-@app.on_sqs_message(queue=get_settings().notifications_queue_name, batch_size=10)
+# One message per invocation: a heavy one (an account deletion) has the whole 15 s, and a failure or a timeout
+# sends back only that message (Chalice cannot ask SQS for partial batch responses).
+NOTIFICATION_BATCH_SIZE = 1
+
+
+@app.on_sqs_message(queue=get_settings().notifications_queue_name, batch_size=NOTIFICATION_BATCH_SIZE)
 def send_notifications(event):
     """Notification fan-out off the request path: one queue message per trigger."""
     from chalicelib.messaging.notifications.queue_handler import handle_queue_batch  # not on the API's cold start

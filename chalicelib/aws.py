@@ -12,20 +12,71 @@ from __future__ import annotations
 
 import threading
 from contextlib import contextmanager
+from dataclasses import dataclass
 
 from chalicelib.aws_errors import error_code, is_transient  # noqa: F401 - the client layer's callers read codes here too
 from chalicelib.config import get_settings
 from chalicelib.errors import ServiceUnavailable
+from chalicelib.parallel import MAX_WORKERS
 
 _client_lock = threading.RLock()
 _session = None
 _clients: dict[str, object] = {}
 
-# PynamoDB's own client settings (pynamodb.settings and Connection.client), with the models' two retries.
-DYNAMODB_CONNECT_TIMEOUT_SECONDS = 15
-DYNAMODB_READ_TIMEOUT_SECONDS = 30
-DYNAMODB_MAX_POOL_CONNECTIONS = 10
-DYNAMODB_MAX_RETRY_ATTEMPTS = 2
+# botocore's standard retry mode pauses up to 1 s, 2 s, ... before the retries of a throttled call.
+THROTTLED_RETRY_PAUSE_SECONDS = 1
+
+
+@dataclass(frozen=True)
+class ClientLimits:
+    """How long one call to a service may take: each attempt waits at most ``connect`` + ``read`` seconds, and
+    ``attempts`` is the first try and its retries (botocore's standard mode). ``worst_case`` must stay well under
+    the functions' 15 s Lambda timeout (tests/test_aws.py), so a dependency that stops answering ends the call
+    with a 503 while the function can still answer, instead of the gateway's 5xx at the timeout."""
+
+    connect: float
+    read: float
+    attempts: int
+
+    @property
+    def worst_case(self) -> float:
+        """Every attempt waiting its full time, and the longest pauses between them (a throttled call's)."""
+        pauses = sum(min(THROTTLED_RETRY_PAUSE_SECONDS * 2**retry, 20) for retry in range(self.attempts - 1))
+        return self.attempts * (self.connect + self.read) + pauses
+
+
+# DynamoDB answers in milliseconds; S3 takes an avatar's few MB. botocore's defaults (60 s each, and PynamoDB's
+# 15 s/30 s) would let one silent endpoint outlast the invocation.
+CLIENT_LIMITS = {
+    "dynamodb": ClientLimits(connect=1, read=2, attempts=3),
+    "sns": ClientLimits(connect=1, read=3, attempts=2),
+    "sqs": ClientLimits(connect=1, read=3, attempts=2),
+    "ssm": ClientLimits(connect=1, read=2, attempts=2),
+    "s3": ClientLimits(connect=1, read=4, attempts=2),
+}
+# Every fan-out (chalicelib/parallel.py) runs up to MAX_WORKERS calls on one client at once: a connection each,
+# none waiting for another's (urllib3 would otherwise open and drop extra connections past the pool).
+MAX_POOL_CONNECTIONS = MAX_WORKERS
+DYNAMODB_MAX_RETRY_ATTEMPTS = CLIENT_LIMITS["dynamodb"].attempts - 1  # PynamoDB's models take the same
+
+
+def client_config(service: str):
+    """The botocore Config of ``service``'s client: its limits, the pool, and what the service needs."""
+    from botocore.config import Config
+
+    limits = CLIENT_LIMITS[service]
+    extra = {}
+    if service == "dynamodb":
+        extra["parameter_validation"] = False  # as PynamoDB: it builds valid requests, and checking costs time
+    if service == "s3":
+        extra["signature_version"] = "s3v4"  # presigned URLs (exports) in SigV4, as every region takes
+    return Config(
+        connect_timeout=limits.connect,
+        read_timeout=limits.read,
+        max_pool_connections=MAX_POOL_CONNECTIONS,
+        retries={"total_max_attempts": limits.attempts, "mode": "standard"},
+        **extra,
+    )
 
 
 def session():
@@ -46,26 +97,11 @@ def _client(service: str):
     with _client_lock:
         if service not in _clients:
             settings = get_settings()
-            config = None
-            if service == "dynamodb":
-                from botocore.config import Config
-
-                config = Config(
-                    parameter_validation=False,  # as PynamoDB: it builds valid requests, and checking costs time
-                    connect_timeout=DYNAMODB_CONNECT_TIMEOUT_SECONDS,
-                    read_timeout=DYNAMODB_READ_TIMEOUT_SECONDS,
-                    max_pool_connections=DYNAMODB_MAX_POOL_CONNECTIONS,
-                    retries={"total_max_attempts": 1 + DYNAMODB_MAX_RETRY_ATTEMPTS, "mode": "standard"},
-                )
-            elif service == "s3":
-                from botocore.config import Config
-
-                config = Config(signature_version="s3v4")  # presigned URLs (exports) in SigV4, as every region takes
             _clients[service] = session().create_client(
                 service,
                 region_name=settings.aws_region,
                 endpoint_url=settings.aws_endpoint_url or None,
-                config=config,
+                config=client_config(service),
             )
         return _clients[service]
 

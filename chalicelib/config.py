@@ -33,6 +33,8 @@ class Settings:
     pin_secret: str = "local-development-pin-secret"
     # SSM SecureString holding that key in deployed stages, read once per cold start.
     pin_key_parameter: str = ""
+    # SSM SecureString of the stop list's own key (64 hex digits), never rotated (chalicelib/pinkey.py).
+    stop_list_key_parameter: str = ""
     pin_ttl_seconds: int = 600
     pin_max_attempts: int = 5
     token_ttl_days: int = 365
@@ -50,8 +52,14 @@ class Settings:
     # need it (emoji, most non-Latin scripts). Only the kept minimum of name and title may go past them.
     invite_sms_max_segments: int = 2
     invite_sms_max_segments_ucs2: int = 3
-    # Only numbers of these countries (ISO 3166 alpha-2, comma-separated, e.g. "US,CA,GB") are texted; "": all.
+    # Only numbers of these countries (ISO 3166 alpha-2, comma-separated, e.g. "US,CA,GB") are texted; "": all
+    # (local runs and tests: a deployed stage gets its infra/stages.json list, the deploy refuses none).
     sms_countries: str = ""
+    # Segments all texts together may take per calendar month (UTC); 0 or unset: no budget. Texts nobody asked
+    # for (invitations, promotions) stop at 80% of it, pins and HELP answers at 100% (then POST /auth: 503).
+    sms_monthly_segments: int = 0
+    # The most SNS may charge for one text (AWS.SNS.SMS.MaxPrice, USD, e.g. "0.05"); "": no maximum.
+    sms_max_price_usd: str = ""
     # Numbers one user may look up through from_phone_numbers in any 24 hours.
     contact_lookup_numbers_per_user_per_day: int = 2000
     # Guests one event may have in total (create and edits together).

@@ -116,3 +116,11 @@ class ServiceUnavailable(ApiError):
 
     def __init__(self, text: str = "Service temporarily unavailable, try again later.", retry_after: int = 5):
         super().__init__(_detail(text), {"Retry-After": str(retry_after)})
+
+
+class TextsPaused(ServiceUnavailable):
+    """The month's text budget has no room left for a text somebody asked for (a pin): 503 until it has."""
+
+    def __init__(self, retry_after: int):
+        super().__init__("Texts are paused for now. Try again later.", retry_after=max(1, int(retry_after)))
+        self.retry_after = max(1, int(retry_after))

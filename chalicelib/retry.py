@@ -4,7 +4,12 @@
 
 ``attempt`` is called with the attempt's number (0 first); an exception for which ``retry_on`` is true
 is retried until the attempts are spent, then raised; any other is raised at once. Pauses happen only
-between attempts. Callers that decide from a result (not an exception) raise :class:`TryAgain`.
+between attempts. Callers that decide from a result (not an exception) raise :class:`TryAgain`, which
+may name the pause before the next attempt itself (``TryAgain(pause=0)``: go on at once).
+
+Every loop in the service that tries again runs through here. Where a race can be closed by a condition
+that cannot lose (a bounded ADD, a ceiling: services/ratelimit.py), that is done instead of retrying;
+where it cannot, the caller's docstring says why its attempts are needed.
 """
 
 from __future__ import annotations
@@ -20,7 +25,12 @@ Pause = Callable[[int], float]  # seconds to wait before attempt n (n >= 1)
 
 
 class TryAgain(Exception):
-    """Raised by an attempt whose outcome says: read again and try again."""
+    """Raised by an attempt whose outcome says: read again and try again; ``pause`` (seconds), when
+    given, replaces the retry's own pause before the next attempt."""
+
+    def __init__(self, pause: float | None = None):
+        super().__init__()
+        self.pause = pause
 
 
 class AttemptsSpent(Exception):
@@ -60,15 +70,17 @@ def retry(
 ) -> T:
     """Run ``attempt`` up to ``attempts`` times; see the module's docstring. Raises :class:`AttemptsSpent`
     when the last attempt raised :class:`TryAgain`."""
+    asked: float | None = None
     for number in range(attempts):
         if number:
-            seconds = pause(number)
+            seconds = pause(number) if asked is None else asked
             if seconds > 0:
                 (sleep or time.sleep)(seconds)
+        asked = None
         try:
             return attempt(number)
-        except TryAgain:
-            continue
+        except TryAgain as again:
+            asked = again.pause
         except Exception as exc:
             if number == attempts - 1 or not retry_on(exc):
                 raise

@@ -4,8 +4,11 @@
 
 With your AWS credentials, in order, stopping with a message and exit status 1 at the first problem:
 
-1. checks: ``infra/stages.json`` has no placeholder; the SSM SecureString ``/invites/<stage>/pin-secret`` exists
-   and is not the development key or a placeholder (its value is never printed or written); the APNS platform
+1. checks: ``infra/stages.json`` has no placeholder and gives the stage its texting guards (countries, maximum
+   price per text, monthly segment budget and segment price); the account keeps 100 unreserved concurrency after
+   the stage's reserves (GetAccountSettings); the SSM SecureString ``/invites/<stage>/pin-secret`` exists and is
+   not the development key or a placeholder (its value is never printed or written); the stop list's own key
+   exists (made once); SNS's account ``MonthlySpendLimit`` is above the text budget's cost; the APNS platform
    application ``invites-<stage>-apns`` exists;
 2. creates or updates the stack ``invites-<stage>`` of ``infra/template.yaml`` and waits for it;
 3. writes the stage's settings from the stack's outputs to ``build/stages/<stage>.json`` (git-ignored;
@@ -16,7 +19,10 @@ With your AWS credentials, in order, stopping with a message and exit status 1 a
 5. ``chalice deploy`` through scripts/chalice_cli.py: runtime python3.12, manylinux wheels only, the gateway
    responses (404 for unknown paths, fixed bodies) inside the API definition it imports, the stage's reserved
    concurrency;
-6. the stage's throttles (scripts/gateway.py) and the body-limit web ACL of the stack on the API stage;
+6. the stage's throttles (scripts/gateway.py) and the stack's web ACL (body limit, per-address rate rule) on the
+   API stage (required on prod), and the failure destination of the asynchronously invoked handle_inbound_sms;
+   SNS's SMS attributes (delivery-status logging with the stack's role: every failure, a sample of deliveries);
+   then the texting guards read back (attributes, spend and success-rate alarms, the rate rule);
 7. a smoke test of the URL: ``/openapi.json`` 200, ``GET /events`` without a token 401, an unknown path 404
    without echoing the ``Authorization`` header, and, with the stage's smoke token (SSM
    ``/invites/<stage>/smoke-token``, docs/operations.md), a 204 with neither body nor Content-Type.
@@ -39,6 +45,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 sys.path.insert(0, str(ROOT))
 
 import gateway  # noqa: E402
+import pipeline  # noqa: E402
 import stage_config  # noqa: E402
 from chalice_cli import is_placeholder  # noqa: E402
 
@@ -53,6 +60,7 @@ CONFIG = ROOT / ".chalice" / "config.json"
 DEPLOYED = ROOT / ".chalice" / "deployed"
 APP_NAME = "invites"
 SMOKE_ATTEMPTS = 10
+EDGE_CERTIFICATE_REGION = "us-east-1"  # an edge-optimized API's custom domain takes its certificate from here
 
 
 class Stop(Exception):
@@ -77,11 +85,55 @@ def stage_settings(stage: str) -> dict:
     domain = settings.get("custom_domain") or {}
     if bool(domain.get("domain_name")) != bool(domain.get("certificate_arn")):
         raise Stop("custom_domain needs both domain_name and certificate_arn (or neither)")
+    certificate = domain.get("certificate_arn") or ""
+    if certificate and certificate.split(":")[3:4] != [EDGE_CERTIFICATE_REGION]:
+        raise Stop(
+            f"custom_domain.certificate_arn must be an ACM certificate in {EDGE_CERTIFICATE_REGION}: the API is "
+            "edge-optimized, and API Gateway takes an edge domain's certificate from that region only"
+        )
     for key in ("sms_origination_pins", "sms_origination_invites"):
         value = settings.get(key) or ""
         if value and not ORIGINATION_IDENTITY.fullmatch(value):
             raise Stop(f"{key} {value!r}: an E.164 number, or a phone number's or pool's id or ARN (docs/deploy.md)")
+    check_texting_settings(settings)
     return settings
+
+
+# The stage's texting guards (docs/deploy.md, "Sizing the text budget"): each is required in a deployed stage.
+COUNTRY_LIST = re.compile(r"[A-Z]{2}(,[A-Z]{2})*")
+MIN_SUCCESS_SAMPLING = 10  # percent of delivered texts SNS logs, at least (every failed one is logged)
+
+
+def _positive(settings: dict, key: str, kind: type) -> float:
+    value = settings.get(key)
+    try:
+        number = kind(value)
+    except (TypeError, ValueError):
+        number = 0
+    if isinstance(value, bool) or number <= 0:
+        raise Stop(f"{key} {value!r}: a positive {kind.__name__} is required in every deployed stage (docs/deploy.md)")
+    return number
+
+
+def check_texting_settings(settings: dict) -> None:
+    """Refuse a stage that could text anywhere, at any price, or without a budget."""
+    countries = str(settings.get("sms_countries") or "").replace(" ", "")
+    if not COUNTRY_LIST.fullmatch(countries):
+        raise Stop(
+            f"sms_countries {settings.get('sms_countries')!r}: the ISO 3166 codes of the countries the stage may "
+            'text, comma-separated (e.g. "US,CA"), are required in every deployed stage (docs/deploy.md)'
+        )
+    _positive(settings, "sms_max_price_usd", float)
+    _positive(settings, "sms_monthly_segments", int)
+    _positive(settings, "sms_segment_cost_usd", float)
+    sampling = settings.get("sms_delivery_success_sampling_percent", MIN_SUCCESS_SAMPLING)
+    if not isinstance(sampling, int) or not MIN_SUCCESS_SAMPLING <= sampling <= 100:
+        raise Stop(f"sms_delivery_success_sampling_percent {sampling!r}: from {MIN_SUCCESS_SAMPLING} to 100")
+
+
+def budget_cost_usd(settings: dict) -> float:
+    """What the stage's monthly text budget costs when all of it is sent."""
+    return int(settings["sms_monthly_segments"]) * float(settings["sms_segment_cost_usd"])
 
 
 def _walk(value, path: str = ""):
@@ -115,6 +167,38 @@ def check_pin_key(session, stage: str) -> None:
         raise Stop(f"SSM parameter {name} {problem}: put a random key (openssl rand -hex 32)")
 
 
+def ensure_stop_list_key(session, stage: str) -> None:
+    """The stop list's own key (STOP_LIST_KEY_PARAMETER), made once: as the key the list had when it was derived
+    from the pin key, so the numbers already on it stay on it. From then on rotating the pin key leaves it."""
+    from chalicelib.pinkey import STOP_LIST_KEY_FORMAT, derived_stop_list_key
+
+    env = chalice_stage(stage)["environment_variables"]
+    name = env["STOP_LIST_KEY_PARAMETER"]
+    ssm = session.client("ssm")
+    try:
+        value = ssm.get_parameter(Name=name, WithDecryption=True)["Parameter"]
+    except ssm.exceptions.ParameterNotFound:
+        pin = ssm.get_parameter(Name=env["PIN_KEY_PARAMETER"], WithDecryption=True)["Parameter"]["Value"]
+        key = derived_stop_list_key(pin.encode()).hex()
+        ssm.put_parameter(Name=name, Type="SecureString", Value=key, Overwrite=False)
+        say(f"stop list key {name} created (the stop list no longer depends on the pin key)")
+        return
+    if value["Type"] != "SecureString" or not STOP_LIST_KEY_FORMAT.fullmatch(value["Value"].strip()):
+        raise Stop(f"SSM parameter {name} must be a SecureString of 64 hex digits; never change it once made")
+def check_spend_limit(session, settings: dict) -> None:
+    """SNS's account-wide MonthlySpendLimit must be above the budget's cost, so that the service (which keeps
+    pins going after invitations stop) decides what stops first, not SNS (which stops every text)."""
+    attributes = session.client("sns").get_sms_attributes(attributes=["MonthlySpendLimit"])["attributes"]
+    limit = float(attributes.get("MonthlySpendLimit") or 0)
+    cost = budget_cost_usd(settings)
+    if limit <= cost:
+        raise Stop(
+            f"SNS MonthlySpendLimit is {limit:g} USD, not above the text budget's cost of {cost:.2f} USD "
+            f"(sms_monthly_segments x sms_segment_cost_usd): aws sns set-sms-attributes --attributes "
+            f'MonthlySpendLimit={int(cost * 1.25) + 1} (docs/deploy.md, "Sizing the text budget")'
+        )
+
+
 def apns_platform_application(session, stage: str) -> str:
     name = f"{APP_NAME}-{stage}-apns"
     sns = session.client("sns")
@@ -144,7 +228,9 @@ def stack_parameters(stage: str, settings: dict, apns_arn: str) -> list[dict]:
         "ApnsPlatformApplicationArn": apns_arn,
         "SmsSenderId": settings.get("sms_sender_id", ""),
         "AlarmEmail": settings.get("alarm_email", ""),
-        "SmsMonthlySpendAlarmUsd": str(settings.get("sms_monthly_spend_alarm_usd", 50)),
+        "LoginRequestsPerAddress": str(settings.get("login_requests_per_address", 100)),
+        "SmsBudgetHalfCostUsd": f"{budget_cost_usd(settings) * 0.5:.2f}",
+        "SmsBudgetHighCostUsd": f"{budget_cost_usd(settings) * 0.8:.2f}",
         "TableDeletionProtection": "true" if settings.get("deletion_protection", True) else "false",
     }
     return [{"ParameterKey": key, "ParameterValue": value} for key, value in values.items()]
@@ -181,6 +267,13 @@ def deploy_stack(session, stage: str, settings: dict, apns_arn: str, emulated: b
     if not stack["StackStatus"].endswith("_COMPLETE") or "ROLLBACK" in stack["StackStatus"]:
         raise Stop(f"stack {name}: {stack['StackStatus']} {stack.get('StackStatusReason', '')}")
     return {output["OutputKey"]: output["OutputValue"] for output in stack.get("Outputs", [])}
+
+
+def emulated_stand_ins(session, stage: str, settings: dict, apns_arn: str) -> dict[str, str]:
+    import local_stack
+
+    parameters = {p["ParameterKey"]: p["ParameterValue"] for p in stack_parameters(stage, settings, apns_arn)}
+    return local_stack.create_stand_ins(session, f"{APP_NAME}-{stage}", local_stack.load_template(), parameters)
 
 
 # --- 3. settings ----------------------------------------------------------------------------------------
@@ -334,6 +427,120 @@ def associate_web_acl(session, web_acl_arn: str | None, rest_api_id: str, api_st
     say(f"web ACL {web_acl_arn.rsplit('/', 2)[-2]} guards {rest_api_id}/{api_stage}")
 
 
+def require_web_acl(stage: str, outputs: dict[str, str], emulated: bool) -> None:
+    """Prod is never deployed without the body-limit web ACL (the emulator's stack has none)."""
+    if stage in pipeline.STAGES_REQUIRING_WEB_ACL and not emulated and not outputs.get("ApiWebAclArn"):
+        raise Stop(f"the {stage} stack has no ApiWebAclArn output: {stage} needs its web ACL (infra/template.yaml)")
+
+
+# --- concurrency and asynchronous failures ----------------------------------------------------------------
+
+# AWS keeps this much of an account's concurrency unreserved: a reservation that would leave less fails.
+MIN_UNRESERVED_CONCURRENCY = 100
+
+
+def check_unreserved_concurrency(session, stage: str, settings: dict) -> None:
+    """Before reserving: the account must keep MIN_UNRESERVED_CONCURRENCY unreserved after the stage's reserves.
+    New accounts start with a concurrency quota far below the usual 1000; what the stage's functions already
+    reserve (a redeploy) is counted as theirs."""
+    client = session.client("lambda")
+    unreserved = client.get_account_settings()["AccountLimit"]["UnreservedConcurrentExecutions"]
+    wanted = settings.get("reserved_concurrency", {})
+    names = pipeline.function_names(stage)
+    held = 0
+    for function in wanted:
+        try:
+            held += client.get_function_concurrency(FunctionName=names[function]).get("ReservedConcurrentExecutions", 0)
+        except client.exceptions.ResourceNotFoundException:  # not deployed yet
+            pass
+    more = sum(wanted.values()) - held
+    if unreserved - more < MIN_UNRESERVED_CONCURRENCY:
+        raise Stop(
+            f"the account has {unreserved} unreserved concurrency; reserving {more} more for {stage} "
+            f"({', '.join(f'{k} {v}' for k, v in wanted.items())}) would leave fewer than "
+            f"{MIN_UNRESERVED_CONCURRENCY}, which AWS refuses: ask for a higher Lambda concurrency quota "
+            "(Service Quotas, 'Concurrent executions') or lower reserved_concurrency in infra/stages.json"
+        )
+    say(f"concurrency: {unreserved} unreserved in the account, {more} more reserved by this deploy")
+
+
+def set_inbound_failure_destination(session, stage: str, outputs: dict[str, str]) -> None:
+    """SNS invokes handle_inbound_sms asynchronously: after Lambda's retries a failed reply goes to the stack's
+    failure queue (alarmed), not nowhere. Chalice has no setting for it."""
+    destination = outputs.get("InboundSmsFailureQueueArn")
+    if not destination:
+        raise Stop("the stack has no InboundSmsFailureQueueArn output: is it infra/template.yaml's?")
+    session.client("lambda").put_function_event_invoke_config(
+        FunctionName=pipeline.function_names(stage)[pipeline.INBOUND_FUNCTION],
+        MaximumRetryAttempts=pipeline.ASYNC_RETRY_ATTEMPTS,
+        DestinationConfig={"OnFailure": {"Destination": destination}},
+    )
+    say("failed replies by text go to the inbound-sms failure queue")
+# --- 6b. texting guards ---------------------------------------------------------------------------------
+
+
+def turn_on_delivery_status_logging(session, settings: dict, outputs: dict[str, str]) -> None:
+    """SNS logs every failed text and a sample of delivered ones with the stack's role (account-wide SMS
+    attributes, which CloudFormation cannot set)."""
+    sampling = settings.get("sms_delivery_success_sampling_percent", MIN_SUCCESS_SAMPLING)
+    session.client("sns").set_sms_attributes(
+        attributes={
+            "DeliveryStatusIAMRole": outputs["SmsDeliveryStatusRoleArn"],
+            "DeliveryStatusSuccessSamplingRate": str(sampling),
+            "DefaultSMSType": "Transactional",
+        }
+    )
+    say(f"SMS delivery status logged: every failure, {sampling}% of deliveries")
+
+
+def delivery_log_groups(session) -> list[str]:
+    """SNS's log groups of texts delivered and failed (it names them; it creates them on the first text)."""
+    account = session.client("sts").get_caller_identity()["Account"]
+    base = f"sns/{session.region_name}/{account}/DirectPublishToPhoneNumber"
+    return [base, f"{base}/Failure"]
+
+
+def keep_delivery_logs(session, stage: str) -> None:
+    """The delivery-status logs name each text's phone number: made now, kept only as long as the stage's own
+    logs (``log_retention_in_days``), never the default of forever."""
+    logs = session.client("logs")
+    days = chalice_stage(stage)["log_retention_in_days"]
+    for name in delivery_log_groups(session):
+        try:
+            logs.create_log_group(logGroupName=name)
+        except logs.exceptions.ResourceAlreadyExistsException:
+            pass
+        logs.put_retention_policy(logGroupName=name, retentionInDays=days)
+
+
+def text_guard_problems(session, stage: str, settings: dict, outputs: dict[str, str], stage_arn: str) -> list[str]:
+    """What is missing of the stage's texting guards as AWS reports them after the deploy ([] when nothing):
+    delivery-status logging, the spend and success-rate alarms, the web ACL's per-address rate rule."""
+    problems = []
+    sms = session.client("sns").get_sms_attributes()["attributes"]
+    if sms.get("DeliveryStatusIAMRole") != outputs.get("SmsDeliveryStatusRoleArn"):
+        problems.append("SNS DeliveryStatusIAMRole is not the stack's SmsDeliveryStatusRole")
+    if int(sms.get("DeliveryStatusSuccessSamplingRate") or 0) < MIN_SUCCESS_SAMPLING:
+        problems.append(f"SNS DeliveryStatusSuccessSamplingRate is below {MIN_SUCCESS_SAMPLING}%")
+    cost = budget_cost_usd(settings)
+    expected = {
+        f"{APP_NAME}-{stage}-sms-spend": ("SMSMonthToDateSpentUSD", round(cost * 0.5, 2)),
+        f"{APP_NAME}-{stage}-sms-spend-high": ("SMSMonthToDateSpentUSD", round(cost * 0.8, 2)),
+        f"{APP_NAME}-{stage}-sms-success-rate": ("SMSSuccessRate", 0.9),
+    }
+    found = session.client("cloudwatch").describe_alarms(AlarmNames=list(expected))["MetricAlarms"]
+    alarms = {alarm["AlarmName"]: (alarm.get("MetricName"), round(alarm["Threshold"], 2)) for alarm in found}
+    for name, wanted in expected.items():
+        if alarms.get(name) != wanted:
+            problems.append(f"alarm {name}: {alarms.get(name)}, not {wanted}")
+    acl = session.client("wafv2").get_web_acl_for_resource(ResourceArn=stage_arn).get("WebACL")
+    rates = [rule.get("Statement", {}).get("RateBasedStatement") for rule in (acl or {}).get("Rules", [])]
+    per_address = [rate for rate in rates if rate and rate.get("AggregateKeyType") == "IP"]
+    if not any("auth" in json.dumps(rate, default=str) for rate in per_address):  # SearchString comes back as bytes
+        problems.append("the API stage's web ACL has no per-address rate rule for the login routes")
+    return problems
+
+
 # --- 7. smoke test --------------------------------------------------------------------------------------
 
 
@@ -418,8 +625,15 @@ def deploy(stage: str, region: str | None, smoke: bool, emulated: bool) -> str:
     if session.region_name is None:
         raise Stop("no AWS region: pass --region or set AWS_DEFAULT_REGION")
     check_pin_key(session, stage)
+    ensure_stop_list_key(session, stage)
+    check_spend_limit(session, settings)
     apns_arn = apns_platform_application(session, stage)
+    if not emulated:  # moto has no account settings
+        check_unreserved_concurrency(session, stage, settings)
     outputs = deploy_stack(session, stage, settings, apns_arn, emulated)
+    if emulated:  # what the emulator's CloudFormation cannot create, made from the template (scripts/local_stack.py)
+        outputs = {**outputs, **emulated_stand_ins(session, stage, settings, apns_arn)}
+    require_web_acl(stage, outputs, emulated)
     settings_file = write_settings(stage, settings, outputs, emulated)
     say(f"stage settings: {settings_file.relative_to(ROOT)}")
     recover_deployed_state(session, stage)
@@ -432,11 +646,19 @@ def deploy(stage: str, region: str | None, smoke: bool, emulated: bool) -> str:
         say("first deploy of the stage: deploying again with PUBLIC_BASE_URL set to its URL")
         deployed = chalice_deploy(stage, settings_file)
     api_log_retention(session, stage)
+    set_inbound_failure_destination(session, stage, outputs)
     rest_api = deployed["rest_api"]
     api_stage = chalice_stage(stage)["api_gateway_stage"]
     gateway.apply_throttles(session.client("apigateway"), rest_api["rest_api_id"], api_stage, settings)
     say(f"throttles set on {rest_api['rest_api_id']}/{api_stage}")
     associate_web_acl(session, outputs.get("ApiWebAclArn"), rest_api["rest_api_id"], api_stage)
+    keep_delivery_logs(session, stage)
+    turn_on_delivery_status_logging(session, settings, outputs)
+    stage_arn = f"arn:aws:apigateway:{session.region_name}::/restapis/{rest_api['rest_api_id']}/stages/{api_stage}"
+    problems = text_guard_problems(session, stage, settings, outputs, stage_arn)
+    if problems:
+        raise Stop("the texting guards are not all in place:\n  " + "\n  ".join(problems))
+    say("texting guards in place: delivery-status logging, spend and success-rate alarms, per-address rate rule")
     url = rest_api["rest_api_url"]
     if smoke:
         token = smoke_token(session, stage)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -148,6 +149,101 @@ def local_template_body(template: dict) -> str:
         for name in UNSUPPORTED_LOCALLY.get(resource.get("Type"), ()):
             resource.get("Properties", {}).pop(name, None)
     return json.dumps(template)
+
+
+# --- stand-ins for the deploy rehearsal ----------------------------------------------------------------
+
+# Of what moto's CloudFormation cannot create, the deploy rehearsal (scripts/deploy.py against the emulator) creates
+# these through the services' own APIs, from the template's own definitions, so the deploy's checks of the texting
+# guards (alarms, the web ACL's rate rule) read them as they read AWS's.
+STAND_IN_TYPES = ("AWS::CloudWatch::Alarm", "AWS::WAFv2::WebACL")
+
+
+class Unresolved(Exception):
+    """A template value refers to something the stand-ins cannot know."""
+
+
+def _resolver(template: dict, parameters: dict[str, str], physical: dict[str, str], pseudo: dict[str, str]):
+    declared = template.get("Parameters", {})
+    values = {name: str(spec.get("Default", "")) for name, spec in declared.items()} | parameters
+
+    def ref(name: str):
+        if name in values:
+            if declared.get(name, {}).get("Type") == "Number":
+                number = float(values[name])
+                return int(number) if number.is_integer() else number
+            return values[name]
+        if name in pseudo:
+            return pseudo[name]
+        if name in physical:
+            return physical[name]
+        raise Unresolved(name)
+
+    def get_att(name: str, attribute: str) -> str:
+        if attribute == "QueueName" and name in physical:
+            return physical[name].rsplit("/", 1)[-1]  # a queue's physical id is its URL
+        raise Unresolved(f"{name}.{attribute}")
+
+    def sub(text: str) -> str:
+        def one(match) -> str:
+            name = match.group(1)
+            return get_att(*name.split(".", 1)) if "." in name else str(ref(name))
+
+        return re.sub(r"\$\{([^}!]+)\}", one, text)
+
+    def resolve(value):
+        if isinstance(value, dict):
+            if set(value) == {"Ref"}:
+                return ref(value["Ref"])
+            if set(value) == {"Fn::Sub"}:
+                return sub(value["Fn::Sub"] if isinstance(value["Fn::Sub"], str) else value["Fn::Sub"][0])
+            if set(value) == {"Fn::GetAtt"}:
+                target = value["Fn::GetAtt"]
+                return get_att(*(target if isinstance(target, list) else target.split(".", 1)))
+            if any(key.startswith("Fn::") for key in value):
+                raise Unresolved(next(iter(value)))
+            return {key: resolve(inner) for key, inner in value.items()}
+        if isinstance(value, list):
+            return [resolve(inner) for inner in value]
+        return value
+
+    return resolve
+
+
+def create_stand_ins(session, stack_name: str, template: dict, parameters: dict[str, str]) -> dict[str, str]:
+    """The template's alarms and web ACL, made with the CloudWatch and WAF APIs in the emulator (again on a
+    second deploy: alarms are replaced, the web ACL updated). Returns {"ApiWebAclArn": ...} as the stack would."""
+    cloudformation = session.client("cloudformation")
+    resources = cloudformation.describe_stack_resources(StackName=stack_name)["StackResources"]
+    physical = {r["LogicalResourceId"]: r["PhysicalResourceId"] for r in resources}
+    account = session.client("sts").get_caller_identity()["Account"]
+    pseudo = {"AWS::AccountId": account, "AWS::Region": session.region_name, "AWS::Partition": "aws"}
+    pseudo["AWS::StackName"] = stack_name
+    resolve = _resolver(template, parameters, physical, pseudo)
+    outputs: dict[str, str] = {}
+    for logical_id, resource in template.get("Resources", {}).items():
+        if resource.get("Type") not in STAND_IN_TYPES:
+            continue
+        try:
+            properties = resolve(resource.get("Properties", {}))
+        except Unresolved as missing:
+            say(f"stand-in {logical_id} skipped: the emulator cannot resolve {missing}")
+            continue
+        if resource["Type"] == "AWS::CloudWatch::Alarm":
+            session.client("cloudwatch").put_metric_alarm(**properties)
+        else:
+            outputs["ApiWebAclArn"] = _put_web_acl(session.client("wafv2"), properties)
+    return outputs
+
+
+def _put_web_acl(wafv2, properties: dict) -> str:
+    listed = wafv2.list_web_acls(Scope=properties["Scope"])["WebACLs"]
+    existing = [acl for acl in listed if acl["Name"] == properties["Name"]]
+    if not existing:
+        return wafv2.create_web_acl(**properties)["Summary"]["ARN"]
+    (summary,) = existing
+    wafv2.update_web_acl(Id=summary["Id"], LockToken=summary["LockToken"], **properties)
+    return summary["ARN"]
 
 
 def _as_list(value) -> list:

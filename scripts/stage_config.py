@@ -33,10 +33,14 @@ OPTIONAL_OUTPUTS = {"ApnsPlatformApplicationArn", "SmsSenderId"}
 
 # infra/stages.json key -> the app's setting, passed through as is (the stack needs none of them). Always written,
 # "" when the stage leaves one out: the app's default (the account's default origination identity, no contact).
+# The texting guards (countries, maximum price, monthly budget) are never left out: scripts/deploy.py refuses that.
 STAGE_SETTINGS = {
     "sms_origination_pins": "SMS_ORIGINATION_PINS",
     "sms_origination_invites": "SMS_ORIGINATION_INVITES",
     "support_contact": "SUPPORT_CONTACT",
+    "sms_countries": "SMS_COUNTRIES",
+    "sms_max_price_usd": "SMS_MAX_PRICE_USD",
+    "sms_monthly_segments": "SMS_MONTHLY_SEGMENTS",
 }
 
 
@@ -61,7 +65,7 @@ def policy_resources(stage: str) -> str:
     texts = []
     for function in config.get("lambda_functions", {}).values():
         policy = json.loads((CONFIG.parent / function["iam_policy_file"]).read_text())
-        texts += [json.dumps(statement["Resource"]) for statement in policy["Statement"]]
+        texts += [json.dumps(statement["Resource"]) for statement in policy["Statement"] if "Resource" in statement]
     return "\n".join(texts)
 
 
@@ -79,6 +83,9 @@ def problems(env: dict[str, str], stage: str) -> list[str]:
     parameter = env.get("PIN_KEY_PARAMETER", "")
     if parameter and f"parameter{parameter}" not in resources:
         found.append(f"PIN_KEY_PARAMETER={parameter} is not the parameter the {stage} API policy may read")
+    parameter = env.get("STOP_LIST_KEY_PARAMETER", "")
+    if parameter and f"parameter{parameter}" not in resources:
+        found.append(f"STOP_LIST_KEY_PARAMETER={parameter} is not a parameter the {stage} policies may read")
     return found
 
 

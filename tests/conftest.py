@@ -30,6 +30,7 @@ from moto.core.responses import BaseResponse  # noqa: E402
 pytest_plugins = [
     "tests.utils.browser",  # the `chromium` fixture of the browser tests
     "tests.utils.pin_key",  # `deployed_stage`: a stage whose pin key is in SSM
+    "tests.utils.iam",  # `iam`: each function runs under its own deployed policy
 ]
 
 # The slow groups, by file (or file::test) under tests/: each test there gets these markers and `slow`, which
@@ -38,6 +39,8 @@ pytest_plugins = [
 SLOW_GROUPS = {
     "test_local_stack.py": ("e2e",),
     "services/test_waitlist_live.py": ("e2e",),
+    "services/test_ratelimit_live.py": ("e2e",),
+    "messaging/test_sms_budget_live.py": ("e2e",),
     "guest_page/test_page_browser.py": ("e2e", "browser"),
     "guest_page/test_account_delete_browser.py": ("e2e", "browser"),
     "contract/test_docs_browser.py": ("e2e", "browser"),

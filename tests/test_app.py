@@ -113,3 +113,12 @@ def test_a_cold_start_answers_an_event_without_loading_what_only_other_routes_ne
     assert report["loaded"] == []
     # the collector is back on, and what the import made is out of its way
     assert report["collector"]["enabled"] and report["collector"]["frozen"] > 0
+
+
+def test_the_queue_worker_takes_one_message_per_invocation():
+    # a batch that times out comes back whole: with one message each, a heavy deletion has the whole 15 s and
+    # only a failed message is delivered again
+    from app import app
+
+    (source,) = [s for s in app.event_sources if s.name == "send_notifications"]
+    assert source.batch_size == 1

@@ -43,3 +43,15 @@ def test_the_first_success_is_the_answer():
         return number * 10
 
     assert retry(attempt, attempts=3, sleep=lambda _: None) == 10
+
+
+def test_an_attempt_may_name_the_pause_before_the_next():
+    pauses = []
+
+    def attempt(number: int) -> str:
+        if number < 3:
+            raise TryAgain(pause=[0.0, 2.0, None][number])
+        return "done"
+
+    assert retry(attempt, attempts=4, pause=linear(0.5), sleep=pauses.append) == "done"
+    assert pauses == [2.0, 1.5]  # none asked after the first, 2 s after the second, the policy's after the third

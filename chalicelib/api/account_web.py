@@ -12,7 +12,7 @@ from chalice import Response
 from chalicelib.api.blueprint import ApiBlueprint
 from chalicelib.api.guest_page import posted_from_the_page
 from chalicelib.api.request import FORM_BODY, NO_BODY, RequestContext
-from chalicelib.errors import ApiError, PermissionDenied, ValidationError
+from chalicelib.errors import ApiError, PermissionDenied, TextsPaused, ValidationError
 from chalicelib.validation import Fields
 
 # The pages and the account service: imported inside the functions that use them, so a cold start of the API
@@ -35,7 +35,8 @@ def error_page(error: ApiError, method: str) -> Response:
 
     status = int(error.status)
     passed = {name: value for name, value in error.headers.items() if name in PASSED_ON_HEADERS}
-    body = "" if method == "HEAD" else account_pages.error_page(status, passed.get("Retry-After"))
+    paused = error.body["detail"] if isinstance(error, TextsPaused) else None
+    body = "" if method == "HEAD" else account_pages.error_page(status, passed.get("Retry-After"), paused)
     headers = {"Content-Type": pages.HTML, **pages.security_headers(), **passed}
     return Response(body=body, status_code=status, headers=headers)
 

@@ -109,7 +109,10 @@ def expired_page() -> str:
     return message_page("This page was open for too long", "Start again from the first step.")
 
 
-def error_page(status: int, retry_after: str | None = None) -> str:
+def error_page(status: int, retry_after: str | None = None, paused: str | None = None) -> str:
+    """The page of an error; ``paused``: why texts are paused (the month's text budget is spent)."""
+    if paused:
+        return message_page("Texts are paused", paused)
     if status == 429:
         wait = f" Try again in {retry_after} seconds." if retry_after else " Try again later."
         return message_page("Too many tries", "Too many pins were asked for or tried." + wait)

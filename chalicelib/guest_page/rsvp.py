@@ -22,6 +22,7 @@ import time
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from chalicelib import limits
 from chalicelib.config import get_settings
 from chalicelib.errors import Conflict, NotFound
 from chalicelib.guest_page import invite_links
@@ -80,7 +81,7 @@ class GuestPage:
 
 
 def _limit(source_ip: str) -> Limit:
-    return Limit("web-ip", address_subject(source_ip), get_settings().web_requests_per_ip_per_hour)
+    return Limit.of(limits.GUEST_PAGE_PER_ADDRESS, address_subject(source_ip))
 
 
 def open_link(

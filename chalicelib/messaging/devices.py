@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import time
 from datetime import timedelta
 
 from chalicelib import aws, store
@@ -15,7 +14,8 @@ from chalicelib.store import devices as device_store
 from chalicelib.timeutil import utcnow
 
 log = logging.getLogger("invites")
-REGISTRATION_ATTEMPTS = 10  # parallel registrations of one token each lose only to one that landed
+# Parallel registrations of one token each lose only to one that landed (see add_device: why attempts)
+REGISTRATION_ATTEMPTS = 10
 REMOVAL_LEASE_SECONDS = 30  # longer than a request may run (Lambda's timeout): a removal that died ends
 REMOVAL_WAIT_SECONDS = 0.05  # a registration meeting a removal in flight waits this, then longer
 
@@ -26,16 +26,19 @@ def add_device(user, token: str) -> None:
     at once (the owner item changes only from the owner read, else read again and retry). While the
     owner is removing the token (deleting its endpoint) this waits for that to finish, then makes a
     new endpoint. A user keeps at most DEVICES_PER_USER devices: a further one drops those registered
-    longest ago."""
+    longest ago.
+
+    Why attempts rather than a condition that cannot lose: who owns the token decides which SNS
+    endpoint the device item names, and that endpoint is made or kept outside DynamoDB, so the owner
+    item can only be written conditional on the owner read; parallel registrations take turns."""
     endpoint = None
 
     def register(attempt: int) -> None:
         nonlocal endpoint
         mine, owner = device_store.device_and_owner(user.id, token)
         if owner is not None and owner.removing_until is not None and owner.removing_until > utcnow():
-            time.sleep(REMOVAL_WAIT_SECONDS * (attempt + 1))
             endpoint = None  # the one SNS handed back before may be deleted now
-            raise TryAgain()
+            raise TryAgain(pause=REMOVAL_WAIT_SECONDS * (attempt + 1))
         if mine is not None and owner is not None and owner.user_id == user.id:
             return
         if mine is not None:

@@ -21,6 +21,7 @@ import string
 from dataclasses import dataclass
 
 from chalicelib.config import get_settings
+from chalicelib.errors import TextsPaused
 from chalicelib.messaging import sms_sender, stop_list
 from chalicelib.phones import mask_phone, normalize_phone
 
@@ -94,8 +95,12 @@ def handle(message: str) -> str:
         stop_list.resume(text.sender)
     elif action == HELPED:
         try:
-            sms_sender.send_sms(text.sender, help_text(), origination=text.service_number)
+            sms_sender.send_sms(
+                text.sender, help_text(), priority=sms_sender.Priority.ASKED, origination=text.service_number
+            )
         except sms_sender.SmsRefused as refused:  # will not pass on a retry: logged, not raised
             log.warning("inbound sms: the HELP answer was refused: %s", refused)
+        except TextsPaused:  # the month's budget is spent: a retry of the delivery would not help either
+            log.warning("inbound sms: the HELP answer was not sent, texts are paused")
     log.info("inbound sms from %s: %s", mask_phone(text.sender), action)
     return action

@@ -6,7 +6,7 @@ from __future__ import annotations
 import logging
 import time
 
-from chalicelib import localtime
+from chalicelib import limits, localtime
 from chalicelib.config import get_settings
 from chalicelib.messaging import sms_segments, sms_sender, stop_list
 from chalicelib.parallel import parallel_map
@@ -23,7 +23,7 @@ NO_TITLE = "(no title)"
 def _stranger_limit(person: User) -> RollingLimit:
     """Invitation texts to a number without an active user, from all owners together: a few in any
     24 hours, so nobody can use the service to flood a stranger's phone."""
-    return RollingLimit("invite-sms-to", person.phone_number, get_settings().invite_sms_per_stranger_per_day)
+    return RollingLimit.of(limits.INVITE_TEXTS_PER_STRANGER, person.phone_number)
 
 
 def reachable(people: list[User]) -> list[User]:
@@ -52,7 +52,7 @@ def _texts_allowed(owner: User, people: list[User]) -> list[User]:
     let through (one read, one transaction per 100). Texts the caps refuse go back to the owner.
     Never a 429: an answer that changed when the quota runs out would tell the owner which numbers
     have no account (they are the ones texted)."""
-    owner_limit = Limit("invite-sms", str(owner.id), get_settings().invite_sms_per_owner_per_hour)
+    owner_limit = Limit.of(limits.INVITE_TEXTS_PER_OWNER, owner.id)
     now = time.time()
     taken = take_up_to(owner_limit, len(people), now)
     candidates = people[:taken]
@@ -94,16 +94,25 @@ def send_invitation_texts(owner: User, event: Event, people: list[User], links: 
     if len(chosen) < len(people):
         log.info("invitation texts not sent: %d of %d over a limit", len(people) - len(chosen), len(people))
 
-    origination = get_settings().sms_origination_invites
+    texts = [(person.phone_number, invitation_text(owner, event, links.get(person.id, ""))) for person in chosen]
+    _send(texts, chosen, "invitation")
 
-    def send(person: User) -> None:
-        text = invitation_text(owner, event, links.get(person.id, ""))
-        try:
-            sms_sender.send_sms(person.phone_number, text, origination=origination)
-        except Exception:  # noqa: BLE001 - the invitation stands; the text is best effort
-            log.warning("invitation text failed for user %s", person.id)
 
-    parallel_map(send, chosen)
+def _send(texts: list[tuple[str, str]], people: list[User], purpose: str) -> None:
+    """Send texts nobody asked for, from the invitations' origination identity, as far as the month's
+    budget lets them (sms_sender.Priority.UNASKED); those held back or failed are logged, never raised."""
+    try:
+        outcomes = sms_sender.send_each(
+            texts, priority=sms_sender.Priority.UNASKED, origination=get_settings().sms_origination_invites
+        )
+    except Exception:  # noqa: BLE001 - the month's budget could not be counted: nothing was sent
+        log.warning("%s texts not sent: the text budget could not be counted", purpose)
+        return
+    for person, outcome in zip(people, outcomes, strict=True):
+        if outcome == sms_sender.FAILED:
+            log.warning("%s text failed for user %s", purpose, person.id)
+        elif outcome == sms_sender.HELD:
+            log.info("%s text held back for user %s: the month's text budget", purpose, person.id)
 
 
 def promotion_text(owner: User, event: Event, link: str) -> str:
@@ -148,22 +157,15 @@ def send_promotion_texts(
     :func:`dropped_text`), as invitation texts go: not to numbers on the stop list
     or SNS's opt-out list, within the same limits (the owner's hourly quota, each number's daily cap),
     from the invitations' origination identity. The seats stand whatever happens here: a failed check
-    sends nothing, a failed text is logged."""
-    try:
-        people = reachable(people)
-    except Exception:  # noqa: BLE001 - without the checks no text goes out; the seats stand
-        log.warning("promotion texts not sent: the stop list or the opt-out check failed")
-        return
+    sends nothing and raises (the queue message comes back, its claims released by the caller), a failed
+    text is logged."""
+    people = reachable(people)
     chosen = _texts_allowed(owner, people)
     if len(chosen) < len(people):
         log.info("promotion texts not sent: %d of %d over a limit", len(people) - len(chosen), len(people))
-    origination = get_settings().sms_origination_invites
-
-    def send(person: User) -> None:
-        try:
-            text = wording(owner, event, links[person.id])
-            sms_sender.send_sms(person.phone_number, text, origination=origination)
-        except Exception:  # noqa: BLE001 - the seat stands; the text is best effort
-            log.warning("promotion text failed for user %s", person.id)
-
-    parallel_map(send, chosen)
+    try:
+        texts = [(person.phone_number, wording(owner, event, links[person.id])) for person in chosen]
+    except Exception:  # noqa: BLE001 - the seats stand; the texts are best effort
+        log.warning("promotion texts not sent: a text could not be written")
+        return
+    _send(texts, chosen, "promotion")

@@ -1,8 +1,9 @@
 """Numbers that asked for no more invitation texts (the guest page's "Stop texting me", a STOP reply).
 
-The list holds a keyed hash of each number, never the number: HMAC-SHA256 under a key of its own,
-derived from the stage's pin key (SSM when deployed, 503 without one), so a copy of the table alone
-cannot tell which numbers are on it. It covers invitation texts only: a pin a person asks for is sent.
+The list holds a keyed hash of each number, never the number: HMAC-SHA256 under a key of its own (its own
+SSM parameter when deployed, 503 without one: chalicelib/pinkey.py), so a copy of the table alone cannot
+tell which numbers are on it, and rotating the pin key leaves the list whole. It covers invitation texts
+only: a pin a person asks for is sent.
 """
 
 from __future__ import annotations
@@ -11,18 +12,14 @@ import hashlib
 import hmac
 from collections.abc import Iterable
 
-from chalicelib.pinkey import pin_key
+from chalicelib.pinkey import stop_list_key
 from chalicelib.store import stop_list as stored
 
 FROM_PAGE, FROM_TEXT = "page", "text"
 
 
-def _key() -> bytes:
-    return hmac.new(pin_key(), b"invites stop list", hashlib.sha256).digest()
-
-
 def number_hash(e164: str) -> str:
-    return hmac.new(_key(), e164.encode(), hashlib.sha256).hexdigest()
+    return hmac.new(stop_list_key(), e164.encode(), hashlib.sha256).hexdigest()
 
 
 def stop(e164: str, source: str) -> None:

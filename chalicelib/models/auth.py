@@ -19,6 +19,7 @@ from pynamodb.attributes import (
     NumberAttribute,
     TTLAttribute,
     UnicodeAttribute,
+    UnicodeSetAttribute,
 )
 
 from chalicelib.models.base import TableModel, table_meta
@@ -68,13 +69,19 @@ class RateCounter(AuthTable, discriminator="rate"):
 
 
 class RateLog(AuthTable, discriminator="rate_log"):
-    """The charges of one rolling limit still inside its period, oldest first: when (UNIX seconds) and
-    how many units. ``version`` grows with each write, which is conditional on the version read; the
-    item expires a period after its last charge."""
+    """The charges of one rolling limit (store/rate_logs.py): ``total``, every unit ever charged (an
+    atomic ADD, which each charge's condition bounds), and the charges themselves as
+    ``"<when>:<units>:<nonce>"`` strings in two sets, so that one write can add a charge to one set and
+    drop old ones from the other. ``times``, ``amounts`` and ``version`` are the log as earlier
+    releases rewrote it: read until it leaves the period, then removed. The item expires a period after
+    its last charge."""
 
-    times = ListAttribute(of=NumberAttribute)
-    amounts = ListAttribute(of=NumberAttribute)
-    version = NumberAttribute(default=0)
+    total = NumberAttribute(null=True)
+    lane_a = UnicodeSetAttribute(null=True)
+    lane_b = UnicodeSetAttribute(null=True)
+    times = ListAttribute(of=NumberAttribute, null=True)
+    amounts = ListAttribute(of=NumberAttribute, null=True)
+    version = NumberAttribute(null=True)
     expires_at = TTLAttribute()
 
 

@@ -45,7 +45,8 @@ ACCOUNT_DELETION = "account_deletion"
 OWNED_EVENT_DELETION = "owned_event_deletion"
 # Prefixes of a user's objects in the bucket (services/avatars.py, services/contacts.py, data_export.py).
 OBJECT_FOLDERS = ("avatars", "favorites", "exports")
-# A job older than this is queued again by the hourly schedule (its message was lost or parked).
+# A job with no step started for this long is queued again by the hourly schedule (its message was lost or
+# parked); one a worker started a step of lately is still running (an invocation lasts 15 s at most).
 STUCK_AFTER = timedelta(minutes=15)
 DELETE_OBJECTS_KEYS = 1000
 
@@ -65,6 +66,7 @@ def _on_account_deletion(message: dict) -> Outcome:
     job = store.get_job(user_id)
     if job is None:
         return Outcome()  # finished already
+    store.mark_worked_on(user_id)
     left = store.invitations_of(user_id)
     owned = store.owned_event_ids(left)
     if owned:
@@ -88,6 +90,8 @@ def _on_owned_event_deletion(message: dict) -> Outcome:
     their last event is gone)."""
     user_id = int(message["user_id"])
     job = store.get_job(user_id)
+    if job is not None:
+        store.mark_worked_on(user_id)
     delete_owned_event(int(message["event_id"]), user_id, job.full_name if job else "")
     if job is not None:
         notifications.enqueue(ACCOUNT_DELETION, user_id=user_id)
@@ -146,9 +150,9 @@ def delete_objects(user_id: int) -> None:
 
 
 def requeue_stuck_jobs() -> int:
-    """Queue again every deletion older than STUCK_AFTER (hourly); returns how many."""
+    """Queue again every deletion with no step started for STUCK_AFTER (hourly); returns how many."""
     now = utcnow()
-    stuck = [job for job in store.pending_jobs() if now - job.requested > STUCK_AFTER]
+    stuck = [job for job in store.pending_jobs() if now - job.last_progress > STUCK_AFTER]
     if stuck:
         send_many(
             [{"type": ACCOUNT_DELETION, "user_id": job.user_id, "fan_out": True} for job in stuck]

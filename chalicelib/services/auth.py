@@ -27,11 +27,11 @@ from chalicelib.timeutil import utcnow
 # are imported inside the functions that use them, so a cold start of any other route skips them.
 if TYPE_CHECKING:
     from chalicelib.services.ratelimit import Limit, RollingLimit
+    from chalicelib.store.rate_logs import LogCharge
 
 INVALID_PIN = "Invalid pin."
 OPTED_OUT = "This number has opted out of texts from {service}. Reply START to one of our texts, then try again."
 PIN_DIGITS = 6
-PIN_ATTEMPTS = 5  # reads of the number's log when parallel requests keep moving it
 
 
 def _pin_hmac(e164: str, pin: str) -> str:
@@ -48,58 +48,65 @@ def hash_token(token: str) -> str:
 def _number_limit(e164: str) -> RollingLimit:
     """Pins texted to one number in any window (15 minutes): also the longest someone else can hold the
     number's login back by asking for its pins."""
+    from chalicelib import limits
     from chalicelib.services.ratelimit import RollingLimit
 
-    settings = get_settings()
-    return RollingLimit(
-        "sms-number", e164, settings.auth_sms_per_number, period_seconds=settings.auth_sms_number_window_seconds
-    )
+    return RollingLimit.of(limits.PINS_PER_NUMBER, e164)
 
 
 def request_pin(e164: str, source_ip: str) -> None:
     """Issue a pin for ``e164`` and text it. The number's rolling limit, the address's hourly limit and
     the pin are written in one transaction (the number's log read first, read again when a parallel
-    request moved it), and undone when the text cannot be sent, so a failed send costs nothing. A
+    request moved it), and undone when the text cannot be sent, so a failed send costs nothing (past the
+    month's text budget: 503 TextsPaused, undone the same way). A
     number on SNS's opt-out list is refused (400) before anything is written or sent; the stop list,
     which is for invitation texts only, does not apply: the person asked for this pin."""
+    from chalicelib import limits
     from chalicelib.messaging import sms_sender
-    from chalicelib.services.ratelimit import Limit, address_subject
+    from chalicelib.services.ratelimit import ROLLING_ATTEMPTS, Limit, address_subject
 
     settings = get_settings()
     if sms_sender.opted_out(e164):
         raise ValidationError.field("phone_number", OPTED_OUT.format(service=settings.service_name))
     now = time.time()
     number_limit = _number_limit(e164)
-    address_limit = Limit("sms-ip", address_subject(source_ip), settings.auth_sms_per_ip_per_hour)
+    address_limit = Limit.of(limits.PINS_PER_ADDRESS, address_subject(source_ip))
     pin = f"{secrets.randbelow(10**PIN_DIGITS):0{PIN_DIGITS}d}"
     item = tokens.new_pin(e164, _pin_hmac(e164, pin), secrets.token_hex(8), settings.pin_ttl_seconds)
 
-    def attempt(_number: int) -> None:
+    def attempt(_number: int) -> LogCharge:
         usage = number_limit.read(now)
         number_limit.check(usage, 1, now)
+        log = number_limit.write(usage, 1, now)
         try:
-            tokens.save_pin_counted(item, [address_limit.counted_add(now)], log=number_limit.write(usage, 1, now))
+            tokens.save_pin_counted(item, [address_limit.counted_add(now)], log=log)
         except store.Conflict:
-            raise TryAgain() from None  # a parallel request moved the number's log: read it again
-        except store.Refused:
+            raise TryAgain() from None  # in AWS: cancelled by a parallel transaction on the same item
+        except store.Refused as refused:
+            if refused.item_failed(tokens.LOG_POSITION):
+                raise TryAgain() from None  # the number's log is full by now: the next read says 429
             raise Throttled(address_limit.retry_after(now)) from None
+        return log
 
     try:
-        retry(attempt, attempts=PIN_ATTEMPTS)
+        log = retry(attempt, attempts=ROLLING_ATTEMPTS)
     except AttemptsSpent:
         raise ServiceUnavailable() from None
     try:
         sms_sender.send_sms(
-            e164, f"Your {settings.service_name} pin is {pin}.", origination=settings.sms_origination_pins
+            e164,
+            f"Your {settings.service_name} pin is {pin}.",
+            priority=sms_sender.Priority.ASKED,
+            origination=settings.sms_origination_pins,
         )
     except Exception:
-        _undo_pin(item, number_limit, address_limit, now)
+        _undo_pin(item, number_limit, log, address_limit, now)
         raise
 
 
-def _undo_pin(item, number_limit: RollingLimit, address_limit: Limit, now: float) -> None:
+def _undo_pin(item, number_limit: RollingLimit, log: LogCharge, address_limit: Limit, now: float) -> None:
     tokens.undo_pin(item, [address_limit.key(now)])
-    number_limit.undo(1, now)
+    number_limit.undo(log)
 
 
 def verify_pin(e164: str, pin: str, source_ip: str) -> tuple:
@@ -156,9 +163,10 @@ def prove_number(e164: str, pin: str, source_ip: str) -> int | None:
 def _first_round(e164: str, source_ip: str) -> tuple:
     """Count the try against the address and the pin side by side, and read the phone claim.
     Over the address limit: the pin's try is given back (if it was spent) and the answer is 429."""
+    from chalicelib import limits
     from chalicelib.services.ratelimit import Limit, address_subject, hit
 
-    limit = Limit("verify-ip", address_subject(source_ip), get_settings().auth_verify_per_ip_per_hour)
+    limit = Limit.of(limits.VERIFY_PER_ADDRESS, address_subject(source_ip))
 
     def outcome(step):
         try:

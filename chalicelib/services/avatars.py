@@ -15,6 +15,10 @@ from chalicelib.timeutil import utcnow
 log = logging.getLogger("invites")
 PHOTO_FIELD = "photo"
 SWAP_ATTEMPTS = 12  # parallel uploads of one user take turns; each turn lets one through
+# How long a browser or the CDN may keep a photo once fetched. Short and never "immutable": a replaced, removed
+# or deleted person's photo stops resolving within this time (the object itself is deleted at once).
+IMAGE_CACHE_SECONDS = 600
+IMAGE_CACHE_CONTROL = f"public, max-age={IMAGE_CACHE_SECONDS}"
 
 
 def new_image_prefix(folder: str, owner_id: int) -> str:
@@ -23,13 +27,13 @@ def new_image_prefix(folder: str, owner_id: int) -> str:
 
 
 def put_image(key: str, data: bytes, content_type: str) -> None:
-    """Store one image object (immutable: every new image gets a new key)."""
+    """Store one image object (every new image gets a new key; caches keep it IMAGE_CACHE_SECONDS at most)."""
     aws.s3().put_object(
         Bucket=get_settings().avatar_bucket,
         Key=key,
         Body=data,
         ContentType=content_type,
-        CacheControl="public, max-age=31536000, immutable",
+        CacheControl=IMAGE_CACHE_CONTROL,
     )
 
 

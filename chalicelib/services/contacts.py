@@ -14,8 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from chalicelib import aws
-from chalicelib.config import get_settings
+from chalicelib import aws, limits
 from chalicelib.ids import new_id
 from chalicelib.parallel import chunks, parallel_map
 from chalicelib.phones import normalize_phone
@@ -127,7 +126,7 @@ def delete_favorites(owner: User, entries: list[ContactInput]) -> list[Favorite]
 
 
 def contact_lookup_limit(user) -> RollingLimit:
-    return RollingLimit("contact-lookup", str(user.id), get_settings().contact_lookup_numbers_per_user_per_day)
+    return RollingLimit.of(limits.CONTACT_LOOKUPS, user.id)
 
 
 def users_by_phone(caller: User, sent: list[Any]) -> list[tuple[str, User]]:

@@ -14,7 +14,7 @@ import json
 import secrets
 from datetime import datetime, timedelta
 
-from chalicelib import aws
+from chalicelib import aws, limits
 from chalicelib.api import representations
 from chalicelib.config import get_settings
 from chalicelib.domain import waitlist as line_rules
@@ -38,7 +38,7 @@ FORMAT_VERSION = 1
 
 
 def export_limit(user: User) -> RollingLimit:
-    return RollingLimit("export", str(user.id), get_settings().exports_per_day)
+    return RollingLimit.of(limits.EXPORTS, user.id)
 
 
 def request_export(user: User) -> dict:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from chalicelib import limits
 from chalicelib.config import get_settings
 from chalicelib.errors import ValidationError
 from chalicelib.services.contacts import contact_lookup_limit
@@ -31,7 +32,7 @@ def too_many_invitees_message() -> str:
 
 def _events_limit(owner) -> RollingLimit:
     """Events one owner creates in any 24 hours: nobody fills another person's lists, timeline or pushes."""
-    return RollingLimit("events-created", str(owner.id), get_settings().events_per_owner_per_day)
+    return RollingLimit.of(limits.EVENTS_CREATED, owner.id)
 
 
 def resolve_invitees(

@@ -1,16 +1,16 @@
-"""Rate limits kept in the auth table.
+"""Rate limits kept in the auth table; which limits there are is chalicelib/limits.py.
 
 ``Limit``: a fixed window, for limits the contract ties to the clock (an owner's texts per clock hour,
 per-address limits). A counter item per (scope, subject, window) is incremented only while it is
 below the limit, so parallel requests can never pass more than ``limit`` (DynamoDB evaluates the
 condition atomically). Across a window's edge a caller may spend two windows' worth in a moment.
 
-``RollingLimit``: at most ``limit`` units in ANY ``period`` (pins per number in 15 minutes, numbers
-looked up or invited in 24 hours, events created in 24 hours, texts to a stranger in 24 hours): the
-one mechanism for every limit where that edge would matter. A log item per (scope, subject) holds
-the charges still inside the period; a charge rewrites it conditional on the version read, so
-parallel charges never pass the limit either. Several limits are charged in one transaction, all or
-none (``charge_together``), or one unit each as far as each has room (``charge_each``).
+``RollingLimit``: at most ``limit`` units in ANY ``period`` (the rules: chalicelib/domain/rolling_window.py),
+for every limit where that edge would matter. A log item per (scope, subject) holds the charges; a
+charge reads it, then adds to it in one write conditional on a ceiling that parallel charges cannot
+move out from under it (store/rate_logs.py): they never make each other fail, and never pass the
+limit together. Several limits are charged in one transaction, all or none (``charge_together``), or
+one unit each as far as each has room (``charge_each``).
 """
 
 from __future__ import annotations
@@ -22,12 +22,20 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from chalicelib import store
+from chalicelib.config import get_settings
+from chalicelib.domain.rolling_window import Charge, Window
 from chalicelib.errors import ServiceUnavailable, Throttled
+from chalicelib.limits import RateLimit
 from chalicelib.parallel import chunks, parallel_map
 from chalicelib.retry import AttemptsSpent, TryAgain, jittered, retry
 from chalicelib.store import counters, rate_logs
+from chalicelib.store.rate_logs import Log, LogCharge
 
-ROLLING_ATTEMPTS = 12  # parallel charges of one log take turns: each round lets one of them through
+# A parallel charge never makes a charge's write fail. A refused write means the charge no longer fits
+# (the next read answers 429 with a fresh Retry-After) or, rarely, that charges it read were taken back
+# meanwhile; in AWS a transaction may also be cancelled by a parallel one on the same item
+# (TransactionConflict: moto runs transactions one at a time). Three attempts serve all of these.
+ROLLING_ATTEMPTS = 3
 ROLLING_PAUSE = jittered(0.02)
 TAKE_ATTEMPTS = 5
 LIMITS_PER_TRANSACTION = 100  # one log item each: DynamoDB's limit of a transaction
@@ -53,6 +61,12 @@ class Limit:
     subject: str
     limit: int
     window_seconds: int = 3600
+
+    @classmethod
+    def of(cls, entry: RateLimit, subject: object) -> Limit:
+        """The catalogue's clock-window ``entry`` for ``subject``, sized by the settings."""
+        settings = get_settings()
+        return cls(entry.name, str(subject), entry.size(settings), entry.window(settings))
 
     def window(self, now: float) -> int:
         return int(now // self.window_seconds)
@@ -84,7 +98,9 @@ def take_up_to(limit: Limit, wanted: int, now: float | None = None) -> int:
     """Take up to ``wanted`` units of ``limit``'s current window; how many were left to take (maybe 0),
     never a 429. Each add is conditional on the room it assumes, so parallel callers never take more
     than the limit: as much of ``wanted`` as the limit holds first (the window's first add meets no
-    counter, so it must never ask for more), else what a consistent read shows is left."""
+    counter, so it must never ask for more), else what a consistent read shows is left. Why attempts
+    rather than a condition that cannot lose: DynamoDB cannot add "as much as still fits", so an add
+    refused for want of room reads what is left and asks for that."""
     now = time.time() if now is None else now
     key, take = limit.key(now), min(wanted, limit.limit)  # the window's first add meets no counter
 
@@ -106,129 +122,104 @@ def take_up_to(limit: Limit, wanted: int, now: float | None = None) -> int:
 
 
 @dataclass(frozen=True)
-class Usage:
-    """A rolling limit's log as read: the charges still inside the period, and the log's version
-    (0: no log yet)."""
-
-    charges: tuple[tuple[float, int], ...] = ()
-    version: int = 0
-
-    @property
-    def total(self) -> int:
-        return sum(amount for _, amount in self.charges)
-
-
-@dataclass(frozen=True)
 class RollingLimit:
     """At most ``limit`` units per subject in any ``period_seconds``, exactly: one item logs the
-    charges still inside the period (a sliding log), so there is no window edge to burst across and
-    nothing counts longer than the period. A charge reads the log and rewrites it conditional on the
-    version read; a parallel charge makes it read again. The log holds at most ``limit`` charges."""
+    charges, so there is no window edge to burst across and nothing counts longer than the period.
+    A charge reads the log, then writes one entry conditional on a ceiling (chalicelib/domain/rolling_window.py)
+    that parallel charges cannot move: none of them makes another fail."""
 
     scope: str
     subject: str
     limit: int
     period_seconds: int = 86400
 
+    @classmethod
+    def of(cls, entry: RateLimit, subject: object) -> RollingLimit:
+        """The catalogue's rolling ``entry`` for ``subject``, sized by the settings."""
+        settings = get_settings()
+        return cls(entry.name, str(subject), entry.size(settings), entry.window(settings))
+
+    @property
+    def window(self) -> Window:
+        return Window(self.limit, self.period_seconds)
+
     def key(self) -> str:
         return rate_logs.log_key(self.scope, self.subject)
 
-    def usage(self, found: tuple[list[tuple[float, int]], int] | None, now: float) -> Usage:
-        if found is None:
-            return Usage()
-        charges, version = found
-        since = now - self.period_seconds
-        return Usage(tuple((when, spent) for when, spent in charges if when > since), version)
-
-    def read(self, now: float) -> Usage:
-        """The usage as of ``now`` (one consistent BatchGetItem)."""
+    def read(self, now: float) -> Log:
+        """The log as of ``now`` (one consistent BatchGetItem)."""
         return read_usage([self], now)[0]
 
-    def fits(self, usage: Usage, amount: int) -> bool:
-        return usage.total + amount <= self.limit
+    def fits(self, usage: Log, amount: int, now: float) -> bool:
+        return self.window.fits(usage.charges, amount, now)
 
-    def retry_after(self, usage: Usage, amount: int, now: float) -> int:
+    def retry_after(self, usage: Log, amount: int, now: float) -> int:
         """Seconds until ``amount`` more fits, assuming nothing else is charged meanwhile."""
-        if amount > self.limit:
-            return self.period_seconds
-        left = usage.total
-        for when, spent in usage.charges:
-            left -= spent
-            if left + amount <= self.limit:
-                return max(1, int(when + self.period_seconds - now) + 1)
-        return 1
+        return self.window.retry_after(usage.charges, amount, now)
 
-    def check(self, usage: Usage, amount: int, now: float) -> None:
-        """429 with Retry-After when ``amount`` more does not fit the usage read."""
-        if not self.fits(usage, amount):
+    def check(self, usage: Log, amount: int, now: float) -> None:
+        """429 with Retry-After when ``amount`` more does not fit the log read."""
+        if not self.fits(usage, amount, now):
             raise Throttled(self.retry_after(usage, amount, now))
 
-    def write(self, usage: Usage, amount: int, now: float) -> rate_logs.LogWrite:
-        """The log with ``amount`` charged at ``now``, to be written if it still is as read."""
-        return self._write([*usage.charges, (round(now, 3), amount)], usage.version, now)
-
-    def _write(self, charges: list[tuple[float, int]], version: int, now: float) -> rate_logs.LogWrite:
+    def write(self, usage: Log, amount: int, now: float) -> LogCharge:
+        """The write of ``amount`` charged at ``now`` on top of the log read: it holds while the units
+        charged since the read leave room, whoever charged them."""
+        ceiling = self.window.ceiling(usage.total, usage.charges, amount, now)
         expires = datetime.fromtimestamp(now + self.period_seconds + 60, tz=UTC)
-        return rate_logs.LogWrite(self.key(), charges, version, expires)
+        return rate_logs.planned(
+            self.key(),
+            usage,
+            Charge(round(now, 3), amount),
+            ceiling,
+            lambda c: self.window.forgettable(c, now),
+            expires,
+        )
 
-    def undo(self, amount: int, now: float) -> None:
-        """Take back a charge of ``amount`` made at ``now`` whose purpose then failed."""
+    def undo(self, receipt: LogCharge) -> None:
+        """Take back a charge whose purpose then failed (``receipt``: what :meth:`write` or :meth:`charge` made)."""
+        rate_logs.take_back(receipt)
 
-        def attempt(_number: int) -> None:
-            usage = self.read(now)
-            charges = list(usage.charges)
-            if (round(now, 3), amount) in charges:
-                charges.remove((round(now, 3), amount))
-                try:
-                    rate_logs.write_logs([self._write(charges, usage.version, now)])
-                except (store.Refused, store.Conflict):
-                    raise TryAgain() from None
+    def commit(self, usage: Log, amount: int, now: float) -> LogCharge:
+        """Charge ``amount`` on top of the log read (429 once it no longer leaves room)."""
+        return _commit_together([(self, amount)], [usage], now)[0]
 
-        try:
-            retry(attempt, attempts=ROLLING_ATTEMPTS, pause=ROLLING_PAUSE)
-        except AttemptsSpent:
-            pass  # the charge stays: the caller is limited a little early, never late
-
-    def commit(self, usage: Usage, amount: int, now: float) -> None:
-        """Charge ``amount`` on top of the usage read; when a parallel charge moved it, read again
-        (429 once it no longer leaves room)."""
-        _commit_together([(self, amount)], [usage], now)
-
-    def charge(self, amount: int, now: float | None = None) -> None:
+    def charge(self, amount: int, now: float | None = None) -> LogCharge | None:
         """Count ``amount`` units, all or none: 429 with Retry-After when they do not fit."""
-        charge_together([(self, amount)], now)
+        written = charge_together([(self, amount)], now)
+        return written[0] if written else None
 
 
-def read_usage(limits: Sequence[RollingLimit], now: float) -> list[Usage]:
-    """The usage of each of ``limits`` (consistent BatchGetItem, 100 logs a call, side by side)."""
+def read_usage(limits: Sequence[RollingLimit], now: float) -> list[Log]:
+    """The log of each of ``limits`` (consistent BatchGetItem, 100 logs a call, side by side)."""
     found = rate_logs.read_logs([limit.key() for limit in limits])
-    return [limit.usage(found.get(limit.key()), now) for limit in limits]
+    return [found.get(limit.key(), Log()) for limit in limits]
 
 
-def charge_together(charges: Sequence[tuple[RollingLimit, int]], now: float | None = None) -> None:
-    """Count each ``(limit, amount)``, all or none, in one read and one transaction (at most 100 limits):
-    429 with the longest Retry-After among those that do not fit."""
+def charge_together(charges: Sequence[tuple[RollingLimit, int]], now: float | None = None) -> list[LogCharge]:
+    """Count each ``(limit, amount)``, all or none, in one read and one write (at most 100 limits):
+    429 with the longest Retry-After among those that do not fit. The writes made (to take back)."""
     charges = [(limit, amount) for limit, amount in charges if amount > 0]
     if not charges:
-        return
+        return []
     now = time.time() if now is None else now
     usages = read_usage([limit for limit, _ in charges], now)
     _check_all(charges, usages, now)
-    _commit_together(charges, usages, now)
+    return _commit_together(charges, usages, now)
 
 
-def _check_all(charges: Sequence[tuple[RollingLimit, int]], usages: list[Usage], now: float) -> None:
+def _check_all(charges: Sequence[tuple[RollingLimit, int]], usages: list[Log], now: float) -> None:
     waits = [
         limit.retry_after(usage, amount, now)
         for (limit, amount), usage in zip(charges, usages, strict=True)
-        if not limit.fits(usage, amount)
+        if not limit.fits(usage, amount, now)
     ]
     if waits:
         raise Throttled(max(waits))
 
 
-def _commit_together(charges: Sequence[tuple[RollingLimit, int]], usages: list[Usage], now: float) -> None:
-    def attempt(number: int) -> None:
+def _commit_together(charges: Sequence[tuple[RollingLimit, int]], usages: list[Log], now: float) -> list[LogCharge]:
+    def attempt(number: int) -> list[LogCharge]:
         nonlocal usages
         if number:
             usages = read_usage([limit for limit, _ in charges], now)
@@ -236,38 +227,51 @@ def _commit_together(charges: Sequence[tuple[RollingLimit, int]], usages: list[U
         writes = [limit.write(usage, amount, now) for (limit, amount), usage in zip(charges, usages, strict=True)]
         try:
             rate_logs.write_logs(writes)
-        except (store.Refused, store.Conflict):
+        except store.Refused:
+            raise TryAgain(pause=0) from None  # no room by now, most likely: the next read says so at once
+        except store.Conflict:
             raise TryAgain() from None
+        return writes
 
     try:
-        retry(attempt, attempts=ROLLING_ATTEMPTS, pause=ROLLING_PAUSE)
+        return retry(attempt, attempts=ROLLING_ATTEMPTS, pause=ROLLING_PAUSE)
     except AttemptsSpent:
-        raise ServiceUnavailable() from None  # parallel charges kept moving the logs
+        raise ServiceUnavailable() from None
 
 
 def charge_each(limits: Sequence[RollingLimit], now: float | None = None) -> list[bool]:
     """Count one unit against each of ``limits`` that has room; which ones were counted. One read of
-    every log, then one transaction per 100 limits side by side; limits a parallel charge moved are
-    read again and retried, a few times."""
+    every log, then one transaction per 100 limits side by side. A transaction is all or none: when
+    some of its logs are full by now (a parallel charge took their last unit), the rest are sent again
+    at once without them, as read (their ceilings still hold), so each further attempt is one fewer log."""
     now = time.time() if now is None else now
     counted = [False] * len(limits)
-    pending = list(range(len(limits)))
-    for _ in range(ROLLING_ATTEMPTS):
-        usages = dict(zip(pending, read_usage([limits[i] for i in pending], now), strict=True))
-        fitting = [i for i in pending if limits[i].fits(usages[i], 1)]
-        if not fitting:
-            break
+    usages = read_usage(limits, now)
+    fitting = [i for i, (limit, usage) in enumerate(zip(limits, usages, strict=True)) if limit.fits(usage, 1, now)]
+    writes = {i: limits[i].write(usages[i], 1, now) for i in fitting}
 
-        def commit(chunk: Sequence[int], usages: dict[int, Usage] = usages) -> list[int]:
+    def commit(chunk: Sequence[int]) -> None:
+        pending = list(chunk)
+
+        def attempt(_number: int) -> None:
+            nonlocal pending
+            if not pending:
+                return  # every log of the chunk was full by the time its write landed
             try:
-                rate_logs.write_logs([limits[index].write(usages[index], 1, now) for index in chunk])
-            except (store.Refused, store.Conflict):
-                return list(chunk)
-            for index in chunk:
+                rate_logs.write_logs([writes[index] for index in pending])
+            except store.Refused as refused:
+                pending = [index for position, index in enumerate(pending) if not refused.item_failed(position)]
+                raise TryAgain(pause=0) from None
+            except store.Conflict:
+                raise TryAgain() from None
+            for index in pending:
                 counted[index] = True
-            return []
+            pending = []
 
-        pending = [i for failed in parallel_map(commit, chunks(fitting, LIMITS_PER_TRANSACTION)) for i in failed]
-        if not pending:
-            break
+        try:
+            retry(attempt, attempts=ROLLING_ATTEMPTS, pause=ROLLING_PAUSE)
+        except AttemptsSpent:
+            pass  # left uncounted: no text (a limit reached a little early, never late)
+
+    parallel_map(commit, chunks(fitting, LIMITS_PER_TRANSACTION))
     return counted

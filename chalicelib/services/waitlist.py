@@ -15,15 +15,13 @@ with a fresh link to their page to those invited by text.
 
 from __future__ import annotations
 
-import random
-import time
-
 from chalicelib import store
 from chalicelib.config import get_settings
 from chalicelib.domain import capacity
 from chalicelib.domain import waitlist as line_rules
 from chalicelib.guest_page import invite_links
 from chalicelib.messaging import notifications
+from chalicelib.retry import AttemptsSpent, TryAgain, jittered, retry
 from chalicelib.store import waitlist as waitlist_store
 from chalicelib.store.records import Event
 from chalicelib.timeutil import utcnow
@@ -82,16 +80,23 @@ def fit_line_to_event(event_id: int, actor_id: int) -> None:
 
 
 def promote_waiting(event_id: int, actor_id: int) -> list[int]:
-    """Seat the parties at the head of the line while they fit; returns the user ids seated."""
+    """Seat the parties at the head of the line while they fit; returns the user ids seated.
+
+    Each round reads the head and seats what fits, or (the line moved: another promoter or a reply
+    got there first) reads again after a random pause. Why rounds rather than a condition that cannot
+    lose: who is seated depends on the order of the line and the spots left, both read, so a seat can
+    only be written conditional on them; racing promoters take turns. A full batch seated goes on
+    to the next at once."""
     promoted: list[int] = []
     links: dict[int, str] = {}
-    for round_number in range(PROMOTE_ROUNDS):
+
+    def seat_round(_number: int) -> None:
         event, line = waitlist_store.head(event_id, PROMOTE_BATCH)
         if event is None or event.cancelled or not line:
-            break
+            return
         chosen = line_rules.to_seat(line, spots_left(event))
         if not chosen:
-            break
+            return
         codes = {party.user_id: invite_links.new_code(event_id) for party in chosen if party.texted}
         if not get_settings().public_base_url:
             codes = {}
@@ -104,12 +109,16 @@ def promote_waiting(event_id: int, actor_id: int) -> list[int]:
                 notice_hashes={uid: invite_links.hash_code(code) for uid, code in codes.items()},
             )
         except (store.Refused, store.Conflict):
-            time.sleep(random.uniform(0, RACE_PAUSE_SECONDS * (round_number + 1)))  # the line moved: read it again
-            continue
-        promoted += [party.user_id for party in chosen]
+            raise TryAgain() from None  # the line moved: read it again
+        promoted.extend(party.user_id for party in chosen)
         links.update({uid: invite_links.link_url(code) for uid, code in codes.items()})
-        if len(chosen) < len(line) or len(line) < PROMOTE_BATCH:
-            break
+        if len(chosen) == len(line) == PROMOTE_BATCH:
+            raise TryAgain(pause=0)  # the whole batch was seated: the next may fit too
+
+    try:
+        retry(seat_round, attempts=PROMOTE_ROUNDS, pause=jittered(RACE_PAUSE_SECONDS))
+    except AttemptsSpent:
+        pass  # the rest is left to the next spot that opens
     if promoted:
         notifications.enqueue(
             notifications.WAITLIST_PROMOTED, event_id=event_id, actor_id=actor_id, user_ids=promoted, links=links

@@ -11,8 +11,6 @@ what it read, so a step may be repeated after a crash, and its progress is what 
 
 from __future__ import annotations
 
-import time
-
 from pynamodb.attributes import NumberAttribute, UnicodeAttribute, UTCDateTimeAttribute
 from pynamodb.exceptions import DeleteError, TransactWriteError, UpdateError
 
@@ -46,6 +44,7 @@ from chalicelib.models.users import (
     user_pk,
 )
 from chalicelib.parallel import chunks
+from chalicelib.retry import AttemptsSpent, TryAgain, linear, retry
 from chalicelib.store import exports  # noqa: F401 - its item kind is read with the user's partition
 from chalicelib.store.batch import batch_get, batch_write
 from chalicelib.store.events import TRANSACTION_ITEMS
@@ -54,6 +53,7 @@ from chalicelib.timeutil import utcnow
 
 JOBS_PK = "ACCOUNT_DELETION"  # the users table's partition of pending deletions (one item per user)
 ATTEMPTS = 8
+PAUSE = linear(0.02)
 
 
 class DeletionJob(UsersTable, discriminator="deletion_job"):
@@ -63,10 +63,13 @@ class DeletionJob(UsersTable, discriminator="deletion_job"):
     user_id = NumberAttribute()
     full_name = UnicodeAttribute(default="")
     requested = UTCDateTimeAttribute()
+    # When the worker last started a step of it (its own message or one of its events'): a job worked on
+    # lately is running, not lost.
+    worked_on = UTCDateTimeAttribute(null=True)
 
-
-def _pause(attempt: int) -> None:
-    time.sleep(0.02 * (attempt + 1))
+    @property
+    def last_progress(self):
+        return self.worked_on or self.requested
 
 
 # --------------------------------------------------------------------------- closing the account
@@ -76,26 +79,32 @@ def close_account(user: User) -> None:
     """Delete the profile and the phone claim, and record the job, in one transaction.
 
     The claim goes only while it still names this user (another person may hold the number by now:
-    then it is theirs and stays). Repeating it is harmless."""
+    then it is theirs and stays). Repeating it is harmless. Tried again without the claim when it names
+    someone else, and after a pause when a parallel transaction (a login of the number) cancelled it."""
     job = DeletionJob(JOBS_PK, str(user.id), user_id=user.id, full_name=user.full_name or "", requested=utcnow())
     claim = PhoneClaim(phone_pk(user.phone_number), PHONE_SK)
     with_claim = True
-    for attempt in range(ATTEMPTS):
+
+    def attempt(_number: int) -> None:
+        nonlocal with_claim
         try:
             with transact_write() as transaction:
                 transaction.delete(User(user_pk(user.id), PROFILE_SK))
                 if with_claim:
                     transaction.delete(claim, condition=PhoneClaim.user_id == user.id)
                 transaction.save(job)
-            return
         except TransactWriteError as exc:
             if condition_failed(exc):
                 with_claim = False  # the number is no longer this user's
-                continue
-            if not conflicted(exc):
-                raise
-            _pause(attempt)
-    raise RuntimeError("could not close the account")
+                raise TryAgain(pause=0) from None
+            if conflicted(exc):
+                raise TryAgain() from None
+            raise
+
+    try:
+        retry(attempt, attempts=ATTEMPTS, pause=PAUSE)
+    except AttemptsSpent:
+        raise RuntimeError("could not close the account") from None
 
 
 def get_job(user_id: int) -> DeletionJob | None:
@@ -103,6 +112,17 @@ def get_job(user_id: int) -> DeletionJob | None:
         return DeletionJob.get(JOBS_PK, str(user_id), consistent_read=True)
     except DeletionJob.DoesNotExist:
         return None
+
+
+def mark_worked_on(user_id: int) -> None:
+    """Record that a step of the job starts now (nothing when the job is finished)."""
+    try:
+        DeletionJob(JOBS_PK, str(user_id)).update(
+            actions=[DeletionJob.worked_on.set(utcnow())], condition=DeletionJob.user_id.exists()
+        )
+    except UpdateError as exc:
+        if not condition_failed(exc):
+            raise
 
 
 def pending_jobs() -> list[DeletionJob]:
@@ -173,8 +193,11 @@ def leave_event(event_id: int, user_id: int) -> bool:
     time suggestions go with the event's counters lowered by as many, then their invitation, with the
     spot given back when they had accepted. Each transaction is conditional on what it read, so a
     parallel reply or post of others keeps every counter exact; a refused one reads again. True when
-    others wait in the event's line (spots may have opened for them)."""
-    for attempt in range(ATTEMPTS):
+    others wait in the event's line (spots may have opened for them). Why attempts rather than a
+    condition that cannot lose: the counters are lowered by what was read, so a parallel reply or
+    post refuses the write and it reads again."""
+
+    def attempt(_number: int) -> bool:
         items = event_items(event_id)
         meta = next((item for item in items if isinstance(item, Event)), None)
         invitation = next(
@@ -188,12 +211,16 @@ def leave_event(event_id: int, user_id: int) -> bool:
                 _delete_written(event_id, meta, chunk)
             if invitation is not None:
                 _delete_invitation(event_id, meta, invitation)
-            return meta is not None and int(meta.waiting_count or 0) > (1 if invitation and invitation.wait_key else 0)
         except TransactWriteError as exc:
-            if not (condition_failed(exc) or conflicted(exc)):
-                raise
-            _pause(attempt)
-    raise RuntimeError(f"could not take a deleted user out of event {event_id}")
+            if condition_failed(exc) or conflicted(exc):
+                raise TryAgain() from None
+            raise
+        return meta is not None and int(meta.waiting_count or 0) > (1 if invitation and invitation.wait_key else 0)
+
+    try:
+        return retry(attempt, attempts=ATTEMPTS, pause=PAUSE)
+    except AttemptsSpent:
+        raise RuntimeError(f"could not take a deleted user out of event {event_id}") from None
 
 
 def _meta_update(transaction, meta: Event | None, actions: list) -> None:

@@ -6,10 +6,8 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from chalicelib.models.auth import AuthTable, RateCounter, rate_pk
-from chalicelib.models.base import transact_write
+from chalicelib.models.auth import RateCounter, rate_pk
 from chalicelib.store import refusals
-from chalicelib.store.batch import batch_get
 
 
 def counter_key(scope: str, subject: str, window: int) -> str:
@@ -47,23 +45,3 @@ def count_of(key: str) -> int:
         return int(RateCounter.get(key, consistent_read=True).count)
     except RateCounter.DoesNotExist:
         return 0
-
-
-def counts_of(keys: list[str]) -> dict[str, int]:
-    """The counters at ``keys`` that exist, read consistently in one BatchGetItem."""
-    return {
-        item.pk: int(item.count)
-        for item in batch_get(AuthTable, keys, consistent_read=True)
-        if isinstance(item, RateCounter)
-    }
-
-
-def add_within_if_unchanged(
-    key: str, by: int, limit: int, expires_at: datetime, *, other_key: str, other_count: int | None
-) -> None:
-    """Add ``by`` to ``key`` within ``limit``, in one transaction conditional on the counter ``other_key``
-    still holding ``other_count`` (None: absent). Raises Refused or Conflict when either moved."""
-    unchanged = RateCounter.pk.does_not_exist() if other_count is None else RateCounter.count == other_count
-    with refusals(), transact_write() as transaction:
-        transaction.condition_check(RateCounter, other_key, condition=unchanged)
-        transaction.update(RateCounter(key), actions=_add_actions(by, expires_at), condition=_room_for(by, limit))

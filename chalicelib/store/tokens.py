@@ -9,20 +9,22 @@ from datetime import datetime, timedelta
 from chalicelib.models.auth import Pin, RateCounter, pin_pk
 from chalicelib.models.base import transact_write
 from chalicelib.models.users import PROFILE_SK, Token, User, UsersTable, token_sk, user_pk
-from chalicelib.store import Conflict, Refused, rate_logs, refusals
+from chalicelib.store import Refused, rate_logs, refusals
 from chalicelib.store.batch import batch_get
 
 PIN_ITEM = 0  # the pin's position in :func:`use_pin`'s transaction, as Refused.items names it
+LOG_POSITION = -1  # the rolling log's position in what :func:`save_pin_counted` raises
 
 
 def new_pin(e164: str, pin_hmac: str, nonce: str, ttl_seconds: int) -> Pin:
     return Pin(pin_pk(e164), pin_hmac=pin_hmac, nonce=nonce, attempts=0, expires_at=timedelta(seconds=ttl_seconds))
 
 
-def save_pin_counted(pin: Pin, counted_adds: list[tuple], log: rate_logs.LogWrite | None = None) -> None:
+def save_pin_counted(pin: Pin, counted_adds: list[tuple], log: rate_logs.LogCharge | None = None) -> None:
     """The pin, the bounded counter adds (``(item, actions, condition)``, see store.counters.limited_add)
-    and a rolling limit's ``log`` in one transaction. Raises Refused whose items are the indexes in
-    ``counted_adds`` of the full counters, or Conflict when the log moved since it was read."""
+    and a rolling limit's charge ``log`` in one transaction. Raises Refused whose items are the indexes in
+    ``counted_adds`` of the full counters, and ``LOG_POSITION`` when the log had no room left; Conflict
+    when a parallel transaction cancelled it."""
     try:
         with refusals(), transact_write() as transaction:
             if log is not None:
@@ -31,11 +33,12 @@ def save_pin_counted(pin: Pin, counted_adds: list[tuple], log: rate_logs.LogWrit
                 transaction.update(counter, actions=actions, condition=condition)
             transaction.save(pin)
     except Refused as refused:
-        # PynamoDB sends puts before updates: the log (if any) and the pin first, the counters in order
+        # PynamoDB sends puts before updates: the pin first, then the log (if any) and the counters in order
         first = 1 if log is None else 2
-        if log is not None and refused.item_failed(0):
-            raise Conflict() from refused
-        raise Refused(tuple(position - first for position in refused.items if position >= first)) from refused
+        positions = tuple(position - first for position in refused.items if position >= first)
+        if log is not None and refused.item_failed(1):
+            positions += (LOG_POSITION,)
+        raise Refused(positions) from refused
 
 
 def undo_pin(pin: Pin, counter_keys: list[str]) -> None:

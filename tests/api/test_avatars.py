@@ -224,3 +224,17 @@ def test_a_part_that_is_itself_multipart_is_400_whatever_it_holds(client, header
     assert response.status_code == 400
     assert body(response) == {"non_field_errors": ["Nested multipart bodies are not accepted."]}
     assert stored_objects() == []
+
+
+def test_photos_are_cached_briefly_and_stop_resolving_after_removal(client):
+    # a person's photo must not outlive its deletion in a CDN or browser cache: no year-long immutable caching
+    user = login(client, "+14155550402")
+    profile = body(upload_avatar(client, user["auth_token"], _photo()))
+    s3 = boto3.client("s3", region_name="us-east-1")
+    for url in (profile["photo"], profile["big_photo"]):
+        cache = s3.head_object(Bucket=AVATAR_BUCKET, Key=url[len(CDN) :])["CacheControl"]
+        assert "immutable" not in cache and cache == "public, max-age=600", cache
+    assert remove_avatar(client, user["auth_token"]).status_code == 200
+    for url in (profile["photo"], profile["big_photo"]):
+        with pytest.raises(s3.exceptions.ClientError):
+            s3.head_object(Bucket=AVATAR_BUCKET, Key=url[len(CDN) :])

@@ -104,12 +104,12 @@ def test_a_thousand_numbers_take_at_most_20_calls_in_2_rounds(client, caller, aw
     assert len(rows) == 1000 and [row["phone_number"] for row in rows] == numbers
     assert all(row["user"]["phone_number"] == row["phone_number"] for row in rows)
     calls = aws.of("dynamodb")
-    # the rate-limit buckets of the last 24 hours read; then the add to them side by side with
-    # 10 calls of 100 claims; then 10 calls of 100 profiles
+    # the caller's lookup log read; then the charge to it side by side with 10 calls of 100 claims;
+    # then 10 calls of 100 profiles
     assert rounds == [11, 10]
     # 20 BatchGetItem for the lookup, 1 more for authentication (token and profile in one call),
-    # 1 to read the rate-limit buckets and 1 transaction adding to the current one
-    assert calls == {"BatchGetItem": 22, "TransactWriteItems": 1}
+    # 1 to read the lookup log and 1 conditional UpdateItem charging it
+    assert calls == {"BatchGetItem": 22, "UpdateItem": 1}
 
 
 def test_too_many_numbers_and_wrong_shapes_are_400(client, caller, aws):
@@ -191,7 +191,7 @@ def test_get_is_not_allowed(client, caller):
 
 def test_dynamodb_read_timeout_on_a_rate_counter_is_503(client, caller, break_aws):
     _, token = caller
-    break_aws("TransactWriteItems", read_timeout)
+    break_aws("UpdateItem", read_timeout)
     response = _lookup(client, ["+14155550161"], token)
     assert response.status_code == 503 and "Retry-After" in response.headers
     assert body(response) == {"detail": "Service temporarily unavailable, try again later."}

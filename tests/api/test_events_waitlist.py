@@ -339,6 +339,34 @@ def test_a_decline_and_its_promotion_cost_the_same_calls_whatever_the_line(clien
     assert aws.of("dynamodb") == {"BatchGetItem": 2, "TransactWriteItems": 2, "GetItem": 1, "Query": 1}
 
 
+def test_a_promotion_text_whose_checks_fail_is_sent_when_the_message_comes_back(client, override_settings, fail_aws):
+    # the worker could not ask SNS's opt-out list (throttled): before, the text was dropped and its claim marked
+    # sent, so the guest held a seat and never learned it; now the message fails and its redelivery texts them
+    url = use_queue(override_settings)
+    alice, bob = make_person("Alice"), make_person("Bob")
+    event_id = invite_by_text(client, alice, phone(905), total_spots=1, waitlist=True, invite_phone_numbers=[])["id"]
+    edit(client, alice, event_id, invite_phone_numbers=[bob.phone])
+    accept(client, bob, event_id)
+    edit(client, alice, event_id, invite_phone_numbers=[phone(905)])
+    run_queue(client, url)
+    assert answer(client, link_texted_to(phone(905)), "accept").status_code == 303
+    run_queue(client, url)
+    texted = len(texts_to(phone(905)))
+    assert reject(client, bob, event_id).status_code == 200
+    bodies = drain(url)
+    assert any(json.loads(b)["type"] == "waitlist_promoted" for b in bodies)
+    fail_aws("sns", "CheckIfPhoneNumberIsOptedOut")
+    with pytest.raises(Exception, match="notification messages failed"):
+        run_queue(client, url, bodies)
+    assert len(texts_to(phone(905))) == texted
+    fail_aws("sns", "CheckIfPhoneNumberIsOptedOut", None)  # SNS answers again: the message comes back
+    run_queue(client, url, bodies)
+    texts = texts_to(phone(905))
+    assert len(texts) == texted + 1 and "You're in!" in texts[-1]
+    run_queue(client, url, bodies)  # delivered once more: nobody is texted twice
+    assert len(texts_to(phone(905))) == texted + 1
+
+
 # --------------------------------------------------------------------------- parties that never fit, lowered limits
 
 

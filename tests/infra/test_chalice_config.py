@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import fnmatch
 import json
 import subprocess
 from pathlib import Path
@@ -13,6 +12,7 @@ import pytest
 from chalicelib.config import Settings
 from tests.infra.scripts import load
 from tests.infra.test_template import load_template
+from tests.utils.iam import allows
 
 ROOT = Path(__file__).resolve().parents[2]
 CONFIG = json.loads((ROOT / ".chalice" / "config.json").read_text())
@@ -37,10 +37,7 @@ def _policy(stage: str, function: str) -> dict:
 
 
 def _allowed(stage: str, action: str, resource: str, function: str = "api_handler") -> bool:
-    for statement in _policy(stage, function)["Statement"]:
-        if action in statement["Action"] and any(fnmatch.fnmatchcase(resource, r) for r in statement["Resource"]):
-            return True
-    return False
+    return allows(_policy(stage, function), action, resource)
 
 
 def test_the_stages():
@@ -108,7 +105,8 @@ def test_the_policy_covers_the_stages_resources(stage):
         table = f"arn:aws:dynamodb:{region}:{account}:table/{env[setting]}"
         for action in ("dynamodb:GetItem", "dynamodb:Query", "dynamodb:TransactWriteItems", "dynamodb:DescribeTable"):
             assert _allowed(stage, action, table), (action, table)
-        assert _allowed(stage, "dynamodb:Query", f"{table}/index/by_user")
+    events = f"arn:aws:dynamodb:{region}:{account}:table/{env['EVENTS_TABLE']}"
+    assert _allowed(stage, "dynamodb:Query", f"{events}/index/by_user")
     bucket = f"invites-{stage}-avatars-{account}"  # AvatarBucketName
     assert _allowed(stage, "s3:PutObject", f"arn:aws:s3:::{bucket}/avatars/1/x/big.jpg")
     assert not _allowed(
@@ -132,18 +130,25 @@ def test_the_policy_covers_the_stages_resources(stage):
         f"arn:aws:sns:{region}:{account}:endpoint/APNS/invites-{stage}-apns/e",
         "send_notifications",
     )
-    assert not _allowed(stage, "sns:Publish", "*", "send_notifications")
+    assert _allowed(stage, "sns:Publish", "*", "send_notifications")  # the texts of waitlist promotions
+    # texts only: no function may publish to a topic (the inbound topic's STOP and START among them)
+    for function in FUNCTIONS:
+        for topic in (f"invites-{stage}-inbound-sms", f"invites-{stage}-alarms"):
+            assert not _allowed(stage, "sns:Publish", f"arn:aws:sns:{region}:{account}:{topic}", function)
     assert not _allowed(stage, "s3:PutObject", f"arn:aws:s3:::{bucket}/a", "remind_upcoming_events")
-    # the pin key: this stage's parameter, for the API function only
+    # the pin key: this stage's parameter, for the API only; the stop list's key for every function that texts
     parameter = f"arn:aws:ssm:{region}:{account}:parameter/invites/{stage}/pin-secret"
     assert _allowed(stage, "ssm:GetParameter", parameter)
     assert not _allowed(stage, "ssm:GetParameter", f"arn:aws:ssm:{region}:{account}:parameter/invites/{stage}/other")
-    assert not any(_allowed(stage, "ssm:GetParameter", parameter, f) for f in FUNCTIONS[1:3])
-    # replies by text: the stop list (the auth table, through the pin key's hash), HELP answers; nothing else
+    assert not any(_allowed(stage, "ssm:GetParameter", parameter, f) for f in FUNCTIONS[1:])
+    stop_list_key = f"arn:aws:ssm:{region}:{account}:parameter/invites/{stage}/stop-list-key"
+    for function in FUNCTIONS:
+        assert _allowed(stage, "ssm:GetParameter", stop_list_key, function) is (function != "remind_upcoming_events")
+    # replies by text: the stop list (the auth table, hashed with its own key), HELP answers; nothing else
     auth = f"arn:aws:dynamodb:{region}:{account}:table/{env['AUTH_TABLE']}"
     inbound = "handle_inbound_sms"
     assert _allowed(stage, "dynamodb:PutItem", auth, inbound) and _allowed(stage, "dynamodb:DeleteItem", auth, inbound)
-    assert _allowed(stage, "ssm:GetParameter", parameter, inbound) and _allowed(stage, "sns:Publish", "*", inbound)
+    assert _allowed(stage, "ssm:GetParameter", stop_list_key, inbound) and _allowed(stage, "sns:Publish", "*", inbound)
     users = f"arn:aws:dynamodb:{region}:{account}:table/{env['USERS_TABLE']}"
     assert not _allowed(stage, "dynamodb:PutItem", users, inbound)
     assert not _allowed(stage, "dynamodb:GetItem", auth, inbound)

@@ -6,7 +6,10 @@ scripts/chalice_cli.py creating the three functions with their own roles and res
 pollers capped) and the hourly schedule, the gateway responses taken from the API definition chalice imports
 (the emulator keeps them as AWS does: an overwrite import replaces them all), deletion protection, the restore
 guide (scripts/restore.py: a table restored beside and swapped in; avatars back from their versions), and a
-second deploy after the deploy state was lost.
+second deploy after the deploy state was lost; the texting guards: the deploy refuses an SNS spend limit below the
+text budget's cost, then sets delivery-status logging, and the spend and success-rate alarms and the web ACL's
+per-address rate rule are in place (the alarms and web ACL made from the template through their own APIs, as
+moto's CloudFormation cannot create them: scripts/local_stack.py create_stand_ins).
 
 What moto 5.2.5 cannot do, and what covers it instead:
 - ImportRestApi/PutRestApi take only OpenAPI 3 and Chalice sends Swagger 2.0: the server here creates the
@@ -16,7 +19,9 @@ What moto 5.2.5 cannot do, and what covers it instead:
   bucket's versioning and lifecycle (the test versions the bucket itself); there is no WAF;
 - Lambda invoke needs Docker: no smoke test (`--no-smoke`); scripts/deploy.py's smoke test is run against
   `make run`'s stack in tests/test_local_stack.py;
-- CloudFront, CloudWatch alarms, SNS subscriptions: not in the emulated stack (cfn-lint on the template).
+- CloudFront, SNS subscriptions: not in the emulated stack (cfn-lint on the template); CloudWatch alarms and the
+  web ACL are made through their own APIs instead (above), so their definitions are checked, not CloudFormation's
+  handling of them.
 The rehearsal runs on a copy of the project, so the working copy's .chalice/deployed is never touched.
 """
 
@@ -190,8 +195,15 @@ def test_make_deploy_rehearsed_on_moto(emulator, project, publishes):
     refused = _deploy(project, env)
     assert refused.returncode == 1 and "holds the development key" in refused.stderr, refused.stderr
     assert _client("cloudformation", endpoint).describe_stacks()["Stacks"] == []
-    # and without the APNS platform application
+    # and while SNS's account spend limit is not above the text budget's cost (SNS would stop the pins first)
     ssm.put_parameter(Name=f"/invites/{STAGE}/pin-secret", Type="SecureString", Value=KEY, Overwrite=True)
+    refused = _deploy(project, env)
+    assert refused.returncode == 1 and "MonthlySpendLimit" in refused.stderr, refused.stderr
+    assert _client("cloudformation", endpoint).describe_stacks()["Stacks"] == []
+    budget_cost = stages[STAGE]["sms_monthly_segments"] * stages[STAGE]["sms_segment_cost_usd"]
+    sns = _client("sns", endpoint)
+    sns.set_sms_attributes(attributes={"MonthlySpendLimit": str(int(budget_cost) + 10)})
+    # and without the APNS platform application
     refused = _deploy(project, env)
     assert refused.returncode == 1 and f"invites-{STAGE}-apns" in refused.stderr, refused.stderr
 
@@ -216,7 +228,9 @@ def test_make_deploy_rehearsed_on_moto(emulator, project, publishes):
     expected_env = {"STAGE", "USERS_TABLE", "AUTH_TABLE", "EVENTS_TABLE", "AVATAR_BUCKET", "AVATAR_BASE_URL"}
     expected_env |= {"APNS_PLATFORM_APPLICATION_ARN", "NOTIFICATIONS_QUEUE_URL", "NOTIFICATIONS_QUEUE_NAME"}
     expected_env |= {"SMS_SENDER_ID", "PIN_KEY_PARAMETER", "PUBLIC_BASE_URL", "INBOUND_SMS_TOPIC_NAME"}
+    expected_env.add("STOP_LIST_KEY_PARAMETER")
     expected_env |= {"SMS_ORIGINATION_PINS", "SMS_ORIGINATION_INVITES", "SUPPORT_CONTACT"}
+    expected_env |= {"SMS_COUNTRIES", "SMS_MAX_PRICE_USD", "SMS_MONTHLY_SEGMENTS"}
     for function in functions.values():
         assert function["Runtime"] == "python3.12"
         assert function["MemorySize"] == 1024 and function["Timeout"] == 15
@@ -224,6 +238,12 @@ def test_make_deploy_rehearsed_on_moto(emulator, project, publishes):
         assert set(variables) == expected_env
         assert KEY not in json.dumps(variables) and "PIN_SECRET" not in variables
     assert len({function["Role"] for function in functions.values()}) == 4  # a role each
+    # failed replies by text go to the stack's failure queue; the stop list got its own key, from the pin key
+    invoke_config = lambda_client.get_function_event_invoke_config(FunctionName=f"invites-{STAGE}-handle_inbound_sms")
+    destination = invoke_config["DestinationConfig"]["OnFailure"]["Destination"]
+    assert destination.endswith(f":invites-{STAGE}-inbound-sms-failures"), invoke_config
+    stop_list_key = _client("ssm", endpoint).get_parameter(Name=f"/invites/{STAGE}/stop-list-key", WithDecryption=True)
+    assert len(stop_list_key["Parameter"]["Value"]) == 64 and stop_list_key["Parameter"]["Type"] == "SecureString"
     # the texts' links and next/previous point at the stage's own URL (known after the first deploy)
     deployed = json.loads((project / ".chalice" / "deployed" / f"{STAGE}.json").read_text())
     (api_url,) = [r["rest_api_url"] for r in deployed["resources"] if r["resource_type"] == "rest_api"]
@@ -239,6 +259,37 @@ def test_make_deploy_rehearsed_on_moto(emulator, project, publishes):
     assert sent.returncode == 0, sent.stderr
     origination = {number: attributes.get("AWS.MM.SMS.OriginationNumber") for number, attributes in publishes}
     assert origination == {"+14155550123": PINS_FROM, "+14155550125": INVITES_FROM}
+    # only to the stage's countries, at most at its price per text, within its monthly budget
+    assert (api_variables["SMS_COUNTRIES"], api_variables["SMS_MAX_PRICE_USD"]) == ("US", "0.05")
+    assert api_variables["SMS_MONTHLY_SEGMENTS"] == str(stages[STAGE]["sms_monthly_segments"])
+    assert {attributes.get("AWS.SNS.SMS.MaxPrice") for _, attributes in publishes} == {"0.05"}
+
+    # the texting guards: SNS logs every failed text and a tenth of delivered ones with the stack's role ...
+    assert "texting guards in place" in done.stdout, done.stdout
+    sms = sns.get_sms_attributes()["attributes"]
+    role = _client("cloudformation", endpoint).describe_stack_resource(
+        StackName=f"invites-{STAGE}", LogicalResourceId="SmsDeliveryStatusRole"
+    )["StackResourceDetail"]["PhysicalResourceId"]
+    assert sms["DeliveryStatusIAMRole"].endswith(f"/{role}") and int(sms["DeliveryStatusSuccessSamplingRate"]) >= 10
+    # (its logs name phone numbers: kept as long as the stage's own logs, not forever)
+    delivery_logs = f"sns/{REGION}/123456789012/DirectPublishToPhoneNumber"
+    groups = {
+        g["logGroupName"]: g.get("retentionInDays")
+        for g in _client("logs", endpoint).describe_log_groups()["logGroups"]
+    }
+    assert groups[delivery_logs] == groups[f"{delivery_logs}/Failure"] == 14
+    # ... the spend alarms at half and 80% of the budget's cost, and the delivery rate below 90% ...
+    alarms = {
+        alarm["AlarmName"]: (alarm.get("MetricName"), alarm["Threshold"], alarm["ComparisonOperator"])
+        for alarm in _client("cloudwatch", endpoint).describe_alarms()["MetricAlarms"]
+    }
+    assert alarms[f"invites-{STAGE}-sms-spend"] == (
+        "SMSMonthToDateSpentUSD",
+        round(budget_cost * 0.5, 2),
+        "GreaterThanOrEqualToThreshold",
+    )
+    assert alarms[f"invites-{STAGE}-sms-spend-high"][:2] == ("SMSMonthToDateSpentUSD", round(budget_cost * 0.8, 2))
+    assert alarms[f"invites-{STAGE}-sms-success-rate"] == ("SMSSuccessRate", 0.9, "LessThanThreshold")
 
     # replies by text: the stack's inbound topic invokes the inbound function
     topic = f"arn:aws:sns:{REGION}:123456789012:invites-{STAGE}-inbound-sms"
@@ -274,6 +325,13 @@ def test_make_deploy_rehearsed_on_moto(emulator, project, publishes):
     assert response["responseTemplates"] == {"application/json": '{"detail": "Not found."}'}
     declared = {r["responseType"] for r in apigateway.get_gateway_responses(restApiId=apis[0]["id"])["items"]}
     assert declared == set(load("gateway").GATEWAY_RESPONSES)
+    # ... and a per-address rate rule for the login and web forms in the web ACL in front of the stage
+    stage_arn = f"arn:aws:apigateway:{REGION}::/restapis/{apis[0]['id']}/stages/{STAGE}"
+    acl = _client("wafv2", endpoint).get_web_acl_for_resource(ResourceArn=stage_arn)["WebACL"]
+    rates = [rule for rule in acl["Rules"] if "RateBasedStatement" in rule["Statement"]]
+    assert [(rule["Name"], rule["Statement"]["RateBasedStatement"]["AggregateKeyType"]) for rule in rates] == [
+        ("login-and-forms-per-address", "IP")
+    ]
     # and throttles the stage, the login routes tighter (infra/stages.json)
     settings = apigateway.get_stage(restApiId=apis[0]["id"], stageName=STAGE)["methodSettings"]
     stages = json.loads((ROOT / "infra" / "stages.json").read_text())[STAGE]["throttle"]

@@ -44,6 +44,13 @@ def test_a_custom_domain_needs_its_certificate(stages):
         deploy.stage_settings("prod")
 
 
+def test_a_custom_domain_of_the_edge_optimized_api_needs_a_us_east_1_certificate(stages):
+    domain = {"domain_name": "api.example.com", "certificate_arn": "arn:aws:acm:eu-west-1:1:certificate/x"}
+    stages(lambda data: data["prod"]["custom_domain"].update(domain))
+    with pytest.raises(deploy.Stop, match="us-east-1"):
+        deploy.stage_settings("prod")
+
+
 def test_a_custom_domain_goes_to_the_generated_settings_only(stages, tmp_path, monkeypatch):
     stage_config = load("stage_config")
     monkeypatch.setattr(stage_config, "GENERATED", tmp_path / "generated")
@@ -268,3 +275,153 @@ def test_the_pipeline_can_put_the_web_acl_in_front_of_its_stage():
     assert association["Properties"]["ResourceArn"]["Fn::Sub"].endswith("/restapis/${RestAPI}/stages/${RestAPI.Stage}")
     # only when the pipeline passes the infra stack's ApiWebAclArn output
     assert association["Condition"] == "HasApiWebAcl" and merge["Parameters"]["ApiWebAclArn"]["Default"] == ""
+
+
+# --- texting guards ----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [
+        ("sms_countries", ""),
+        ("sms_countries", None),
+        ("sms_countries", "USA"),
+        ("sms_countries", "us"),
+        ("sms_max_price_usd", ""),
+        ("sms_max_price_usd", "0"),
+        ("sms_max_price_usd", "cheap"),
+        ("sms_monthly_segments", 0),
+        ("sms_monthly_segments", None),
+        ("sms_segment_cost_usd", -1),
+        ("sms_delivery_success_sampling_percent", 5),
+    ],
+)
+def test_a_stage_that_could_text_anywhere_at_any_price_or_without_a_budget_is_refused(stages, key, value):
+    stages(lambda data: data["prod"].update({key: value}))
+    with pytest.raises(deploy.Stop, match=key):
+        deploy.stage_settings("prod")
+
+
+@pytest.mark.parametrize("key", ["sms_countries", "sms_max_price_usd", "sms_monthly_segments", "sms_segment_cost_usd"])
+def test_a_stage_without_a_texting_guard_is_refused(stages, key):
+    stages(lambda data: data["dev"].pop(key))
+    with pytest.raises(deploy.Stop, match=key):
+        deploy.stage_settings("dev")
+
+
+def test_the_texting_guards_reach_the_generated_settings(stages, tmp_path, monkeypatch):
+    stage_config = load("stage_config")
+    monkeypatch.setattr(stage_config, "GENERATED", tmp_path / "generated")
+    outputs = {output: f"value-of-{output}" for output in stage_config.OUTPUT_SETTINGS}
+    outputs.update(UsersTableName="invites-prod-users", AuthTableName="invites-prod-auth")
+    outputs.update(EventsTableName="invites-prod-events", NotificationsQueueName="invites-prod-notifications")
+    settings = deploy.stage_settings("prod")
+    path = deploy.write_settings("prod", settings, outputs, emulated=False)
+    env = json.loads(path.read_text())["environment_variables"]
+    assert env["SMS_COUNTRIES"] == settings["sms_countries"] and env["SMS_COUNTRIES"]
+    assert env["SMS_MAX_PRICE_USD"] == settings["sms_max_price_usd"]
+    assert env["SMS_MONTHLY_SEGMENTS"] == str(settings["sms_monthly_segments"])
+
+
+def test_the_spend_alarms_are_half_and_80_percent_of_the_budget_cost_and_the_rate_rule_the_stage_s(stages):
+    stages(lambda data: data["prod"].update(sms_monthly_segments=250_000, sms_segment_cost_usd=0.0088))
+    stages(lambda data: data["prod"].update(login_requests_per_address=40))
+    parameters = {
+        p["ParameterKey"]: p["ParameterValue"]
+        for p in deploy.stack_parameters("prod", deploy.stage_settings("prod"), "arn:apns")
+    }
+    assert (parameters["SmsBudgetHalfCostUsd"], parameters["SmsBudgetHighCostUsd"]) == ("1100.00", "1760.00")
+    assert parameters["LoginRequestsPerAddress"] == "40"
+
+
+class _Sns:
+    def __init__(self, attributes: dict):
+        self.attributes = attributes
+
+    def get_sms_attributes(self, attributes=None):
+        return {"attributes": dict(self.attributes)}
+
+
+class _Session:
+    def __init__(self, sns_attributes: dict):
+        self.sns = _Sns(sns_attributes)
+
+    def client(self, service: str):
+        assert service == "sns"
+        return self.sns
+
+
+@pytest.mark.parametrize("limit", [None, "1", "2200"])
+def test_an_account_spend_limit_not_above_the_budget_cost_stops_the_deploy(stages, limit):
+    # SNS stops every text, pins too, at its MonthlySpendLimit: it must sit above what the budget lets through
+    stages(lambda data: data["prod"].update(sms_monthly_segments=250_000, sms_segment_cost_usd=0.0088))
+    session = _Session({"MonthlySpendLimit": limit} if limit else {})
+    with pytest.raises(deploy.Stop, match="MonthlySpendLimit"):
+        deploy.check_spend_limit(session, deploy.stage_settings("prod"))
+    deploy.check_spend_limit(_Session({"MonthlySpendLimit": "2750"}), deploy.stage_settings("prod"))
+
+
+def _as_deployed(value, parameters: dict):
+    """A template fragment with its Refs and Subs of ``parameters`` filled in."""
+    if isinstance(value, dict):
+        if set(value) == {"Ref"}:
+            return parameters[value["Ref"]]
+        if set(value) == {"Fn::Sub"}:
+            text = value["Fn::Sub"]
+            for name, given in parameters.items():
+                text = text.replace(f"${{{name}}}", str(given))
+            return text
+        return {key: _as_deployed(inner, parameters) for key, inner in value.items()}
+    if isinstance(value, list):
+        return [_as_deployed(inner, parameters) for inner in value]
+    return value
+
+
+def test_the_deploy_names_each_texting_guard_that_is_not_in_place(aws, stages):
+    import boto3
+
+    session = boto3.session.Session(region_name="us-east-1")
+    settings = deploy.stage_settings("prod")
+    cost = deploy.budget_cost_usd(settings)
+    role = "arn:aws:iam::123456789012:role/invites-prod-SmsDeliveryStatusRole"
+    stage_arn = "arn:aws:apigateway:us-east-1::/restapis/abc123/stages/api"
+
+    def problems() -> str:
+        outputs = {"SmsDeliveryStatusRoleArn": role}
+        return "\n".join(deploy.text_guard_problems(session, "prod", settings, outputs, stage_arn))
+
+    # GIVEN an account where nothing was set up
+    found = problems()
+    for missing in ("DeliveryStatusIAMRole", "SamplingRate", "sms-spend", "sms-spend-high", "sms-success-rate"):
+        assert missing in found, found
+    assert "rate rule" in found
+    # WHEN everything is in place, but the high spend alarm at the wrong threshold
+    session.client("sns").set_sms_attributes(
+        attributes={"DeliveryStatusIAMRole": role, "DeliveryStatusSuccessSamplingRate": "10"}
+    )
+    cloudwatch = session.client("cloudwatch")
+    common = {"Namespace": "AWS/SNS", "Statistic": "Maximum", "Period": 300, "EvaluationPeriods": 1}
+    spend = {**common, "MetricName": "SMSMonthToDateSpentUSD", "ComparisonOperator": "GreaterThanOrEqualToThreshold"}
+    cloudwatch.put_metric_alarm(AlarmName="invites-prod-sms-spend", Threshold=round(cost * 0.5, 2), **spend)
+    cloudwatch.put_metric_alarm(AlarmName="invites-prod-sms-spend-high", Threshold=cost, **spend)
+    cloudwatch.put_metric_alarm(
+        AlarmName="invites-prod-sms-success-rate",
+        Threshold=0.9,
+        **{**common, "MetricName": "SMSSuccessRate", "Statistic": "Average", "ComparisonOperator": "LessThanThreshold"},
+    )
+    template = load("local_stack").load_template()
+    acl = template["Resources"]["ApiWebAcl"]["Properties"]
+    rules = _as_deployed(acl["Rules"], {"LoginRequestsPerAddress": 100, "NamePrefix": "invites", "Stage": "prod"})
+    wafv2 = session.client("wafv2")
+    created = wafv2.create_web_acl(
+        Name="invites-prod-api",
+        Scope="REGIONAL",
+        DefaultAction={"Allow": {}},
+        Rules=rules,
+        VisibilityConfig={"SampledRequestsEnabled": True, "CloudWatchMetricsEnabled": True, "MetricName": "api"},
+    )
+    wafv2.associate_web_acl(WebACLArn=created["Summary"]["ARN"], ResourceArn=stage_arn)
+    # THEN only that alarm is named
+    assert problems() == f"alarm invites-prod-sms-spend-high: ('SMSMonthToDateSpentUSD', {round(cost, 2)}), not " + (
+        f"('SMSMonthToDateSpentUSD', {round(cost * 0.8, 2)})"
+    )

@@ -51,10 +51,10 @@ def _environment() -> dict[str, str]:
 
 
 def _package(tmp_path, settings: dict) -> subprocess.CompletedProcess:
-    gateway = load("gateway")
+    pipeline = load("pipeline")
     stages = json.loads((ROOT / "infra" / "stages.json").read_text())
     (tmp_path / "settings.json").write_text(json.dumps({"environment_variables": settings}))
-    (tmp_path / "merge.json").write_text(json.dumps(gateway.merge_template(stages[STAGE])))
+    (tmp_path / "merge.json").write_text(json.dumps(pipeline.merge_template(STAGE, stages[STAGE])))
     command = [sys.executable, str(ROOT / "scripts" / "chalice_cli.py"), "--settings", str(tmp_path / "settings.json")]
     command += ["package", "--stage", STAGE, "--merge-template", str(tmp_path / "merge.json"), str(tmp_path / "out")]
     return subprocess.run(
@@ -148,6 +148,19 @@ def test_chalice_package_for_prod(tmp_path):
     # log groups with the stage's retention
     retention = [r["Properties"]["RetentionInDays"] for r in resources.values() if r["Type"] == "AWS::Logs::LogGroup"]
     assert retention == [config["log_retention_in_days"]] * 4
+    # the names `chalice deploy` gives: those the policies' log statements and the alarms are written for, and
+    # each log group is the one of a function that exists
+    names = load("pipeline").function_names(STAGE)
+    assert {logical: functions[logical]["FunctionName"] for logical in functions} == {
+        load("pipeline").logical_id(function): name for function, name in names.items()
+    }
+    log_groups = [r for r in resources.values() if r["Type"] == "AWS::Logs::LogGroup"]
+    groups = [r["Properties"]["LogGroupName"]["Fn::Sub"] for r in log_groups]
+    assert sorted(groups) == sorted(f"/aws/lambda/${{{logical}}}" for logical in functions)
+    # prod cannot go without its web ACL; failed replies by text go to the infra stack's failure queue
+    assert "Condition" not in resources["ApiWebAclAssociation"] and "Default" not in sam["Parameters"]["ApiWebAclArn"]
+    invoke = resources["InboundSmsInvokeConfig"]["Properties"]
+    assert invoke["FunctionName"] == {"Ref": "HandleInboundSms"}
     # unknown paths: 404 with a fixed body (nothing of the request echoed), declared inside the API definition
     # (no separate GatewayResponse resources, which SAM drops or leaves behind on API updates)
     definition = resources["RestAPI"]["Properties"]["DefinitionBody"]
@@ -171,8 +184,6 @@ def test_chalice_package_for_prod(tmp_path):
     assert "ReservedConcurrentExecutions" not in functions["APIHandler"]
     (queue_event,) = functions["SendNotifications"]["Events"].values()
     assert queue_event["Properties"]["ScalingConfig"] == {"MaximumConcurrency": reserved["send_notifications"]}
-    # the body-limit web ACL goes in front of the stage when the pipeline passes the infra stack's ARN
-    assert resources["ApiWebAclAssociation"]["Condition"] == "HasApiWebAcl"
 
     # replies by text: the inbound function is subscribed to the topic infra/template.yaml makes for this stage
     (inbound,) = functions["HandleInboundSms"]["Events"].values()

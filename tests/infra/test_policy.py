@@ -1,21 +1,17 @@
-"""Each function's policy allows every AWS action that function performs, and nothing else.
+"""Each function's hand-written policy (.chalice/policy-<stage>-<function>.json; each function gets its own role).
 
-Chalice's generated policy cannot see PynamoDB's calls, so the stages run with autogen_policy false and one
-hand-written policy per function (.chalice/policy-<stage>-<function>.json; each function gets its own role).
-Three sources of "what the code does":
-- a representative flow under moto, recording every (service, action) per function: the requests (and the
-  pin key read from SSM) as the API function, the queue drained as the notification worker, the hourly
-  reminders as the schedule;
+Chalice's generated policy cannot see PynamoDB's calls, so the stages run with autogen_policy false. What each
+function is allowed is proven by running it under its policy (tests/infra/test_iam.py, whose flow of the API's
+routes lives here); this file adds what a run cannot show:
 - a scan of chalicelib/ and app.py for boto3 client calls (``aws.sqs().send_message_batch(...)``), which
-  catches calls the flow does not reach: each must be allowed to some function;
-- what AWS itself does with a function's role: the SQS event source and CloudWatch Logs.
+  catches calls no flow reaches: each must be allowed to some function;
+- the stages' policies differ only by their names, and who may touch people's objects and exports.
 """
 
 from __future__ import annotations
 
 import ast
 import base64
-import fnmatch
 import json
 import re
 from datetime import UTC, datetime, timedelta
@@ -27,8 +23,8 @@ import pytest
 from tests.utils.api import body, get, login, post_json
 from tests.utils.avatars import remove_avatar, upload_avatar
 from tests.utils.factories import put
+from tests.utils.iam import allows, stage_functions
 from tests.utils.images import jpeg
-from tests.utils.inbound_sms import sns_event
 
 ROOT = Path(__file__).resolve().parents[2]
 STAGES = ("dev", "prod")
@@ -42,33 +38,10 @@ IAM_ACTION = {
     "sqs:ChangeMessageVisibilityBatch": "sqs:ChangeMessageVisibility",
     "sns:PublishBatch": "sns:Publish",
     "s3:ListObjectVersions": "s3:ListBucketVersions",
-    "s3:DeleteObjectVersions": "s3:DeleteObjectVersion",  # DeleteObjects naming versions (see Recorder)
-    "s3:GeneratePresignedUrl": "s3:GetObject",  # the export's URL: S3 checks the signer's right to GetObject
+    "s3:GeneratePresignedUrl": "s3:GetObject",
 }
-# A transaction needs the action of each of its items too.
-TRANSACT_ITEM_ACTION = {
-    "Put": "PutItem",
-    "Update": "UpdateItem",
-    "Delete": "DeleteItem",
-    "ConditionCheck": "ConditionCheckItem",
-}
-# Chalice's function names (.chalice/config.json "lambda_functions") and what AWS does with each one's role:
-# the logs (Chalice creates the log groups, with their retention), and the SQS event source mapping of the
-# notification handler (AWSLambdaSQSQueueExecutionRole's actions).
-FUNCTIONS = ("api_handler", "send_notifications", "remind_upcoming_events", "handle_inbound_sms")
-LOGS = {"logs:CreateLogStream", "logs:PutLogEvents"}
-PERFORMED_BY_AWS = {
-    "api_handler": LOGS,
-    "send_notifications": LOGS | {"sqs:ReceiveMessage", "sqs:DeleteMessage", "sqs:GetQueueAttributes"},
-    "remind_upcoming_events": LOGS,
-    "handle_inbound_sms": LOGS,  # SNS invokes it through the function's resource policy, not its role
-}
-# Performed with the function's rights though no call leaves it: a presigned URL (the data export's) is
-# authorised by the signer's role when its holder uses it.
-PRESIGNED = {"api_handler": {"s3:GetObject"}}
-# Granted though no test sees the call: PynamoDB's Connection describes a table it has no schema for
-# (Model.exists(), count(), describe_table(); a connection-level call on an unknown table).
-GRANTED_FOR_PYNAMODB = {"dynamodb:DescribeTable"}
+# Chalice's function names (.chalice/config.json "lambda_functions").
+FUNCTIONS = tuple(stage_functions("dev"))
 
 OWNER, GUEST, STRANGER = "+14155550180", "+14155550181", "+14155550182"
 DEVICE = "b2" * 32
@@ -134,8 +107,9 @@ def _ok(response):
     return body(response)
 
 
-def run_the_flow(client) -> None:
-    """Most routes once, as the mobile apps use them; notifications go through the queue."""
+def run_the_flow(client) -> tuple[str, int]:
+    """Most routes once, as the mobile apps use them; notifications go through the queue. Returns the owner's
+    token and the id of the event the guest accepted."""
     owner = login(client, OWNER, full_name="Olive Owner")["auth_token"]
     _ok(get(client, "/users/me", owner))
     _ok(post_json(client, "/users/me", {"full_name": "Olive O."}, owner, method="PATCH"))
@@ -199,41 +173,7 @@ def run_the_flow(client) -> None:
     _ok(upload_avatar(client, leaver, jpeg()))
     _ok(post_json(client, "/events", {"title": "Mine", "event_date": "2031-08-01T12:00:00Z"}, leaver))
     _ok(client.http.request("DELETE", "/users/me", headers={"Authorization": f"Bearer {leaver}"}))
-
-
-class Recorder:
-    """Every AWS operation made through botocore while ``on`` (PynamoDB's calls too), per function:
-    ``{"api_handler": {"dynamodb:Query", ...}, ...}``; ``on`` names the function running, or is None.
-
-    At this level rather than moto's (tests/conftest.py counts moto actions, but moto's S3 answers
-    outside the counted path), and with the test's own calls left out by switching it off.
-    """
-
-    def __init__(self):
-        self.on: str | None = None
-        self.operations: dict[str, set[str]] = {function: set() for function in FUNCTIONS}
-
-    def install(self, monkeypatch) -> None:
-        from botocore.client import BaseClient
-
-        original = BaseClient._make_api_call
-        recorder = self
-
-        def recording(client, operation_name, api_params):
-            if recorder.on:
-                service = client.meta.service_model.endpoint_prefix
-                operations = recorder.operations[recorder.on]
-                objects = api_params.get("Delete", {}).get("Objects", []) if operation_name == "DeleteObjects" else []
-                if any("VersionId" in item for item in objects):  # deleting versions is an action of its own
-                    operations.add(f"{service}:DeleteObjectVersions")
-                else:
-                    operations.add(f"{service}:{operation_name}")
-                if operation_name == "TransactWriteItems":  # IAM checks each item's own action as well
-                    for item in api_params.get("TransactItems", []):
-                        operations.update(f"dynamodb:{TRANSACT_ITEM_ACTION[kind]}" for kind in item)
-            return original(client, operation_name, api_params)
-
-        monkeypatch.setattr(BaseClient, "_make_api_call", recording)
+    return owner, event_id
 
 
 def disable_push_endpoints() -> None:
@@ -244,107 +184,11 @@ def disable_push_endpoints() -> None:
             sns.set_endpoint_attributes(EndpointArn=endpoint["EndpointArn"], Attributes={"Enabled": "false"})
 
 
-def drain_queue(url: str, recorder: Recorder) -> None:
-    """The notification worker: what SQS would hand the Lambda handler, in batches of 10."""
-    from chalicelib.messaging.notifications import queue_handler
-
-    sqs = boto3.client("sqs", region_name="us-east-1")
-    for _ in range(20):
-        recorder.on = None  # receiving and deleting is the event source's (PERFORMED_BY_AWS)
-        received = sqs.receive_message(QueueUrl=url, MaxNumberOfMessages=10).get("Messages", [])
-        if not received:
-            return
-        recorder.on = "send_notifications"
-        queue_handler.handle_queue_batch((m["Body"], m["ReceiptHandle"]) for m in received)
-        recorder.on = None
-        sqs.delete_message_batch(
-            QueueUrl=url, Entries=[{"Id": str(n), "ReceiptHandle": m["ReceiptHandle"]} for n, m in enumerate(received)]
-        )
-
-
-def read_the_pin_key_as_a_deployed_stage(override_settings, recorder: Recorder) -> None:
-    """The API function's first login on a cold start: the key from SSM (tests run as stage "test")."""
-    from chalicelib import pinkey
-
-    recorder.on = None
-    boto3.client("ssm", region_name="us-east-1").put_parameter(
-        Name="/invites/test/pin-secret", Type="SecureString", Value="k" * 64
-    )
-    recorder.on = "api_handler"
-    override_settings(stage="dev", pin_key_parameter="/invites/test/pin-secret")
-    pinkey.forget()
-    try:
-        assert pinkey.pin_key() == b"k" * 64
-    finally:
-        pinkey.forget()
-        override_settings(stage="test")
-
-
-def reply_by_text_as_a_deployed_stage(override_settings, recorder: Recorder) -> None:
-    """Replies by text reaching the inbound topic's function on a cold start: STOP, START and HELP."""
-    from app import handle_inbound_sms
-    from chalicelib import pinkey
-
-    recorder.on = None
-    boto3.client("ssm", region_name="us-east-1").put_parameter(
-        Name="/invites/test/pin-secret", Type="SecureString", Value="k" * 64, Overwrite=True
-    )
-    override_settings(stage="dev", pin_key_parameter="/invites/test/pin-secret")
-    pinkey.forget()
-    recorder.on = "handle_inbound_sms"
-    try:
-        for text in ("STOP", "START", "HELP"):
-            payload = {"originationNumber": STRANGER, "destinationNumber": "+18885550123", "messageBody": text}
-            handle_inbound_sms(sns_event(payload), None)
-    finally:
-        recorder.on = None
-        pinkey.forget()
-        override_settings(stage="test")
-
-
-@pytest.fixture
-def performed(client, override_settings, monkeypatch) -> dict[str, set[str]]:
-    """Per function, the IAM actions of every AWS call the flow made (the test's own calls left out)."""
-    from chalicelib.messaging.notifications import reminders
-    from chalicelib.services import account_deletion
-
-    url = boto3.client("sqs", region_name="us-east-1").create_queue(QueueName="invites-test-notifications")["QueueUrl"]
-    override_settings(notifications_queue_url=url)
-    recorder = Recorder()
-    recorder.install(monkeypatch)
-    recorder.on = "api_handler"
-    run_the_flow(client)
-    read_the_pin_key_as_a_deployed_stage(override_settings, recorder)
-    reply_by_text_as_a_deployed_stage(override_settings, recorder)
-    recorder.on = "remind_upcoming_events"
-    assert reminders.enqueue_reminders() > 0  # the hourly schedule
-    account_deletion.requeue_stuck_jobs()
-    recorder.on = None
-    disable_push_endpoints()  # APNS dropped the tokens: the worker forgets them
-    drain_queue(url, recorder)
-    return {
-        function: {iam_action(*operation.split(":", 1)) for operation in operations}
-        for function, operations in recorder.operations.items()
-    }
-
-
-def test_each_function_is_allowed_exactly_what_it_performs(performed):
-    # one test, so the flow runs once
-    services = {action.split(":")[0] for actions in performed.values() for action in actions}
-    assert {"dynamodb", "s3", "sns", "sqs", "ssm"} <= services, performed  # the flow reaches every service
-    assert all(performed.values()), performed  # and every function
-    for stage in STAGES:
-        every_allowed = set()
-        for function in FUNCTIONS:
-            allowed = policy_actions(stage, function)
-            every_allowed |= allowed
-            needed = performed[function] | PERFORMED_BY_AWS[function] | PRESIGNED.get(function, set())
-            name = policy_file(stage, function).name
-            missing, unused = needed - allowed, allowed - needed - GRANTED_FOR_PYNAMODB
-            assert missing == set(), f"add to .chalice/{name}: {sorted(missing)}"
-            assert unused == set(), f"not used by {function}; remove from .chalice/{name}: {sorted(unused)}"
-        unreached = client_calls_in_code() - every_allowed
-        assert unreached == set(), f"the code calls these, no function may: {sorted(unreached)}"
+@pytest.mark.parametrize("stage", STAGES)
+def test_every_call_in_the_code_is_allowed_to_some_function(stage):
+    every_allowed = set().union(*(policy_actions(stage, function) for function in FUNCTIONS))
+    unreached = client_calls_in_code() - every_allowed
+    assert unreached == set(), f"the code calls these, no function may: {sorted(unreached)}"
 
 
 @pytest.mark.parametrize("function", FUNCTIONS)
@@ -358,11 +202,7 @@ def test_the_stage_policies_differ_only_by_stage(function):
 
 
 def _grants(stage: str, function: str, action: str, resource: str) -> bool:
-    policy = json.loads(policy_file(stage, function).read_text())
-    return any(
-        action in statement["Action"] and any(fnmatch.fnmatchcase(resource, r) for r in statement["Resource"])
-        for statement in policy["Statement"]
-    )
+    return allows(json.loads(policy_file(stage, function).read_text()), action, resource)
 
 
 @pytest.mark.parametrize("stage", STAGES)
@@ -378,3 +218,22 @@ def test_only_the_worker_deletes_peoples_objects_and_only_the_api_reads_exports(
         ) is (worker or api)
         assert _grants(stage, function, "s3:GetObject", export) is api
         assert _grants(stage, function, "s3:PutObject", export) is worker
+
+
+@pytest.mark.parametrize("stage", STAGES)
+def test_objects_are_reached_only_in_the_accounts_own_bucket(stage):
+    # bucket names are global: invites-<stage>-avatars-* also matches a bucket another account named so
+    from tests.utils.iam import request_context
+
+    own, other = "123456789012", "999999999999"
+    bucket = f"arn:aws:s3:::invites-{stage}-avatars"
+    for function, action, key in (
+        ("api_handler", "s3:PutObject", "avatars/1/a/big.jpg"),
+        ("api_handler", "s3:GetObject", "exports/1/file.json"),
+        ("send_notifications", "s3:PutObject", "exports/1/file.json"),
+        ("send_notifications", "s3:DeleteObjectVersion", "favorites/1/a.jpg"),
+    ):
+        policy = json.loads(policy_file(stage, function).read_text())
+        resource = f"{bucket}-{own}/{key}"
+        assert allows(policy, action, resource, request_context(action, account=own)), (function, action)
+        assert not allows(policy, action, f"{bucket}-{own}/{key}", request_context(action, account=other))

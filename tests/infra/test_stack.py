@@ -51,9 +51,10 @@ def stack(monkeypatch):
         # a deployed stage: the pin key comes from SSM, as in AWS (chalicelib/pinkey.py)
         parameter = f"/invites/{STAGE}/pin-secret"
         boto3.client("ssm", region_name=REGION).put_parameter(Name=parameter, Type="SecureString", Value="s" * 64)
-        env = stage_config.stage_environment(
-            {"STAGE": STAGE, "PIN_KEY_PARAMETER": parameter}, outputs, may_lack=frozenset({"AvatarBaseUrl"})
-        )
+        stop_list_key = f"/invites/{STAGE}/stop-list-key"  # and the stop list's own key
+        boto3.client("ssm", region_name=REGION).put_parameter(Name=stop_list_key, Type="SecureString", Value="7" * 64)
+        committed = {"STAGE": STAGE, "PIN_KEY_PARAMETER": parameter, "STOP_LIST_KEY_PARAMETER": stop_list_key}
+        env = stage_config.stage_environment(committed, outputs, may_lack=frozenset({"AvatarBaseUrl"}))
         for name, value in env.items():
             monkeypatch.setenv(name, value)
         get_settings.cache_clear()

@@ -226,6 +226,7 @@ def test_alarms_watch_sms_spend_dead_letters_and_5xx(template):
     }
     assert set(alarms) == {
         "SMSMonthToDateSpentUSD",
+        "SMSSuccessRate",
         "ApproximateNumberOfMessagesVisible",
         "5XXError",
         "ApproximateAgeOfOldestMessage",
@@ -277,7 +278,7 @@ def test_the_web_acl_answers_bodies_over_the_limit_with_the_api_s_413(template):
 
     acl = template["Resources"]["ApiWebAcl"]["Properties"]
     assert acl["Scope"] == "REGIONAL" and acl["DefaultAction"] == {"Allow": {}}
-    (rule,) = acl["Rules"]
+    rule = next(rule for rule in acl["Rules"] if rule["Name"] == "body-over-limit")
     response = rule["Action"]["Block"]["CustomResponse"]
     assert response["ResponseCode"] == 413
     body = acl["CustomResponseBodies"][response["CustomResponseBodyKey"]]
@@ -326,7 +327,10 @@ def test_the_local_copy_drops_only_what_moto_cannot_create(template):
         "AvatarDistribution",
         "AlarmEmailSubscription",
         "SmsSpendAlarm",
+        "SmsSpendHighAlarm",
+        "SmsSuccessRateAlarm",
         "DeadLetterAlarm",
+        "InboundSmsFailuresAlarm",
         "Api5xxAlarm",
         "QueueOldestMessageAlarm",
         "DynamoDbThrottlesAlarm",
@@ -340,3 +344,79 @@ def test_the_local_copy_drops_only_what_moto_cannot_create(template):
     }
     assert set(template["Outputs"]) - set(local["Outputs"]) == {"AvatarBaseUrl", "AvatarDistributionId", "ApiWebAclArn"}
     assert set(local_stack.OUTPUT_SETTINGS) <= set(local["Outputs"])
+
+
+def test_only_this_accounts_texting_numbers_may_publish_inbound_texts(template):
+    (statement,) = template["Resources"]["InboundSmsTopicPolicy"]["Properties"]["PolicyDocument"]["Statement"]
+    assert statement["Principal"] == {"Service": "sms-voice.amazonaws.com"}
+    assert statement["Condition"]["StringEquals"] == {"aws:SourceAccount": {"Ref": "AWS::AccountId"}}
+    source = statement["Condition"]["ArnLike"]["aws:SourceArn"]["Fn::Sub"]
+    assert source == "arn:${AWS::Partition}:sms-voice:${AWS::Region}:${AWS::AccountId}:*"
+# --- texting guards ----------------------------------------------------------------------------------------
+
+
+def test_sms_spend_alarms_at_half_and_80_percent_of_the_budget_cost_and_on_the_success_rate(template):
+    alarms = {
+        name: r["Properties"]
+        for name, r in template["Resources"].items()
+        if r["Type"] == "AWS::CloudWatch::Alarm" and r["Properties"].get("Namespace") == "AWS/SNS"
+    }
+    spend = {
+        alarm["Threshold"]["Ref"]: alarm
+        for alarm in alarms.values()
+        if alarm["MetricName"] == "SMSMonthToDateSpentUSD"
+    }
+    assert set(spend) == {"SmsBudgetHalfCostUsd", "SmsBudgetHighCostUsd"}
+    for alarm in spend.values():
+        assert alarm["Statistic"] == "Maximum" and alarm["ComparisonOperator"] == "GreaterThanOrEqualToThreshold"
+        assert "Dimensions" not in alarm  # SNS reports the account's spend without dimensions
+    (success,) = [alarm for alarm in alarms.values() if alarm["MetricName"] == "SMSSuccessRate"]
+    assert success["Threshold"] == {"Ref": "SmsSuccessRateAlarmBelow"} and success["Statistic"] == "Average"
+    assert success["ComparisonOperator"] == "LessThanThreshold"
+    assert template["Parameters"]["SmsSuccessRateAlarmBelow"]["Default"] == 0.9
+    for alarm in alarms.values():
+        assert alarm["AlarmActions"] == [{"Ref": "AlarmTopic"}]
+
+
+def test_sns_may_write_delivery_status_logs_and_nothing_else(template):
+    role = template["Resources"]["SmsDeliveryStatusRole"]["Properties"]
+    (trust,) = role["AssumeRolePolicyDocument"]["Statement"]
+    assert trust["Principal"] == {"Service": "sns.amazonaws.com"} and trust["Action"] == "sts:AssumeRole"
+    (policy,) = role["Policies"]
+    (statement,) = policy["PolicyDocument"]["Statement"]
+    assert all(action.startswith("logs:") for action in statement["Action"])
+    (resource,) = statement["Resource"]
+    assert "DirectPublishToPhoneNumber" in resource["Fn::Sub"]
+    assert template["Outputs"]["SmsDeliveryStatusRoleArn"]["Value"] == {"Fn::GetAtt": ["SmsDeliveryStatusRole", "Arn"]}
+
+
+def _path_matcher(rule: dict):
+    import re
+
+    scope = rule["Statement"]["RateBasedStatement"]["ScopeDownStatement"]["AndStatement"]["Statements"]
+    (method,) = [s["ByteMatchStatement"] for s in scope if "ByteMatchStatement" in s]
+    (path,) = [s["RegexMatchStatement"] for s in scope if "RegexMatchStatement" in s]
+    assert method["FieldToMatch"] == {"Method": {}} and method["SearchString"] == "POST"
+    assert method["PositionalConstraint"] == "EXACTLY" and path["FieldToMatch"] == {"UriPath": {}}
+    return re.compile(path["RegexString"]).fullmatch
+
+
+def test_a_rate_rule_per_address_limits_the_login_deletion_and_join_forms(template):
+    import json
+
+    acl = template["Resources"]["ApiWebAcl"]["Properties"]
+    (rule,) = [rule for rule in acl["Rules"] if "RateBasedStatement" in rule["Statement"]]
+    rate = rule["Statement"]["RateBasedStatement"]
+    assert rate["AggregateKeyType"] == "IP" and rate["EvaluationWindowSec"] == 300
+    assert rate["Limit"] == {"Ref": "LoginRequestsPerAddress"}
+    response = rule["Action"]["Block"]["CustomResponse"]
+    assert response["ResponseCode"] == 429 and response["ResponseHeaders"] == [{"Name": "Retry-After", "Value": "300"}]
+    body = json.loads(acl["CustomResponseBodies"][response["CustomResponseBodyKey"]]["Content"])
+    assert body == {"detail": "Request was throttled. Expected available in 300 seconds."}  # the API's own 429
+    matches = _path_matcher(rule)
+    # at the root of a custom domain, or behind the stage's name on the execute-api URL
+    for prefix in ("", "/dev", "/api"):
+        for path in ("/auth", "/auth/verify_pin", "/account/delete", "/account/delete/pin", "/j/AbC123"):
+            assert matches(prefix + path), prefix + path
+        for path in ("/events", "/auth/register", "/auth/logout", "/users/me", "/i/AbC123/rsvp", "/openapi.json"):
+            assert not matches(prefix + path), prefix + path

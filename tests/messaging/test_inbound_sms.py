@@ -100,8 +100,23 @@ def test_help_is_answered_with_the_service_and_its_support_contact_from_the_numb
     reply(client, number, "help")
     (answer,) = texts_to(number)
     assert answer.startswith("Partyline: ") and "help@partyline.example" in answer and "Reply STOP" in answer
-    assert sent == [{"origination": SERVICE_NUMBER}]
+    assert [options["origination"] for options in sent] == [SERVICE_NUMBER]
     assert stop_list.stopped([number]) == set()
+
+
+def test_help_answers_go_on_past_80_percent_of_the_text_budget_and_stop_quietly_at_100(client, override_settings):
+    # a HELP answer is a text somebody asked for: it may use the whole budget, and once that is spent the reply
+    # is handled without an error (an error would have SNS deliver it again and again)
+    override_settings(sms_monthly_segments=5)
+    owner = make_person("Olive Owner")
+    guests = [phone() for _ in range(5)]
+    invite_by_text(client, owner, *guests)
+    assert sum(len(texts_to(guest)) for guest in guests) == 4  # invitations: 80%
+    first, second = phone(), phone()
+    reply(client, first, "HELP")
+    assert len(texts_to(first)) == 1
+    reply(client, second, "HELP")
+    assert texts_to(second) == []
 
 
 def test_any_other_text_changes_nothing_and_sends_nothing(client):

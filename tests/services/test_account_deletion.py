@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from concurrent.futures import ThreadPoolExecutor
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from threading import Barrier
 
 import pytest
@@ -18,7 +18,7 @@ from chalicelib.store import account_deletion as store
 from tests.utils.avatars import AVATAR_BUCKET, stored_objects
 from tests.utils.aws_env import aws_client
 from tests.utils.factories import make_event, make_person, stored_event
-from tests.utils.notifications import add_device
+from tests.utils.notifications import add_device, use_queue
 
 
 def _accepted_in_table(event_id: int) -> int:
@@ -135,3 +135,24 @@ def test_a_lost_message_is_queued_again_by_the_schedule(aws, override_settings, 
     monkeypatch.setattr(account_deletion, "utcnow", lambda: later)
     assert account_deletion.requeue_stuck_jobs() == 1
     assert [(m["type"], m["user_id"]) for m in queued] == [("account_deletion", person.id)]
+
+
+def test_the_schedule_leaves_a_deletion_the_worker_is_running(aws, override_settings, monkeypatch):
+    # a heavy deletion requested 20 minutes ago whose owned events are still being deleted: not queued again
+    use_queue(override_settings)
+    owner, guest = make_person("Owner"), make_person("Guest")
+    make_event(owner, guest)
+    idle = make_person("Idle")
+    store.close_account(owner.user)
+    store.close_account(idle.user)
+    started = datetime.now(UTC)
+    monkeypatch.setattr(store, "utcnow", lambda: started + timedelta(minutes=20))
+    for job in store.pending_jobs():  # both requested 20 minutes before the worker picks the first one up
+        job.update(actions=[store.DeletionJob.requested.set(started - timedelta(minutes=1))])
+    account_deletion._on_account_deletion({"user_id": owner.id, "fan_out": False})  # its event still to go
+    assert {job.user_id for job in store.pending_jobs()} == {owner.id, idle.id}
+    queued = []
+    monkeypatch.setattr(account_deletion, "send_many", queued.extend)
+    monkeypatch.setattr(account_deletion, "utcnow", lambda: started + timedelta(minutes=21))
+    assert account_deletion.requeue_stuck_jobs() == 1
+    assert [m["user_id"] for m in queued] == [idle.id]

@@ -7,11 +7,15 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from chalicelib.errors import Throttled
-from chalicelib.services import contacts
+from chalicelib.services import auth, contacts, event_reads, events, ratelimit
 from chalicelib.services.ratelimit import RollingLimit, address_subject
-from tests.utils.factories import make_person
+from chalicelib.store import rate_logs
+from tests.utils.api import texts_to
+from tests.utils.factories import future, make_person, phone
+from tests.utils.races import race, read_together
 
 HOUR = 3600
+START = 1_800_000_000.0
 
 
 def _charges(limit: RollingLimit, amount: int, now: float) -> bool:
@@ -74,3 +78,79 @@ def test_parallel_lookups_never_pass_the_allowance(aws, override_settings):
 )
 def test_ipv6_callers_are_counted_per_64(source, subject):
     assert address_subject(source) == subject
+
+
+# --- parallel charges of one subject ----------------------------------------------------------------
+# Every racer reads its logs before any writes (read_together), as requests overlap on a loaded machine.
+# A charge is one write that a sibling's charge cannot make fail: two attempts serve every outcome here
+# (the second reads again after a refusal, to answer 429 with a fresh Retry-After). Lowered to that, a
+# log rewritten whole on a version took turns and answered 503 to most of a burst.
+
+
+@pytest.fixture
+def two_attempts(monkeypatch):
+    monkeypatch.setattr(ratelimit, "ROLLING_ATTEMPTS", 2)
+
+
+def _create(owner, numbers=()):
+    return lambda n: events.create_event(
+        owner, events.EventInput(title=f"E{n}", event_date=future(), invite_phone_numbers=list(numbers))
+    )
+
+
+def test_eight_parallel_creates_of_one_owner_all_pass(aws, two_attempts, monkeypatch):
+    read_together(monkeypatch, rate_logs, "read_logs", 8)
+    alice = make_person("Alice")
+    outcomes = race(_create(alice.user), 8, refused=Throttled, workers=8)
+    assert outcomes == ["ok"] * 8
+    assert event_reads.list_events(alice.user, per_page=100).count == 8
+
+
+def test_parallel_creates_with_new_numbers_charge_both_limits_without_losing(aws, two_attempts, monkeypatch):
+    read_together(monkeypatch, rate_logs, "read_logs", 12)
+    # each create charges the owner's events and the numbers invited, all or none
+    alice = make_person("Alice")
+
+    def create(n: int) -> None:
+        _create(alice.user, [phone(9000 + 10 * n + k) for k in range(3)])(n)
+
+    assert race(create, 12, refused=Throttled, workers=12) == ["ok"] * 12
+    assert event_reads.list_events(alice.user, per_page=100).count == 12
+
+
+def test_a_burst_of_creates_past_the_limit_gets_exactly_the_limit_and_429s(
+    aws, override_settings, two_attempts, monkeypatch
+):
+    override_settings(events_per_owner_per_day=5)
+    read_together(monkeypatch, rate_logs, "read_logs", 16)
+    alice = make_person("Alice")
+    outcomes = race(_create(alice.user), 16, refused=Throttled, workers=16)
+    assert outcomes.count("ok") == 5 and outcomes.count("refused") == 11
+    assert event_reads.list_events(alice.user, per_page=100).count == 5
+
+
+def test_parallel_pins_for_one_number_pass_the_limit_exactly(aws, two_attempts, monkeypatch):
+    read_together(monkeypatch, rate_logs, "read_logs", 10)
+    number = phone(4242)
+    outcomes = race(lambda n: auth.request_pin(number, f"203.0.113.{n}"), 10, refused=Throttled, workers=10)
+    assert outcomes.count("ok") == 5 and outcomes.count("refused") == 5
+    assert len(texts_to(number)) == 5
+
+
+def test_parallel_invites_of_one_stranger_text_it_exactly_its_daily_number(aws, two_attempts, monkeypatch):
+    stranger = phone(5151)
+    owners = [make_person(f"Owner {n}").user for n in range(8)]
+    read_together(monkeypatch, rate_logs, "read_logs", 8)
+    outcomes = race(lambda n: _create(owners[n], [stranger])(n), 8, refused=Throttled, workers=8)
+    assert outcomes == ["ok"] * 8
+    assert len(texts_to(stranger)) == 3
+
+
+def test_a_number_whose_log_filled_after_the_read_is_not_texted_and_costs_no_further_call(aws, monkeypatch):
+    limit = RollingLimit("invite-sms-to", "+14155550199", 1)
+    stale = limit.read(START)
+    limit.charge(1, now=START)  # a parallel request took the last unit after this one read
+    monkeypatch.setattr(ratelimit, "read_usage", lambda limits, now: [stale for _ in limits])
+    aws.reset()
+    assert ratelimit.charge_each([limit], now=START + 1) == [False]
+    assert aws.of("dynamodb") == {"UpdateItem": 1}

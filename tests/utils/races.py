@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
@@ -21,3 +22,24 @@ def race(
 
     with ThreadPoolExecutor(max_workers=workers) as pool:
         return list(pool.map(attempt, range(times)))
+
+
+def read_together(monkeypatch, owner: object, name: str, parties: int, *, timeout: float = 10) -> None:
+    """Patch ``owner.name`` so that each thread's first call returns only once ``parties`` threads
+    have made theirs: every racer reads before any writes, as on a loaded machine where requests
+    overlap whole. Later calls of a thread pass straight through."""
+    original = getattr(owner, name)
+    barrier = threading.Barrier(parties)
+    seen = threading.local()
+
+    def wrapped(*args, **kwargs):
+        result = original(*args, **kwargs)
+        if not getattr(seen, "done", False):
+            seen.done = True
+            try:
+                barrier.wait(timeout)
+            except threading.BrokenBarrierError:
+                pass  # fewer racers reached the read (some were refused before it): go on
+        return result
+
+    monkeypatch.setattr(owner, name, wrapped)

@@ -1,13 +1,14 @@
 """Texts to guests without an account who were seated from a waitlist, or taken out of it because their
 party no longer fits: each at most once per event,
 behind a delivery claim (``SENT#waitlist_promoted#<event>#<user>#sms``) like a push, so a queue
-message delivered again texts nobody twice."""
+message delivered again texts nobody twice. When the checks before the texts fail (the stop list's key or
+table, SNS's opt-out list), the claims are released and the message fails, so the queue delivers it again."""
 
 from __future__ import annotations
 
 from chalicelib.config import get_settings
 from chalicelib.messaging.invitation_texts import dropped_text, promotion_text, send_promotion_texts
-from chalicelib.messaging.notifications.messages import WAITLIST_DROPPED, WAITLIST_PROMOTED, event_expiry
+from chalicelib.messaging.notifications.messages import WAITLIST_DROPPED, WAITLIST_PROMOTED, RetryLater, event_expiry
 from chalicelib.store import claims
 
 SMS_DEVICE = "sms"
@@ -33,6 +34,11 @@ def _text_once(kind: str, owner, event, people: list, links: dict[int, str]) -> 
     if not claimed:
         return
     wording = dropped_text if kind == WAITLIST_DROPPED else promotion_text
-    send_promotion_texts(owner, event, [person for person, _ in claimed], links, wording=wording)
+    try:
+        send_promotion_texts(owner, event, [person for person, _ in claimed], links, wording=wording)
+    except Exception as exc:  # the stop list or the opt-out check failed: nothing was sent
+        for _, claim in claimed:
+            claims.release_claim(claim)
+        raise RetryLater("waitlist texts not sent: the stop list or the opt-out check failed") from exc
     for _, claim in claimed:
         claims.mark_claim_sent(claim)

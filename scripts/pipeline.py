@@ -1,0 +1,92 @@
+"""The merge template of the CloudFormation pipeline (docs/deploy.md, "A CloudFormation pipeline instead"):
+what makes the stack of ``chalice package`` the one ``make deploy`` makes.
+
+    .venv/bin/python scripts/pipeline.py --stage prod > build/merge.json
+
+On top of scripts/gateway.py's throttles and web ACL association:
+- every function gets the name ``chalice deploy`` gives it (``invites-<stage>`` for the API,
+  ``invites-<stage>-<function>`` for the others): the names the policies' log statements and the alarms of
+  infra/template.yaml are written for; without them CloudFormation makes up names, and the functions could not
+  write their logs while their alarms watched nothing;
+- on prod the web ACL (the infra stack's ApiWebAclArn output) is required, not optional;
+- replies by text, which SNS hands to Lambda asynchronously, go to the infra stack's failure queue
+  (InboundSmsFailureQueueArn) when every attempt failed, instead of being dropped.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "scripts"))
+
+import gateway  # noqa: E402
+
+APP_NAME = "invites"
+CONFIG = ROOT / ".chalice" / "config.json"
+STAGES_FILE = ROOT / "infra" / "stages.json"
+STAGES_REQUIRING_WEB_ACL = ("prod",)
+INBOUND_FUNCTION = "handle_inbound_sms"
+# Lambda's own retries of an asynchronous invocation before it goes to the failure destination (0-2).
+ASYNC_RETRY_ATTEMPTS = 2
+WEB_ACL_ARN = r"^arn:aws[a-z-]*:wafv2:[a-z0-9-]+:[0-9]{12}:regional/webacl/.+$"
+
+
+def function_names(stage: str) -> dict[str, str]:
+    """Each function of .chalice/config.json's stage -> its name in AWS, as ``chalice deploy`` names it."""
+    functions = json.loads(CONFIG.read_text())["stages"][stage]["lambda_functions"]
+    return {fn: f"{APP_NAME}-{stage}" if fn == "api_handler" else f"{APP_NAME}-{stage}-{fn}" for fn in functions}
+
+
+def logical_id(function: str) -> str:
+    """The resource name ``chalice package`` gives a function in its SAM template."""
+    if function == "api_handler":
+        return "APIHandler"
+    from chalice.utils import to_cfn_resource_name
+
+    return to_cfn_resource_name(function)
+
+
+def merge_template(stage: str, stage_settings: dict) -> dict:
+    merged = gateway.merge_template(stage_settings)
+    resources, parameters = merged["Resources"], merged["Parameters"]
+    for function, name in function_names(stage).items():
+        resources.setdefault(logical_id(function), {}).setdefault("Properties", {})["FunctionName"] = name
+    if stage in STAGES_REQUIRING_WEB_ACL:
+        acl = parameters["ApiWebAclArn"]
+        acl.pop("Default", None)
+        acl["AllowedPattern"] = WEB_ACL_ARN
+        acl["Description"] += "; required on this stage"
+        condition = resources["ApiWebAclAssociation"].pop("Condition", None)
+        merged.get("Conditions", {}).pop(condition, None)
+    parameters["InboundSmsFailureQueueArn"] = {
+        "Type": "String",
+        "AllowedPattern": r"^arn:aws[a-z-]*:sqs:[a-z0-9-]+:[0-9]{12}:.+$",
+        "Description": "Output InboundSmsFailureQueueArn of the stage's infra/template.yaml stack",
+    }
+    resources["InboundSmsInvokeConfig"] = {
+        "Type": "AWS::Lambda::EventInvokeConfig",
+        "Properties": {
+            "FunctionName": {"Ref": logical_id(INBOUND_FUNCTION)},
+            "Qualifier": "$LATEST",
+            "MaximumRetryAttempts": ASYNC_RETRY_ATTEMPTS,
+            "DestinationConfig": {"OnFailure": {"Destination": {"Ref": "InboundSmsFailureQueueArn"}}},
+        },
+    }
+    return merged
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--stage", required=True, choices=["dev", "prod"])
+    args = parser.parse_args(argv)
+    stages = json.loads(STAGES_FILE.read_text())
+    print(json.dumps(merge_template(args.stage, stages[args.stage]), indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,188 @@
+"""Both deploy paths give the same stack: `make deploy` (chalice deploy, scripts/deploy.py) and the CloudFormation
+pipeline (chalice package with scripts/pipeline.py's merge template, docs/deploy.md).
+
+The functions `chalice deploy` creates are read from Chalice's own application graph (the models its deployer
+turns into API calls); the pipeline's from the merge template, whose names tests/infra/test_package.py also finds
+in the packaged sam.json. Against those names: every policy lets its function write its log group, every
+Lambda alarm of infra/template.yaml watches a function that exists, prod cannot go without its web ACL, and
+replies by text have a failure destination on both paths.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from botocore.stub import Stubber
+
+from tests.infra.scripts import load
+from tests.infra.test_template import load_template
+from tests.utils.iam import allows, load_policy
+
+STAGES = ("dev", "prod")
+ACCOUNT, REGION = "210987654321", "eu-west-1"
+
+
+def chalice_deploy_names(stage: str) -> dict[str, str]:
+    """Function -> name, as `chalice deploy` of the stage creates it."""
+    from chalice.config import Config
+    from chalice.deploy import models
+    from chalice.deploy.deployer import ApplicationGraphBuilder
+
+    from app import app
+
+    pipeline = load("pipeline")
+    disk = json.loads(pipeline.CONFIG.read_text())
+    config = Config.create(
+        chalice_stage=stage, app_name="invites", project_dir=str(pipeline.ROOT), config_from_disk=disk, chalice_app=app
+    )
+
+    def walk(resource):
+        for dependency in resource.dependencies():
+            yield dependency
+            yield from walk(dependency)
+
+    graph = ApplicationGraphBuilder().build(config, stage)
+    return {r.resource_name: r.function_name for r in walk(graph) if isinstance(r, models.LambdaFunction)}
+
+
+def pipeline_names(stage: str) -> dict[str, str]:
+    """Function -> name, as the pipeline's merge template sets it on chalice package's resources."""
+    pipeline = load("pipeline")
+    merged = pipeline.merge_template(stage, json.loads(pipeline.STAGES_FILE.read_text())[stage])
+    return {
+        function: merged["Resources"][pipeline.logical_id(function)]["Properties"]["FunctionName"]
+        for function in pipeline.function_names(stage)
+    }
+
+
+def _resolved(value, stage: str) -> str:
+    text = value["Fn::Sub"] if isinstance(value, dict) else value
+    for name, replacement in {"${NamePrefix}": "invites", "${ApiName}": "invites", "${Stage}": stage}.items():
+        text = text.replace(name, replacement)
+    return text
+
+
+@pytest.mark.parametrize("stage", STAGES)
+def test_both_paths_name_the_functions_alike(stage):
+    deployed = chalice_deploy_names(stage)
+    assert set(deployed) == set(json.loads(load("pipeline").CONFIG.read_text())["stages"][stage]["lambda_functions"])
+    assert pipeline_names(stage) == deployed
+    assert deployed["api_handler"] == f"invites-{stage}"
+
+
+@pytest.mark.parametrize("stage", STAGES)
+def test_every_function_may_write_its_own_log_group_and_no_other(stage):
+    names = chalice_deploy_names(stage)
+    for function, name in names.items():
+        group = f"arn:aws:logs:{REGION}:{ACCOUNT}:log-group:/aws/lambda/{name}"
+        policy = load_policy(stage, function)
+        assert allows(policy, "logs:CreateLogStream", group), function
+        assert allows(policy, "logs:PutLogEvents", f"{group}:log-stream:2026/11/26/[$LATEST]ab"), function
+        for other in set(names.values()) - {name}:
+            other_group = f"arn:aws:logs:{REGION}:{ACCOUNT}:log-group:/aws/lambda/{other}"
+            assert not allows(policy, "logs:PutLogEvents", f"{other_group}:log-stream:x"), (function, other)
+
+
+@pytest.mark.parametrize("stage", STAGES)
+def test_every_lambda_alarm_watches_a_function_that_exists_and_each_function_has_its_alarms(stage):
+    names = set(chalice_deploy_names(stage).values())
+    watched: dict[str, set[str]] = {}
+    for logical, resource in load_template()["Resources"].items():
+        if resource["Type"] != "AWS::CloudWatch::Alarm" or resource["Properties"].get("Namespace") != "AWS/Lambda":
+            continue
+        dimensions = {d["Name"]: d["Value"] for d in resource["Properties"]["Dimensions"]}
+        function = _resolved(dimensions["FunctionName"], stage)
+        assert function in names, f"{logical} watches {function}, which neither deploy path creates"
+        watched.setdefault(function, set()).add(resource["Properties"]["MetricName"])
+    assert watched == {name: {"Errors", "Throttles"} for name in names}
+
+
+def test_the_web_acl_is_required_on_prod_on_both_paths(tmp_path):
+    pipeline, deploy = load("pipeline"), load("deploy")
+    stages = json.loads(pipeline.STAGES_FILE.read_text())
+    prod = pipeline.merge_template("prod", stages["prod"])
+    parameter = prod["Parameters"]["ApiWebAclArn"]
+    assert "Default" not in parameter  # the pipeline cannot leave it out
+    assert not re.match(parameter["AllowedPattern"], "")
+    assert re.match(parameter["AllowedPattern"], f"arn:aws:wafv2:{REGION}:{ACCOUNT}:regional/webacl/invites-prod-api/1")
+    assert "Condition" not in prod["Resources"]["ApiWebAclAssociation"]
+    dev = pipeline.merge_template("dev", stages["dev"])
+    assert dev["Resources"]["ApiWebAclAssociation"]["Condition"] == "HasApiWebAcl"
+    with pytest.raises(deploy.Stop, match="web ACL"):
+        deploy.require_web_acl("prod", {}, emulated=False)
+    deploy.require_web_acl("prod", {"ApiWebAclArn": "arn:aws:wafv2:x"}, emulated=False)
+    deploy.require_web_acl("dev", {}, emulated=False)
+
+
+def test_replies_by_text_have_a_failure_destination_and_an_alarm_on_both_paths():
+    pipeline, deploy = load("pipeline"), load("deploy")
+    template = load_template()
+    resources = template["Resources"]
+    assert resources["InboundSmsFailuresAlarm"]["Properties"]["Dimensions"][0]["Value"] == {
+        "Fn::GetAtt": ["InboundSmsFailureQueue", "QueueName"]
+    }
+    output = template["Outputs"]["InboundSmsFailureQueueArn"]["Value"]
+    assert output == {"Fn::GetAtt": ["InboundSmsFailureQueue", "Arn"]}
+    config = pipeline.merge_template("prod", json.loads(pipeline.STAGES_FILE.read_text())["prod"])["Resources"][
+        "InboundSmsInvokeConfig"
+    ]["Properties"]
+    assert config["FunctionName"] == {"Ref": pipeline.logical_id("handle_inbound_sms")}
+    assert config["DestinationConfig"]["OnFailure"]["Destination"] == {"Ref": "InboundSmsFailureQueueArn"}
+
+    import boto3
+
+    session = boto3.session.Session(region_name=REGION, aws_access_key_id="x", aws_secret_access_key="x")
+    client = session.client("lambda")
+    queue = f"arn:aws:sqs:{REGION}:{ACCOUNT}:invites-prod-inbound-sms-failures"
+    with Stubber(client) as stub:
+        stub.add_response(
+            "put_function_event_invoke_config",
+            {},
+            {
+                "FunctionName": "invites-prod-handle_inbound_sms",
+                "MaximumRetryAttempts": 2,
+                "DestinationConfig": {"OnFailure": {"Destination": queue}},
+            },
+        )
+        session.client = lambda service: client
+        deploy.set_inbound_failure_destination(session, "prod", {"InboundSmsFailureQueueArn": queue})
+        stub.assert_no_pending_responses()
+
+
+def _concurrency_session(unreserved: int, held: dict[str, int]):
+    import boto3
+
+    session = boto3.session.Session(region_name=REGION, aws_access_key_id="x", aws_secret_access_key="x")
+    client = session.client("lambda")
+    stub = Stubber(client)
+    stub.add_response(
+        "get_account_settings", {"AccountLimit": {"UnreservedConcurrentExecutions": unreserved}}, {}
+    )
+    for function in ("send_notifications", "remind_upcoming_events"):
+        name = f"invites-prod-{function}"
+        if function in held:
+            stub.add_response(
+                "get_function_concurrency", {"ReservedConcurrentExecutions": held[function]}, {"FunctionName": name}
+            )
+        else:
+            stub.add_client_error(
+                "get_function_concurrency", "ResourceNotFoundException", expected_params={"FunctionName": name}
+            )
+    stub.activate()
+    session.client = lambda service: client
+    return session
+
+
+def test_the_deploy_checks_the_accounts_unreserved_concurrency_before_reserving():
+    deploy = load("deploy")
+    prod = {"reserved_concurrency": {"send_notifications": 20, "remind_upcoming_events": 1}}
+    # a new account: concurrency quota 120 leaves 99 after reserving 21, which AWS refuses
+    with pytest.raises(deploy.Stop, match="120 unreserved.*21 more"):
+        deploy.check_unreserved_concurrency(_concurrency_session(120, {}), "prod", prod)
+    deploy.check_unreserved_concurrency(_concurrency_session(121, {}), "prod", prod)
+    # a redeploy: what the functions already hold is not asked for again
+    deploy.check_unreserved_concurrency(
+        _concurrency_session(100, {"send_notifications": 20, "remind_upcoming_events": 1}), "prod", prod
+    )

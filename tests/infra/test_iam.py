@@ -1,0 +1,289 @@
+"""Every Lambda function of the stack runs its code paths under its own deployed policy (tests/utils/iam.py):
+the API's route families as requests, every kind of queue message through the worker's SQS handler, the hourly
+schedule and replies by text through their handlers, each as the function AWS would run it in. A call the
+function's policy does not allow fails as AWS fails it, so the service's own error handling runs; the test fails
+on any such refusal, and on anything a person would miss (the text a promoted guest gets).
+
+`make test-iam` runs the tests marked `iam`: this file.
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import json
+from datetime import timedelta
+
+import pytest
+
+from chalicelib.messaging.notifications.recipients import PUSHES_OF
+from chalicelib.parallel import chunks
+from chalicelib.services import account_deletion, data_export
+from tests.infra.test_policy import GUEST, OWNER, disable_push_endpoints, run_the_flow
+from tests.utils.api import login, post_json, texts_to
+from tests.utils.avatars import upload_avatar
+from tests.utils.aws_env import ACCOUNT, REGION, aws_client
+from tests.utils.images import jpeg
+from tests.utils.inbound_sms import sns_event
+from tests.utils.notifications import drain
+from tests.utils.web import answer, form_token, link_texted_to, page, post_form, text_of
+
+pytestmark = pytest.mark.iam
+
+MESSAGE_KINDS = set(PUSHES_OF) | set(account_deletion.QUEUE_HANDLERS) | set(data_export.QUEUE_HANDLERS)
+# Granted though the run needs neither: PynamoDB describes a table it has no schema for (Model.exists(),
+# count(), a connection-level call on an unknown table), and IAM authorises a transaction by its items' actions
+# (dynamodb:TransactWriteItems is kept in case a transaction is ever checked as a whole).
+GRANTED_WITHOUT_A_CALL = {"dynamodb:DescribeTable", "dynamodb:TransactWriteItems"}
+TEXTED, WAITING, STOPPER = "+14155550190", "+14155550191", "+14155550192"
+
+
+class StackRun:
+    """One run of the stack: requests as the API function, queue deliveries as the worker, and the rest."""
+
+    def __init__(self, client, iam, monkeypatch):
+        from chalice.test import TestHTTPClient
+
+        from chalicelib.config import get_settings
+
+        self.client, self.iam = client, iam
+        self.url = get_settings().notifications_queue_url
+        self.kinds: set[str] = set()
+        self.families: set[str] = set()
+        self.failed_invocations: list[str] = []  # asynchronous ones: AWS retries them, then the failure queue
+        original = TestHTTPClient.request
+        run = self
+
+        def request(http, method, path, headers=None, body=b""):
+            run.families.add(path.split("?")[0].split("/")[1])
+            with iam.runs_as("api_handler"):
+                return original(http, method, path, headers=headers, body=body)
+
+        monkeypatch.setattr(TestHTTPClient, "request", request)
+
+    def deliver(self) -> None:
+        """What the queue holds, to the worker's SQS handler as the event source mapping hands it, until empty."""
+        from app import NOTIFICATION_BATCH_SIZE
+
+        for _ in range(30):
+            bodies = drain(self.url)
+            if not bodies:
+                return
+            self.kinds |= {json.loads(body)["type"] for body in bodies}
+            with self.iam.runs_as("send_notifications"):
+                for batch in chunks(bodies, NOTIFICATION_BATCH_SIZE):
+                    event = self.client.events.generate_sqs_event(batch, queue_name=self.url.rsplit("/", 1)[-1])
+                    self.client.lambda_.invoke("send_notifications", event)
+        raise AssertionError("the queue never emptied")
+
+    def schedule(self) -> None:
+        event = self.client.events.generate_cw_event(
+            source="aws.events", detail_type="Scheduled Event", detail={}, resources=[]
+        )
+        with self.iam.runs_as("remind_upcoming_events"):
+            self.client.lambda_.invoke("remind_upcoming_events", event)
+
+    def text_in(self, number: str, text: str) -> None:
+        payload = {"originationNumber": number, "destinationNumber": "+18885550123", "messageBody": text}
+        with self.iam.runs_as("handle_inbound_sms"):
+            try:
+                self.client.lambda_.invoke("handle_inbound_sms", sns_event(payload))
+            except Exception as failure:  # noqa: BLE001 - SNS invoked it asynchronously: nobody waits for it
+                self.failed_invocations.append(f"{text}: {failure}")
+
+
+def promote_a_guest_invited_by_text(run: StackRun) -> None:
+    """A full event with a waitlist: a guest invited by text waits in line and is texted when seated."""
+    client = run.client
+    owner = login(client, "+14155550193", full_name="Wanda Waitlist")["auth_token"]
+    seated = login(client, WAITING, full_name="Sid Seated")["auth_token"]
+    event = {"title": "Dinner", "event_date": "2031-07-01T18:00:00Z", "total_spots": 1, "waitlist": True,
+             "invite_phone_numbers": [WAITING]}
+    created = post_json(client, "/events", event, owner)
+    assert created.status_code == 201, created.body
+    event_id = created.json_body["id"]
+    assert post_json(client, f"/events/{event_id}/accept", {}, seated).status_code == 200
+    edited = post_json(client, f"/events/{event_id}", {"invite_phone_numbers": [TEXTED]}, owner, method="PATCH")
+    assert edited.status_code == 200, edited.body
+    run.deliver()
+    path = link_texted_to(TEXTED)
+    assert answer(run.client, path, "accept").status_code == 303
+    assert "number 1 in line" in text_of(page(client, path))
+    assert client.http.get(f"{path}/event.ics").status_code == 200
+    texted = len(texts_to(TEXTED))
+    assert post_json(client, f"/events/{event_id}/reject", {}, seated).status_code == 200
+    run.deliver()
+    texts = texts_to(TEXTED)
+    assert len(texts) == texted + 1 and "You're in!" in texts[-1], texts  # the worker texted the promotion
+
+
+def stop_from_the_page_and_delete_on_the_web(run: StackRun) -> None:
+    client = run.client
+    owner = login(client, "+14155550194", full_name="Pat Page")["auth_token"]
+    created = post_json(client, "/events", {"title": "Tea", "event_date": "2031-07-02T18:00:00Z",
+                                            "invite_phone_numbers": [STOPPER]}, owner)
+    assert created.status_code == 201, created.body
+    run.deliver()
+    path = link_texted_to(STOPPER)
+    opened = text_of(page(client, path))
+    stopped = post_form(client, f"{path}/stop", {"csrf": form_token(opened)})
+    assert stopped.status_code in (200, 303), stopped.body
+    texted = len(texts_to(STOPPER))
+    again = {"title": "Tea again", "event_date": "2031-07-03T18:00:00Z", "invite_phone_numbers": [STOPPER]}
+    assert post_json(client, "/events", again, owner).status_code == 201
+    run.deliver()
+    assert len(texts_to(STOPPER)) == texted  # on the stop list: no more invitation texts
+    form = text_of(page(client, "/account/delete"))
+    sent = post_form(client, "/account/delete/pin", {"csrf": form_token(form), "phone_number": "+14155550194"})
+    assert sent.status_code == 200, sent.body
+    assert client.http.get("/docs").status_code == 200 and client.http.get("/openapi.json").status_code == 200
+
+
+def delete_someone_with_photos_and_an_export(run: StackRun) -> None:
+    """The cascade deletes every kind of object a person leaves: avatars, favorites' photos, exports."""
+    from chalicelib.config import get_settings
+
+    client = run.client
+    person = login(client, "+14155550195", full_name="Fay Files")
+    token, folders = person["auth_token"], ("avatars", "favorites", "exports")
+    auth = {"Authorization": f"Bearer {token}"}
+    assert upload_avatar(client, token, jpeg()).status_code == 200
+    favorite = [{"contact_name": "Ann", "phone_number": "+14155550196", "photo": base64.b64encode(jpeg()).decode()}]
+    assert post_json(client, "/users/favorite_contacts", favorite, token).status_code in (200, 201)
+    assert client.http.post("/users/me/export", headers=auth).status_code == 202
+    run.deliver()
+    assert client.http.get("/users/me/export", headers=auth).json_body["status"] == "ready"
+
+    def objects() -> dict[str, int]:
+        s3, bucket = aws_client("s3"), get_settings().avatar_bucket
+        listed = {f: s3.list_object_versions(Bucket=bucket, Prefix=f"{f}/{person['id']}/") for f in folders}
+        return {f: len(page.get("Versions", [])) for f, page in listed.items()}
+
+    assert all(objects().values()), objects()
+    assert client.http.request("DELETE", "/users/me", headers=auth).status_code == 204
+    run.deliver()
+    assert objects() == dict.fromkeys(folders, 0)
+
+
+def run_the_stack(run: StackRun, monkeypatch) -> None:
+    owner, event_id = run_the_flow(run.client)  # the API's routes as the apps use them; it deletes an account
+    promote_a_guest_invited_by_text(run)
+    stop_from_the_page_and_delete_on_the_web(run)
+    delete_someone_with_photos_and_an_export(run)
+    # the hourly schedule before the worker has run the deletion: it is queued again
+    monkeypatch.setattr(account_deletion, "STUCK_AFTER", timedelta(0))
+    run.schedule()
+    run.deliver()
+    for text in ("STOP", "START", "HELP"):
+        run.text_in(OWNER, text)
+    disable_push_endpoints()  # APNS dropped the tokens: the next pushes make the worker forget them
+    guest = {"Authorization": f"Bearer {login(run.client, GUEST)['auth_token']}"}
+    export = run.client.http.get("/users/me/export", headers=guest).json_body
+    assert export["status"] == "ready" and export["url"], export  # a presigned URL: the API's right to read it
+    changed = post_json(run.client, f"/events/{event_id}", {"venue_name": "The Pier"}, owner, method="PATCH")
+    assert changed.status_code == 200, changed.body
+    run.deliver()
+
+
+@pytest.fixture
+def stack_run(client, iam, monkeypatch) -> StackRun:
+    return StackRun(client, iam, monkeypatch)
+
+
+def _refusals(iam) -> list[str]:
+    return [f"{d.function}: {d.call} -> {d.request.action} on {d.request.resource}" for d in iam.denied()]
+
+
+def test_the_functions_of_app_py_are_the_functions_with_policies():
+    from app import app
+    from tests.utils.iam import stage_functions
+
+    handlers = {"api_handler"} | {source.name for source in app.event_sources} | set(app.pure_lambda_functions)
+    for stage in ("dev", "prod"):
+        assert set(stage_functions(stage)) == handlers
+
+
+def test_every_function_runs_under_its_own_policy_without_a_refusal(stack_run, monkeypatch):
+    from app import app
+
+    run_the_stack(stack_run, monkeypatch)
+    iam = stack_run.iam
+    assert _refusals(iam) == []
+    assert stack_run.failed_invocations == []
+    assert stack_run.kinds >= MESSAGE_KINDS, f"no message of kinds {sorted(MESSAGE_KINDS - stack_run.kinds)}"
+    families = {path.split("/")[1] for path in app.routes}
+    assert stack_run.families >= families, f"no request to {sorted(families - stack_run.families)}"
+    for function in iam.policies:
+        assert iam.performed_by(function), f"{function} made no AWS call"
+
+
+def performed_by_aws(stage: str, function: str) -> list[tuple[str, str]]:
+    """What AWS does with a function's role: its logs (the log group `chalice deploy` names after the function),
+    for the worker the SQS event source mapping's calls on the queue, for replies by text (invoked asynchronously)
+    the delivery of a failed event to its failure destination."""
+    name = f"invites-{stage}" if function == "api_handler" else f"invites-{stage}-{function}"
+    group = f"arn:aws:logs:{REGION}:{ACCOUNT}:log-group:/aws/lambda/{name}"
+    requests = [("logs:CreateLogStream", group), ("logs:PutLogEvents", f"{group}:log-stream:2026/11/26/[$LATEST]0a")]
+    if function == "send_notifications":
+        queue = f"arn:aws:sqs:{REGION}:{ACCOUNT}:invites-{stage}-notifications"
+        requests += [(f"sqs:{action}", queue) for action in ("ReceiveMessage", "DeleteMessage", "GetQueueAttributes")]
+    if function == "handle_inbound_sms":
+        requests += [("sqs:SendMessage", f"arn:aws:sqs:{REGION}:{ACCOUNT}:invites-{stage}-inbound-sms-failures")]
+    return requests
+
+
+def _without(policy: dict, sid: str) -> dict:
+    return {**policy, "Statement": [s for s in policy["Statement"] if s.get("Sid") != sid]}
+
+
+def _without_item(policy: dict, sid: str, key: str, item: str) -> dict:
+    statements = [
+        {**s, key: [i for i in s[key] if i != item]} if s.get("Sid") == sid else s for s in policy["Statement"]
+    ]
+    return {**policy, "Statement": statements}
+
+
+def _as_stage(resource: str, stage: str) -> str:
+    return resource.replace("invites-dev-", f"invites-{stage}-").replace("/invites/dev/", f"/invites/{stage}/")
+
+
+def test_removing_any_statement_of_a_policy_refuses_a_call_the_function_makes(stack_run, monkeypatch):
+    from tests.utils.iam import allows, load_policy
+
+    run_the_stack(stack_run, monkeypatch)
+    iam = stack_run.iam
+    assert _refusals(iam) == []
+    unneeded = []
+    for stage, function in [(stage, function) for stage in ("dev", "prod") for function in iam.policies]:
+        policy = load_policy(stage, function)
+        requests = [(r.action, _as_stage(r.resource, stage)) for r in set(iam.performed_by(function))]
+        requests += performed_by_aws(stage, function)
+        assert all(allows(policy, action, resource) for action, resource in requests), function
+        sids = [statement["Sid"] for statement in policy["Statement"]]
+        assert len(set(sids)) == len(sids), f"{function}: each statement needs its own Sid"
+        for sid in sids:
+            reduced = _without(policy, sid)
+            if all(allows(reduced, action, resource) for action, resource in requests):
+                unneeded.append(f"{stage} {function}: {sid}")
+        for statement in policy["Statement"]:  # and any one resource or action of a statement
+            for key in ("Resource", "Action"):
+                items = [i for i in statement.get(key, []) if i not in GRANTED_WITHOUT_A_CALL]
+                for item in items if len(statement.get(key, [])) > 1 else []:
+                    reduced = _without_item(policy, statement["Sid"], key, item)
+                    if all(allows(reduced, action, resource) for action, resource in requests):
+                        unneeded.append(f"{stage} {function}: {statement['Sid']} {item}")
+    assert unneeded == [], "\n".join(["granted, no call needs it (remove, or reach its call):", *unneeded])
+
+
+@pytest.mark.parametrize(
+    ("function", "sid"),
+    [("send_notifications", "PromotionTexts"), ("api_handler", "Tables"), ("handle_inbound_sms", "StopList")],
+)
+def test_a_run_with_a_statement_taken_out_is_refused_as_aws_would(stack_run, monkeypatch, function, sid):
+    # the enforcement itself, not only the re-evaluation above: the live policy lacks one statement
+    iam = stack_run.iam
+    iam.policies[function] = _without(iam.policies[function], sid)
+    with contextlib.suppress(AssertionError):  # what a person would miss fails the run early, as it should
+        run_the_stack(stack_run, monkeypatch)
+    refused = {(d.function, d.request.action.split(":")[0]) for d in iam.denied()}
+    assert refused and {f for f, _ in refused} == {function}, refused
