@@ -21,7 +21,7 @@ from datetime import datetime
 
 from chalicelib import store
 from chalicelib.config import get_settings
-from chalicelib.domain import event_fields
+from chalicelib.domain import capacity, event_fields
 from chalicelib.errors import Conflict, ValidationError
 from chalicelib.guest_page import invite_links
 from chalicelib.ids import new_id
@@ -30,7 +30,7 @@ from chalicelib.messaging.invitation_texts import reachable, send_invitation_tex
 from chalicelib.retry import AttemptsSpent, TryAgain, retry
 from chalicelib.services.event_reads import participant_view, require_live, require_owner, with_users
 from chalicelib.services.invitees import Invitees, check_invitees_fit, resolve_invitees
-from chalicelib.services.waitlist import fit_line_to_event
+from chalicelib.services.waitlist import fit_line_to_event, promote_waiting
 from chalicelib.store import events as event_store
 from chalicelib.store.events import GUEST, OWNER, EventEdit, EventView, flag_invitations_cancelled
 from chalicelib.store.invitations import save_new_invitations
@@ -161,12 +161,15 @@ def update_event(caller, event_id: int, data: EventInput) -> EventView:
     adding = len(invitees.users)
     textable = reachable(invitees.to_text)  # before the edit: a 503 here leaves the event as it was
 
+    before: dict[str, int] = {}  # the total and maximum the edit replaced
+
     def edit(_attempt: int):
         nonlocal view
         if _attempt:
             view = participant_view(caller, event_id)  # counters moved or the event was cancelled
             require_live(view.event)
         event = view.event
+        before.update(total=int(event.total_spots or 0), most=int(event.max_extra_guests or 0))
         new_total = data.total_spots if data.total_spots is not None else event.total_spots
         _check_spots(event, new_total, data.spot_filled or 0)
         edit = _edit_of(data, new_total)
@@ -189,9 +192,16 @@ def update_event(caller, event_id: int, data: EventInput) -> EventView:
         event = retry(edit, attempts=EDIT_ATTEMPTS)
     except AttemptsSpent:
         raise Conflict("The event changed meanwhile, try again.") from None
-    if (data.total_spots is not None or data.max_extra_guests is not None) and event.waiting_count:
-        # a smaller total or maximum reshapes the line; a bigger total seats parties from it
-        fit_line_to_event(event_id, caller.id)
+    cap = get_settings().max_spots_filled
+    smaller_total = data.total_spots is not None and (
+        capacity.ceiling(data.total_spots, cap) < capacity.ceiling(before["total"], cap)
+    )
+    smaller_most = data.max_extra_guests is not None and data.max_extra_guests < before["most"]
+    if event.waiting_count and (smaller_total or smaller_most):
+        fit_line_to_event(event_id, caller.id)  # parties that no longer fit leave, the rest are cut, the line moves
+        view = participant_view(caller, event_id)
+    elif data.total_spots is not None and event.waiting_count:
+        promote_waiting(event_id, caller.id)  # a bigger total seats parties from the line
         view = participant_view(caller, event_id)
     if data.event_date is not None:
         event_store.move_invitations(view, event)
