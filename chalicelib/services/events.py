@@ -172,7 +172,7 @@ def update_event(caller, event_id: int, data: EventInput) -> EventView:
         before.update(total=int(event.total_spots or 0), most=int(event.max_extra_guests or 0))
         new_total = data.total_spots if data.total_spots is not None else event.total_spots
         _check_spots(event, new_total, data.spot_filled or 0)
-        edit = _edit_of(data, new_total)
+        edit = _edit_of(data)
         if adding:
             edit.invitees_read = check_invitees_fit(view, adding)
             edit.invitees_added, edit.max_invitees = adding, get_settings().invitees_per_event
@@ -229,19 +229,13 @@ def _check_spots(event, new_total: int, filling: int) -> None:
         )
 
 
-def _edit_of(data: EventInput, new_total: int) -> EventEdit:
+def _edit_of(data: EventInput) -> EventEdit:
     event_date = whole_seconds(data.event_date) if data.event_date is not None else None
     return EventEdit(
-        title=data.title,
+        **{field.name: getattr(data, field.name) for field in event_fields.STORED},  # written as sent
         event_date=event_date,
         remind_day=_remind_day(event_date) if event_date is not None else None,
-        is_time_specified=data.is_time_specified,
-        total_spots=new_total if data.total_spots is not None else None,
         location=data.location,
-        address=data.address,
-        venue_name=data.venue_name,
-        max_extra_guests=data.max_extra_guests,
-        waitlist=data.waitlist,
         spots_filled_by_hand=data.spot_filled or 0,
         time_zone=data.time_zone,
         utc_offset_minutes=data.utc_offset_minutes,
