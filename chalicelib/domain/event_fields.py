@@ -67,3 +67,13 @@ def stored_value(field: EventField, sent: object) -> object:
     if field.kind == "bool":
         return bool(sent) if sent is not None else field.default
     return sent if sent not in (None, "") else field.default
+
+
+def shown_value(field: EventField, held: object) -> object:
+    """How a stored field appears in every representation of the event: never null (an item stored before
+    the field existed shows its default)."""
+    if field.kind == "bool":
+        return bool(held)
+    if field.kind == "int":
+        return int(held or field.default or 0)
+    return held if held or field.default is None else field.default

@@ -66,3 +66,11 @@ def test_stored_defaults():
     assert event_fields.stored_value(by_name["waitlist"], None) is False
     assert event_fields.stored_value(by_name["total_spots"], 0) == 0
     assert event_fields.stored_value(by_name["max_extra_guests"], 4) == 4
+
+
+def test_shown_values_are_never_null_for_fields_with_a_default():
+    by_name = event_fields.BY_NAME
+    assert event_fields.shown_value(by_name["venue_name"], None) == ""
+    assert event_fields.shown_value(by_name["max_extra_guests"], None) == 0
+    assert event_fields.shown_value(by_name["waitlist"], None) is False
+    assert event_fields.shown_value(by_name["title"], "Picnic") == "Picnic"
