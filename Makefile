@@ -79,11 +79,13 @@ inbound-sms: $(RUN_STAMP)
 # -rs: every skipped test is listed with its reason at the end.
 test: $(DEV_STAMP) $(DOCS_ASSETS) $(NODE_TOOLS)
 	$(BIN)/ruff check .
+	$(BIN)/lint-imports --no-cache
 	$(PYTEST)
 
 # The slow groups are marked `slow` by tests/conftest.py (SLOW_GROUPS); see pyproject.toml for the markers.
 test-fast: $(DEV_STAMP) $(DOCS_ASSETS)
 	$(BIN)/ruff check .
+	$(BIN)/lint-imports --no-cache
 	$(PYTEST) -m "not slow"
 
 # Every function of the stack under its own deployed policy (.chalice/policy-<stage>-<fn>.json), marker `iam`:
@@ -101,6 +103,7 @@ bench: $(DEV_STAMP) $(DOCS_ASSETS)
 
 lint: $(DEV_STAMP)
 	$(BIN)/ruff check .
+	$(BIN)/lint-imports --no-cache
 
 clean:
 	rm -rf $(VENV) .chalice/deployments tools/contract/node_modules chalicelib/static/swagger-ui

@@ -14,6 +14,7 @@ import sys
 
 from chalice import Chalice, Rate
 
+from chalicelib import inline_queue, jobs
 from chalicelib.api import (
     account_export,
     account_web,
@@ -64,6 +65,8 @@ for blueprint in API_BLUEPRINTS:
     app.register_blueprint(blueprint)
 
 
+inline_queue.register(jobs.handle_here)  # without a queue URL a message is handled where it was sent
+
 # One message per invocation: a heavy one (an account deletion) has the whole 15 s, and a failure or a timeout
 # sends back only that message (Chalice cannot ask SQS for partial batch responses).
 NOTIFICATION_BATCH_SIZE = 1
@@ -72,7 +75,7 @@ NOTIFICATION_BATCH_SIZE = 1
 @app.on_sqs_message(queue=get_settings().notifications_queue_name, batch_size=NOTIFICATION_BATCH_SIZE)
 def send_notifications(event):
     """Notification fan-out off the request path: one queue message per trigger."""
-    from chalicelib.messaging.notifications.queue_handler import handle_queue_batch  # not on the API's cold start
+    from chalicelib.jobs.queue_handler import handle_queue_batch  # not on the API's cold start
 
     handle_queue_batch((record.body, record.receipt_handle) for record in event)
 
@@ -81,8 +84,9 @@ def send_notifications(event):
 def remind_upcoming_events(event):
     """Hourly: queue a reminder for each live event starting within the reminder window, and queue again
     any account deletion whose message was lost."""
-    from chalicelib.messaging.notifications.reminders import enqueue_reminders
+    # The scheduled job's modules stay off the API's cold start.
     from chalicelib.services.account_deletion import requeue_stuck_jobs
+    from chalicelib.services.reminders import enqueue_reminders
 
     enqueue_reminders()
     requeue_stuck_jobs()
@@ -91,7 +95,7 @@ def remind_upcoming_events(event):
 @app.on_sns_message(topic=get_settings().inbound_sms_topic_name)
 def handle_inbound_sms(event):
     """Texts people send to the service's numbers (two-way SMS): STOP, START, HELP. Returns what was done."""
-    from chalicelib.messaging.inbound_sms import handle
+    from chalicelib.services.inbound_sms import handle  # the SMS handler's modules stay off the API's cold start
 
     return handle(event.message)
 

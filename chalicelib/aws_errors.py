@@ -122,7 +122,7 @@ def is_transient(exc: BaseException) -> bool:
         return error.get("Code") in TRANSIENT_CODES or status >= 500
     if isinstance(exc, (BotoConnectionError, BotoCoreError)):
         return True
-    cause = exc.__cause__  # the store's Conflict and Refused carry the AWS error they stand for
+    cause = exc.__cause__  # the store's Contended and Refused carry the AWS error they stand for
     return cause is not None and cause is not exc and is_transient(cause)
 
 

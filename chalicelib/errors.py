@@ -1,126 +1,131 @@
-"""Domain errors. Each carries its HTTP status and DRF-shaped body; `api.error_responses` maps them once."""
+"""What went wrong, as the services and the request plumbing say it: no HTTP here.
+
+Each class is one meaning; its status, body and headers on the wire (the DRF-shaped JSON and its default
+wording) are chosen in one place, chalicelib/api/error_responses.py. ``detail`` is the sentence a person
+reads when the raiser has one of its own (None: the default wording of its kind).
+"""
 
 from __future__ import annotations
 
-from http import HTTPStatus
+
+class DomainError(Exception):
+    """A refusal the caller is told about."""
+
+    def __init__(self, detail: str | None = None):
+        super().__init__(detail or type(self).__name__)
+        self.detail = detail
 
 
-class ApiError(Exception):
-    """An error the client is told about: a status, a JSON body and optional headers."""
-
-    status: HTTPStatus = HTTPStatus.BAD_REQUEST
-
-    def __init__(self, body: dict, headers: dict[str, str] | None = None):
-        super().__init__(body)
-        self.body = body
-        self.headers = headers or {}
-
-
-def _detail(text: str) -> dict:
-    return {"detail": text}
-
-
-class ValidationError(ApiError):
-    """400 keyed by field: ``{"field": ["message", ...]}``."""
+class ValidationError(DomainError):
+    """Bad input, keyed by field: ``{"field": ["message", ...]}`` (``errors``; the subclasses below carry what
+    was wrong instead, and are worded where they are sent)."""
 
     def __init__(self, errors: dict[str, list[str]] | dict):
-        super().__init__(errors)
+        super().__init__()
+        self.errors = errors
 
     @classmethod
     def field(cls, name: str, message: str) -> ValidationError:
         return cls({name: [message]})
 
 
-class BadRequest(ApiError):
-    def __init__(self, text: str):
-        super().__init__(_detail(text))
+class OutOfRange(ValidationError):
+    """A number past what the state allows: ``field`` may be at most ``most`` or at least ``least``."""
+
+    def __init__(self, field: str, *, most: int | None = None, least: int | None = None):
+        super().__init__({})
+        self.field, self.most, self.least = field, most, least
 
 
-class NotAuthenticated(ApiError):
-    status = HTTPStatus.UNAUTHORIZED
+class Required(ValidationError):
+    """A field the request needs was not sent."""
 
-    def __init__(self, text: str = "Authentication credentials were not provided."):
-        super().__init__(_detail(text), {"WWW-Authenticate": "Bearer"})
+    def __init__(self, field: str):
+        super().__init__({})
+        self.field = field
+
+
+class NotAnImage(ValidationError):
+    """The file sent as ``field`` is no image this service reads (or a corrupt one)."""
+
+    def __init__(self, field: str):
+        super().__init__({})
+        self.field = field
+
+
+class BadRequest(DomainError):
+    """A request that could not be read at all (a body that is no JSON, a broken form)."""
+
+
+class NotAuthenticated(DomainError):
+    """No credentials where the route needs them."""
 
 
 class InvalidToken(NotAuthenticated):
-    def __init__(self):
-        super().__init__("Invalid token.")
+    """Credentials that name nobody."""
 
 
-class PermissionDenied(ApiError):
-    status = HTTPStatus.FORBIDDEN
-
-    def __init__(self, text: str = "You do not have permission to perform this action."):
-        super().__init__(_detail(text))
+class PermissionDenied(DomainError):
+    """The caller is known and may not do this."""
 
 
-class NotFound(ApiError):
-    status = HTTPStatus.NOT_FOUND
-
-    def __init__(self, text: str = "Not found."):
-        super().__init__(_detail(text))
+class NotFound(DomainError):
+    """Nothing there, or nothing the caller may see (a stranger's event looks the same)."""
 
 
-class MethodNotAllowed(ApiError):
-    status = HTTPStatus.METHOD_NOT_ALLOWED
+class PageOutOfRange(NotFound):
+    """A page of a list past its last page (or below the first)."""
 
+
+class MethodNotAllowed(DomainError):
     def __init__(self, method: str, allowed: list[str]):
-        super().__init__(_detail(f'Method "{method}" not allowed.'), {"Allow": ", ".join(allowed)})
+        super().__init__()
+        self.method = method
+        self.allowed = allowed
 
 
-class NotAcceptable(ApiError):
-    status = HTTPStatus.NOT_ACCEPTABLE
-
-    def __init__(self):
-        super().__init__(_detail('Invalid version in "Accept" header.'))
+class NotAcceptable(DomainError):
+    """An ``Accept`` header asking for a version this service does not speak."""
 
 
-class Conflict(ApiError):
-    status = HTTPStatus.CONFLICT
+class Conflict(DomainError):
+    """The request clashes with the state it found (a cancelled or full event, a change meanwhile). ``answer``:
+    a body of its own to send instead of the detail (the conversation's refused message)."""
 
-    def __init__(self, text: str | None = None, body: dict | None = None):
-        super().__init__(body if body is not None else _detail(text or "Conflict."))
-
-
-class PayloadTooLarge(ApiError):
-    status = HTTPStatus.REQUEST_ENTITY_TOO_LARGE
-
-    def __init__(self, text: str):
-        super().__init__(_detail(text))
+    def __init__(self, detail: str | None = None, answer: dict | None = None):
+        super().__init__(detail)
+        self.answer = answer
 
 
-class UnsupportedMediaType(ApiError):
-    status = HTTPStatus.UNSUPPORTED_MEDIA_TYPE
+class PayloadTooLarge(DomainError):
+    def __init__(self, detail: str):
+        super().__init__(detail)
 
+
+class UnsupportedMediaType(DomainError):
     def __init__(self, media_type: str):
-        super().__init__(_detail(f'Unsupported media type "{media_type}" in request.'))
+        super().__init__()
+        self.media_type = media_type
 
 
-class Throttled(ApiError):
-    status = HTTPStatus.TOO_MANY_REQUESTS
+class Throttled(DomainError):
+    """Over a rate limit: allowed again in ``retry_after`` seconds (at least 1)."""
 
     def __init__(self, retry_after: int):
-        retry_after = max(1, int(retry_after))
-        super().__init__(
-            _detail(f"Request was throttled. Expected available in {retry_after} seconds."),
-            {"Retry-After": str(retry_after)},
-        )
+        super().__init__()
+        self.retry_after = max(1, int(retry_after))
+
+
+class ServiceUnavailable(DomainError):
+    """An AWS dependency (or the Graph API) is throttling or down; nothing was half-written."""
+
+    def __init__(self, detail: str | None = None, retry_after: int = 5):
+        super().__init__(detail)
         self.retry_after = retry_after
 
 
-class ServiceUnavailable(ApiError):
-    """An AWS dependency (or the Graph API) is throttling or down; nothing was half-written."""
-
-    status = HTTPStatus.SERVICE_UNAVAILABLE
-
-    def __init__(self, text: str = "Service temporarily unavailable, try again later.", retry_after: int = 5):
-        super().__init__(_detail(text), {"Retry-After": str(retry_after)})
-
-
 class TextsPaused(ServiceUnavailable):
-    """The month's text budget has no room left for a text somebody asked for (a pin): 503 until it has."""
+    """The month's text budget has no room left for a text somebody asked for (a pin): unavailable until it has."""
 
     def __init__(self, retry_after: int):
-        super().__init__("Texts are paused for now. Try again later.", retry_after=max(1, int(retry_after)))
-        self.retry_after = max(1, int(retry_after))
+        super().__init__(retry_after=max(1, int(retry_after)))

@@ -122,9 +122,9 @@ def invite_cost(client, numbers: int) -> dict:
 
 def devices(client, rounds: int) -> dict:
     try:
-        from chalicelib.messaging import devices as device_service
-    except ImportError:  # a checkout from before the structure hand-over
         from chalicelib.services import devices as device_service
+    except ImportError:  # a checkout from before the one-way layers
+        from chalicelib.messaging import devices as device_service
     from tests.utils.factories import make_person
     from tests.utils.notifications import endpoints
 

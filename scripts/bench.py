@@ -102,8 +102,8 @@ def _import_ms(modules: str) -> float:
 EVERY_SERVICE = (
     "app; from chalicelib.services.auth import authenticate; from chalicelib.services.events import EventInput; "
     "from chalicelib.services.contacts import who_has_invited_me; from chalicelib.services.conversation import "
-    "post_message; from chalicelib.api.representations import event_json; from chalicelib.services import "
-    "avatars, social; from chalicelib.messaging import devices"
+    "post_message; from chalicelib.services.representations import event_json; from chalicelib.services import "
+    "avatars, social, devices"
 )
 
 

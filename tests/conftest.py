@@ -27,6 +27,10 @@ import pytest  # noqa: E402
 from moto import mock_aws  # noqa: E402
 from moto.core.responses import BaseResponse  # noqa: E402
 
+from chalicelib import inline_queue, jobs  # noqa: E402
+
+inline_queue.register(jobs.handle_here)  # tests without the app still handle what they queue, as app.py does
+
 pytest_plugins = [
     "tests.utils.browser",  # the `chromium` fixture of the browser tests
     "tests.utils.pin_key",  # `deployed_stage`: a stage whose pin key is in SSM

@@ -7,6 +7,7 @@ import logging
 import boto3
 import pytest
 
+from chalicelib.api.error_responses import headers_of, status_of
 from tests.utils.api import texts_to
 from tests.utils.factories import stored_pin
 from tests.utils.pin_key import KEY, PARAMETER, put_pin_key
@@ -45,7 +46,7 @@ def test_a_missing_parameter_is_503_with_a_log_line_and_no_fallback(deployed_sta
 
     with caplog.at_level(logging.ERROR), pytest.raises(ServiceUnavailable) as raised:
         auth.request_pin(PHONE, "203.0.113.9")
-    assert raised.value.status == 503 and "Retry-After" in raised.value.headers
+    assert status_of(raised.value) == 503 and "Retry-After" in headers_of(raised.value)
     assert "ParameterNotFound" in caplog.text
 
 

@@ -1,5 +1,6 @@
 import pytest
 
+from chalicelib.api.error_responses import body_of
 from chalicelib.errors import ValidationError
 from chalicelib.validation import Fields
 
@@ -13,8 +14,8 @@ def test_every_error_is_collected_before_raising():
     fields.string("missing", required=True)
     with pytest.raises(ValidationError) as caught:
         fields.raise_if_errors()
-    assert set(caught.value.body) == {"title", "spots", "when", "missing"}
-    assert caught.value.body["spots"] == ["Ensure this value is greater than or equal to 0."]
+    assert set(body_of(caught.value)) == {"title", "spots", "when", "missing"}
+    assert body_of(caught.value)["spots"] == ["Ensure this value is greater than or equal to 0."]
 
 
 def test_phone_list_reports_each_bad_entry_by_position():

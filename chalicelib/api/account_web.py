@@ -10,9 +10,10 @@ from __future__ import annotations
 from chalice import Response
 
 from chalicelib.api.blueprint import ApiBlueprint
+from chalicelib.api.error_responses import body_of, headers_of, status_of
 from chalicelib.api.guest_page import posted_from_the_page
 from chalicelib.api.request import FORM_BODY, NO_BODY, RequestContext
-from chalicelib.errors import ApiError, PermissionDenied, TextsPaused, ValidationError
+from chalicelib.errors import DomainError, PermissionDenied, TextsPaused, ValidationError
 from chalicelib.validation import Fields
 
 # The pages and the account service: imported inside the functions that use them, so a cold start of the API
@@ -24,18 +25,18 @@ PASSED_ON_HEADERS = ("Retry-After",)
 
 
 def _html(ctx: RequestContext, html: str, status: int = 200) -> Response:
-    from chalicelib.guest_page import pages
+    from chalicelib.guest_page import pages  # the HTML pages: off the API's cold start
 
     headers = {"Content-Type": pages.HTML, **pages.security_headers()}
     return Response(body="" if ctx.method == "HEAD" else html, status_code=status, headers=headers)
 
 
-def error_page(error: ApiError, method: str) -> Response:
-    from chalicelib.guest_page import account_pages, pages
+def error_page(error: DomainError, method: str) -> Response:
+    from chalicelib.guest_page import account_pages, pages  # the HTML pages: off the API's cold start
 
-    status = int(error.status)
-    passed = {name: value for name, value in error.headers.items() if name in PASSED_ON_HEADERS}
-    paused = error.body["detail"] if isinstance(error, TextsPaused) else None
+    status = status_of(error)
+    passed = {name: value for name, value in headers_of(error).items() if name in PASSED_ON_HEADERS}
+    paused = body_of(error)["detail"] if isinstance(error, TextsPaused) else None
     body = "" if method == "HEAD" else account_pages.error_page(status, passed.get("Retry-After"), paused)
     headers = {"Content-Type": pages.HTML, **pages.security_headers(), **passed}
     return Response(body=body, status_code=status, headers=headers)
@@ -56,16 +57,16 @@ def _number(form: dict) -> tuple[str | None, str | None]:
 
 @blueprint.route("/account/delete", ["GET"], auth=False, body=NO_BODY, error_page=error_page)
 def start(ctx: RequestContext):
-    from chalicelib.guest_page import account_pages
-    from chalicelib.services import web_account
+    from chalicelib.guest_page import account_pages  # the HTML pages: off the API's cold start
+    from chalicelib.services import web_account  # the web deletion flow and pin key: off the API's cold start
 
     return _html(ctx, account_pages.number_page(web_account.number_form_token()))
 
 
 @blueprint.route("/account/delete/pin", ["POST"], auth=False, body=FORM_BODY, error_page=error_page)
 def send_pin(ctx: RequestContext):
-    from chalicelib.guest_page import account_pages
-    from chalicelib.services import web_account
+    from chalicelib.guest_page import account_pages  # the HTML pages: off the API's cold start
+    from chalicelib.services import web_account  # the web deletion flow and pin key: off the API's cold start
 
     form = _form(ctx)
     token = web_account.number_form_token()
@@ -77,15 +78,15 @@ def send_pin(ctx: RequestContext):
     try:
         web_account.send_pin(number, ctx.source_ip)
     except ValidationError as refused:  # an opted-out number, say
-        message = next(iter(refused.body.values()))[0]
+        message = next(iter(body_of(refused).values()))[0]
         return _html(ctx, account_pages.number_page(token, number=number, error=message), 400)
     return _html(ctx, account_pages.pin_page(web_account.pin_form_token(number), number))
 
 
 @blueprint.route("/account/delete/verify", ["POST"], auth=False, body=FORM_BODY, error_page=error_page)
 def verify(ctx: RequestContext):
-    from chalicelib.guest_page import account_pages
-    from chalicelib.services import web_account
+    from chalicelib.guest_page import account_pages  # the HTML pages: off the API's cold start
+    from chalicelib.services import web_account  # the web deletion flow and pin key: off the API's cold start
 
     form = _form(ctx)
     number, error = _number(form)
@@ -94,7 +95,7 @@ def verify(ctx: RequestContext):
     try:
         grant = web_account.grant_for(number, (form.get("pin") or "").strip()[:32], ctx.source_ip)
     except ValidationError as refused:
-        message = refused.body.get("pin", ["Invalid pin."])[0]
+        message = body_of(refused).get("pin", ["Invalid pin."])[0]
         return _html(ctx, account_pages.pin_page(web_account.pin_form_token(number), number, error=message), 400)
     if grant is None:
         return _html(ctx, account_pages.no_account_page())
@@ -103,8 +104,8 @@ def verify(ctx: RequestContext):
 
 @blueprint.route("/account/delete/confirm", ["POST"], auth=False, body=FORM_BODY, error_page=error_page)
 def confirm(ctx: RequestContext):
-    from chalicelib.guest_page import account_pages
-    from chalicelib.services import web_account
+    from chalicelib.guest_page import account_pages  # the HTML pages: off the API's cold start
+    from chalicelib.services import web_account  # the web deletion flow and pin key: off the API's cold start
 
     form = _form(ctx)
     if not web_account.redeem(form.get("grant")):

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from chalicelib.api import representations
 from chalicelib.api.blueprint import ApiBlueprint
 from chalicelib.api.request import NO_BODY, RequestContext
 from chalicelib.api.responses import NO_CONTENT
-from chalicelib.services import auth, users
+from chalicelib.services import auth, representations, users
 from chalicelib.validation import Fields
 
 blueprint = ApiBlueprint(__name__)

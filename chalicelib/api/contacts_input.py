@@ -12,8 +12,8 @@ Error shapes of the favorites body (Django REST framework's own):
   ``{"phone_numbers": {"1": ["Enter a valid phone number."]}}``, or
   ``{"phone_numbers": ["Ensure this field has no more than 1000 elements."]}``.
 
-Every entry is checked and every photo decoded and re-encoded before anything is written, so a
-400 stores nothing: no item and no S3 object.
+Every entry is checked and every photo decoded and re-encoded (services/contact_photos.py) before anything
+is written, so a 400 stores nothing: no item and no S3 object.
 """
 
 from __future__ import annotations
@@ -23,14 +23,15 @@ import binascii
 import re
 from typing import Any
 
+from chalicelib.api.error_responses import body_of
 from chalicelib.config import get_settings
-from chalicelib.errors import PayloadTooLarge, ValidationError
+from chalicelib.errors import NotAnImage, ValidationError
+from chalicelib.services.contact_photos import PHOTO_FIELD, PhotosTooCostly, clean_photos, too_large_message
 from chalicelib.services.contacts import ContactInput
 from chalicelib.validation import NOT_LIST, NOT_NULL, REQUIRED, Fields, text_errors_by_position
 
 MAX_ENTRIES = 1000
 MAX_NAME = 256
-PHOTO_FIELD = "photo"
 
 NO_DATA = "No data provided"
 PHOTOS_TOO_COSTLY = "These photos are too large to process in one request: send fewer or smaller ones at a time."
@@ -93,13 +94,14 @@ def parse_favorites(body: Any, *, with_details: bool) -> list[ContactInput]:
 
     unique = list({entry.phone: entry for entry in entries}.values())
     if with_details:
-        _check_decoding_budget(key, unique)
+        try:
+            problems = clean_photos(unique)
+        except PhotosTooCostly:
+            _raise_list_errors(key, {"non_field_errors": [PHOTOS_TOO_COSTLY]})
         errors = [{} for _ in items]
         position = {entry.phone: index for index, entry in enumerate(entries)}  # the last of each number
-        for entry in unique:
-            error = _process_photo(entry)
-            if error:
-                errors[position[entry.phone]] = {PHOTO_FIELD: [error]}
+        for phone, problem in problems.items():
+            errors[position[phone]] = body_of(problem)
         if any(errors):
             _raise_list_errors(key, errors)
     return unique
@@ -128,7 +130,7 @@ def _decode_photo(value: Any, fields: Fields) -> bytes | None:
     max_bytes = get_settings().avatar_max_bytes
     text = _WHITESPACE.sub("", _DATA_URI.sub("", value, count=1))
     if len(text) > (max_bytes + 2) // 3 * 4:  # too big before decoding anything
-        fields.error(PHOTO_FIELD, _too_large_message(max_bytes))
+        fields.error(PHOTO_FIELD, too_large_message(max_bytes))
         return None
     try:
         return base64.b64decode(text + "=" * (-len(text) % 4), validate=True)
@@ -137,57 +139,12 @@ def _decode_photo(value: Any, fields: Fields) -> bytes | None:
         return None
 
 
-def _check_decoding_budget(key: str, entries: list[ContactInput]) -> None:
-    """400 before any decoding when the photos together would decode to more than
-    ``IMAGE_DECODE_PIXELS_PER_REQUEST`` pixels: the bound on the request's CPU for images."""
-    from chalicelib.services.images import decoded_pixels
-
-    budget = get_settings().image_decode_pixels_per_request
-    total = sum(decoded_pixels(entry.photo) for entry in entries if isinstance(entry.photo, bytes))
-    if total > budget:
-        _raise_list_errors(key, {"non_field_errors": [PHOTOS_TOO_COSTLY]})
-
-
 def too_many_photos_message(most: int) -> str:
     return f"Ensure this request has no more than {most} photos."
 
 
-def _process_photo(entry: ContactInput) -> str | None:
-    """Replace the entry's raw photo by a clean JPEG; the error message when it is no good image.
-
-    At most ``FAVORITE_PHOTO_MAX_PIXELS``, read from the header before any pixel is decoded; only the
-    big rendition is made (a contact has one photo)."""
-    if not isinstance(entry.photo, bytes):
-        return None
-    from chalicelib.services.images import process_image
-
-    settings = get_settings()
-    try:
-        processed = process_image(
-            entry.photo,
-            field=PHOTO_FIELD,
-            max_bytes=settings.avatar_max_bytes,
-            max_pixels=settings.favorite_photo_max_pixels,
-            square=False,
-        )
-    except PayloadTooLarge:
-        return _too_large_message(settings.avatar_max_bytes)
-    except ValidationError as error:
-        return error.body[PHOTO_FIELD][0]
-    entry.photo = processed.big
-    return None
-
-
 def _invalid_image_message() -> str:
-    from chalicelib.services.images import INVALID_IMAGE
-
-    return INVALID_IMAGE
-
-
-def _too_large_message(max_bytes: int) -> str:
-    """Avatar's 413 text, here as a field error: "File too large. Maximum size is 4 MB."."""
-    size = f"{max_bytes / 2**20:.2f}".rstrip("0").rstrip(".")
-    return f"File too large. Maximum size is {size} MB."
+    return body_of(NotAnImage(PHOTO_FIELD))[PHOTO_FIELD][0]
 
 
 def lookup_numbers(body: Any) -> list[Any]:

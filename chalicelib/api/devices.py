@@ -27,7 +27,7 @@ def _device_token(ctx: RequestContext) -> str:
 
 @blueprint.route("/notifications/add_ios_device", ["POST"])
 def add_ios_device(ctx: RequestContext):
-    from chalicelib.messaging import devices
+    from chalicelib.services import devices  # SNS devices: off the API's cold start
 
     devices.add_device(ctx.user, _device_token(ctx))
     return NO_CONTENT
@@ -35,7 +35,7 @@ def add_ios_device(ctx: RequestContext):
 
 @blueprint.route("/notifications/remove_ios_device", ["POST"])
 def remove_ios_device(ctx: RequestContext):
-    from chalicelib.messaging import devices
+    from chalicelib.services import devices  # SNS devices: off the API's cold start
 
     devices.remove_device(ctx.user, _device_token(ctx))
     return NO_CONTENT

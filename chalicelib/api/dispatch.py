@@ -11,10 +11,11 @@ from typing import Any
 from chalice import Response
 
 from chalicelib.api.access_log import log_request
-from chalicelib.api.error_responses import ErrorPage, as_api_error, error_response
+from chalicelib.api.error_responses import ErrorPage, as_domain_error, error_response
 from chalicelib.api.request import RequestContext, bearer_token, check_body_size, check_version, parse_body
 from chalicelib.api.responses import to_response
 from chalicelib.errors import MethodNotAllowed
+from chalicelib.services.auth import authenticate
 
 
 @dataclass(frozen=True)
@@ -42,13 +43,11 @@ def dispatch(request, spec: RouteSpec | None, allowed: list[str], params: dict[s
         if spec is None:
             raise MethodNotAllowed(request.method, allowed)
         if spec.auth:
-            from chalicelib.services.auth import authenticate
-
             ctx.user, ctx.token = authenticate(bearer_token(request))
         parse_body(ctx, spec.body)
         response = to_response(spec.handler(ctx), request.method)
     except Exception as exc:  # noqa: BLE001 - every fault becomes an HTTP answer here
-        error = as_api_error(exc, request.method, request.path)
+        error = as_domain_error(exc, request.method, request.path)
         response = error_response(error, request.method, spec.error_page if spec is not None else None)
     response.headers["X-Request-Id"] = request_id
     log_request(request, response.status_code, started, request_id, ctx.user)

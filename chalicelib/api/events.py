@@ -6,22 +6,21 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from chalicelib import localtime
-from chalicelib.api import representations
 from chalicelib.api.blueprint import ApiBlueprint
 from chalicelib.api.request import NO_BODY, RequestContext
 from chalicelib.api.responses import NO_CONTENT, HandlerResult
 from chalicelib.config import get_settings
 from chalicelib.domain import event_fields
 from chalicelib.domain.event_fields import MAX_EXTRA_GUESTS
-from chalicelib.errors import NotFound, ValidationError
-from chalicelib.services import event_reads
+from chalicelib.errors import PageOutOfRange, ValidationError
+from chalicelib.services import event_reads, representations
 from chalicelib.timeutil import parse_datetime, parse_iso_as_sent
 from chalicelib.validation import REQUIRED, Fields
 
 # The write services (events, replies) and the messaging they pull in: imported inside the handlers that
 # write, so a cold start that reads an event skips them.
 if TYPE_CHECKING:
-    from chalicelib.services.events import EventInput
+    from chalicelib.services.events import EventInput  # event writes and messaging: off the API's cold start
 
 blueprint = ApiBlueprint(__name__)
 
@@ -113,7 +112,7 @@ def _parsed(fields: Fields, field: event_fields.EventField, creating: bool):
 
 def _event_input(body: dict, *, creating: bool) -> EventInput:
     """Every field checked before anything is written; all errors at once."""
-    from chalicelib.services import events
+    from chalicelib.services import events  # event writes and messaging: off the API's cold start
 
     fields = Fields(body)
     data = events.EventInput(**{field.name: _parsed(fields, field, creating) for field in event_fields.EVENT_FIELDS})
@@ -184,7 +183,7 @@ def _page(ctx: RequestContext) -> int:
     if raw is None or raw == "":
         return 1
     if not raw.isascii() or not raw.isdigit() or int(raw) < 1:
-        raise NotFound(event_reads.INVALID_PAGE)
+        raise PageOutOfRange()
     return int(raw)
 
 
@@ -222,7 +221,7 @@ def list_events(ctx: RequestContext):
 
 @blueprint.route("/events", ["POST"])
 def create_event(ctx: RequestContext):
-    from chalicelib.services import events
+    from chalicelib.services import events  # event writes and messaging: off the API's cold start
 
     data = _event_input(ctx.json_object(), creating=True)
     view = events.create_event(ctx.user, data)
@@ -264,7 +263,7 @@ def event_detail(ctx: RequestContext):
 
 @blueprint.route("/events/{event_id}", ["PATCH"])
 def edit_event(ctx: RequestContext):
-    from chalicelib.services import events
+    from chalicelib.services import events  # event writes and messaging: off the API's cold start
 
     event_id = ctx.path_id("event_id")
     data = _event_input(ctx.json_object(), creating=False)
@@ -274,14 +273,14 @@ def edit_event(ctx: RequestContext):
 
 @blueprint.route("/events/{event_id}/cancel_event", ["PUT"], body=NO_BODY)
 def cancel_event(ctx: RequestContext):
-    from chalicelib.services import events
+    from chalicelib.services import events  # event writes and messaging: off the API's cold start
 
     events.cancel_event(ctx.user, ctx.path_id("event_id"))
     return NO_CONTENT
 
 
 def _rsvp(ctx: RequestContext, accept: bool):
-    from chalicelib.services import replies
+    from chalicelib.services import replies  # replies and messaging: off the API's cold start
 
     event_id = ctx.path_id("event_id")
     message, extra_guests = _rsvp_input(ctx, accept=accept)
@@ -301,7 +300,7 @@ def reject(ctx: RequestContext):
 
 @blueprint.route("/events/{event_id}/invitations/{invitation_id}/mark_seen", ["PUT"], body=NO_BODY)
 def mark_seen(ctx: RequestContext):
-    from chalicelib.services import replies
+    from chalicelib.services import replies  # replies and messaging: off the API's cold start
 
     event_id = ctx.path_id("event_id")
     invitation_id = ctx.path_id("invitation_id")

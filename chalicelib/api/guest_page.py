@@ -14,9 +14,10 @@ from urllib.parse import urlsplit
 from chalice import Response
 
 from chalicelib.api.blueprint import ApiBlueprint
+from chalicelib.api.error_responses import body_of, headers_of, status_of
 from chalicelib.api.request import FORM_BODY, NO_BODY, RequestContext
 from chalicelib.config import get_settings
-from chalicelib.errors import ApiError, Conflict, PermissionDenied, ValidationError
+from chalicelib.errors import Conflict, DomainError, PermissionDenied, ValidationError
 from chalicelib.timeutil import utcnow
 from chalicelib.validation import Fields
 
@@ -63,24 +64,24 @@ def posted_from_the_page(headers) -> bool:
 
 
 def _headers(content_type: str, **more: str) -> dict[str, str]:
-    from chalicelib.guest_page import pages
+    from chalicelib.guest_page import pages  # the HTML pages: off the API's cold start
 
     return {"Content-Type": content_type, **pages.security_headers(), **more}
 
 
 def _html(ctx: RequestContext, html: str, status: int = 200) -> Response:
-    from chalicelib.guest_page import pages
+    from chalicelib.guest_page import pages  # the HTML pages: off the API's cold start
 
     body = "" if ctx.method == "HEAD" else html
     return Response(body=body, status_code=status, headers=_headers(pages.HTML))
 
 
-def error_page(error: ApiError, method: str) -> Response:
+def error_page(error: DomainError, method: str) -> Response:
     """Errors of these routes as HTML pages with the page's headers (and Retry-After where given)."""
-    from chalicelib.guest_page import pages
+    from chalicelib.guest_page import pages  # the HTML pages: off the API's cold start
 
-    status = int(error.status)
-    passed = {name: value for name, value in error.headers.items() if name in PASSED_ON_HEADERS}
+    status = status_of(error)
+    passed = {name: value for name, value in headers_of(error).items() if name in PASSED_ON_HEADERS}
     body = "" if method == "HEAD" else pages.error_page(status, passed.get("Retry-After"))
     return Response(body=body, status_code=status, headers=_headers(pages.HTML, **passed))
 
@@ -106,32 +107,35 @@ def _page_url(ctx: RequestContext) -> str:
 
 @blueprint.route("/i/{code}", ["GET"], auth=False, body=NO_BODY, error_page=error_page)
 def event_page(ctx: RequestContext):
-    from chalicelib.guest_page import pages, rsvp
+    from chalicelib.guest_page import pages  # the HTML pages: off the API's cold start
+    from chalicelib.services import guest_answers  # the guest page's use cases: off the API's cold start
 
-    page = rsvp.open_link(_code(ctx), ctx.source_ip)
+    page = guest_answers.open_link(_code(ctx), ctx.source_ip)
     notice = SAVED if ctx.query("answered") == "1" else None
     if ctx.query("stopped") == "1":
         notice = STOPPED.format(service=get_settings().service_name)
-    html = pages.event_page(page, page_url=_page_url(ctx), now=utcnow(), token=rsvp.form_token(page), notice=notice)
+    token = guest_answers.form_token(page)
+    html = pages.event_page(page, page_url=_page_url(ctx), now=utcnow(), token=token, notice=notice)
     return _html(ctx, html)
 
 
 @blueprint.route("/i/{code}/rsvp", ["POST"], auth=False, body=FORM_BODY, error_page=error_page)
 def answer(ctx: RequestContext):
-    from chalicelib.guest_page import pages, rsvp
+    from chalicelib.guest_page import pages  # the HTML pages: off the API's cold start
+    from chalicelib.services import guest_answers  # the guest page's use cases: off the API's cold start
 
     if not posted_from_the_page(ctx.request.headers):
         raise PermissionDenied()
-    page = rsvp.open_link(_code(ctx), ctx.source_ip, host=False)  # an answer needs no host's name
+    page = guest_answers.open_link(_code(ctx), ctx.source_ip, host=False)  # an answer needs no host's name
     form = ctx.body or {}
 
     def again(status: int, **shown) -> Response:
-        shown_page = rsvp.with_host(page)
-        token = rsvp.form_token(shown_page)
+        shown_page = guest_answers.with_host(page)
+        token = guest_answers.form_token(shown_page)
         html = pages.event_page(shown_page, page_url=_page_url(ctx), now=utcnow(), token=token, **shown)
         return _html(ctx, html, status)
 
-    if not rsvp.form_token_valid(page, form.get("csrf")):
+    if not guest_answers.form_token_valid(page, form.get("csrf")):
         return again(403, problem=EXPIRED_FORM, message=form.get("message", ""))
     if form.get("answer") not in ANSWERS:
         return again(400, problem=CHOOSE, message=form.get("message", ""))
@@ -143,38 +147,40 @@ def answer(ctx: RequestContext):
     if extra_guests is False:
         return again(400, problem=CHOOSE_GUESTS, message=form.get("message", ""))
     try:
-        rsvp.answer(page, accept=ANSWERS[form["answer"]], message=message or "", extra_guests=extra_guests)
+        guest_answers.answer(page, accept=ANSWERS[form["answer"]], message=message or "", extra_guests=extra_guests)
     except ValidationError:
         return again(400, problem=CHOOSE_GUESTS, message=form.get("message", ""))
     except Conflict as refused:
-        page = rsvp.open_link(_code(ctx), ctx.source_ip, counted=False)  # show what changed
-        return again(409, problem=refused.body.get("detail"))
+        page = guest_answers.open_link(_code(ctx), ctx.source_ip, counted=False)  # show what changed
+        return again(409, problem=body_of(refused).get("detail"))
     location = f"../{page.code}?answered=1"  # /i/<code>/rsvp -> /i/<code>, under any stage path
     return Response(body="", status_code=303, headers=_headers(pages.HTML, Location=location))
 
 
 @blueprint.route("/i/{code}/stop", ["POST"], auth=False, body=FORM_BODY, error_page=error_page)
 def stop_texts(ctx: RequestContext):
-    from chalicelib.guest_page import pages, rsvp
+    from chalicelib.guest_page import pages  # the HTML pages: off the API's cold start
+    from chalicelib.services import guest_answers  # the guest page's use cases: off the API's cold start
 
     if not posted_from_the_page(ctx.request.headers):
         raise PermissionDenied()
-    page = rsvp.open_link(_code(ctx), ctx.source_ip, host=False)
-    if not rsvp.form_token_valid(page, (ctx.body or {}).get("csrf")):
-        shown_page = rsvp.with_host(page)
-        token = rsvp.form_token(shown_page)
+    page = guest_answers.open_link(_code(ctx), ctx.source_ip, host=False)
+    if not guest_answers.form_token_valid(page, (ctx.body or {}).get("csrf")):
+        shown_page = guest_answers.with_host(page)
+        token = guest_answers.form_token(shown_page)
         html = pages.event_page(shown_page, page_url=_page_url(ctx), now=utcnow(), token=token, problem=EXPIRED_FORM)
         return _html(ctx, html, 403)
-    rsvp.stop_texts(page)
+    guest_answers.stop_texts(page)
     location = f"../{page.code}?stopped=1"
     return Response(body="", status_code=303, headers=_headers(pages.HTML, Location=location))
 
 
 @blueprint.route("/i/{code}/event.ics", ["GET"], auth=False, body=NO_BODY, error_page=error_page)
 def calendar_entry(ctx: RequestContext):
-    from chalicelib.guest_page import ics, rsvp
+    from chalicelib.guest_page import ics  # the HTML pages: off the API's cold start
+    from chalicelib.services import guest_answers  # the guest page's use cases: off the API's cold start
 
-    page = rsvp.open_link(_code(ctx), ctx.source_ip, host=False)
+    page = guest_answers.open_link(_code(ctx), ctx.source_ip, host=False)
     body = "" if ctx.method == "HEAD" else ics.calendar(page.event, _page_url(ctx), utcnow())
     headers = _headers(ics.CONTENT_TYPE, **{"Content-Disposition": ics.content_disposition(page.event.title)})
     return Response(body=body, status_code=200, headers=headers)

@@ -21,12 +21,14 @@ import logging
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 
-from chalicelib import aws
+from chalicelib import aws, store
 from chalicelib.aws_errors import error_code, is_transient
 from chalicelib.config import get_settings
 from chalicelib.errors import TextsPaused
 from chalicelib.messaging.local_echo import echo
 from chalicelib.messaging.sms_segments import segments
+from chalicelib.parallel import parallel_map
+from chalicelib.store import counters
 
 log = logging.getLogger("invites")
 
@@ -77,8 +79,6 @@ def _month(now: datetime) -> tuple[int, datetime]:
 
 def budget_key(now: datetime) -> str:
     """The counter of segments sent in the month of ``now``."""
-    from chalicelib.store import counters
-
     return counters.counter_key(BUDGET_SCOPE, "segments", _month(now)[0])
 
 
@@ -110,9 +110,6 @@ def _reserve(costs: Sequence[int], priority: Priority, now: datetime) -> int:
     did. One conditional ADD when they all fit; else (several texts) the counter read and the ADD tried again
     for fewer. Parallel senders that keep moving the counter may leave texts uncounted (limited early, never
     late)."""
-    from chalicelib import store
-    from chalicelib.store import counters
-
     limit = budget_limit(priority)
     if limit is None:
         return len(costs)
@@ -136,8 +133,6 @@ def _give_back(spent: int, now: datetime) -> None:
     """Segments counted for texts that did not go out, back to the month's budget (best effort)."""
     if spent <= 0 or budget_limit(Priority.ASKED) is None:
         return
-    from chalicelib.store import counters
-
     try:
         counters.add(budget_key(now), -spent)
     except Exception:  # noqa: BLE001 - the budget is short by a text or two; nothing else is wrong
@@ -189,8 +184,6 @@ def send_each(texts: Sequence[tuple[str, str]], *, priority: Priority, originati
     """Send each ``(number, text)`` as ``send_sms`` does, side by side, as far as the month's budget goes (in
     order): one count for all of them. What became of each: SENT, HELD (no room in the budget) or FAILED
     (SNS refused or was down: logged; its segments are given back)."""
-    from chalicelib.parallel import parallel_map
-
     if not texts:
         return []
     now = datetime.now(UTC)

@@ -85,6 +85,9 @@ class RateLog(AuthTable, discriminator="rate_log"):
     expires_at = TTLAttribute()
 
 
+CLAIM_DAYS = 14  # a delivery claim's least life, at least the queue's retention: a redelivery always finds it
+
+
 class SentNotification(AuthTable, discriminator="sent"):
     """One push to one device, claimed before it is sent, so a redelivered queue message never sends
     it twice. ``state`` is "sending" while a worker holds the claim (``nonce``, since ``claimed_at``),
@@ -97,7 +100,7 @@ class SentNotification(AuthTable, discriminator="sent"):
 
 
 class StoppedNumber(AuthTable, discriminator="stop"):
-    """A number that asked for no more invitation texts, kept only as a keyed hash (messaging/stop_list.py).
+    """A number that asked for no more invitation texts, kept only as a keyed hash (services/stop_list.py).
     ``source`` says how it asked: "page" (the guest page's button) or "text" (a STOP reply)."""
 
     source = UnicodeAttribute()

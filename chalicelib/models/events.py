@@ -186,7 +186,7 @@ class Invitation(EventsTable, discriminator="invitation"):
     rsvp_message = UnicodeAttribute(default="")
     rsvp_time = UTCDateTimeAttribute(null=True)
     cancelled = BooleanAttribute(default=False)
-    # SHA-256 of the web link code texted to a guest without an account (services/invite_links.py)
+    # SHA-256 of the web link code texted to a guest without an account (chalicelib/invite_links.py)
     link_hash = UnicodeAttribute(null=True)
     # a second link, minted when a waitlisted guest without an account is promoted and texted again
     notice_link_hash = UnicodeAttribute(null=True)

@@ -9,6 +9,11 @@
 | DeviceOwner     | DEVICE#<token>  | OWNER            |
 | Favorite        | USER#<owner>    | FAV#<e164>       |
 | InvitedNumber   | USER#<owner>    | INVITED#<e164>   |
+| ExportRecord    | USER#<id>       | EXPORT           |
+| DeletionJob     | ACCOUNT_DELETION| <user id>        |
+
+Every kind of item is defined here, so a read of a whole partition (``USER#<id>``) knows each item it
+meets whatever else was imported.
 
 The sparse index ``favorites_by_phone`` (``fav_phone``) finds who keeps a number as a favorite.
 """
@@ -31,6 +36,8 @@ from chalicelib.models.base import TableModel, table_meta
 PROFILE_SK = "PROFILE"
 PHONE_SK = "PHONE"
 OWNER_SK = "OWNER"
+EXPORT_SK = "EXPORT"
+JOBS_PK = "ACCOUNT_DELETION"  # the partition of pending account deletions (one item per user)
 
 
 USER_PREFIX = "USER#"
@@ -162,3 +169,31 @@ class InvitedNumber(UsersTable, discriminator="invited"):
     that invitations share with contact lookups (services.events)."""
 
     created = UTCDateTimeAttribute()
+
+
+class ExportRecord(UsersTable, discriminator="export"):
+    """A user's data export: ``state`` "pending" until the file is written, then "ready" with its key;
+    expires (TTL) with the file (store/exports.py)."""
+
+    state = UnicodeAttribute()
+    nonce = UnicodeAttribute()  # tells one request's worker from the next one's
+    requested = UTCDateTimeAttribute()
+    object_key = UnicodeAttribute(null=True)
+    ready_at = UTCDateTimeAttribute(null=True)
+    expires_at = TTLAttribute(null=True)
+
+
+class DeletionJob(UsersTable, discriminator="deletion_job"):
+    """A deletion in progress. ``full_name`` is kept only for the cancel notices of the person's events,
+    and goes with the item when the cascade is over."""
+
+    user_id = NumberAttribute()
+    full_name = UnicodeAttribute(default="")
+    requested = UTCDateTimeAttribute()
+    # When the worker last started a step of it (its own message or one of its events'): a job worked on
+    # lately is running, not lost.
+    worked_on = UTCDateTimeAttribute(null=True)
+
+    @property
+    def last_progress(self):
+        return self.worked_on or self.requested

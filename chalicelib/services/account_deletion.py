@@ -31,8 +31,8 @@ from chalicelib.config import get_settings
 from chalicelib.messaging import notifications
 from chalicelib.messaging.notifications import Outcome, RetryLater
 from chalicelib.messaging.notifications.queueing import send_many
-from chalicelib.messaging.notifications.recipients import cancel_notices
 from chalicelib.parallel import parallel_map
+from chalicelib.services.notification_jobs import cancel_notices
 from chalicelib.services.waitlist import promote_waiting
 from chalicelib.store import account_deletion as store
 from chalicelib.store.events import load_partition

@@ -14,7 +14,7 @@ import time
 from datetime import timedelta
 from typing import TYPE_CHECKING
 
-from chalicelib import store
+from chalicelib import limits, store
 from chalicelib.config import get_settings
 from chalicelib.errors import InvalidToken, ServiceUnavailable, Throttled, ValidationError
 from chalicelib.parallel import parallel_map
@@ -35,7 +35,7 @@ PIN_DIGITS = 6
 
 
 def _pin_hmac(e164: str, pin: str) -> str:
-    from chalicelib.pinkey import pin_key
+    from chalicelib.pinkey import pin_key  # the pin key (SSM): off the API's cold start
 
     # deployed stages: the SSM key, 503 without one (never the public development key)
     return hmac.new(pin_key(), f"{e164}:{pin}".encode(), hashlib.sha256).hexdigest()
@@ -48,8 +48,7 @@ def hash_token(token: str) -> str:
 def _number_limit(e164: str) -> RollingLimit:
     """Pins texted to one number in any window (15 minutes): also the longest someone else can hold the
     number's login back by asking for its pins."""
-    from chalicelib import limits
-    from chalicelib.services.ratelimit import RollingLimit
+    from chalicelib.services.ratelimit import RollingLimit  # rolling limits: off the API's cold start
 
     return RollingLimit.of(limits.PINS_PER_NUMBER, e164)
 
@@ -61,9 +60,12 @@ def request_pin(e164: str, source_ip: str) -> None:
     month's text budget: 503 TextsPaused, undone the same way). A
     number on SNS's opt-out list is refused (400) before anything is written or sent; the stop list,
     which is for invitation texts only, does not apply: the person asked for this pin."""
-    from chalicelib import limits
-    from chalicelib.messaging import sms_sender
-    from chalicelib.services.ratelimit import ROLLING_ATTEMPTS, Limit, address_subject
+    from chalicelib.messaging import sms_sender  # the messaging package: off the API's cold start
+    from chalicelib.services.ratelimit import (  # rolling limits: off the API's cold start
+        ROLLING_ATTEMPTS,
+        Limit,
+        address_subject,
+    )
 
     settings = get_settings()
     if sms_sender.opted_out(e164):
@@ -80,7 +82,7 @@ def request_pin(e164: str, source_ip: str) -> None:
         log = number_limit.write(usage, 1, now)
         try:
             tokens.save_pin_counted(item, [address_limit.counted_add(now)], log=log)
-        except store.Conflict:
+        except store.Contended:
             raise TryAgain() from None  # in AWS: cancelled by a parallel transaction on the same item
         except store.Refused as refused:
             if refused.item_failed(tokens.LOG_POSITION):
@@ -117,7 +119,7 @@ def verify_pin(e164: str, pin: str, source_ip: str) -> tuple:
     Three rounds: the address count, the try and the phone claim read side by side; the user read
     (or made); one transaction that consumes the pin, stores the token and activates a former
     invitee."""
-    from chalicelib.messaging import notifications
+    from chalicelib.messaging import notifications  # the messaging package: off the API's cold start
 
     item, claim = _checked_pin(e164, pin, source_ip)
     user, created = users.user_for_login(e164, claim)
@@ -139,7 +141,7 @@ def verify_pin(e164: str, pin: str, source_ip: str) -> tuple:
 def _checked_pin(e164: str, pin: str, source_ip: str) -> tuple:
     """Spend one try of the pin (within the address's limit) and compare it; 400 when it does not match.
     Returns the pin (for the caller to consume) and the number's phone claim."""
-    from chalicelib.pinkey import pin_key
+    from chalicelib.pinkey import pin_key  # the pin key (SSM): off the API's cold start
 
     pin_key()  # a stage without its key answers 503 before a try is spent
     item, claim = _first_round(e164, source_ip)
@@ -163,8 +165,7 @@ def prove_number(e164: str, pin: str, source_ip: str) -> int | None:
 def _first_round(e164: str, source_ip: str) -> tuple:
     """Count the try against the address and the pin side by side, and read the phone claim.
     Over the address limit: the pin's try is given back (if it was spent) and the answer is 429."""
-    from chalicelib import limits
-    from chalicelib.services.ratelimit import Limit, address_subject, hit
+    from chalicelib.services.ratelimit import Limit, address_subject, hit  # rolling limits: off the API's cold start
 
     limit = Limit.of(limits.VERIFY_PER_ADDRESS, address_subject(source_ip))
 

@@ -13,7 +13,7 @@ from datetime import datetime
 
 from chalicelib import store
 from chalicelib.config import get_settings
-from chalicelib.errors import Conflict, NotFound, ServiceUnavailable, ValidationError
+from chalicelib.errors import Conflict, NotFound, Required, ServiceUnavailable, ValidationError
 from chalicelib.ids import new_id
 from chalicelib.retry import linear, retry
 from chalicelib.services.event_reads import EVENT_CANCELLED
@@ -23,7 +23,6 @@ from chalicelib.timeutil import format_datetime, utcnow
 from chalicelib.validation import comparable_text
 
 POLL_LIMIT = 3
-POLL_REQUIRED = {"body": ["This field is required."]}
 POLL_LIMIT_BODY = {"_error_message": f"No more than {POLL_LIMIT} polls can be submitted."}
 POST_ATTEMPTS = 5  # posts tried again while a parallel transaction holds the event or the invitation
 
@@ -61,8 +60,8 @@ def _store_counted(user, event_id: int, item, counter: str, limit: int) -> None:
             raise
 
     try:
-        retry(post, attempts=POST_ATTEMPTS, pause=linear(0.02), retry_on=lambda exc: isinstance(exc, store.Conflict))
-    except store.Conflict:
+        retry(post, attempts=POST_ATTEMPTS, pause=linear(0.02), retry_on=lambda exc: isinstance(exc, store.Contended))
+    except store.Contended:
         raise ServiceUnavailable() from None
 
 
@@ -99,7 +98,7 @@ def post_message(user, event_id: int, body: str) -> dict:
     try:
         _store_counted(user, event_id, message, conversation_store.MESSAGE_COUNT, limit)
     except _LimitReached as full:
-        raise Conflict(body=_message_result(body, full.event, user, refused=True, limit=limit)) from None
+        raise Conflict(answer=_message_result(body, full.event, user, refused=True, limit=limit)) from None
     event = conversation_store.find_event(event_id)
     return _message_result(body, event, user, refused=False, limit=limit)
 
@@ -123,7 +122,7 @@ def post_poll(user, event_id: int, suggested_date: datetime, suggested_venue: st
     except _LimitReached:
         raise ValidationError(POLL_LIMIT_BODY) from None
     except _AlreadyStored:
-        raise ValidationError(POLL_REQUIRED) from None
+        raise Required("body") from None
     return poll
 
 

@@ -15,13 +15,13 @@ import secrets
 from datetime import datetime, timedelta
 
 from chalicelib import aws, limits
-from chalicelib.api import representations
 from chalicelib.config import get_settings
 from chalicelib.domain import waitlist as line_rules
 from chalicelib.errors import NotFound
 from chalicelib.messaging import notifications
 from chalicelib.messaging.notifications import Outcome
 from chalicelib.parallel import parallel_map
+from chalicelib.services import representations
 from chalicelib.services.ratelimit import RollingLimit
 from chalicelib.store import exports as store
 from chalicelib.store.account_deletion import device_tokens, event_items, invitations_of, user_items

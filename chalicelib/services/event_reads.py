@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from chalicelib.errors import Conflict, NotFound, PermissionDenied
+from chalicelib.errors import Conflict, NotFound, PageOutOfRange, PermissionDenied
 from chalicelib.parallel import parallel_map
 from chalicelib.store.events import (
     GUEST,
@@ -25,7 +25,6 @@ from chalicelib.store.users import get_users
 from chalicelib.timeutil import format_datetime, utcnow
 
 EVENT_CANCELLED = "This event has been cancelled."
-INVALID_PAGE = "Invalid page."
 TIMELINE_PAGE = 30
 
 
@@ -112,7 +111,7 @@ def list_events(
     count = len(keys)
     pages = max(1, -(-count // per_page))
     if page < 1 or page > pages:
-        raise NotFound(INVALID_PAGE)
+        raise PageOutOfRange()
     return EventPage(count, _load_events(keys[(page - 1) * per_page : page * per_page]))
 
 

@@ -1,7 +1,7 @@
 """Events and invitations: create, invite, edit and cancel (openapi.yaml, tag "events"). No chalice imports.
 
 Reading events is in event_reads.py, a guest's reply in replies.py, invitation texts in
-messaging/invitation_texts.py; the storage they share in chalicelib/store.
+services/invitation_texts.py; the storage they share in chalicelib/store.
 
 Writes that have limits are conditional: filling spots by hand is conditional on the total read;
 an edit of the spots is conditional on the counters it read. Cancel marks META (which every read
@@ -19,16 +19,15 @@ import logging
 from dataclasses import dataclass
 from datetime import datetime
 
-from chalicelib import store
+from chalicelib import invite_links, store
 from chalicelib.config import get_settings
 from chalicelib.domain import capacity, event_fields
-from chalicelib.errors import Conflict, ValidationError
-from chalicelib.guest_page import invite_links
+from chalicelib.errors import Conflict, OutOfRange, ValidationError
 from chalicelib.ids import new_id
 from chalicelib.messaging import notifications
-from chalicelib.messaging.invitation_texts import reachable, send_invitation_texts
 from chalicelib.retry import AttemptsSpent, TryAgain, retry
 from chalicelib.services.event_reads import participant_view, require_live, require_owner, with_users
+from chalicelib.services.invitation_texts import reachable, send_invitation_texts
 from chalicelib.services.invitees import Invitees, check_invitees_fit, resolve_invitees
 from chalicelib.services.waitlist import fit_line_to_event, promote_waiting
 from chalicelib.store import events as event_store
@@ -219,14 +218,12 @@ def _check_spots(event, new_total: int, filling: int) -> None:
     filling would put it past ``MAX_SPOTS_FILLED`` (beyond what every client's numbers hold exactly)."""
     room = get_settings().max_spots_filled - event.spots_filled
     if filling > room:
-        raise ValidationError.field("spot_filled", f"Ensure this value is less than or equal to {max(0, room)}.")
+        raise OutOfRange("spot_filled", most=max(0, room))
     if new_total and event.spots_filled + filling > new_total:
         if filling:
             left = max(0, new_total - event.spots_filled)
             raise ValidationError.field("spot_filled", f"Only {left} spots are left.")
-        raise ValidationError.field(
-            "total_spots", f"Ensure this value is greater than or equal to {event.spots_filled}."
-        )
+        raise OutOfRange("total_spots", least=event.spots_filled)
 
 
 def _edit_of(data: EventInput) -> EventEdit:

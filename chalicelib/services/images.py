@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from chalicelib.config import get_settings
-from chalicelib.errors import PayloadTooLarge, ValidationError
+from chalicelib.errors import NotAnImage, PayloadTooLarge, ValidationError
 
 if TYPE_CHECKING:
     from PIL import Image
@@ -22,7 +22,6 @@ SMALL_SIDE = 200
 JPEG_QUALITY = 85
 JPEG_CONTENT_TYPE = "image/jpeg"
 
-INVALID_IMAGE = "Upload a valid image. The file you uploaded was either not an image or a corrupted image."
 
 _JPEG_MAGIC = b"\xff\xd8\xff"
 _PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
@@ -115,7 +114,7 @@ def _png_raw_bytes(width: int, height: int, data: bytes) -> int:
 
 
 def _invalid_image(field: str) -> ValidationError:
-    return ValidationError({field: [INVALID_IMAGE]})
+    return NotAnImage(field)
 
 
 def _format_number(value: float) -> str:

@@ -229,7 +229,7 @@ def _commit_together(charges: Sequence[tuple[RollingLimit, int]], usages: list[L
             rate_logs.write_logs(writes)
         except store.Refused:
             raise TryAgain(pause=0) from None  # no room by now, most likely: the next read says so at once
-        except store.Conflict:
+        except store.Contended:
             raise TryAgain() from None
         return writes
 
@@ -262,7 +262,7 @@ def charge_each(limits: Sequence[RollingLimit], now: float | None = None) -> lis
             except store.Refused as refused:
                 pending = [index for position, index in enumerate(pending) if not refused.item_failed(position)]
                 raise TryAgain(pause=0) from None
-            except store.Conflict:
+            except store.Contended:
                 raise TryAgain() from None
             for index in pending:
                 counted[index] = True

@@ -16,7 +16,7 @@ from chalicelib import store
 from chalicelib.config import get_settings
 from chalicelib.domain import capacity
 from chalicelib.domain import waitlist as line_rules
-from chalicelib.errors import Conflict, NotFound, PermissionDenied, ValidationError
+from chalicelib.errors import Conflict, NotFound, OutOfRange, PermissionDenied
 from chalicelib.messaging import notifications
 from chalicelib.retry import AttemptsSpent, TryAgain, jittered, retry
 from chalicelib.services.event_reads import require_live
@@ -62,7 +62,7 @@ def rsvp(caller, event_id: int, *, accept: bool, message: str | None, extra_gues
             if invitation.wait_key:
                 return _change_waiting(invitation, event, extra, text)
             return _accept(invitation, event, extra, text)
-        except (store.Conflict, store.Refused):
+        except (store.Contended, store.Refused):
             raise TryAgain() from None  # the reply, the line or the counters moved: read again
 
     try:
@@ -88,7 +88,7 @@ def _extra_guests(invitation: Invitation, event: Event, wanted: int | None) -> i
     extra, checked = capacity.extra_guests_kept(wanted, invitation.extra_guests if held else None)
     allowed = int(event.max_extra_guests or 0)
     if checked and extra > allowed:
-        raise ValidationError.field("extra_guests", f"Ensure this value is less than or equal to {allowed}.")
+        raise OutOfRange("extra_guests", most=allowed)
     return extra
 
 

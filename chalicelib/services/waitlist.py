@@ -15,11 +15,10 @@ with a fresh link to their page to those invited by text.
 
 from __future__ import annotations
 
-from chalicelib import store
+from chalicelib import invite_links, store
 from chalicelib.config import get_settings
 from chalicelib.domain import capacity
 from chalicelib.domain import waitlist as line_rules
-from chalicelib.guest_page import invite_links
 from chalicelib.messaging import notifications
 from chalicelib.retry import AttemptsSpent, TryAgain, jittered, retry
 from chalicelib.store import waitlist as waitlist_store
@@ -108,7 +107,7 @@ def promote_waiting(event_id: int, actor_id: int) -> list[int]:
                 max_spots_filled=get_settings().max_spots_filled,
                 notice_hashes={uid: invite_links.hash_code(code) for uid, code in codes.items()},
             )
-        except (store.Refused, store.Conflict):
+        except (store.Refused, store.Contended):
             raise TryAgain() from None  # the line moved: read it again
         promoted.extend(party.user_id for party in chosen)
         links.update({uid: invite_links.link_url(code) for uid, code in codes.items()})

@@ -11,7 +11,6 @@ what it read, so a step may be repeated after a crash, and its progress is what 
 
 from __future__ import annotations
 
-from pynamodb.attributes import NumberAttribute, UnicodeAttribute, UTCDateTimeAttribute
 from pynamodb.exceptions import DeleteError, TransactWriteError, UpdateError
 
 from chalicelib.aws_errors import condition_failed, conflicted
@@ -30,9 +29,11 @@ from chalicelib.models.events import (
     invitation_sk,
 )
 from chalicelib.models.users import (
+    JOBS_PK,
     OWNER_SK,
     PHONE_SK,
     PROFILE_SK,
+    DeletionJob,
     Device,
     DeviceOwner,
     PhoneClaim,
@@ -45,31 +46,13 @@ from chalicelib.models.users import (
 )
 from chalicelib.parallel import chunks
 from chalicelib.retry import AttemptsSpent, TryAgain, linear, retry
-from chalicelib.store import exports  # noqa: F401 - its item kind is read with the user's partition
 from chalicelib.store.batch import batch_get, batch_write
 from chalicelib.store.events import TRANSACTION_ITEMS
 from chalicelib.store.invitations import party_of, unchanged_reply
 from chalicelib.timeutil import utcnow
 
-JOBS_PK = "ACCOUNT_DELETION"  # the users table's partition of pending deletions (one item per user)
 ATTEMPTS = 8
 PAUSE = linear(0.02)
-
-
-class DeletionJob(UsersTable, discriminator="deletion_job"):
-    """A deletion in progress. ``full_name`` is kept only for the cancel notices of the person's events,
-    and goes with the item when the cascade is over."""
-
-    user_id = NumberAttribute()
-    full_name = UnicodeAttribute(default="")
-    requested = UTCDateTimeAttribute()
-    # When the worker last started a step of it (its own message or one of its events'): a job worked on
-    # lately is running, not lost.
-    worked_on = UTCDateTimeAttribute(null=True)
-
-    @property
-    def last_progress(self):
-        return self.worked_on or self.requested
 
 
 # --------------------------------------------------------------------------- closing the account

@@ -1,5 +1,5 @@
 """Delivery claims in the auth table: ``SENT#<push type>#<occurrence>#<user>#<device>``, taken before a
-push is published so a redelivered queue message never sends it twice (see messaging/notifications).
+push is published so a redelivered queue message never sends it twice (see services/push_delivery.py).
 
 A claim is "sending" while a worker holds it (its ``nonce``, since ``claimed_at``) and "sent" once SNS
 took the push; one left "sending" longer than the lease may be taken over. Claims expire (TTL)."""
@@ -11,13 +11,12 @@ import secrets
 import time
 from datetime import datetime, timedelta
 
-from chalicelib.models.auth import SentNotification, sent_pk
+from chalicelib.models.auth import CLAIM_DAYS, SentNotification, sent_pk
 from chalicelib.store import Refused, refusals
 
 log = logging.getLogger("invites")
 
 SENDING, SENT = "sending", "sent"
-CLAIM_DAYS = 14  # at least the queue's retention: a redelivery always finds the claim
 
 
 def claim_key(push_type: str, occurrence: str, user_id: int, device_token: str) -> str:

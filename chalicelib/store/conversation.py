@@ -78,7 +78,7 @@ def _not_cancelled():
 def store_counted(user_id: int, event_id: int, item, counter: str, limit: int) -> None:
     """Store ``item`` (a new key) and add 1 to the event's ``counter`` under ``limit``, in one transaction that
     also checks the user is invited and the event not cancelled. Raises Refused (items MEMBERSHIP,
-    NEW_ITEM, COUNTER) or Conflict."""
+    NEW_ITEM, COUNTER) or Contended."""
     count = getattr(Event, counter)
     with refusals(), transact_write() as transaction:
         transaction.condition_check(Invitation, event_pk(event_id), invitation_sk(user_id), Invitation.pk.exists())

@@ -18,7 +18,7 @@ from chalicelib.models.users import (
     device_token_of,
     user_pk,
 )
-from chalicelib.store import Conflict, Refused, refusals
+from chalicelib.store import Contended, Refused, refusals
 from chalicelib.store.batch import batch_get
 from chalicelib.timeutil import utcnow
 
@@ -55,7 +55,7 @@ def device_and_owner(user_id: int, token: str) -> tuple[Device | None, Holder | 
 def take_device(user_id: int, token: str, endpoint_arn: str, previous: Holder | None) -> None:
     """Give ``token`` to ``user_id`` in one transaction, on condition its owner item is still as read in
     ``previous`` (None: nobody; no removal begun since, or the same outlived one); the previous owner's
-    device item goes. Raises Refused or Conflict when another registration or a removal got there first."""
+    device item goes. Raises Refused or Contended when another registration or a removal got there first."""
     if previous is None:
         unchanged = DeviceOwner.pk.does_not_exist()
     elif previous.removing_until is None:
@@ -81,7 +81,7 @@ def begin_removal(user_id: int, device: Device, lease: datetime) -> bool:
                 DeviceOwner(device_owner_pk(token), OWNER_SK, user_id=user_id, removing_until=lease),
                 condition=DeviceOwner.user_id == user_id,
             )
-    except (Refused, Conflict):
+    except (Refused, Contended):
         delete_device_if_endpoint(device)
         return False
     return True

@@ -10,23 +10,12 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from pynamodb.attributes import TTLAttribute, UnicodeAttribute, UTCDateTimeAttribute
 from pynamodb.exceptions import PutError, UpdateError
 
 from chalicelib.aws_errors import condition_failed
-from chalicelib.models.users import UsersTable, user_pk
+from chalicelib.models.users import EXPORT_SK, ExportRecord, user_pk
 
-EXPORT_SK = "EXPORT"
 PENDING, READY = "pending", "ready"
-
-
-class ExportRecord(UsersTable, discriminator="export"):
-    state = UnicodeAttribute()
-    nonce = UnicodeAttribute()  # tells one request's worker from the next one's
-    requested = UTCDateTimeAttribute()
-    object_key = UnicodeAttribute(null=True)
-    ready_at = UTCDateTimeAttribute(null=True)
-    expires_at = TTLAttribute(null=True)
 
 
 def get_record(user_id: int) -> ExportRecord | None:

@@ -89,7 +89,7 @@ def write_reply(
     """The reply and the META counters in one transaction, on condition the reply read is unchanged and
     the event live. A party that grows needs room for the spots it adds and nobody waiting; one that
     shrinks while nobody was waiting keeps that so (the caller then knows no one is to be promoted).
-    Returns the change of spots_filled. Raises Refused or Conflict."""
+    Returns the change of spots_filled. Raises Refused or Contended."""
     spots = (1 + extra_guests) if accept else 0
     delta = spots - party_of(invitation)
     live = Event.cancelled == False  # noqa: E712

@@ -124,7 +124,7 @@ def add_to(transaction, write: LogCharge) -> None:
 
 def write_logs(writes: list[LogCharge]) -> None:
     """Write the charges, all or none: one UpdateItem for one, else one transaction (at most 100).
-    Raises Refused (with the positions of the logs over their ceilings, for a transaction) or Conflict."""
+    Raises Refused (with the positions of the logs over their ceilings, for a transaction) or Contended."""
     if len(writes) == 1:
         item, actions, condition = _update(writes[0])
         try:

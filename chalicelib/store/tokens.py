@@ -23,7 +23,7 @@ def new_pin(e164: str, pin_hmac: str, nonce: str, ttl_seconds: int) -> Pin:
 def save_pin_counted(pin: Pin, counted_adds: list[tuple], log: rate_logs.LogCharge | None = None) -> None:
     """The pin, the bounded counter adds (``(item, actions, condition)``, see store.counters.limited_add)
     and a rolling limit's charge ``log`` in one transaction. Raises Refused whose items are the indexes in
-    ``counted_adds`` of the full counters, and ``LOG_POSITION`` when the log had no room left; Conflict
+    ``counted_adds`` of the full counters, and ``LOG_POSITION`` when the log had no room left; Contended
     when a parallel transaction cancelled it."""
     try:
         with refusals(), transact_write() as transaction:

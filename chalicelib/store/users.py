@@ -21,7 +21,7 @@ from chalicelib.models.users import (
     phone_pk,
     user_pk,
 )
-from chalicelib.store import Conflict, Refused, refusals
+from chalicelib.store import Contended, Refused, refusals
 from chalicelib.store.batch import batch_get, batch_get_chunk
 
 
@@ -182,6 +182,6 @@ def create_inactive_users(numbers: list[str], now: datetime) -> list[User] | Non
                 transaction.save(claim, condition=PhoneClaim.pk.does_not_exist())
                 transaction.save(user, condition=User.pk.does_not_exist())
                 made.append(user)
-    except (Refused, Conflict):
+    except (Refused, Contended):
         return None
     return made

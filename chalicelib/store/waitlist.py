@@ -59,7 +59,7 @@ def join(
     """Put the guest at the end of the line, on condition their reply is as read, the event live, the
     party still does not go in directly (no room for it, or others waiting), and its key sorts after
     every key already in line (a join written meanwhile with a later clock refuses this one, which
-    is then tried again with a fresh key). Returns the wait key. Raises Refused or Conflict."""
+    is then tried again with a fresh key). Returns the wait key. Raises Refused or Contended."""
     key = wait_sk(now, invitation.user_id)
     if event.last_wait_key and key <= event.last_wait_key:  # clocks of two servers need not agree
         key = wait_sk(wait_time_of(event.last_wait_key) + timedelta(microseconds=1), invitation.user_id)
@@ -157,7 +157,7 @@ def promote(
     """Seat ``parties`` (the head of the line, in order) in one transaction: each invitation accepted on
     condition it still waits at the same place with the same party, its WAIT# item gone, and META's
     counters moved on condition the spots fit the total read. ``notice_hashes`` are the hashes of the
-    page links texted to those without an account. Raises Refused or Conflict."""
+    page links texted to those without an account. Raises Refused or Contended."""
     spots = sum(party.spots for party in parties)
     with refusals(), transact_write() as transaction:
         transaction.update(

@@ -96,7 +96,7 @@ def test_repeated_filling_stops_at_1000000_spots(client):
 
 
 def test_parallel_filling_never_passes_the_cap(aws, override_settings):
-    from chalicelib.errors import ApiError
+    from chalicelib.errors import DomainError
     from chalicelib.services import events
 
     override_settings(max_spots_filled=10)
@@ -107,7 +107,7 @@ def test_parallel_filling_never_passes_the_cap(aws, override_settings):
         events.update_event(owner.user, event.id, events.EventInput(spot_filled=3))
 
     # refused: 400 past the cap, or 409 "changed meanwhile" after the retries
-    results = race(fill, 12, refused=ApiError)
+    results = race(fill, 12, refused=DomainError)
     assert results.count("ok") == 3
     assert stored_event(event.id).spots_filled == 9
 

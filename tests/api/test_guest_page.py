@@ -18,9 +18,11 @@ from urllib.parse import quote
 import pytest
 from chalice.local import LambdaEventConverter
 
-from chalicelib.guest_page import invite_links, rsvp
+from chalicelib import invite_links
+from chalicelib.api.error_responses import body_of
 from chalicelib.messaging import sms_segments as sms
 from chalicelib.models.events import Invitation, event_pk, invitation_sk
+from chalicelib.services import guest_answers
 from chalicelib.services.users import find_user_by_phone
 from tests.utils.api import body, get, login, post_json, texts_to
 from tests.utils.factories import make_person, phone, put, stored_event, table_items
@@ -496,8 +498,8 @@ def test_a_past_event_shows_so_and_takes_no_answer(client):
     assert "This event has already taken place." in html and ANSWER_FORM not in html
     response = post_form(client, f"{path}/rsvp", {"csrf": "0.x", "answer": "accept"})
     assert response.status_code in (403, 409)  # an old form: either refusal stores nothing
-    page_obj = rsvp.open_link(path.removeprefix("/i/"), "127.0.0.1")
-    response = post_form(client, f"{path}/rsvp", {"csrf": rsvp.form_token(page_obj), "answer": "accept"})
+    page_obj = guest_answers.open_link(path.removeprefix("/i/"), "127.0.0.1")
+    response = post_form(client, f"{path}/rsvp", {"csrf": guest_answers.form_token(page_obj), "answer": "accept"})
     assert response.status_code == 409 and "already taken place" in text_of(response)
     assert stored_invitation(event["id"], number).has_accepted is None
 
@@ -511,16 +513,16 @@ def test_parallel_web_accepts_never_overfill(client):
 
     numbers = [phone() for _ in range(6)]
     event = invite_by_text(client, make_person("Alice"), *numbers, total_spots=2)
-    pages = [rsvp.open_link(link_texted_to(number).removeprefix("/i/"), "127.0.0.1") for number in numbers]
+    pages = [guest_answers.open_link(link_texted_to(number).removeprefix("/i/"), "127.0.0.1") for number in numbers]
     barrier = Barrier(len(pages))
 
     def press_accept(guest_page) -> str:
         barrier.wait()
         try:
-            rsvp.answer(guest_page, accept=True, message="")
+            guest_answers.answer(guest_page, accept=True, message="")
             return "ok"
         except Conflict as refused:
-            return refused.body["detail"]
+            return body_of(refused)["detail"]
 
     with ThreadPoolExecutor(len(pages)) as pool:
         outcomes = list(pool.map(press_accept, pages))
@@ -565,18 +567,19 @@ def test_posts_from_the_page_itself_pass(client, headers):
 
 def test_a_missing_forged_or_expired_form_token_is_refused_and_the_page_offers_a_fresh_form(client):
     event, number, path = invited(client, make_person("Alice"))
-    guest_page = rsvp.open_link(path.removeprefix("/i/"), "127.0.0.1")
+    guest_page = guest_answers.open_link(path.removeprefix("/i/"), "127.0.0.1")
     other_event, _, other_path = invited(client, make_person("Olga"))
-    other_page = rsvp.open_link(other_path.removeprefix("/i/"), "127.0.0.1")
+    other_page = guest_answers.open_link(other_path.removeprefix("/i/"), "127.0.0.1")
     day_ago = datetime.now(UTC).timestamp() - 86401
     before = table_items()
-    for token in (None, "", "123.abc", rsvp.form_token(other_page), rsvp.form_token(guest_page, day_ago)):
+    stale_tokens = (guest_answers.form_token(other_page), guest_answers.form_token(guest_page, day_ago))
+    for token in (None, "", "123.abc", *stale_tokens):
         fields = {"answer": "accept", "message": "hi"} | ({"csrf": token} if token is not None else {})
         response = post_form(client, f"{path}/rsvp", fields)
         assert response.status_code == 403, token
         html = text_of(response)
         assert "This page was open for too long. Please answer again." in html
-        assert rsvp.form_token_valid(guest_page, form_token(html))
+        assert guest_answers.form_token_valid(guest_page, form_token(html))
     assert table_items() == before
 
 

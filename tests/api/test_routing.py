@@ -92,7 +92,7 @@ def test_token_with_a_non_ascii_digit_id_is_401(client, token):
 
 
 def test_a_bug_is_500_without_traceback(client, monkeypatch):
-    from chalicelib.api import representations
+    from chalicelib.services import representations
 
     def broken(user, with_event_change=False):
         raise KeyError("secret internals")

@@ -16,9 +16,9 @@ from datetime import timedelta
 
 import pytest
 
-from chalicelib.messaging.notifications.recipients import PUSHES_OF
+from chalicelib.jobs.queue_handler import HANDLERS
 from chalicelib.parallel import chunks
-from chalicelib.services import account_deletion, data_export
+from chalicelib.services import account_deletion
 from tests.infra.test_policy import GUEST, OWNER, disable_push_endpoints, run_the_flow
 from tests.utils.api import login, post_json, texts_to
 from tests.utils.avatars import upload_avatar
@@ -30,7 +30,7 @@ from tests.utils.web import answer, form_token, link_texted_to, page, post_form,
 
 pytestmark = pytest.mark.iam
 
-MESSAGE_KINDS = set(PUSHES_OF) | set(account_deletion.QUEUE_HANDLERS) | set(data_export.QUEUE_HANDLERS)
+MESSAGE_KINDS = set(HANDLERS)  # every kind the queue's worker handles
 # Granted though the run needs neither: PynamoDB describes a table it has no schema for (Model.exists(),
 # count(), a connection-level call on an unknown table), and IAM authorises a transaction by its items' actions
 # (dynamodb:TransactWriteItems is kept in case a transaction is ever checked as a whole).

@@ -10,8 +10,8 @@ from threading import Barrier
 import pytest
 
 from chalicelib.errors import Conflict
+from chalicelib.jobs import queue_handler
 from chalicelib.messaging import push_sender
-from chalicelib.messaging.notifications import queue_handler
 from chalicelib.models.events import EventsTable, Invitation, event_pk
 from chalicelib.services import account_deletion, conversation, replies
 from chalicelib.store import account_deletion as store

@@ -12,7 +12,7 @@ import time
 import pytest
 
 from chalicelib.ids import new_id
-from chalicelib.messaging.notifications import queue_handler
+from chalicelib.jobs import queue_handler
 from chalicelib.models.events import (
     GUEST,
     META_SK,

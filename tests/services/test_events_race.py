@@ -6,6 +6,7 @@ from __future__ import annotations
 from concurrent.futures import ThreadPoolExecutor
 from threading import Barrier
 
+from chalicelib.api.error_responses import body_of
 from chalicelib.errors import Conflict, ValidationError
 from chalicelib.services import event_reads, events, replies
 from tests.utils.factories import make_event, make_person, stored_event
@@ -21,9 +22,9 @@ def _race(people, function):
             function(person)
             return "ok"
         except Conflict as exc:
-            return exc.body["detail"]
+            return body_of(exc)["detail"]
         except ValidationError as exc:
-            return exc.body
+            return body_of(exc)
 
     with ThreadPoolExecutor(max_workers=len(people)) as pool:
         return list(pool.map(run, people))
@@ -101,7 +102,7 @@ def test_accepts_racing_a_cancel_never_land_after_it(aws):
                 replies.rsvp(guest.user, event.id, accept=False, message="")
                 raise AssertionError("a reply after the cancel was taken")
             except Conflict as exc:
-                assert exc.body == {"detail": event_reads.EVENT_CANCELLED}
+                assert body_of(exc) == {"detail": event_reads.EVENT_CANCELLED}
 
 
 def test_one_guests_accepts_and_rejects_in_parallel_leave_the_count_true_to_the_last_reply(aws):

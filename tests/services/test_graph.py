@@ -9,6 +9,7 @@ import traceback
 
 import pytest
 
+from chalicelib.api.error_responses import body_of, headers_of, status_of
 from chalicelib.errors import ServiceUnavailable, ValidationError
 from chalicelib.services import graph as graph_client
 from tests.fakes.graph_server import FakeGraph
@@ -148,7 +149,7 @@ def test_unknown_token_is_a_validation_error(graph, call):
     with pytest.raises(ValidationError) as caught:
         call(graph, UNKNOWN_TOKEN)
 
-    assert caught.value.body == INVALID_BODY
+    assert body_of(caught.value) == INVALID_BODY
     assert_token_not_leaked(caught.value, UNKNOWN_TOKEN)
 
 
@@ -160,7 +161,7 @@ def test_expired_token_is_a_validation_error(graph, call):
     with pytest.raises(ValidationError) as caught:
         call(graph)
 
-    assert caught.value.body == INVALID_BODY
+    assert body_of(caught.value) == INVALID_BODY
     assert_token_not_leaked(caught.value)
 
 
@@ -171,7 +172,7 @@ def test_other_auth_statuses_are_validation_errors(graph, status):
     with pytest.raises(ValidationError) as caught:
         profile(graph)
 
-    assert caught.value.body == INVALID_BODY
+    assert body_of(caught.value) == INVALID_BODY
 
 
 def test_friends_next_url_without_token_gets_it_and_loops_stop(graph):
@@ -213,9 +214,9 @@ def test_graph_error_status_is_service_unavailable(graph, status):
     with pytest.raises(ServiceUnavailable) as caught:
         profile(graph)
 
-    assert caught.value.status == 503
-    assert caught.value.body == {"detail": "The social network is unavailable, try again later."}
-    assert caught.value.headers["Retry-After"]
+    assert status_of(caught.value) == 503
+    assert body_of(caught.value) == {"detail": "The social network is unavailable, try again later."}
+    assert headers_of(caught.value)["Retry-After"]
     assert_token_not_leaked(caught.value)
 
 
@@ -276,7 +277,7 @@ def test_closed_port_is_service_unavailable(call):
     with pytest.raises(ServiceUnavailable) as caught:
         getattr(graph_client, call)(TOKEN, base_url=base_url, timeout=TIMEOUT)
 
-    assert caught.value.headers["Retry-After"]
+    assert headers_of(caught.value)["Retry-After"]
     assert_token_not_leaked(caught.value)
 
 

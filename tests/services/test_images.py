@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageCms, ImageDraw, features
 
+from chalicelib.api.error_responses import body_of, status_of
 from chalicelib.errors import PayloadTooLarge, ValidationError
 from chalicelib.services.images import ProcessedImage, process_image
 from tests.utils.images import PNG_SIGNATURE, png_chunk, png_claiming
@@ -272,7 +273,7 @@ def test_sixteen_bit_greyscale_png_is_scaled_not_clipped():
 def test_a_png_whose_pixels_inflate_past_the_decoding_budget_is_refused_before_decoding(depth, colour_type, most):
     # 40 MP in 16-bit took 3.6-3.9 s of CPU (8-bit RGB: 2.0 s); the decoding cost follows the inflated bytes
     data = png_claiming(7300, 5479, depth=depth, colour_type=colour_type)
-    assert rejection(data).body == {"photo": [f"Image is too large: at most {most} megapixels in this mode."]}
+    assert body_of(rejection(data)) == {"photo": [f"Image is too large: at most {most} megapixels in this mode."]}
 
 
 def test_sixteen_bit_grey_with_alpha_is_taken():
@@ -330,11 +331,11 @@ def webp_bytes() -> bytes:
     ],
 )
 def test_non_jpeg_png_uploads_are_refused(make_data):
-    assert rejection(make_data()).body == INVALID_BODY
+    assert body_of(rejection(make_data())) == INVALID_BODY
 
 
 def test_error_is_keyed_by_the_given_field():
-    assert rejection(b"not an image", field="avatar").body == {"avatar": [INVALID_MESSAGE]}
+    assert body_of(rejection(b"not an image", field="avatar")) == {"avatar": [INVALID_MESSAGE]}
 
 
 @pytest.mark.parametrize("image_format", ["JPEG", "PNG"])
@@ -344,7 +345,7 @@ def test_truncated_files_are_refused(image_format, kept_fraction):
 
     error = rejection(data[: int(len(data) * kept_fraction)])
 
-    assert error.body == INVALID_BODY
+    assert body_of(error) == INVALID_BODY
 
 
 def test_jpeg_with_headers_but_no_scan_data_is_refused():
@@ -354,7 +355,7 @@ def test_jpeg_with_headers_but_no_scan_data_is_refused():
 
     error = rejection(data[: start_of_scan + 2 + segment_length])
 
-    assert error.body == INVALID_BODY
+    assert body_of(error) == INVALID_BODY
 
 
 def test_png_with_header_but_no_pixel_data_is_refused():
@@ -362,7 +363,7 @@ def test_png_with_header_but_no_pixel_data_is_refused():
 
     error = rejection(data[: data.index(b"IDAT") + 4])
 
-    assert error.body == INVALID_BODY
+    assert body_of(error) == INVALID_BODY
 
 
 @pytest.mark.parametrize("position", [0.25, 0.5, 0.75])
@@ -371,7 +372,7 @@ def test_png_with_corrupt_pixel_data_is_refused(position):
     data = bytearray(encode(textured((600, 400)), "PNG"))
     data[int(len(data) * position)] ^= 0xFF
 
-    assert rejection(bytes(data)).body == INVALID_BODY
+    assert body_of(rejection(bytes(data))) == INVALID_BODY
 
 
 # --- size limits and bombs -------------------------------------------------------------------------
@@ -404,14 +405,14 @@ def test_png_bomb_is_refused_quickly_without_decoding(side):
         error = rejection(bomb)
     elapsed = time.perf_counter() - started
 
-    assert error.body == MEGAPIXELS_BODY
+    assert body_of(error) == MEGAPIXELS_BODY
     assert elapsed < 0.5
 
 
 def test_pixel_limit_does_not_depend_on_pillow_global(monkeypatch):
     monkeypatch.setattr(Image, "MAX_IMAGE_PIXELS", None)
 
-    assert rejection(png_bomb(10_000)).body == MEGAPIXELS_BODY
+    assert body_of(rejection(png_bomb(10_000))) == MEGAPIXELS_BODY
 
 
 def test_jpeg_over_the_pixel_limit_is_refused():
@@ -419,21 +420,21 @@ def test_jpeg_over_the_pixel_limit_is_refused():
 
     error = rejection(data, max_pixels=200 * 100 - 1)
 
-    assert error.body == {"photo": ["Image is too large: at most 0.02 megapixels."]}
+    assert body_of(error) == {"photo": ["Image is too large: at most 0.02 megapixels."]}
 
 
 def test_pixel_limit_message_uses_max_pixels():
     error = rejection(encode(textured((300, 200)), "PNG"), max_pixels=25_000, field="avatar")
 
-    assert error.body == {"avatar": ["Image is too large: at most 0.03 megapixels."]}
+    assert body_of(error) == {"avatar": ["Image is too large: at most 0.03 megapixels."]}
 
 
 def test_upload_over_max_bytes_is_refused_before_decoding():
     with pytest.raises(PayloadTooLarge) as caught:
         process(b"\x00" * (MAX_BYTES + 1))  # not even an image: size is checked first
 
-    assert caught.value.status == 413
-    assert caught.value.body == {"detail": "File too large. Maximum size is 5 MB."}
+    assert status_of(caught.value) == 413
+    assert body_of(caught.value) == {"detail": "File too large. Maximum size is 5 MB."}
 
 
 def test_max_bytes_message_uses_max_bytes():
@@ -442,7 +443,7 @@ def test_max_bytes_message_uses_max_bytes():
     with pytest.raises(PayloadTooLarge) as caught:
         process(encode(textured((300, 200)), "PNG") + b"\x00" * max_bytes, max_bytes=max_bytes)
 
-    assert caught.value.body == {"detail": "File too large. Maximum size is 2.5 MB."}
+    assert body_of(caught.value) == {"detail": "File too large. Maximum size is 2.5 MB."}
 
 
 # --- cold start ------------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ from threading import Barrier
 
 import pytest
 
+from chalicelib.api.error_responses import body_of
 from chalicelib.errors import Conflict
 from chalicelib.messaging import notifications
 from chalicelib.models.events import WAIT_PREFIX, EventsTable, event_pk
@@ -27,7 +28,7 @@ def _race(actions) -> list[str]:
             action()
             return "ok"
         except Conflict as exc:
-            return exc.body["detail"]
+            return body_of(exc)["detail"]
 
     with ThreadPoolExecutor(max_workers=len(actions)) as pool:
         return list(pool.map(run, actions))

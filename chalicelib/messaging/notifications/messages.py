@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from chalicelib.domain import event_fields
-from chalicelib.store.claims import CLAIM_DAYS
+from chalicelib.models.auth import CLAIM_DAYS
 from chalicelib.timeutil import utcnow
 
 # Queue message types (the message's "type"); each is also the push type of the pushes it causes.

@@ -1,7 +1,8 @@
 """The request side: hand a trigger to the notifications queue, after the request's own writes.
 
 One small SQS message per trigger (``{"type", "id", "event_id", "actor_id", ...}``). Without a queue
-URL (tests, ``make run``) the message is processed right away in the same process.
+URL (tests, ``make run``) the message is processed right away in the same process, by the worker
+registered in chalicelib/inline_queue.py (the queue side's own, chalicelib/jobs).
 """
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ from __future__ import annotations
 import json
 import logging
 
-from chalicelib import aws
+from chalicelib import aws, inline_queue
 from chalicelib.config import get_settings
 from chalicelib.ids import new_id
 from chalicelib.messaging.notifications.messages import RetryLater
@@ -58,6 +59,4 @@ def send_many(messages: list[dict]) -> None:
 
 
 def _process_here(message: dict) -> None:
-    from chalicelib.messaging.notifications.queue_handler import process  # the queue side, on demand
-
-    process(message)
+    inline_queue.run(message)

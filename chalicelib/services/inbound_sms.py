@@ -22,8 +22,9 @@ from dataclasses import dataclass
 
 from chalicelib.config import get_settings
 from chalicelib.errors import TextsPaused
-from chalicelib.messaging import sms_sender, stop_list
+from chalicelib.messaging import sms_sender
 from chalicelib.phones import mask_phone, normalize_phone
+from chalicelib.services import stop_list
 
 log = logging.getLogger("invites")
 

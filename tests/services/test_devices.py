@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
 
-from chalicelib.messaging import devices
 from chalicelib.models.users import OWNER_SK, Device, DeviceOwner, device_owner_pk, user_pk
+from chalicelib.services import devices
 from tests.utils.factories import make_person
 from tests.utils.notifications import endpoints
 

@@ -1,4 +1,4 @@
-"""Who gets which push for each queue message type, and its wording.
+"""The queue's notification jobs: who gets which push for each message type, and its wording.
 
 | message           | recipients                          | flag                    | once per                 |
 |-------------------|-------------------------------------|-------------------------|--------------------------|
@@ -22,7 +22,6 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from chalicelib.config import get_settings
-from chalicelib.messaging.notifications.delivery import deliver
 from chalicelib.messaging.notifications.messages import (
     CONTACT_JOINED,
     EVENT_CANCELLED,
@@ -37,7 +36,8 @@ from chalicelib.messaging.notifications.messages import (
     Outcome,
     Push,
 )
-from chalicelib.messaging.notifications.promotion_texts import text_dropped, text_promoted
+from chalicelib.services.promotion_texts import text_dropped, text_promoted
+from chalicelib.services.push_delivery import deliver
 from chalicelib.store import favorites
 from chalicelib.store.events import GUEST, EventView, flag_invitations_cancelled, load_partition, mark_reminded
 from chalicelib.store.users import get_user, get_users

@@ -7,7 +7,7 @@ and skip that round. The invitation is the one whose ``link_hash`` is the code's
 malformed code, an unknown one and one past its event by more than ``WEB_LINK_DAYS_AFTER_EVENT``
 are the same NotFound.
 
-"Stop texting me" puts the guest's number on the stop list (messaging/stop_list.py).
+"Stop texting me" puts the guest's number on the stop list (services/stop_list.py).
 
 An answer is ``replies.rsvp`` as the guest: the same rules, capacity transaction and push to the
 owner as the app's accept and reject. The guest is the same user the app later logs in (a user
@@ -16,20 +16,16 @@ made inactive for the number when invited), so an answer given here is on their 
 
 from __future__ import annotations
 
-import hashlib
 import hmac
-import time
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from chalicelib import limits
+from chalicelib import invite_links, limits
 from chalicelib.config import get_settings
 from chalicelib.errors import Conflict, NotFound
-from chalicelib.guest_page import invite_links
-from chalicelib.messaging import stop_list
 from chalicelib.parallel import parallel_map
-from chalicelib.pinkey import pin_key
-from chalicelib.services import event_reads, ratelimit, replies
+from chalicelib.services import event_reads, ratelimit, replies, stop_list
+from chalicelib.services.form_tokens import signed_token, signed_token_valid
 from chalicelib.services.ratelimit import Limit, address_subject
 from chalicelib.store.events import load_partition
 from chalicelib.store.records import OWNER, Event, Invitation, User
@@ -146,35 +142,6 @@ def stop_texts(page: GuestPage) -> None:
     if guest is None:
         raise NotFound()
     stop_list.stop(guest.phone_number, stop_list.FROM_PAGE)
-
-
-# --------------------------------------------------------------------------- forgery protection
-
-
-def _form_key() -> bytes:
-    """A key of its own for form tokens, derived from the stage's pin key (SSM when deployed; 503 without)."""
-    return hmac.new(pin_key(), b"invites web rsvp form", hashlib.sha256).digest()
-
-
-def _signature(subject: str, issued: int) -> str:
-    return hmac.new(_form_key(), f"{subject}:{issued}".encode(), hashlib.sha256).hexdigest()
-
-
-def signed_token(subject: str, now: float | None = None) -> str:
-    """``<issued>.<HMAC>`` of ``subject``: the anti-forgery token of a form about that subject."""
-    issued = int(time.time() if now is None else now)
-    return f"{issued}.{_signature(subject, issued)}"
-
-
-def signed_token_valid(subject: str, token: str | None, now: float | None = None, ttl: int | None = None) -> bool:
-    """A token :func:`signed_token` made for ``subject`` within ``ttl`` seconds (default WEB_FORM_TTL_SECONDS)."""
-    issued, _, signature = (token or "").partition(".")
-    if not issued.isascii() or not issued.isdigit() or len(issued) > 12:
-        return False
-    age = (time.time() if now is None else now) - int(issued)
-    if age < -60 or age > (get_settings().web_form_ttl_seconds if ttl is None else ttl):
-        return False
-    return hmac.compare_digest(signature, _signature(subject, int(issued)))
 
 
 def form_token(page: GuestPage, now: float | None = None) -> str:

@@ -1,4 +1,6 @@
-"""iOS devices: one SNS platform endpoint per device token, remembered under the user."""
+"""Registering iOS devices for push: one SNS platform endpoint per device token, remembered under the user.
+
+An endpoint SNS reports gone is forgotten where pushes are delivered (services/push_delivery.py)."""
 
 from __future__ import annotations
 
@@ -6,7 +8,6 @@ import logging
 from datetime import timedelta
 
 from chalicelib import aws, store
-from chalicelib.aws_errors import error_code, is_transient
 from chalicelib.config import get_settings
 from chalicelib.errors import ServiceUnavailable
 from chalicelib.retry import AttemptsSpent, TryAgain, retry
@@ -49,7 +50,7 @@ def add_device(user, token: str) -> None:
             endpoint = aws.sns().create_platform_endpoint(PlatformApplicationArn=arn, Token=token)["EndpointArn"]
         try:
             device_store.take_device(user.id, token, endpoint, owner)
-        except (store.Refused, store.Conflict):
+        except (store.Refused, store.Contended):
             endpoint = endpoint if mine is not None else None
             raise TryAgain() from None  # another registration or a removal got there first: read again
         _drop_oldest(user)
@@ -100,19 +101,3 @@ def remove_device(user, token: str) -> None:
 
 def user_devices(user_id: int) -> list:
     return device_store.user_devices(user_id)
-
-
-def forget_endpoint(device) -> None:
-    """Delete an endpoint SNS reported disabled or gone, and the Device item that names it.
-
-    The item is deleted only while it still names that endpoint, so a registration made meanwhile
-    stands. Raises transient AWS faults (the caller retries); a missing endpoint is fine."""
-    from botocore.exceptions import ClientError
-
-    try:
-        aws.sns().delete_endpoint(EndpointArn=device.endpoint_arn)
-    except ClientError as exc:
-        if is_transient(exc):
-            raise
-        log.warning("could not delete endpoint of a device: %s", error_code(exc))
-    device_store.delete_device_if_endpoint(device)

@@ -8,8 +8,9 @@ import time
 
 from chalicelib import limits, localtime
 from chalicelib.config import get_settings
-from chalicelib.messaging import sms_segments, sms_sender, stop_list
+from chalicelib.messaging import sms_segments, sms_sender
 from chalicelib.parallel import parallel_map
+from chalicelib.services import stop_list
 from chalicelib.services.ratelimit import Limit, RollingLimit, charge_each, take_up_to
 from chalicelib.store import counters
 from chalicelib.store.records import Event, User

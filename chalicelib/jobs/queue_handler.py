@@ -1,19 +1,28 @@
-"""The queue side: the SQS Lambda's batch, one message at a time, each expanded to its pushes."""
+"""The queue side: the SQS Lambda's batch, one message at a time, each handed to the use case its kind names.
+
+``HANDLERS`` is the one registry of message kind -> handler: the notification jobs (services/notification_jobs.py),
+account deletion and data export. The handlers live with their rules in services; this module only dispatches."""
 
 from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from chalicelib import aws
 from chalicelib.config import get_settings
 from chalicelib.messaging.notifications.messages import Outcome, RetryLater
 from chalicelib.messaging.notifications.queueing import SQS_BATCH
-from chalicelib.messaging.notifications.recipients import PUSHES_OF
 from chalicelib.parallel import chunks
+from chalicelib.services import account_deletion, data_export, notification_jobs
 
 log = logging.getLogger("invites")
+
+HANDLERS: dict[str, Callable[[dict], Outcome]] = {
+    **notification_jobs.PUSHES_OF,
+    **account_deletion.QUEUE_HANDLERS,
+    **data_export.QUEUE_HANDLERS,
+}
 
 
 def handle_queue_batch(records: Iterable[tuple[str, str]]) -> None:
@@ -55,21 +64,14 @@ def _delete_from_queue(receipts: list[str]) -> None:
             log.warning("could not delete processed notification messages")
 
 
-def _account_handler(message_type):
-    """Account deletion and data export share this queue; their handlers live with their rules."""
-    from chalicelib.services import account_deletion, data_export
-
-    return {**account_deletion.QUEUE_HANDLERS, **data_export.QUEUE_HANDLERS}.get(message_type)
-
-
 def process(message: dict) -> Outcome:
-    """Expand one message to its pushes and send them. Raises :class:`RetryLater` when some failed
-    for a reason that may pass, after trying all of them."""
-    pushes_of = PUSHES_OF.get(message.get("type")) or _account_handler(message.get("type"))
-    if pushes_of is None:
+    """Run the handler of one message's kind (a notification: expand it to its pushes and send them).
+    Raises :class:`RetryLater` when some failed for a reason that may pass, after trying all of them."""
+    handler = HANDLERS.get(message.get("type"))
+    if handler is None:
         log.error("dropping a notification of unknown type %r", message.get("type"))
         return Outcome()
-    outcome = pushes_of(message)
+    outcome = handler(message)
     if outcome.failed:
         raise RetryLater(f"{outcome.failed} pushes of {message.get('type')} failed")
     return outcome

@@ -1,21 +1,15 @@
-"""Notification internals: claims (idempotency), the batch handler, endpoint errors, the reminder window."""
+"""Delivering pushes once: delivery claims, which endpoint errors mean gone, no claim without a device."""
 
 from __future__ import annotations
-
-import json
-from datetime import UTC, datetime, timedelta
 
 import pytest
 from botocore.exceptions import ClientError
 
 from chalicelib.aws_errors import endpoint_gone
 from chalicelib.config import get_settings
-from chalicelib.messaging import notifications
-from chalicelib.messaging.notifications import queue_handler, queueing, reminders
 from chalicelib.models.auth import SentNotification
 from chalicelib.store.claims import claim_delivery, mark_claim_sent, release_claim
 from tests.utils.factories import make_event, make_person
-from tests.utils.notifications import add_device, pushes
 
 
 def _claim(key: str):
@@ -62,41 +56,7 @@ def test_which_errors_mean_the_endpoint_is_gone(error, gone):
     assert endpoint_gone(error) is gone
 
 
-def test_a_batch_with_a_failing_message_raises_after_sending_the_rest(aws):
-    alice, bob = make_person("Alice"), make_person("Bob")
-    arn = add_device(bob, "e5" * 32)
-    event = make_event(alice, bob)  # inline mode: pushed once already
-    assert len(pushes(arn)) == 1
-    good = {"type": "event_changed", "id": 1, "event_id": event.id, "actor_id": alice.id, "fields": ["title"]}
-    broken = {"type": "event_changed", "id": 2, "event_id": "not a number", "actor_id": alice.id}
-    records = [
-        (json.dumps(good), "r1"),
-        (json.dumps(broken), "r2"),
-        ("{not json", "r3"),  # dropped, never retried
-        (json.dumps({"type": "no_such_type"}), "r4"),  # dropped
-    ]
-    with pytest.raises(notifications.RetryLater, match="1 of 4"):
-        queue_handler.handle_queue_batch(records)
-    assert [p["type"] for p in pushes(arn)] == ["new_invite", "event_changed"]
-    with pytest.raises(notifications.RetryLater):
-        queue_handler.handle_queue_batch(records)
-    assert len(pushes(arn)) == 2  # the good one again: nothing new
-
-
 def test_flags_off_or_no_device_cost_no_claim(aws):
     alice, bob = make_person("Alice"), make_person("Bob")
     make_event(alice, bob)
     assert list(SentNotification.scan()) == []  # a test-only Scan: nobody has a device
-
-
-def test_reminder_window_crosses_midnight_and_stops_at_24_hours(aws, monkeypatch):
-    alice = make_person("Alice")
-    now = datetime.now(UTC).replace(hour=23, minute=30, second=0, microsecond=0) + timedelta(days=3)
-    inside = [make_event(alice, title=f"in {h}", when=now + timedelta(hours=h)) for h in (0.5, 1, 23.5)]
-    outside = [make_event(alice, title=f"out {h}", when=now + timedelta(hours=h)) for h in (-1, 24.5, 48)]
-    seen = []
-    monkeypatch.setattr(queueing, "send_many", seen.extend)
-    assert reminders.enqueue_reminders(now) == 3
-    assert sorted(m["event_id"] for m in seen) == sorted(e.id for e in inside)
-    assert not {m["event_id"] for m in seen} & {e.id for e in outside}
-    assert "Scan" not in aws.of("dynamodb")

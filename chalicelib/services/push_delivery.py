@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import logging
 
-from chalicelib.aws_errors import endpoint_gone, error_code_or_type
+from chalicelib import aws
+from chalicelib.aws_errors import endpoint_gone, error_code, error_code_or_type, is_transient
 from chalicelib.config import get_settings
-from chalicelib.messaging import devices, push_sender
+from chalicelib.messaging import push_sender
 from chalicelib.messaging.notifications.messages import Outcome, Push
 from chalicelib.parallel import parallel_map
 from chalicelib.store import claims
+from chalicelib.store import devices as device_store
 from chalicelib.store.devices import device_token
 
 log = logging.getLogger("invites")
@@ -35,7 +37,7 @@ def deliver(pairs: list[tuple[object, Push]], flag: str) -> Outcome:
 def _deliver_to_user(user, push: Push) -> Outcome:
     outcome = Outcome()
     lease = get_settings().notification_lease_seconds
-    for device in devices.user_devices(user.id):
+    for device in device_store.user_devices(user.id):
         key = claims.claim_key(push.push_type, push.occurrence, user.id, device_token(device))
         claim = claims.claim_delivery(key, push.expires_at, lease)
         if claim is None:
@@ -46,7 +48,7 @@ def _deliver_to_user(user, push: Push) -> Outcome:
         except Exception as exc:  # noqa: BLE001 - sorted out below
             if endpoint_gone(exc):
                 try:
-                    devices.forget_endpoint(device)
+                    forget_endpoint(device)
                 except Exception:  # noqa: BLE001 - retried with the message
                     log.warning("could not forget a disabled endpoint of user %s", user.id)
                     claims.release_claim(claim)
@@ -62,3 +64,19 @@ def _deliver_to_user(user, push: Push) -> Outcome:
         claims.mark_claim_sent(claim)
         outcome.sent += 1
     return outcome
+
+
+def forget_endpoint(device) -> None:
+    """Delete an endpoint SNS reported disabled or gone, and the Device item that names it.
+
+    The item is deleted only while it still names that endpoint, so a registration made meanwhile
+    stands. Raises transient AWS faults (the caller retries); a missing endpoint is fine."""
+    from botocore.exceptions import ClientError
+
+    try:
+        aws.sns().delete_endpoint(EndpointArn=device.endpoint_arn)
+    except ClientError as exc:
+        if is_transient(exc):
+            raise
+        log.warning("could not delete endpoint of a device: %s", error_code(exc))
+    device_store.delete_device_if_endpoint(device)

@@ -6,7 +6,7 @@ import base64
 
 import pytest
 
-from chalicelib.guest_page import invite_links
+from chalicelib import invite_links
 from chalicelib.ids import MAX_ID
 
 

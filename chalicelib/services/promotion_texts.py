@@ -7,8 +7,8 @@ table, SNS's opt-out list), the claims are released and the message fails, so th
 from __future__ import annotations
 
 from chalicelib.config import get_settings
-from chalicelib.messaging.invitation_texts import dropped_text, promotion_text, send_promotion_texts
 from chalicelib.messaging.notifications.messages import WAITLIST_DROPPED, WAITLIST_PROMOTED, RetryLater, event_expiry
+from chalicelib.services.invitation_texts import dropped_text, promotion_text, send_promotion_texts
 from chalicelib.store import claims
 
 SMS_DEVICE = "sms"
