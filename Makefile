@@ -101,6 +101,10 @@ deploy: $(DEV_STAMP) $(DOCS_ASSETS)
 bench: $(DEV_STAMP) $(DOCS_ASSETS)
 	$(BIN)/python scripts/bench.py
 
+# The app's imports under an emulated aarch64 CPython: ARM64_ROOTFS=<arm64 tree> (scripts/arm64_imports.py).
+arm64-imports: $(DEV_STAMP)
+	$(BIN)/python scripts/arm64_imports.py --rootfs "$(ARM64_ROOTFS)"
+
 lint: $(DEV_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports --no-cache

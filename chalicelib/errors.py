@@ -129,3 +129,11 @@ class TextsPaused(ServiceUnavailable):
 
     def __init__(self, retry_after: int):
         super().__init__(retry_after=max(1, int(retry_after)))
+
+
+class IdempotencyKeyReused(DomainError):
+    """An ``Idempotency-Key`` sent again with another method, path or body."""
+
+
+class IdempotencyKeyInProgress(Conflict):
+    """An ``Idempotency-Key`` sent again while the request that first sent it still runs."""

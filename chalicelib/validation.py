@@ -36,6 +36,13 @@ NULL_CHARACTER = "Null characters are not allowed."
 SURROGATE_CHARACTER = "Surrogate characters are not allowed: U+{code:X}."
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _MISSING = object()
+NAME_CONTROL_CHARACTER = "Control characters are not allowed."
+NAME_BIDI_CHARACTER = "Bidirectional control characters are not allowed."
+NAME_INVISIBLE = "Enter a name with visible characters."
+# The embeddings, overrides and isolates, which reorder the text shown after them (U+202A-U+202E, U+2066-U+2069).
+_BIDI_CONTROLS = frozenset(chr(code) for code in (*range(0x202A, 0x202F), *range(0x2066, 0x206A)))
+# Letters and symbols that render as nothing, though not of an invisible category (Hangul fillers, blank braille).
+_BLANK_GLYPHS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
 # The largest integer a field takes unless it says less: exact in JavaScript and in a Swift Double, as ids are
 # (docs/api.md), and far inside DynamoDB's numbers (38 digits), which refuse the likes of 1e300 with a 500.
 MAX_SAFE_INTEGER = 2**53 - 1
@@ -50,6 +57,23 @@ def text_error(value: str) -> str | None:
     if surrogate:
         return SURROGATE_CHARACTER.format(code=ord(surrogate.group()))
     return None
+
+
+def name_error(value: str) -> str | None:
+    """Why ``value`` cannot be a name shown to others, or None: control characters (line breaks, tabs, ESC),
+    bidirectional embeddings, overrides and isolates, or nothing visible at all (only spaces, zero-width or
+    other format characters, combining marks alone)."""
+    if any(unicodedata.category(ch) == "Cc" for ch in value):
+        return NAME_CONTROL_CHARACTER
+    if any(ch in _BIDI_CONTROLS for ch in value):
+        return NAME_BIDI_CHARACTER
+    if not any(_visible(ch) for ch in value):
+        return NAME_INVISIBLE
+    return None
+
+
+def _visible(ch: str) -> bool:
+    return unicodedata.category(ch)[0] in "LNPS" and ch not in _BLANK_GLYPHS
 
 
 def text_errors_by_position(items: list) -> dict[str, list[str]]:
@@ -139,6 +163,27 @@ class Fields:
             return None
         if value and len(value) < min_length:
             self.error(name, min_length_message(min_length))
+            return None
+        return value
+
+    def person_name(
+        self,
+        name: str,
+        *,
+        required: bool = False,
+        min_length: int = 0,
+        max_length: int | None = None,
+        allow_blank: bool = False,
+    ) -> str | None:
+        """A person's name: a string that :func:`name_error` accepts (``""`` too when ``allow_blank``)."""
+        value = self.string(
+            name, required=required, min_length=min_length, max_length=max_length, allow_blank=allow_blank
+        )
+        if not value:
+            return value
+        problem = name_error(value)
+        if problem:
+            self.error(name, problem)
             return None
         return value
 

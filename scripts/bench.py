@@ -61,6 +61,8 @@ TARGETS = {
     "avatar_jpeg_ms": 150,
     "deployment_zip_mb": 25,
     "max_sequential": 3,
+    # the app's CPU per warm request over a minimal Chalice handler making the same AWS calls, each scenario
+    "warm_cost_ratio": 1.5,
 }
 
 
@@ -569,6 +571,14 @@ def deployment_zip_mb() -> float:
 # --------------------------------------------------------------------------- report
 
 
+def warm_cost_figures(scale: Scale) -> dict:
+    """scripts/warm_cost.py in its own process: its clients must carry the replay hook from their first call."""
+    blocks, requests = (1, 3) if scale is SMOKE else (7, 60)
+    command = [sys.executable, str(ROOT / "scripts" / "warm_cost.py"), "--json", "--blocks", str(blocks)]
+    done = subprocess.run([*command, "--requests", str(requests)], cwd=ROOT, check=True, capture_output=True, text=True)
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
 def print_table(results: dict) -> None:
     start = results["cold_start_ms"]
     print(f"\ncold start (venv): app {start['app']} ms, baseline {start['baseline']} ms, ratio {start['ratio']}")
@@ -583,6 +593,11 @@ def print_table(results: dict) -> None:
     avatar = results["avatar_ms"]
     print(f"avatar: JPEG 12 MP {avatar['jpeg_12mp']} ms, PNG 12 MP {avatar['png_12mp']} ms")
     print(f"deployment zip: {results['deployment_zip_mb']} MB")
+    for name, warm in results["warm_cost"].items():
+        print(
+            f"warm CPU {name}: app {warm['app_cpu_ms']} ms, minimal handler {warm['minimal_cpu_ms']} ms, "
+            f"ratio {warm['ratio']}"
+        )
     print(f"\n{'endpoint':46} {'calls':>5} {'seq':>4} {'scans':>5} {'p50 ms':>8} {'p95 ms':>8}")
     for name, trips in results["round_trips"].items():
         lat = results["latency_ms"][name]
@@ -598,6 +613,9 @@ def check_targets(results: dict) -> list[str]:
         misses.append(f"cold import ratio {results['cold_import_ms']['ratio']} > {TARGETS['cold_import_ratio']}")
     if results["avatar_ms"]["jpeg_12mp"] > TARGETS["avatar_jpeg_ms"]:
         misses.append(f"avatar JPEG {results['avatar_ms']['jpeg_12mp']} ms > {TARGETS['avatar_jpeg_ms']} ms")
+    for name, figures in results["warm_cost"].items():
+        if figures["ratio"] > TARGETS["warm_cost_ratio"]:
+            misses.append(f"warm cost of {name}: ratio {figures['ratio']} > {TARGETS['warm_cost_ratio']}")
     zipped = results["cold_start_zip_ms"]
     if zipped and zipped["ratio"] > TARGETS["cold_start_zip_ratio"]:
         misses.append(f"cold start from the zip: ratio {zipped['ratio']} > {TARGETS['cold_start_zip_ratio']}")
@@ -652,6 +670,7 @@ def main(argv: list[str] | None = None) -> int:
     results["deployment_zip_mb"] = deployment_zip_mb() if scale.package else None
     # the same zip (chalice reuses its cached package), unpacked as Lambda runs it
     results["cold_start_zip_ms"] = cold_start_from_zip(scale.zip_runs) if scale.package else None
+    results["warm_cost"] = warm_cost_figures(scale)
     results["targets_missed"] = check_targets(results)
 
     Path(args.out).write_text(json.dumps(results, indent=2) + "\n")

@@ -49,6 +49,10 @@ LAMBDA_RUNTIME = "python3.12"
 # Amazon Linux 2023, the OS of the python3.12 and python3.13 runtimes, has glibc 2.34.
 RUNTIME_GLIBC = (2, 34)
 MACHINE = "x86_64"
+# A stage's ``architecture`` (infra/stages.json: the Lambda name) -> the machine in wheel tags and ELF headers.
+# Chalice's own packager maps it the same way when its ``lambda_architecture`` is set, which this CLI does.
+ARCHITECTURE_MACHINES = {"x86_64": "x86_64", "arm64": "aarch64"}
+DEFAULT_ARCHITECTURE = "x86_64"
 DEPLOYED_STAGES = ("dev", "prod")
 # What a deployed function cannot run without (besides STAGE); filled from the stack by scripts/deploy.py.
 REQUIRED_SETTINGS = (
@@ -101,7 +105,9 @@ def platform_glibc(platform: str, machine: str = MACHINE) -> tuple[int, int] | N
     return _LEGACY_MANYLINUX.get(legacy) if arch == machine else None
 
 
-def wheel_fits(filename: str, runtime: str = LAMBDA_RUNTIME, glibc: tuple[int, int] = RUNTIME_GLIBC) -> bool:
+def wheel_fits(
+    filename: str, runtime: str = LAMBDA_RUNTIME, glibc: tuple[int, int] = RUNTIME_GLIBC, machine: str = MACHINE
+) -> bool:
     """True when the wheel runs on the Lambda runtime: pure Python, or a manylinux build for its CPython
     ABI (or abi3) needing at most its glibc. ``linux_x86_64`` (built on some machine) never fits."""
     if not filename.endswith(".whl"):
@@ -115,7 +121,7 @@ def wheel_fits(filename: str, runtime: str = LAMBDA_RUNTIME, glibc: tuple[int, i
                     if wheel_abi == "none" and interpreter.startswith(("py3", "cp3")):
                         return True
                     continue
-                needed = platform_glibc(platform)
+                needed = platform_glibc(platform, machine)
                 if needed is None or needed > glibc:
                     continue
                 if wheel_abi == abi or (wheel_abi == "abi3" and interpreter.startswith("cp3")):
@@ -123,14 +129,16 @@ def wheel_fits(filename: str, runtime: str = LAMBDA_RUNTIME, glibc: tuple[int, i
     return False
 
 
-def download_wheels(requirements: str, directory: str, runtime: str = LAMBDA_RUNTIME) -> list[str]:
-    """``pip download`` of the whole dependency closure, binary wheels for the runtime only.
+def download_wheels(
+    requirements: str, directory: str, runtime: str = LAMBDA_RUNTIME, machine: str = MACHINE
+) -> list[str]:
+    """``pip download`` of the whole dependency closure, binary wheels for the runtime on ``machine`` only.
 
     Raises DeployRefused naming what has no fitting wheel."""
     version = runtime.removeprefix("python")
     command = [sys.executable, "-m", "pip", "download", "--disable-pip-version-check", "--only-binary=:all:"]
     command += ["--implementation", "cp", "--python-version", version, "--abi", runtime_abi(runtime)]
-    for platform in pip_platforms():
+    for platform in pip_platforms(machine=machine):
         command += ["--platform", platform]
     command += ["--dest", directory, "-r", requirements]
     result = subprocess.run(command, capture_output=True, text=True)
@@ -139,11 +147,11 @@ def download_wheels(requirements: str, directory: str, runtime: str = LAMBDA_RUN
         what = ", ".join(missing) or result.stderr.strip().splitlines()[-1:]
         raise DeployRefused(
             f"no wheel of {what} fits Lambda {runtime} (manylinux up to glibc "
-            f"{RUNTIME_GLIBC[0]}.{RUNTIME_GLIBC[1]}, {MACHINE}); nothing is built from source: pin a version "
+            f"{RUNTIME_GLIBC[0]}.{RUNTIME_GLIBC[1]}, {machine}); nothing is built from source: pin a version "
             f"that publishes one\n{result.stderr.strip()}"
         )
     files = sorted(p.name for p in Path(directory).iterdir())
-    unfit = [name for name in files if not wheel_fits(name, runtime)]
+    unfit = [name for name in files if not wheel_fits(name, runtime, machine=machine)]
     if unfit:
         raise DeployRefused(f"these do not fit Lambda {runtime}: {', '.join(unfit)}")
     return files
@@ -159,7 +167,8 @@ def _install_manylinux_builder() -> None:
                 raise DeployRefused(f"chalice asked for {abi}, this project deploys {LAMBDA_RUNTIME}")
             wheels = {
                 packager.Package(directory, name)
-                for name in download_wheels(requirements_filename, directory)
+                # self._machine: chalice's own mapping of the stage's lambda_architecture (aarch64 for arm64)
+                for name in download_wheels(requirements_filename, directory, machine=self._machine)
                 if name.split("-", 1)[0].lower() not in RUNTIME_PROVIDED
             }
             return wheels, set()
@@ -370,6 +379,22 @@ def with_reserved_concurrency(config: dict, stage: str, stage_settings: dict) ->
     return merged
 
 
+def stage_architecture(stage_settings: dict) -> str:
+    """The Lambda architecture of a stage (infra/stages.json ``architecture``), refused when Lambda has no such."""
+    architecture = stage_settings.get("architecture", DEFAULT_ARCHITECTURE)
+    if architecture not in ARCHITECTURE_MACHINES:
+        raise DeployRefused(f"architecture {architecture!r} is not one of {', '.join(ARCHITECTURE_MACHINES)}")
+    return architecture
+
+
+def with_architecture(config: dict, stage: str, stage_settings: dict) -> dict:
+    """``config`` with the stage's architecture as chalice's ``lambda_architecture``: every function and the
+    wheels chalice's packager asks for (manylinux ..._aarch64 for arm64) follow it."""
+    merged = json.loads(json.dumps(config))
+    merged["stages"].setdefault(stage, {})["lambda_architecture"] = stage_architecture(stage_settings)
+    return merged
+
+
 def cap_queue_pollers(app, stage_settings: dict):
     """Each SQS event source invokes its function at most as often as the function's reserved concurrency.
 
@@ -407,6 +432,7 @@ def _install_settings(argv: list[str], settings_file: str | None) -> None:
         stages = json.loads(STAGES_FILE.read_text())
         if stage in DEPLOYED_STAGES and stage in stages:
             config = with_reserved_concurrency(config, stage, stages[stage])
+            config = with_architecture(config, stage, stages[stage])
         if command in ("deploy", "package") and stage in DEPLOYED_STAGES:
             problems = stage_problems(stage, config["stages"].get(stage, {}))
             if problems:
@@ -423,6 +449,8 @@ def _install_settings(argv: list[str], settings_file: str | None) -> None:
             return cap_queue_pollers(load_app(self, *args, **kwargs), stages[stage])
 
         factory.CLIFactory.load_chalice_app = load_chalice_app
+        if command == "package":
+            _install_snapstart_integration(stages[stage])
 
 
 # --- the API definition --------------------------------------------------------------------------------
@@ -444,10 +472,40 @@ def _install_gateway_responses() -> None:
     swagger.SwaggerGenerator.generate_swagger = generate_swagger
 
 
+def _install_snapstart_integration(stage_settings: dict) -> None:
+    """With the stage's ``snapstart`` on, ``chalice package``'s API definition invokes the API function's alias
+    (scripts/pipeline.py publishes it with SnapStart): an unqualified ARN runs $LATEST, which SnapStart skips."""
+    if not stage_settings.get("snapstart"):
+        return
+    from chalice.deploy import swagger
+    from pipeline import SNAPSTART_ALIAS
+
+    # SAM names the alias resource <function>Alias<name>; its Ref is the alias's ARN. (``APIHandler.Alias`` is
+    # resolved in a Ref, not inside Fn::Sub.)
+    alias = f"APIHandlerAlias{SNAPSTART_ALIAS}"
+
+    def alias_uri(self, lambda_arn=None):
+        return {
+            "Fn::Sub": (
+                "arn:${AWS::Partition}:apigateway:${AWS::Region}:lambda:path/2015-03-31"
+                f"/functions/${{{alias}}}/invocations"
+            )
+        }
+
+    swagger.CFNSwaggerGenerator._uri = alias_uri
+
+
 # --- chalice local ---------------------------------------------------------------------------------------
 
 
+# The methods the API declares on its paths (chalicelib/api/blueprint.py); API Gateway answers any other one
+# (OPTIONS without CORS, TRACE, QUERY...) as a path it does not have.
+API_METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"})
+
+
 def _install_local_not_found() -> None:
+    import uuid
+
     from chalice import local
     from gateway import NOT_FOUND_BODY
 
@@ -456,14 +514,28 @@ def _install_local_not_found() -> None:
 
     original = local.LocalGateway.handle_request
 
+    def not_found() -> NotFoundError:
+        headers = {"Content-Type": "application/json", "X-Request-Id": str(uuid.uuid4())}
+        return NotFoundError(headers, NOT_FOUND_BODY.encode())
+
     def handle_request(self, method, path, headers, body):
+        if method not in API_METHODS:  # chalice local would answer OPTIONS 200 itself
+            raise not_found()
         try:
             self._generate_lambda_event(method, path, headers, body)
         except ValueError:  # no route: what the deployed gateway response answers
-            raise NotFoundError({"Content-Type": "application/json"}, NOT_FOUND_BODY.encode()) from None
+            raise not_found() from None
         return original(self, method, path, headers, body)
 
     local.LocalGateway.handle_request = handle_request
+
+    def any_method(self, name: str):
+        # http.server answers a method without a do_<METHOD> with 501; here every one reaches the gateway
+        if name.startswith("do_") and name[3:].isalpha() and name[3:].isupper():
+            return self._generic_handle
+        raise AttributeError(name)
+
+    local.ChaliceRequestHandler.__getattr__ = any_method
 
 
 def _install_local_no_content() -> None:

@@ -6,10 +6,10 @@ With your AWS credentials, in order, stopping with a message and exit status 1 a
 
 1. checks: ``infra/stages.json`` has no placeholder and gives the stage its texting guards (countries, maximum
    price per text, monthly segment budget and segment price); the account keeps 100 unreserved concurrency after
-   the stage's reserves (GetAccountSettings); the SSM SecureString ``/invites/<stage>/pin-secret`` exists and is
-   not the development key or a placeholder (its value is never printed or written); the stop list's own key
-   exists (made once); SNS's account ``MonthlySpendLimit`` is above the text budget's cost; the APNS platform
-   application ``invites-<stage>-apns`` exists;
+   the stage's reserves (GetAccountSettings); the SSM SecureString ``/invites/<stage>/pin-secret`` exists
+   and is not the development key or a placeholder (its value is never printed or written); SNS's account
+   ``MonthlySpendLimit`` is above the text budget's cost; the APNS platform application ``invites-<stage>-apns``
+   exists;
 2. creates or updates the stack ``invites-<stage>`` of ``infra/template.yaml`` and waits for it;
 3. writes the stage's settings from the stack's outputs to ``build/stages/<stage>.json`` (git-ignored;
    scripts/stage_config.py), never into the tracked ``.chalice/config.json``;
@@ -21,8 +21,9 @@ With your AWS credentials, in order, stopping with a message and exit status 1 a
    concurrency;
 6. the stage's throttles (scripts/gateway.py) and the stack's web ACL (body limit, per-address rate rule) on the
    API stage (required on prod), and the failure destination of the asynchronously invoked handle_inbound_sms;
-   SNS's SMS attributes (delivery-status logging with the stack's role: every failure, a sample of deliveries);
-   then the texting guards read back (attributes, spend and success-rate alarms, the rate rule);
+   SNS's SMS attributes (delivery-status logging with the stack's role: every failure, a sample of deliveries)
+   and its log groups' retention; then the texting guards read back (attributes, spend and success-rate alarms,
+   the rate rule);
 7. a smoke test of the URL: ``/openapi.json`` 200, ``GET /events`` without a token 401, an unknown path 404
    without echoing the ``Authorization`` header, and, with the stage's smoke token (SSM
    ``/invites/<stage>/smoke-token``, docs/operations.md), a 204 with neither body nor Content-Type.
@@ -185,6 +186,8 @@ def ensure_stop_list_key(session, stage: str) -> None:
         return
     if value["Type"] != "SecureString" or not STOP_LIST_KEY_FORMAT.fullmatch(value["Value"].strip()):
         raise Stop(f"SSM parameter {name} must be a SecureString of 64 hex digits; never change it once made")
+
+
 def check_spend_limit(session, settings: dict) -> None:
     """SNS's account-wide MonthlySpendLimit must be above the budget's cost, so that the service (which keeps
     pins going after invitations stop) decides what stops first, not SNS (which stops every text)."""
@@ -476,6 +479,8 @@ def set_inbound_failure_destination(session, stage: str, outputs: dict[str, str]
         DestinationConfig={"OnFailure": {"Destination": destination}},
     )
     say("failed replies by text go to the inbound-sms failure queue")
+
+
 # --- 6b. texting guards ---------------------------------------------------------------------------------
 
 

@@ -7,7 +7,8 @@
   with no moment where API Gateway's defaults answer;
 - the throttles are stage settings (a stage survives an overwrite import): ``scripts/deploy.py`` sets them with
   ``apply_throttles``, ``chalice package`` takes them as ``--merge-template`` (``merge_template``);
-- ``scripts/chalice_cli.py local`` answers unknown paths with ``NOT_FOUND_BODY`` as the deployed API does.
+- ``scripts/chalice_cli.py local`` answers unknown paths, and methods the API has none of (OPTIONS, TRACE,
+  QUERY...), with ``NOT_FOUND_BODY`` and an ``X-Request-Id`` as the deployed API does.
 
 Gateway responses: API Gateway answers a path or method it does not have with 403 ``Missing Authentication
 Token``, and, when the request has an ``Authorization`` header, with a message that repeats the header.
@@ -56,13 +57,18 @@ def throttle_settings(stage_settings: dict) -> dict[tuple[str, str], tuple[float
 # --- the API definition: gateway responses in the swagger ----------------------------------------------
 
 
+# Every answer carries X-Request-Id, the gateway's own ones too: its request id (a mapping expression, not a
+# literal in quotes), which is also the requestId the function reads when the request reaches it.
+REQUEST_ID_PARAMETER = {"gatewayresponse.header.X-Request-Id": "context.requestId"}
+
+
 def swagger_gateway_responses() -> dict[str, dict]:
     """``x-amazon-apigateway-gateway-responses`` of the API definition (status codes are strings there)."""
     responses = {}
     for kind, (status, body, headers) in GATEWAY_RESPONSES.items():
         response: dict = {"responseTemplates": {"application/json": body}}
-        if headers:
-            response["responseParameters"] = {f"gatewayresponse.header.{k}": f"'{v}'" for k, v in headers.items()}
+        literals = {f"gatewayresponse.header.{k}": f"'{v}'" for k, v in headers.items()}
+        response["responseParameters"] = {**literals, **REQUEST_ID_PARAMETER}
         if status:
             response["statusCode"] = status
         responses[kind] = response

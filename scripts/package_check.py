@@ -6,6 +6,9 @@ compiled code must be a manylinux wheel (the ``Tag`` lines of its ``*.dist-info/
 (``linux_x86_64``) or an sdist built on the packaging machine. Every ``.py`` must have its bytecode beside it,
 ``__pycache__/<name>.cpython-312.pyc``, with CPython 3.12's magic number and the unchecked-hash flag, so the
 runtime imports it from the read-only ``/var/task`` without compiling (scripts/chalice_cli.py writes them).
+Every ``.so`` must also be built for the stage's machine (its ELF header's ``e_machine``: x86-64 for
+``x86_64``, AArch64 for ``arm64``) and its wheel tagged for it: an x86 Pillow in an arm64 function fails only
+when the first avatar is uploaded. ``--architecture arm64`` checks an arm64 package (default ``x86_64``).
 Exit status 1 and one line per problem.
 """
 
@@ -21,7 +24,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from chalice_cli import LAMBDA_RUNTIME, RUNTIME_GLIBC, platform_glibc  # noqa: E402
+from chalice_cli import (  # noqa: E402
+    ARCHITECTURE_MACHINES,
+    DEFAULT_ARCHITECTURE,
+    LAMBDA_RUNTIME,
+    RUNTIME_GLIBC,
+    platform_glibc,
+)
 
 GLIBC_VERSION = re.compile(r"GLIBC_(\d+)\.(\d+)(?:\.(\d+))?$")
 # importlib.util.MAGIC_NUMBER of CPython 3.12 (3531): a .pyc of any other version is recompiled on import.
@@ -29,6 +38,8 @@ RUNTIME_MAGIC = b"\xcb\r\r\n"
 RUNTIME_CACHE_TAG = "cpython-312"
 # PEP 552 flags word: bit 0 hash-based, bit 1 check the source. Unchecked hash: 0b01.
 UNCHECKED_HASH_FLAGS = 0b01
+# wheel-tag machine -> pyelftools' name of the ELF e_machine it must carry
+ELF_MACHINES = {"x86_64": "EM_X86_64", "aarch64": "EM_AARCH64"}
 
 
 @dataclass
@@ -59,6 +70,13 @@ def glibc_versions(elf_bytes: bytes) -> set[tuple[int, int]]:
                 if match:
                     found.add((int(match[1]), int(match[2])))
     return found
+
+
+def elf_machine(elf_bytes: bytes) -> str:
+    """The ELF header's machine, as pyelftools names it (``EM_X86_64``, ``EM_AARCH64``)."""
+    from elftools.elf.elffile import ELFFile
+
+    return ELFFile(io.BytesIO(elf_bytes)).header["e_machine"]
 
 
 def _owners(archive: zipfile.ZipFile) -> dict[str, str]:
@@ -113,15 +131,22 @@ def bytecode_problems(archive: zipfile.ZipFile, report: Report) -> list[str]:
     return problems
 
 
-def check(zip_path: str | Path, glibc: tuple[int, int] = RUNTIME_GLIBC) -> Report:
+def check(
+    zip_path: str | Path, glibc: tuple[int, int] = RUNTIME_GLIBC, architecture: str = DEFAULT_ARCHITECTURE
+) -> Report:
     report = Report()
+    machine = ARCHITECTURE_MACHINES[architecture]
     with zipfile.ZipFile(zip_path) as archive:
         owners = _owners(archive)
         checked_dists = set()
         for name in archive.namelist():
             if not (name.endswith(".so") or ".so." in name.rsplit("/", 1)[-1]):
                 continue
-            needed = glibc_versions(archive.read(name))
+            elf = archive.read(name)
+            built_for = elf_machine(elf)
+            if built_for != ELF_MACHINES[machine]:
+                report.problems.append(f"{name} is built for {built_for}, the stage runs on {architecture}")
+            needed = glibc_versions(elf)
             if needed:
                 report.glibc_needed[name] = max(needed)
                 if max(needed) > glibc:
@@ -135,16 +160,23 @@ def check(zip_path: str | Path, glibc: tuple[int, int] = RUNTIME_GLIBC) -> Repor
                 continue
             checked_dists.add(owner)
             platforms = [tag.rsplit("-", 1)[-1] for tag in wheel_tags(archive, owner)]
-            fitting = [p for p in platforms if (platform_glibc(p) or (99, 0)) <= glibc]
+            fitting = [p for p in platforms if (platform_glibc(p, machine) or (99, 0)) <= glibc]
             if not fitting:
-                report.problems.append(f"{owner} is not a manylinux wheel for glibc <= {glibc}: tags {platforms}")
+                report.problems.append(
+                    f"{owner} is not a manylinux {machine} wheel for glibc <= {glibc}: tags {platforms}"
+                )
         report.problems += bytecode_problems(archive, report)
     return report
 
 
 def main(argv: list[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
-    report = check(argv[0])
+    import argparse
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("zip")
+    parser.add_argument("--architecture", choices=sorted(ARCHITECTURE_MACHINES), default=DEFAULT_ARCHITECTURE)
+    args = parser.parse_args(sys.argv[1:] if argv is None else argv)
+    report = check(args.zip, architecture=args.architecture)
     top = report.max_glibc
     print(
         f"{len(report.glibc_needed)} extensions; highest glibc needed: {'.'.join(map(str, top)) if top else '-'}"

@@ -10,7 +10,11 @@ On top of scripts/gateway.py's throttles and web ACL association:
   write their logs while their alarms watched nothing;
 - on prod the web ACL (the infra stack's ApiWebAclArn output) is required, not optional;
 - replies by text, which SNS hands to Lambda asynchronously, go to the infra stack's failure queue
-  (InboundSmsFailureQueueArn) when every attempt failed, instead of being dropped.
+  (InboundSmsFailureQueueArn) when every attempt failed, instead of being dropped;
+- with the stage's ``snapstart`` on (infra/stages.json), the API function publishes a version on each deploy
+  behind the alias ``live`` with SnapStart on published versions, and API Gateway invokes that alias
+  (scripts/chalice_cli.py points the integration at it; this template gives the alias the invoke permission).
+  ``chalice deploy`` has no SnapStart: the switch exists on this path only.
 """
 
 from __future__ import annotations
@@ -76,7 +80,22 @@ def merge_template(stage: str, stage_settings: dict) -> dict:
             "DestinationConfig": {"OnFailure": {"Destination": {"Ref": "InboundSmsFailureQueueArn"}}},
         },
     }
+    if stage_settings.get("snapstart"):
+        with_snapstart(resources)
     return merged
+
+
+SNAPSTART_ALIAS = "live"
+
+
+def with_snapstart(resources: dict) -> None:
+    """SnapStart on the API function: it applies to published versions only, so SAM publishes one per deploy
+    (AutoPublishAlias) and API Gateway must be allowed to invoke that alias, not $LATEST."""
+    handler = resources.setdefault(logical_id("api_handler"), {}).setdefault("Properties", {})
+    handler["AutoPublishAlias"] = SNAPSTART_ALIAS
+    handler["SnapStart"] = {"ApplyOn": "PublishedVersions"}
+    permission = resources.setdefault("APIHandlerInvokePermission", {}).setdefault("Properties", {})
+    permission["FunctionName"] = {"Ref": "APIHandler.Alias"}
 
 
 def main(argv: list[str] | None = None) -> int:

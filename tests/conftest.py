@@ -52,6 +52,8 @@ SLOW_GROUPS = {
     "contract/test_generated_clients.py": ("generated_clients",),
     "infra/test_package.py": ("packaging", "cfn_lint"),
     "infra/test_deploy_rehearsal.py": ("packaging",),
+    "infra/test_arm64_imports.py": ("packaging",),  # emulated aarch64 Python, about 2 minutes
+    "infra/test_snapstart_switch.py::test_the_switched_on_template_lints_clean": ("cfn_lint",),
     "infra/test_inbound_sms_script.py": ("e2e",),  # the local stack in an emulator, the script as a process
     "infra/test_template.py::test_cfn_lint_passes": ("cfn_lint",),
     # 500 invitees written and notified through moto: a minute on a busy machine, alone longer than the rest

@@ -26,7 +26,18 @@ def test_benchmark_smoke_run_writes_every_figure(tmp_path):
         "avatar_ms",
         "deployment_zip_mb",
         "latency_ms",
+        "warm_cost",
     }
+    warm = results["warm_cost"]
+    assert set(warm) == {
+        "GET /events/{id}",
+        "POST /events/{id}/accept",
+        "POST /events (3 invitees)",
+        "POST /events/{id}/messages",
+    }
+    # every call the app made was answered from the recording, and the minimal handler makes the same calls
+    assert all(w["aws_calls"] and w["app_cpu_ms"] > 0 and w["minimal_cpu_ms"] > 0 for w in warm.values())
+    assert "dynamodb.BatchGetItem" in warm["GET /events/{id}"]["aws_calls"]
     assert set(results["cold_start_ms"]) >= {"app", "baseline", "ratio"}
     assert set(results["cold_import_ms"]) >= {"app", "baseline", "ratio"}
     assert set(results["avatar_ms"]) >= {"jpeg_12mp", "png_12mp"}

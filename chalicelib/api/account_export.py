@@ -11,7 +11,7 @@ from chalicelib.api.responses import HandlerResult
 blueprint = ApiBlueprint(__name__)
 
 
-@blueprint.route("/users/me/export", ["POST"], body=NO_BODY)
+@blueprint.route("/users/me/export", ["POST"], body=NO_BODY, idempotent=True)
 def request_export(ctx: RequestContext):
     from chalicelib.services import data_export  # the export job and S3: off the API's cold start
 

@@ -33,7 +33,7 @@ def verify_pin(ctx: RequestContext):
 @blueprint.route("/auth/register", ["POST"])
 def register(ctx: RequestContext):
     fields = Fields(ctx.json_object())
-    full_name = fields.string("full_name", required=True, min_length=2, max_length=256)
+    full_name = fields.person_name("full_name", required=True, min_length=2, max_length=256)
     email = fields.email("email", required=True, max_length=256)
     fields.raise_if_errors()
     user = users.update_profile(ctx.user, {"full_name": full_name, "email": email})

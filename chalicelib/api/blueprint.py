@@ -33,10 +33,12 @@ class ApiBlueprint(Blueprint):
         auth: bool = True,
         body: str = JSON_BODY,
         error_page: ErrorPage | None = None,
+        idempotent: bool = False,
     ):
         """Declare ``handler(ctx)`` for ``path``. GET brings HEAD along, PATCH brings POST.
         ``auth``: a bearer token is required; ``body``: the body kind parsed into ``ctx.body``;
-        ``error_page(error, method)`` answers the route's errors instead of the JSON bodies."""
+        ``error_page(error, method)`` answers the route's errors instead of the JSON bodies; ``idempotent``: a
+        POST that creates something or texts someone, which takes an ``Idempotency-Key``."""
 
         def decorator(handler):
             expanded = list(methods)
@@ -44,7 +46,7 @@ class ApiBlueprint(Blueprint):
                 expanded.append("HEAD")
             if "PATCH" in expanded and "POST" not in expanded:
                 expanded.append("POST")
-            self.specs.append(RouteSpec(path, tuple(expanded), handler, auth, body, error_page))
+            self.specs.append(RouteSpec(path, tuple(expanded), handler, auth, body, error_page, idempotent))
             return handler
 
         return decorator

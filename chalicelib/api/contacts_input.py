@@ -28,7 +28,7 @@ from chalicelib.config import get_settings
 from chalicelib.errors import NotAnImage, ValidationError
 from chalicelib.services.contact_photos import PHOTO_FIELD, PhotosTooCostly, clean_photos, too_large_message
 from chalicelib.services.contacts import ContactInput
-from chalicelib.validation import NOT_LIST, NOT_NULL, REQUIRED, Fields, text_errors_by_position
+from chalicelib.validation import NOT_LIST, NOT_NULL, NOT_STRING, REQUIRED, Fields, text_errors_by_position
 
 MAX_ENTRIES = 1000
 MAX_NAME = 256
@@ -114,7 +114,7 @@ def _parse_entry(item: Any, with_details: bool) -> tuple[ContactInput | None, di
     phone = fields.phone("phone_number", required=True)
     entry = ContactInput(phone or "")
     if with_details:
-        entry.contact_name = fields.string("contact_name", max_length=MAX_NAME)
+        entry.contact_name = fields.person_name("contact_name", max_length=MAX_NAME, allow_blank=True)
         if fields.present(PHOTO_FIELD):
             entry.photo = _decode_photo(item[PHOTO_FIELD], fields)
     return entry, fields.errors
@@ -148,7 +148,7 @@ def _invalid_image_message() -> str:
 
 
 def lookup_numbers(body: Any) -> list[Any]:
-    """The ``phone_numbers`` list of a lookup body, as sent (entries that are no number are left for the
+    """The ``phone_numbers`` list of a lookup body, as sent: strings (those that are no number are left for the
     service to skip)."""
     if not isinstance(body, dict):
         raise ValidationError(
@@ -163,6 +163,9 @@ def lookup_numbers(body: Any) -> list[Any]:
         raise ValidationError({"phone_numbers": [NOT_LIST.format(kind=_type_name(sent))]})
     if len(sent) > MAX_ENTRIES:
         raise ValidationError({"phone_numbers": [TOO_MANY]})
-    if unreadable := text_errors_by_position(sent):  # NUL, lone surrogates; other non-numbers are left out
-        raise ValidationError({"phone_numbers": unreadable})
+    not_text = {str(n): [NOT_NULL if entry is None else NOT_STRING] for n, entry in enumerate(sent)}
+    not_text = {n: message for n, message in not_text.items() if not isinstance(sent[int(n)], str)}
+    # NUL, lone surrogates, entries that are no string: 400 by position; strings that are no number are left out
+    if unreadable := {**text_errors_by_position(sent), **not_text}:
+        raise ValidationError({"phone_numbers": dict(sorted(unreadable.items(), key=lambda item: int(item[0])))})
     return sent

@@ -18,7 +18,7 @@ VENUE_MAX_LENGTH = 100
 COMMENT_MAX_LENGTH = 500
 
 
-@blueprint.route("/events/{event_id}/messages", ["POST"])
+@blueprint.route("/events/{event_id}/messages", ["POST"], idempotent=True)
 def post_message(ctx: RequestContext):
     from chalicelib.services import conversation  # the conversation's writes: off the API's cold start
 
@@ -34,7 +34,7 @@ def _missing(value: object) -> bool:
     return value is None or isinstance(value, str) and not value.strip()
 
 
-@blueprint.route("/events/{event_id}/polls", ["POST"])
+@blueprint.route("/events/{event_id}/polls", ["POST"], idempotent=True)
 def post_poll(ctx: RequestContext):
     from chalicelib.services import conversation  # the conversation's writes: off the API's cold start
 
@@ -50,7 +50,7 @@ def post_poll(ctx: RequestContext):
     return HandlerResult(representations.poll_json(poll), status=201)
 
 
-@blueprint.route("/events/{event_id}/time_suggestions", ["POST"])
+@blueprint.route("/events/{event_id}/time_suggestions", ["POST"], idempotent=True)
 def suggest_time(ctx: RequestContext):
     from chalicelib.services import conversation  # the conversation's writes: off the API's cold start
 

@@ -12,6 +12,7 @@ from chalice import Response
 
 from chalicelib.api.access_log import log_request
 from chalicelib.api.error_responses import ErrorPage, as_domain_error, error_response
+from chalicelib.api.idempotency import idempotency_key, run_once
 from chalicelib.api.request import RequestContext, bearer_token, check_body_size, check_version, parse_body
 from chalicelib.api.responses import to_response
 from chalicelib.errors import MethodNotAllowed
@@ -29,6 +30,8 @@ class RouteSpec:
     body: str
     # Renders this route's errors (HTML pages under /i/); None: the DRF-shaped JSON bodies.
     error_page: ErrorPage | None = None
+    # Takes an Idempotency-Key (chalicelib/api/idempotency.py).
+    idempotent: bool = False
 
 
 def dispatch(request, spec: RouteSpec | None, allowed: list[str], params: dict[str, str]) -> Response:
@@ -45,10 +48,24 @@ def dispatch(request, spec: RouteSpec | None, allowed: list[str], params: dict[s
         if spec.auth:
             ctx.user, ctx.token = authenticate(bearer_token(request))
         parse_body(ctx, spec.body)
-        response = to_response(spec.handler(ctx), request.method)
+        key = idempotency_key(ctx) if spec.idempotent else None
+        if key is None:
+            response = to_response(spec.handler(ctx), request.method)
+        else:
+            response = run_once(ctx, key, lambda: _answer(ctx, spec))
     except Exception as exc:  # noqa: BLE001 - every fault becomes an HTTP answer here
         error = as_domain_error(exc, request.method, request.path)
         response = error_response(error, request.method, spec.error_page if spec is not None else None)
     response.headers["X-Request-Id"] = request_id
     log_request(request, response.status_code, started, request_id, ctx.user)
     return response
+
+
+def _answer(ctx: RequestContext, spec: RouteSpec) -> Response:
+    """The handler's answer, its errors answered as the route answers them (for an idempotent run, which
+    keeps only a successful answer and gives its key back otherwise)."""
+    try:
+        return to_response(spec.handler(ctx), ctx.method)
+    except Exception as exc:  # noqa: BLE001 - mapped as dispatch maps them
+        error = as_domain_error(exc, ctx.method, ctx.request.path)
+        return error_response(error, ctx.method, spec.error_page)

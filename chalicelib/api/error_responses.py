@@ -20,6 +20,8 @@ from chalicelib.errors import (
     BadRequest,
     Conflict,
     DomainError,
+    IdempotencyKeyInProgress,
+    IdempotencyKeyReused,
     InvalidToken,
     MethodNotAllowed,
     NotAcceptable,
@@ -59,6 +61,7 @@ _STATUS: tuple[tuple[type[DomainError], HTTPStatus], ...] = (
     (Conflict, HTTPStatus.CONFLICT),
     (PayloadTooLarge, HTTPStatus.REQUEST_ENTITY_TOO_LARGE),
     (UnsupportedMediaType, HTTPStatus.UNSUPPORTED_MEDIA_TYPE),
+    (IdempotencyKeyReused, HTTPStatus.UNPROCESSABLE_ENTITY),
     (Throttled, HTTPStatus.TOO_MANY_REQUESTS),
     (ServiceUnavailable, HTTPStatus.SERVICE_UNAVAILABLE),
     (InternalError, HTTPStatus.INTERNAL_SERVER_ERROR),
@@ -75,7 +78,9 @@ _DEFAULT_DETAIL: tuple[tuple[type[DomainError], str], ...] = (
     (PageOutOfRange, "Invalid page."),
     (NotFound, "Not found."),
     (NotAcceptable, 'Invalid version in "Accept" header.'),
+    (IdempotencyKeyInProgress, "A request with this Idempotency-Key is in progress."),
     (Conflict, "Conflict."),
+    (IdempotencyKeyReused, "This Idempotency-Key was used with another request."),
     (TextsPaused, "Texts are paused for now. Try again later."),
     (ServiceUnavailable, "Service temporarily unavailable, try again later."),
     (InternalError, "Internal server error."),
@@ -123,6 +128,8 @@ def headers_of(error: DomainError) -> dict[str, str]:
         return {"Allow": ", ".join(error.allowed)}
     if isinstance(error, Throttled | ServiceUnavailable):
         return {"Retry-After": str(error.retry_after)}
+    if isinstance(error, IdempotencyKeyInProgress):
+        return {"Retry-After": "1"}  # the request holding the key ends within the function's timeout
     return {}
 
 

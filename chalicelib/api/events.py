@@ -219,7 +219,7 @@ def list_events(ctx: RequestContext):
     }
 
 
-@blueprint.route("/events", ["POST"])
+@blueprint.route("/events", ["POST"], idempotent=True)
 def create_event(ctx: RequestContext):
     from chalicelib.services import events  # event writes and messaging: off the API's cold start
 

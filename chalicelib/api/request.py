@@ -22,6 +22,7 @@ from chalicelib.ids import MAX_ID
 JSON_BODY, NO_BODY, MULTIPART_BODY, FORM_BODY = "json", "none", "multipart", "form"
 FORM_MAX_BYTES = 8 * 1024  # an HTML form post (application/x-www-form-urlencoded); the web page's is far smaller
 FORM_MAX_FIELDS = 20
+NO_DATA = "No data provided"  # DRF's answer to a JSON body of null
 
 
 class RequestContext:
@@ -33,6 +34,7 @@ class RequestContext:
         self.user = None
         self.token: str | None = None
         self.body: Any = None
+        self.body_is_null = False  # a JSON body of `null`, told apart from no body at all
 
     @property
     def method(self) -> str:
@@ -55,7 +57,9 @@ class RequestContext:
         return params.get(name)
 
     def json_object(self) -> dict:
-        """The body as a JSON object (an empty body counts as ``{}``)."""
+        """The body as a JSON object (an empty body counts as ``{}``; ``null`` is refused as DRF does)."""
+        if self.body_is_null:
+            raise ValidationError({"non_field_errors": [NO_DATA]})
         if self.body is None:
             return {}
         if not isinstance(self.body, dict):
@@ -148,6 +152,7 @@ def parse_body(ctx: RequestContext, body_kind: str) -> None:
             ctx.body = json.loads(raw)
         except (ValueError, RecursionError) as exc:  # RecursionError: nested too deep
             raise BadRequest(f"JSON parse error - {exc}") from None
+        ctx.body_is_null = ctx.body is None
     elif body_kind == MULTIPART_BODY and media_type.lower() != "multipart/form-data":
         raise UnsupportedMediaType(media_type)
     elif body_kind == FORM_BODY:

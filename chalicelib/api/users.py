@@ -32,7 +32,7 @@ def me(ctx: RequestContext):
 def edit_me(ctx: RequestContext):
     fields = Fields(ctx.json_object())
     changes = {
-        "full_name": fields.string("full_name", min_length=2, max_length=256, allow_blank=False),
+        "full_name": fields.person_name("full_name", min_length=2, max_length=256),
         "email": fields.email("email", max_length=256),
     }
     for flag in EDITABLE_FLAGS:

@@ -28,6 +28,7 @@ from chalicelib.errors import TextsPaused
 from chalicelib.messaging.local_echo import echo
 from chalicelib.messaging.sms_segments import segments
 from chalicelib.parallel import parallel_map
+from chalicelib.retry import AttemptsSpent, TryAgain, retry
 from chalicelib.store import counters
 
 log = logging.getLogger("invites")
@@ -109,13 +110,16 @@ def _reserve(costs: Sequence[int], priority: Priority, now: datetime) -> int:
     """Count the segments of as many texts as fit (in order) into the month's budget at ``priority``; how many
     did. One conditional ADD when they all fit; else (several texts) the counter read and the ADD tried again
     for fewer. Parallel senders that keep moving the counter may leave texts uncounted (limited early, never
-    late)."""
+    late). Why attempts rather than a condition that cannot lose: DynamoDB cannot add "as many texts as
+    still fit", so an add refused for want of room reads what is left and asks for that."""
     limit = budget_limit(priority)
     if limit is None:
         return len(costs)
     key, expires = budget_key(now), _month(now)[1] + KEEP_COUNTER
     room = limit  # the month's first add meets no counter: never ask for more than the limit
-    for _ in range(BUDGET_ATTEMPTS):
+
+    def attempt(_number: int) -> int:
+        nonlocal room
         taken = _fitting(costs, room)
         if taken == 0:
             return 0
@@ -126,7 +130,12 @@ def _reserve(costs: Sequence[int], priority: Priority, now: datetime) -> int:
             if len(costs) == 1:
                 return 0  # no room for the one text: reading the count would not make any
             room = limit - counters.count_of(key)
-    return 0
+            raise TryAgain() from None
+
+    try:
+        return retry(attempt, attempts=BUDGET_ATTEMPTS)
+    except AttemptsSpent:
+        return 0
 
 
 def _give_back(spent: int, now: datetime) -> None:

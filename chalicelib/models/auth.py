@@ -7,6 +7,7 @@
 | RateLog      | RATELOG#<scope>#<subject>           |
 | SentNotification | SENT#<type>#<occurrence>#<user id>#<device> |
 | StoppedNumber | STOP#<HMAC of the e164 number>       |
+| IdempotentRequest | IDEM#<user id>#<Idempotency-Key>   |
 
 Every item but StoppedNumber expires through TTL: a number stays stopped until its owner texts START.
 """
@@ -35,6 +36,10 @@ def sent_pk(push_type: str, occurrence: str, user_id: int, device: str) -> str:
 
 def stop_pk(number_hash: str) -> str:
     return f"STOP#{number_hash}"
+
+
+def idempotency_pk(user_id: int, key: str) -> str:
+    return f"IDEM#{user_id}#{key}"
 
 
 def rate_pk(scope: str, subject: str, window: int) -> str:
@@ -105,3 +110,19 @@ class StoppedNumber(AuthTable, discriminator="stop"):
 
     source = UnicodeAttribute()
     stopped_at = NumberAttribute()
+
+
+class IdempotentRequest(AuthTable, discriminator="idempotency"):
+    """One user's request under an ``Idempotency-Key``, claimed before its work starts. ``fingerprint``
+    is a hash of the method, path and body; ``state`` is "running" while a request holds the claim
+    (``nonce``, since ``claimed_at``) and "done" once ``status``, ``headers`` (JSON) and ``body`` (the
+    answer's text) are kept, to be answered again to a repeat until ``expires_at``."""
+
+    fingerprint = UnicodeAttribute()
+    state = UnicodeAttribute()
+    nonce = UnicodeAttribute()
+    claimed_at = NumberAttribute()
+    status = NumberAttribute(null=True)
+    headers = UnicodeAttribute(null=True)
+    body = UnicodeAttribute(null=True)
+    expires_at = TTLAttribute()

@@ -100,7 +100,10 @@ def post_message(user, event_id: int, body: str) -> dict:
     except _LimitReached as full:
         raise Conflict(answer=_message_result(body, full.event, user, refused=True, limit=limit)) from None
     event = conversation_store.find_event(event_id)
-    return _message_result(body, event, user, refused=False, limit=limit)
+    # The spec's body, with the stored message's id and time (extension) for a client to match it in the detail.
+    return {"id": message_id, "created": format_datetime(message.created)} | _message_result(
+        body, event, user, refused=False, limit=limit
+    )
 
 
 # --------------------------------------------------------------------------- polls

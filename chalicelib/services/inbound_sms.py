@@ -7,10 +7,10 @@ topic (infra/template.yaml, InboundSmsTopic) as a JSON object, for example::
      "messageBody": "stop", "inboundMessageId": "cae173d2-...", "previousPublishedMessageId": "..."}
 
 ``originationNumber`` is the person, ``destinationNumber`` the service's own number they wrote to.
-The opt-out words put the person's number on the stop list (no more invitation texts), START and UNSTOP
-take it off, HELP is answered from the number written to. SNS keeps its own account-wide opt-out list
-as well (the pin and invitation senders ask it first); this handler keeps the service's stop list in
-step with it. SNS may deliver a message twice: each action is idempotent.
+The opt-out words (ARRET too, for French numbers) put the person's number on the stop list (no more
+invitation texts), START and UNSTOP take it off, HELP (or AIDE) is answered from the number written to.
+SNS keeps its own account-wide opt-out list as well (the pin and invitation senders ask it first); this
+handler keeps the service's stop list in step with it. SNS may deliver a message twice: each action is idempotent.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import logging
 import string
+import unicodedata
 from dataclasses import dataclass
 
 from chalicelib.config import get_settings
@@ -28,9 +29,12 @@ from chalicelib.services import stop_list
 
 log = logging.getLogger("invites")
 
-OPT_OUT_WORDS = frozenset({"STOP", "STOPALL", "UNSUBSCRIBE", "CANCEL", "END", "QUIT", "OPTOUT", "REVOKE"})
+# The keywords of the countries texted: the US and Canada's, and France's ARRET/AIDE (sent with or without
+# the accent, which is dropped before matching).
+OPT_OUT_WORDS = frozenset({"STOP", "STOPALL", "UNSUBSCRIBE", "CANCEL", "END", "QUIT", "OPTOUT", "REVOKE", "ARRET"})
 OPT_IN_WORDS = frozenset({"START", "UNSTOP"})
-HELP_WORDS = frozenset({"HELP"})
+HELP_WORDS = frozenset({"HELP", "AIDE"})
+RATES_NOTICE = "Msg&data rates may apply."
 STOPPED, RESUMED, HELPED, IGNORED = "stopped", "resumed", "helped", "ignored"
 
 
@@ -60,8 +64,10 @@ def parse(message: str) -> InboundText | None:
 
 
 def keyword(body: str) -> str:
-    """The text as a keyword: trimmed, upper-case, without trailing punctuation ("Stop." is STOP)."""
-    return body.strip().rstrip(string.punctuation + " ").upper()
+    """The text as a keyword: trimmed, upper-case, without accents and trailing punctuation ("Stop." is STOP,
+    "arrêt" is ARRET)."""
+    plain = "".join(ch for ch in unicodedata.normalize("NFKD", body) if not unicodedata.combining(ch))
+    return plain.strip().rstrip(string.punctuation + " ").upper()
 
 
 def action_of(body: str) -> str:
@@ -80,7 +86,7 @@ def action_of(body: str) -> str:
 def help_text() -> str:
     settings = get_settings()
     contact = f" Help: {settings.support_contact}." if settings.support_contact else ""
-    return f"{settings.service_name}: event invitations by text.{contact} Reply STOP to opt out."
+    return f"{settings.service_name}: event invitations by text.{contact} {RATES_NOTICE} Reply STOP to opt out."
 
 
 def handle(message: str) -> str:

@@ -99,14 +99,17 @@ def send_invitation_texts(owner: User, event: Event, people: list[User], links: 
     _send(texts, chosen, "invitation")
 
 
-def _send(texts: list[tuple[str, str]], people: list[User], purpose: str) -> None:
+def _send(texts: list[tuple[str, str]], people: list[User], purpose: str, *, raise_uncounted: bool = False) -> None:
     """Send texts nobody asked for, from the invitations' origination identity, as far as the month's
-    budget lets them (sms_sender.Priority.UNASKED); those held back or failed are logged, never raised."""
+    budget lets them (sms_sender.Priority.UNASKED); those held back or failed are logged, never raised. When
+    the budget cannot be counted (DynamoDB down) nothing is sent: logged, or raised with ``raise_uncounted``."""
     try:
         outcomes = sms_sender.send_each(
             texts, priority=sms_sender.Priority.UNASKED, origination=get_settings().sms_origination_invites
         )
-    except Exception:  # noqa: BLE001 - the month's budget could not be counted: nothing was sent
+    except Exception:
+        if raise_uncounted:
+            raise
         log.warning("%s texts not sent: the text budget could not be counted", purpose)
         return
     for person, outcome in zip(people, outcomes, strict=True):
@@ -157,9 +160,9 @@ def send_promotion_texts(
     """Text each promoted guest their page link (or, with ``wording``, another waitlist notice such as
     :func:`dropped_text`), as invitation texts go: not to numbers on the stop list
     or SNS's opt-out list, within the same limits (the owner's hourly quota, each number's daily cap),
-    from the invitations' origination identity. The seats stand whatever happens here: a failed check
-    sends nothing and raises (the queue message comes back, its claims released by the caller), a failed
-    text is logged."""
+    from the invitations' origination identity. The seats stand whatever happens here: a failed check, or a
+    month's text budget that cannot be counted, sends nothing and raises (the queue message comes back, its
+    claims released by the caller); a failed text, or one the budget holds back, is logged."""
     people = reachable(people)
     chosen = _texts_allowed(owner, people)
     if len(chosen) < len(people):
@@ -169,4 +172,4 @@ def send_promotion_texts(
     except Exception:  # noqa: BLE001 - the seats stand; the texts are best effort
         log.warning("promotion texts not sent: a text could not be written")
         return
-    _send(texts, chosen, "promotion")
+    _send(texts, chosen, "promotion", raise_uncounted=True)  # the queue message comes back

@@ -2,7 +2,8 @@
 party no longer fits: each at most once per event,
 behind a delivery claim (``SENT#waitlist_promoted#<event>#<user>#sms``) like a push, so a queue
 message delivered again texts nobody twice. When the checks before the texts fail (the stop list's key or
-table, SNS's opt-out list), the claims are released and the message fails, so the queue delivers it again."""
+table, SNS's opt-out list, the month's text budget's counter), the claims are released and the message fails, so
+the queue delivers it again."""
 
 from __future__ import annotations
 
@@ -36,9 +37,9 @@ def _text_once(kind: str, owner, event, people: list, links: dict[int, str]) -> 
     wording = dropped_text if kind == WAITLIST_DROPPED else promotion_text
     try:
         send_promotion_texts(owner, event, [person for person, _ in claimed], links, wording=wording)
-    except Exception as exc:  # the stop list or the opt-out check failed: nothing was sent
+    except Exception as exc:  # the stop list, the opt-out check or the budget's count failed: nothing was sent
         for _, claim in claimed:
             claims.release_claim(claim)
-        raise RetryLater("waitlist texts not sent: the stop list or the opt-out check failed") from exc
+        raise RetryLater("waitlist texts not sent: a check before them failed") from exc
     for _, claim in claimed:
         claims.mark_claim_sent(claim)

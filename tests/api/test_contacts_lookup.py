@@ -49,7 +49,7 @@ def test_returns_active_users_echoing_each_number_as_sent(client, caller):
     _, token = caller
     ann, _ = user_with_token("+14155550101", full_name="Ann")
     user_with_token("+14155550102", active=False)  # invited, never logged in
-    sent = ["+1 (415) 555-0101", "+14155550102", "+14155550103", "not a number", "+1415", 42, None, "+14155550101"]
+    sent = ["+1 (415) 555-0101", "+14155550102", "+14155550103", "not a number", "+1415", "+14155550101"]
     response = _lookup(client, sent, token)
     assert response.status_code == 200
     assert body(response) == [
@@ -165,7 +165,7 @@ def test_a_request_whose_numbers_do_not_fit_is_refused_whole_and_costs_nothing(c
 def test_repeated_and_invalid_numbers_are_not_counted(client, caller, override_settings):
     override_settings(contact_lookup_numbers_per_user_per_day=2)
     _, token = caller
-    same_number = ["+14155550101", "+1 (415) 555-0101", "+14155550101", "not a number", 42]
+    same_number = ["+14155550101", "+1 (415) 555-0101", "+14155550101", "not a number", "+1415"]
     for _ in range(2):
         assert _lookup(client, same_number, token).status_code == 200
     assert _lookup(client, ["+14155550102", "+14155550103"], token).status_code == 429
@@ -210,3 +210,22 @@ def test_nul_or_a_lone_surrogate_in_an_entry_is_400_keyed_by_the_field(client, c
     response = _lookup(client, ["+14155550203", entry], caller[1])
     assert response.status_code == 400
     assert body(response) == {"phone_numbers": {"1": [message]}}
+
+
+@pytest.mark.parametrize(
+    ("entry", "message"),
+    [
+        ({}, "Not a valid string."),
+        (1, "Not a valid string."),
+        (None, "This field may not be null."),
+        ([], "Not a valid string."),
+    ],
+)
+def test_an_entry_that_is_no_string_is_400_by_position_and_nothing_is_looked_up(client, caller, aws, entry, message):
+    # [{}], [1] and [null] were left out silently with 200
+    _many_users(["+14155550202"])
+    aws.reset()
+    response = _lookup(client, ["+14155550202", entry], caller[1])
+    assert response.status_code == 400
+    assert body(response) == {"phone_numbers": {"1": [message]}}
+    assert aws.of("dynamodb") == {"BatchGetItem": 1}  # authentication only

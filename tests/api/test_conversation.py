@@ -30,7 +30,9 @@ def test_message_from_a_guest_is_201_with_the_spec_body(client, party):
         client, f"/events/{party.event_id}/messages", {"body": "Bring snacks"}, party.guest["auth_token"]
     )
     assert response.status_code == 201
-    assert body(response) == {
+    answered = body(response)
+    assert isinstance(answered.pop("id"), int) and answered.pop("created").endswith("Z")  # extension
+    assert answered == {
         "body": "Bring snacks",
         "is_owner": False,
         "error_message": None,
@@ -361,3 +363,10 @@ def test_a_post_that_keeps_meeting_parallel_transactions_is_a_503_and_stores_not
     response = post_json(client, f"/events/{event.id}/messages", {"body": "hello"}, token=bob.token)
     assert response.status_code == 503 and "Retry-After" in response.headers
     assert _stored(Message, "MSG#", event.id) == [] and stored_event(event.id).message_count == 0
+
+
+def test_a_posted_message_answers_its_id_and_time_as_the_detail_shows_them(client, party):
+    posted = body(post_json(client, f"/events/{party.event_id}/messages", {"body": "hi"}, party.guest["auth_token"]))
+    detail = body(get(client, f"/events/{party.event_id}", party.owner["auth_token"]))
+    (shown,) = detail["messages"]
+    assert (posted["id"], posted["created"]) == (shown["id"], shown["created"])

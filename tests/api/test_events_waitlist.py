@@ -367,6 +367,48 @@ def test_a_promotion_text_whose_checks_fail_is_sent_when_the_message_comes_back(
     assert len(texts_to(phone(905))) == texted + 1
 
 
+def test_a_promotion_text_whose_budget_cannot_be_counted_is_sent_when_the_message_comes_back(
+    client, override_settings, monkeypatch
+):
+    # the month's text budget could not be counted (DynamoDB throttled its counter): the text must not be dropped
+    # with its claim marked sent; the message fails, and its redelivery texts the guest once
+    from botocore.exceptions import ClientError
+
+    from chalicelib.store import counters
+
+    url = use_queue(override_settings)
+    override_settings(sms_monthly_segments=1000)
+    alice, bob = make_person("Alice"), make_person("Bob")
+    event_id = invite_by_text(client, alice, phone(906), total_spots=1, waitlist=True, invite_phone_numbers=[])["id"]
+    edit(client, alice, event_id, invite_phone_numbers=[bob.phone])
+    accept(client, bob, event_id)
+    edit(client, alice, event_id, invite_phone_numbers=[phone(906)])
+    run_queue(client, url)
+    assert answer(client, link_texted_to(phone(906)), "accept").status_code == 303
+    run_queue(client, url)
+    texted = len(texts_to(phone(906)))
+    assert reject(client, bob, event_id).status_code == 200
+    bodies = drain(url)
+    original = counters.add_within
+
+    def throttled_budget(key, *args, **kwargs):
+        if key.startswith("RATE#sms-budget#"):
+            error = {"Error": {"Code": "ThrottlingException"}, "ResponseMetadata": {"HTTPStatusCode": 400}}
+            raise ClientError(error, "UpdateItem")
+        return original(key, *args, **kwargs)
+
+    monkeypatch.setattr(counters, "add_within", throttled_budget)
+    with pytest.raises(Exception, match="notification messages failed"):
+        run_queue(client, url, bodies)
+    assert len(texts_to(phone(906))) == texted
+    monkeypatch.setattr(counters, "add_within", original)  # DynamoDB answers again: the message comes back
+    run_queue(client, url, bodies)
+    texts = texts_to(phone(906))
+    assert len(texts) == texted + 1 and "You're in!" in texts[-1]
+    run_queue(client, url, bodies)  # delivered once more: nobody is texted twice
+    assert len(texts_to(phone(906))) == texted + 1
+
+
 # --------------------------------------------------------------------------- parties that never fit, lowered limits
 
 

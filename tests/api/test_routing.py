@@ -249,3 +249,35 @@ def test_the_body_limit_is_a_setting_and_inclusive(client, override_settings):
     over = client.http.post("/auth", body=b" " * 65, headers={"Content-Type": "application/json"})
     assert exact.status_code == 400  # an empty object: the phone number is missing
     assert over.status_code == 413
+
+
+NO_DATA = {"non_field_errors": ["No data provided"]}
+
+
+@pytest.mark.parametrize(
+    ("method", "path"),
+    [
+        ("PATCH", "/users/me"),
+        ("POST", "/users/me"),
+        ("POST", "/events"),
+        ("PATCH", "/events/{event}"),
+        ("POST", "/events/{event}"),
+        ("POST", "/events/{event}/accept"),
+        ("POST", "/events/{event}/reject"),
+        ("POST", "/events/{event}/messages"),
+        ("POST", "/events/{event}/polls"),
+        ("POST", "/events/{event}/time_suggestions"),
+        ("POST", "/auth/register"),
+    ],
+)
+def test_a_null_body_is_400_no_data_and_changes_nothing(client, party, method, path):
+    replying = path.endswith(("/accept", "/reject"))
+    token = party.guest["auth_token"] if replying else party.owner["auth_token"]
+    before = body(get(client, f"/events/{party.event_id}", party.owner["auth_token"]))
+    me_before = body(get(client, "/users/me", token))
+
+    response = post_json(client, path.format(event=party.event_id), None, token, method=method)
+
+    assert response.status_code == 400 and body(response) == NO_DATA
+    assert body(get(client, f"/events/{party.event_id}", party.owner["auth_token"])) == before
+    assert body(get(client, "/users/me", token)) == me_before

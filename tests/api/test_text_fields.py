@@ -87,3 +87,55 @@ def test_surrogate_pin_is_400_and_spends_no_try(client, override_settings):
     # the only try is still there: the right pin logs in
     response = post_json(client, "/auth/verify_pin", {"phone_number": number, "pin": last_pin(number)})
     assert response.status_code == 200, response.body
+
+
+CONTROL = "Control characters are not allowed."
+BIDI = "Bidirectional control characters are not allowed."
+INVISIBLE = "Enter a name with visible characters."
+
+
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        ("Bob\r\nInjected: x", CONTROL),
+        ("Bob\tSmith", CONTROL),
+        ("Bob\x1b[31m", CONTROL),
+        ("\u202eevil\u202c", BIDI),
+        ("Ann \u2066x\u2069", BIDI),
+        ("\u202aAnn", BIDI),
+        ("\u200b\u200b", INVISIBLE),
+        ("\ufeff\ufeff", INVISIBLE),
+        ("\u3164\u3164", INVISIBLE),
+        ("\u0301\u0301", INVISIBLE),
+    ],
+)
+@pytest.mark.parametrize(
+    ("path", "method", "extra"),
+    [("/users/me", "PATCH", {}), ("/users/me", "POST", {}), ("/auth/register", "POST", {"email": "a@example.com"})],
+)
+def test_names_shown_to_others_refuse_control_bidi_and_invisible_characters(
+    client, party, name, message, path, method, extra
+):
+    token = party.guest["auth_token"]
+    response = post_json(client, path, {"full_name": name, **extra}, token, method=method)
+    assert response.status_code == 400 and body(response) == {"full_name": [message]}
+    assert body(get(client, "/users/me", token))["full_name"] == "Gus Guest"
+
+
+@pytest.mark.parametrize("name", ["Zoë Ørsted", "李小龍", "O'Brien-Smith", "محمد", "Ana María 🌮"])
+def test_names_in_any_script_are_taken(client, party, name):
+    token = party.guest["auth_token"]
+    response = post_json(client, "/users/me", {"full_name": name}, token, method="PATCH")
+    assert response.status_code == 200 and body(response)["full_name"] == name
+
+
+def test_a_contact_name_with_a_bidi_override_is_refused_by_position(client, party):
+    owner_token = party.owner["auth_token"]
+    contacts = [
+        {"phone_number": "+14155550611", "contact_name": ""},
+        {"phone_number": "+14155550612", "contact_name": "\u202egnp.exe"},
+    ]
+    response = post_json(client, "/users/favorite_contacts", contacts, owner_token)
+    assert response.status_code == 400
+    assert body(response) == [{}, {"contact_name": [BIDI]}]
+    assert body(get(client, "/users/favorite_contacts", owner_token)) == []

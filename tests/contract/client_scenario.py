@@ -172,7 +172,11 @@ def run(
         location=Coordinates(latitude=48.8566, longitude=2.3522),
         venue_name="Home",
     )
-    created = expect(create_event.sync(client=as_owner, body=new_event), EventCreated)
+    # Sent with an Idempotency-Key: its retry (same key, same body) answers the same event and makes none.
+    once = f"create-{time.time_ns()}"
+    created = expect(create_event.sync(client=as_owner, body=new_event, idempotency_key=once), EventCreated)
+    retried = expect(create_event.sync(client=as_owner, body=new_event, idempotency_key=once), EventCreated)
+    check(retried.id == created.id, f"a retried create answered {retried!r}")
     check(created.event_date == starts and created.i_am_owner, f"created {created!r}")
     check([i.phone_number for i in created.invitees] == [owner.phone_number, guest.phone_number, stranger], "invitees")
 

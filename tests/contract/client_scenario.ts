@@ -39,7 +39,9 @@ export async function dinner(
   const owner = await logIn(baseUrl, "+14155550141", pinOf);
   const api = createClient<paths>({ baseUrl, headers: { Authorization: `Bearer ${owner.auth_token}` } });
 
-  const created = await api.POST("/events", {
+  // Sent with an Idempotency-Key, so that a retry (the same key and body) cannot make a second event.
+  const createOnce = {
+    params: { header: { "Idempotency-Key": `create-${Date.now()}` } },
     body: {
       title: "Dinner at ours",
       event_date: "2031-05-01T19:00:00Z",
@@ -47,9 +49,14 @@ export async function dinner(
       invite_phone_numbers: [guestPhone],
       location: { latitude: 48.8566, longitude: 2.3522 },
     },
-  });
+  };
+  const created = await api.POST("/events", createOnce);
   if (created.data === undefined) {
     throw new ScenarioFailed(`create: ${JSON.stringify(created.error)}`);
+  }
+  const retried = await api.POST("/events", createOnce);
+  if (retried.data?.id !== created.data.id) {
+    throw new ScenarioFailed(`a retried create answered ${JSON.stringify(retried.data ?? retried.error)}`);
   }
   const path = { event_id: created.data.id };
 

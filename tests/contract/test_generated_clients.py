@@ -245,6 +245,24 @@ export function owner(event: EventDetail): Invitee | undefined {
   return event.invitees.find((invitee) => invitee.is_owner);
 }
 
+// Fields a representation always has are required in its type, not optional (allOf with the base).
+export function bearer(user: components["schemas"]["UserWithToken"]): string {
+  const token: string = user.auth_token;
+  return `Bearer ${token}`;
+}
+export function notified(me: components["schemas"]["UserMe"]): boolean {
+  const flag: boolean = me.notify_event_change;
+  return flag;
+}
+export function seen(invitee: components["schemas"]["InviteeDetail"]): boolean {
+  const flag: boolean = invitee.has_seen;
+  return flag;
+}
+export function faded(invitee: components["schemas"]["InviteeTimeline"]): components["schemas"]["Url"] {
+  const photo: components["schemas"]["Url"] = invitee.faded_photo;
+  return photo;
+}
+
 const ownerAnswer: Invitee["is_attending"] = "true";
 const guestAnswers: Invitee["is_attending"][] = [true, false, null, ownerAnswer];
 export const counted = guestAnswers.length;

@@ -138,11 +138,15 @@ def test_every_api_definition_chalice_generates_declares_the_gateway_responses(g
     # THEN the document itself carries every gateway response, so an overwrite import keeps them
     responses = document["x-amazon-apigateway-gateway-responses"]
     assert set(responses) == set(gateway.GATEWAY_RESPONSES)
+    request_id = {"gatewayresponse.header.X-Request-Id": "context.requestId"}
     assert responses["MISSING_AUTHENTICATION_TOKEN"] == {
         "statusCode": "404",
         "responseTemplates": {"application/json": '{"detail": "Not found."}'},
+        "responseParameters": request_id,
     }
-    assert responses["THROTTLED"]["responseParameters"] == {"gatewayresponse.header.Retry-After": "'1'"}
+    assert responses["THROTTLED"]["responseParameters"] == {"gatewayresponse.header.Retry-After": "'1'", **request_id}
+    # every answer of the gateway's own carries the request id, as the function's answers do
+    assert all(response["responseParameters"].items() >= request_id.items() for response in responses.values())
     assert "$" not in json.dumps(responses)
     assert "/events/{event_id}" in document["paths"]  # and it is still Chalice's own document
 

@@ -352,6 +352,8 @@ def test_only_this_accounts_texting_numbers_may_publish_inbound_texts(template):
     assert statement["Condition"]["StringEquals"] == {"aws:SourceAccount": {"Ref": "AWS::AccountId"}}
     source = statement["Condition"]["ArnLike"]["aws:SourceArn"]["Fn::Sub"]
     assert source == "arn:${AWS::Partition}:sms-voice:${AWS::Region}:${AWS::AccountId}:*"
+
+
 # --- texting guards ----------------------------------------------------------------------------------------
 
 

@@ -56,6 +56,9 @@ def texted_after_invite(client, number: str) -> bool:
         "OPTOUT",
         "REVOKE",
         "Stop texting me",
+        "ARRET",
+        "arrêt",
+        "Arrêt SVP",
     ],
 )
 def test_an_opt_out_word_stops_invitation_texts(client, word):
@@ -99,8 +102,22 @@ def test_help_is_answered_with_the_service_and_its_support_contact_from_the_numb
     number = phone()
     reply(client, number, "help")
     (answer,) = texts_to(number)
-    assert answer.startswith("Partyline: ") and "help@partyline.example" in answer and "Reply STOP" in answer
+    assert answer.startswith("Partyline: ") and "help@partyline.example" in answer
+    assert answer.endswith("Msg&data rates may apply. Reply STOP to opt out.")
     assert [options["origination"] for options in sent] == [SERVICE_NUMBER]
+    assert stop_list.stopped([number]) == set()
+
+
+@pytest.mark.parametrize("word", ["AIDE", "aide", "Help?"])
+def test_help_in_french_is_answered_too(client, override_settings, word):
+    override_settings(service_name="Partyline", support_contact="help@partyline.example")
+    number = phone()
+    reply(client, number, word)
+    (answer,) = texts_to(number)
+    assert answer == (
+        "Partyline: event invitations by text. Help: help@partyline.example. "
+        "Msg&data rates may apply. Reply STOP to opt out."
+    )
     assert stop_list.stopped([number]) == set()
 
 
