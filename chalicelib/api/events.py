@@ -10,6 +10,8 @@ from chalicelib.api.blueprint import ApiBlueprint
 from chalicelib.api.request import NO_BODY, RequestContext
 from chalicelib.api.responses import NO_CONTENT, HandlerResult
 from chalicelib.config import get_settings
+from chalicelib.domain import event_fields
+from chalicelib.domain.event_fields import MAX_EXTRA_GUESTS
 from chalicelib.errors import PageOutOfRange, ValidationError
 from chalicelib.services import event_reads, representations
 from chalicelib.timeutil import parse_datetime, parse_iso_as_sent
@@ -27,7 +29,6 @@ UNKNOWN_TIME_ZONE = "Unknown time zone."
 NOT_DICT = "Invalid data. Expected a dictionary, but got {kind}."
 TIMELINE_TYPES = ("sent", "received")
 MAX_PER_PAGE = 1000
-MAX_EXTRA_GUESTS = 10  # people one guest may bring, at most
 # Ready-made answers a client offers a guest (GET /events/sample_rsvp_replies).
 SAMPLE_RSVP_REPLIES = (
     {"id": 1, "text": "Count me in!", "type": "accept"},
@@ -88,30 +89,35 @@ def _sent_offset(raw: object) -> int:
     return localtime.offset_minutes(sent) or 0
 
 
+def _parsed(fields: Fields, field: event_fields.EventField, creating: bool):
+    """One declared event field of the body, checked by its kind (errors gathered in ``fields``)."""
+    required = creating and field.required_on_create
+    if field.kind == "text":
+        return fields.string(field.name, required=required, max_length=field.max_length, allow_blank=field.allow_blank)
+    if field.kind == "int":
+        most = getattr(get_settings(), field.max_value_setting) if field.max_value_setting else field.max_value
+        return fields.integer(field.name, required=required, min_value=field.min_value, max_value=most)
+    if field.kind == "bool":
+        return fields.boolean(field.name, required=required)
+    if field.kind == "timestamp":
+        if field.nullable and fields.present(field.name) and fields.data[field.name] is None:
+            return ""  # null: cleared
+        return fields.datetime(field.name, required=required)
+    if field.kind == "phones":
+        return fields.phone_list(field.name, textable=True)
+    if field.kind == "location":
+        return _location(fields)
+    if field.kind == "time_zone":
+        return _time_zone(fields)
+    raise ValueError(f"no parser for the kind {field.kind!r} of {field.name}")
+
+
 def _event_input(body: dict, *, creating: bool) -> EventInput:
     """Every field checked before anything is written; all errors at once."""
     from chalicelib.services import events  # event writes and messaging: off the API's cold start
 
     fields = Fields(body)
-    data = events.EventInput(
-        title=fields.string("title", required=creating, max_length=200, allow_blank=False),
-        event_date=fields.datetime("event_date", required=creating),
-        is_time_specified=fields.boolean("is_time_specified"),
-        total_spots=fields.integer("total_spots", min_value=0, max_value=get_settings().max_spots),
-        invite_phone_numbers=fields.phone_list("invite_phone_numbers", textable=True),
-        location=_location(fields),
-        address=fields.string("address", max_length=1000),
-        venue_name=fields.string("venue_name", max_length=100),
-        max_extra_guests=fields.integer("max_extra_guests", min_value=0, max_value=MAX_EXTRA_GUESTS),
-        waitlist=fields.boolean("waitlist"),
-        time_zone=_time_zone(fields),
-        duration_minutes=fields.integer("duration_minutes", min_value=1, max_value=localtime.MAX_DURATION_MINUTES),
-        replies_paused=fields.boolean("replies_paused"),
-    )
-    if body.get("rsvp_deadline", ...) is None:
-        data.clear_rsvp_deadline = True  # null: no deadline
-    else:
-        data.rsvp_deadline = fields.datetime("rsvp_deadline")
+    data = events.EventInput(**{field.name: _parsed(fields, field, creating) for field in event_fields.EVENT_FIELDS})
     if not creating:
         data.spot_filled = fields.integer("spot_filled", min_value=1, max_value=get_settings().max_spots)
     fields.raise_if_errors()

@@ -16,6 +16,7 @@ from datetime import datetime, timedelta
 
 from chalicelib import aws, limits
 from chalicelib.config import get_settings
+from chalicelib.domain import waitlist as line_rules
 from chalicelib.errors import NotFound
 from chalicelib.messaging import notifications
 from chalicelib.messaging.notifications import Outcome
@@ -118,8 +119,19 @@ def collect(user: User, now: datetime) -> dict:
             representations.favorite_json(item, owner_id=user.id) for item in items if isinstance(item, Favorite)
         ],
         "events_owned": [_owned_event(found, users, user.id) for _, found in owned],
+        "numbers_invited": _numbers_invited(owned, users),
         "invitations_received": [_received(inv, found, users, user.id) for inv, found in received],
     }
+
+
+def _numbers_invited(owned: list, users: dict[int, User]) -> list[dict]:
+    """Each phone number the person invited to their events, with those events' ids."""
+    events_of: dict[str, set[int]] = {}
+    for _, found in owned:
+        for item in found:
+            if isinstance(item, Invitation) and item.role != OWNER and item.user_id in users:
+                events_of.setdefault(users[item.user_id].phone_number, set()).add(item.event_id)
+    return [{"phone_number": number, "event_ids": sorted(ids)} for number, ids in sorted(events_of.items())]
 
 
 def _split(found: list) -> tuple[Event | None, list, list, list, list]:
@@ -150,17 +162,20 @@ def _owned_event(found: list, users: dict[int, User], me: int) -> dict:
 
 
 def _received(invitation: Invitation, found: list, users: dict[int, User], me: int) -> dict:
-    event, _, messages, polls, suggestions = _split(found)
+    event, invitations, messages, polls, suggestions = _split(found)
     owner = users.get(invitation.owner_id)
+    mine = next((inv for inv in invitations if inv.user_id == me), invitation)
     return {
         "event_id": invitation.event_id,
         "title": event.title if event else "",
         "event_date": format_datetime(event.event_date) if event else None,
         "host": owner.full_name if owner else "",
         "invited": format_datetime(invitation.created),
-        "has_accepted_invite": invitation.has_accepted,
-        "rsvp_message": invitation.rsvp_message or "",
-        "rsvp_time": format_datetime(invitation.rsvp_time),
+        "has_accepted_invite": mine.has_accepted,
+        "extra_guests": int(mine.extra_guests or 0),
+        "waitlist_position": line_rules.places_by_user(invitations).get(me),
+        "rsvp_message": mine.rsvp_message or "",
+        "rsvp_time": format_datetime(mine.rsvp_time),
         "messages_written": [
             {"id": m.id, "body": m.body, "created": format_datetime(m.created)} for m in messages if m.user_id == me
         ],

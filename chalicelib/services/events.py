@@ -21,6 +21,7 @@ from datetime import datetime
 
 from chalicelib import invite_links, store
 from chalicelib.config import get_settings
+from chalicelib.domain import capacity, event_fields
 from chalicelib.errors import Conflict, OutOfRange, ValidationError
 from chalicelib.ids import new_id
 from chalicelib.messaging import notifications
@@ -29,7 +30,7 @@ from chalicelib.services import guest_texts
 from chalicelib.services.event_reads import participant_view, require_live, require_owner, with_users
 from chalicelib.services.invitation_texts import reachable, send_invitation_texts
 from chalicelib.services.invitees import Invitees, check_invitees_fit, resolve_invitees
-from chalicelib.services.waitlist import promote_waiting
+from chalicelib.services.waitlist import fit_line_to_event, promote_waiting
 from chalicelib.store import events as event_store
 from chalicelib.store.events import GUEST, OWNER, EventEdit, EventView, flag_invitations_cancelled
 from chalicelib.store.invitations import save_new_invitations
@@ -62,15 +63,12 @@ class EventInput:
     time_zone: str | None = None  # an IANA name; "" to clear
     utc_offset_minutes: int | None = None  # the offset event_date was sent with (0 for Z or none)
     duration_minutes: int | None = None
-    rsvp_deadline: datetime | None = None
-    clear_rsvp_deadline: bool = False  # sent as null: the deadline goes
+    rsvp_deadline: datetime | str | None = None  # "" to clear
     replies_paused: bool | None = None
 
 
 # Edits that change what a guest's calendar entry shows: each one grows its SEQUENCE (store.events.EventEdit).
-CALENDAR_FIELDS = (
-    "title", "event_date", "is_time_specified", "time_zone", "duration_minutes", "location", "address", "venue_name"
-)  # fmt: skip
+CALENDAR_FIELDS = event_fields.CALENDAR_FIELDS
 
 
 def whole_seconds(value: datetime) -> datetime:
@@ -109,21 +107,14 @@ def create_event(owner, data: EventInput) -> EventView:
     textable = reachable(invitees.to_text)  # before the event is written: a 503 here stores no event
     now = utcnow()
     fields = {
-        "title": data.title,
+        **{field.name: getattr(data, field.name) for field in event_fields.STORED},  # stored as sent
         "event_date": event_date,
-        "is_time_specified": data.is_time_specified,
-        "total_spots": data.total_spots,
         "location": data.location,
-        "address": data.address,
-        "venue_name": data.venue_name,
-        "max_extra_guests": data.max_extra_guests,
-        "waitlist": data.waitlist,
         "invitee_count": len(invitees.users),
         "time_zone": data.time_zone,
         "utc_offset_minutes": data.utc_offset_minutes,
         "duration_minutes": data.duration_minutes,
         "rsvp_deadline": whole_seconds(data.rsvp_deadline) if data.rsvp_deadline else None,
-        "replies_paused": data.replies_paused,
     }
 
     def draw(_attempt: int):
@@ -161,7 +152,7 @@ def update_event(caller, event_id: int, data: EventInput) -> EventView:
     require_owner(caller, view)
     require_live(view.event)
     told_before = guest_texts.told_state(view.event)  # what guests without the app were told, for change texts
-    kept_deadline = None if data.clear_rsvp_deadline else (data.rsvp_deadline or view.event.rsvp_deadline)
+    kept_deadline = None if data.rsvp_deadline == "" else (data.rsvp_deadline or view.event.rsvp_deadline)
     _check_deadline(kept_deadline, data.event_date or view.event.event_date)
     new_total = data.total_spots if data.total_spots is not None else view.event.total_spots
     _check_spots(view.event, new_total, data.spot_filled or 0)
@@ -171,15 +162,18 @@ def update_event(caller, event_id: int, data: EventInput) -> EventView:
     adding = len(invitees.users)
     textable = reachable(invitees.to_text)  # before the edit: a 503 here leaves the event as it was
 
+    before: dict[str, int] = {}  # the total and maximum the edit replaced
+
     def edit(_attempt: int):
         nonlocal view
         if _attempt:
             view = participant_view(caller, event_id)  # counters moved or the event was cancelled
             require_live(view.event)
         event = view.event
+        before.update(total=int(event.total_spots or 0), most=int(event.max_extra_guests or 0))
         new_total = data.total_spots if data.total_spots is not None else event.total_spots
         _check_spots(event, new_total, data.spot_filled or 0)
-        edit = _edit_of(data, new_total)
+        edit = _edit_of(data)
         if adding:
             edit.invitees_read = check_invitees_fit(view, adding)
             edit.invitees_added, edit.max_invitees = adding, get_settings().invitees_per_event
@@ -199,7 +193,15 @@ def update_event(caller, event_id: int, data: EventInput) -> EventView:
         event = retry(edit, attempts=EDIT_ATTEMPTS)
     except AttemptsSpent:
         raise Conflict("The event changed meanwhile, try again.") from None
-    if data.total_spots is not None and event.waiting_count:
+    cap = get_settings().max_spots_filled
+    smaller_total = data.total_spots is not None and (
+        capacity.ceiling(data.total_spots, cap) < capacity.ceiling(before["total"], cap)
+    )
+    smaller_most = data.max_extra_guests is not None and data.max_extra_guests < before["most"]
+    if event.waiting_count and (smaller_total or smaller_most):
+        fit_line_to_event(event_id, caller.id)  # parties that no longer fit leave, the rest are cut, the line moves
+        view = participant_view(caller, event_id)
+    elif data.total_spots is not None and event.waiting_count:
         promote_waiting(event_id, caller.id)  # a bigger total seats parties from the line
         view = participant_view(caller, event_id)
     if data.event_date is not None:
@@ -230,7 +232,7 @@ def _check_deadline(deadline: datetime | None, event_date: datetime) -> None:
 
 def _deadline_edit(data: EventInput) -> datetime | str | None:
     """The deadline as the edit writes it: "" removes it, None leaves it."""
-    if data.clear_rsvp_deadline:
+    if data.rsvp_deadline == "":
         return ""
     return whole_seconds(data.rsvp_deadline) if data.rsvp_deadline else None
 
@@ -248,25 +250,18 @@ def _check_spots(event, new_total: int, filling: int) -> None:
         raise OutOfRange("total_spots", least=event.spots_filled)
 
 
-def _edit_of(data: EventInput, new_total: int) -> EventEdit:
+def _edit_of(data: EventInput) -> EventEdit:
     event_date = whole_seconds(data.event_date) if data.event_date is not None else None
     return EventEdit(
-        title=data.title,
+        **{field.name: getattr(data, field.name) for field in event_fields.STORED},  # written as sent
         event_date=event_date,
         remind_day=_remind_day(event_date) if event_date is not None else None,
-        is_time_specified=data.is_time_specified,
-        total_spots=new_total if data.total_spots is not None else None,
         location=data.location,
-        address=data.address,
-        venue_name=data.venue_name,
-        max_extra_guests=data.max_extra_guests,
-        waitlist=data.waitlist,
         spots_filled_by_hand=data.spot_filled or 0,
         time_zone=data.time_zone,
         utc_offset_minutes=data.utc_offset_minutes,
         duration_minutes=data.duration_minutes,
         rsvp_deadline=_deadline_edit(data),
-        replies_paused=data.replies_paused,
         calendar_revised=any(getattr(data, name) is not None for name in CALENDAR_FIELDS),
     )
 

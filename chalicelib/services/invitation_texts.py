@@ -145,8 +145,29 @@ def promotion_text(owner: User, event: Event, link: str) -> str:
     return sms_segments.fit(templates, name, title, limits)
 
 
-def send_promotion_texts(owner: User, event: Event, people: list[User], links: dict[int, str]) -> None:
-    """Text each promoted guest their page link, as invitation texts go: not to numbers on the stop list
+def dropped_text(owner: User, event: Event, link: str) -> str:
+    """The text to a waiting guest without an account whose party no longer fits the event (the owner made
+    it smaller), with the link to their page, where a smaller party may answer again."""
+    settings = get_settings()
+    limits = {"gsm": settings.invite_sms_max_segments, "ucs2": settings.invite_sms_max_segments_ucs2}
+
+    def wording(when: str) -> sms_segments.Template:
+        return lambda who, title: (
+            f'{settings.service_name}: "{title}" by {who}, {when}, has too few spots for your party now; '
+            f"you're off the waitlist. {link} {STOP_WORDS}"
+        )
+
+    templates = [wording(localtime.short_when(event)), wording(localtime.short_when(event, weekday=False))]
+    name = owner.full_name if sms_segments.one_line(owner.full_name or "") else owner.phone_number
+    title = event.title if sms_segments.one_line(event.title or "") else NO_TITLE
+    return sms_segments.fit(templates, name, title, limits)
+
+
+def send_promotion_texts(
+    owner: User, event: Event, people: list[User], links: dict[int, str], wording=promotion_text
+) -> None:
+    """Text each promoted guest their page link (or, with ``wording``, another waitlist notice such as
+    :func:`dropped_text`), as invitation texts go: not to numbers on the stop list
     or SNS's opt-out list, within the same limits (the owner's hourly quota, each number's daily cap),
     from the invitations' origination identity. The seats stand whatever happens here: a failed check, or a
     month's text budget that cannot be counted, sends nothing and raises (the queue message comes back, its
@@ -156,7 +177,7 @@ def send_promotion_texts(owner: User, event: Event, people: list[User], links: d
     if len(chosen) < len(people):
         log.info("promotion texts not sent: %d of %d over a limit", len(people) - len(chosen), len(people))
     try:
-        texts = [(person.phone_number, promotion_text(owner, event, links[person.id])) for person in chosen]
+        texts = [(person.phone_number, wording(owner, event, links[person.id])) for person in chosen]
     except Exception:  # noqa: BLE001 - the seats stand; the texts are best effort
         log.warning("promotion texts not sent: a text could not be written")
         return

@@ -11,6 +11,7 @@
 | ``upcoming_event``| owner and accepted invitees         | ``notify_upcoming_event``| event and its date, attendee |
 | ``waitlist_promoted``| the guests seated from the waitlist | ``notify_event_change`` | event, guest             |
 | ``change_texts_due``| guests without the app, not declined | (texts: guest_texts.py) | burst, guest           |
+| ``waitlist_dropped``| waiting guests whose party no longer fits| ``notify_event_change`` | event, guest         |
 
 Invitees without an account (``is_active`` false) get the SMS invitation from the request instead
 (services/events.py); pushes skip them, so nobody gets both. A promoted guest without an account is
@@ -32,12 +33,13 @@ from chalicelib.messaging.notifications.messages import (
     INVITE_RSVP,
     NEW_INVITE,
     UPCOMING_EVENT,
+    WAITLIST_DROPPED,
     WAITLIST_PROMOTED,
     Outcome,
     Push,
 )
 from chalicelib.services import guest_texts, host_messages
-from chalicelib.services.promotion_texts import text_promoted
+from chalicelib.services.promotion_texts import text_dropped, text_promoted
 from chalicelib.services.push_delivery import deliver
 from chalicelib.store import favorites
 from chalicelib.store.events import GUEST, EventView, flag_invitations_cancelled, load_partition, mark_reminded
@@ -190,6 +192,26 @@ def _waitlist_promoted(message: dict) -> Outcome:
     return outcome
 
 
+def _waitlist_dropped(message: dict) -> Outcome:
+    """Waiting guests taken out of the line because the owner made the event too small for their party:
+    told like the promoted (a push, or a text with their page link), while they are still out of it."""
+    view = _view(message["event_id"])
+    if view is None:
+        return Outcome()
+    event = view.event
+    out = {inv.user_id for inv in view.invitations if inv.role == GUEST and inv.has_accepted is False}
+    ids = [int(uid) for uid in message.get("user_ids", []) if int(uid) in out]
+    users = get_users([*ids, event.owner_id])
+    push = Push.once_per_event(WAITLIST_DROPPED, event, "Too few spots for your party now: you're off the waitlist.")
+    outcome = deliver([(users[uid], push) for uid in ids if uid in users], "notify_event_change")
+    links = {int(uid): link for uid, link in (message.get("links") or {}).items()}
+    without_account = [users[uid] for uid in ids if uid in users and not users[uid].is_active and uid in links]
+    owner = users.get(event.owner_id)
+    if without_account and owner is not None:
+        text_dropped(owner, event, without_account, links)
+    return outcome
+
+
 # The pushes each queue message type causes, by the message's "type".
 PUSHES_OF: dict[str, Callable[[dict], Outcome]] = {
     NEW_INVITE: _new_invite,
@@ -201,4 +223,5 @@ PUSHES_OF: dict[str, Callable[[dict], Outcome]] = {
     WAITLIST_PROMOTED: _waitlist_promoted,
     guest_texts.CHANGE_TEXTS_DUE: guest_texts.send_held_changes,
     **host_messages.QUEUE_HANDLERS,
+    WAITLIST_DROPPED: _waitlist_dropped,
 }

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 
 from chalicelib import store
 from chalicelib.config import get_settings
+from chalicelib.domain import capacity
+from chalicelib.domain import waitlist as line_rules
 from chalicelib.errors import Conflict, NotFound, OutOfRange, PermissionDenied
 from chalicelib.messaging import notifications
 from chalicelib.retry import AttemptsSpent, TryAgain, jittered, retry
@@ -57,6 +59,8 @@ def rsvp(caller, event_id: int, *, accept: bool, message: str | None, extra_gues
             if not accept:
                 return _decline(invitation, event, text)
             extra = _extra_guests(invitation, event, extra_guests)
+            if not capacity.could_ever_fit(1 + extra, event.total_spots, _settings_cap()):
+                raise Conflict(EVENT_FULL)  # in line it would block everyone behind it
             if invitation.wait_key:
                 return _change_waiting(invitation, event, extra, text)
             return _accept(invitation, event, extra, text)
@@ -80,14 +84,14 @@ def _guest_state(caller, event_id: int) -> tuple[Invitation, Event]:
 
 
 def _extra_guests(invitation: Invitation, event: Event, wanted: int | None) -> int:
-    """The people the guest brings: 400 above the event's ``max_extra_guests``."""
-    if wanted is None:
-        held = invitation.has_accepted is True or bool(invitation.wait_key)
-        wanted = int(invitation.extra_guests or 0) if held else 0
+    """The people the guest brings: a number sent must fit the event's ``max_extra_guests`` (else 400); none
+    sent keeps the number already given, whatever the maximum became since."""
+    held = invitation.has_accepted is True or bool(invitation.wait_key)
+    extra, checked = capacity.extra_guests_kept(wanted, invitation.extra_guests if held else None)
     allowed = int(event.max_extra_guests or 0)
-    if wanted > allowed:
+    if checked and extra > allowed:
         raise OutOfRange("extra_guests", most=allowed)
-    return wanted
+    return extra
 
 
 def _settings_cap() -> int:
@@ -197,5 +201,4 @@ def mark_seen(caller, event_id: int, invitation_id: int) -> tuple[Invitation, in
 
 def waitlist_positions(invitations: list[Invitation]) -> dict[int, int]:
     """{user id: place in line (1 = next)} of the waiting guests among ``invitations`` (all of an event's)."""
-    waiting = sorted((inv for inv in invitations if inv.wait_key), key=lambda inv: inv.wait_key)
-    return {inv.user_id: place for place, inv in enumerate(waiting, start=1)}
+    return line_rules.places_by_user(invitations)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from chalicelib import localtime
 from chalicelib.config import get_settings
+from chalicelib.domain import event_fields
 from chalicelib.store.events import EventView
 from chalicelib.store.records import OWNER, Invitation, Message, Poll, TimeSuggestion, User
 from chalicelib.timeutil import format_datetime
@@ -178,6 +179,10 @@ def time_suggestion_json(suggestion: TimeSuggestion) -> dict:
     }
 
 
+def _shown(event, name: str):
+    return event_fields.shown_value(event_fields.BY_NAME[name], getattr(event, name))
+
+
 def event_json(view: EventView, caller_id: int, style: str) -> dict:
     event = view.event
     mine = view.invitation_of(caller_id)
@@ -186,25 +191,25 @@ def event_json(view: EventView, caller_id: int, style: str) -> dict:
     location = event.location
     body = {
         "id": event.id,
-        "title": event.title,
+        "title": _shown(event, "title"),
         "event_date": format_datetime(event.event_date),
-        "is_time_specified": bool(event.is_time_specified),
+        "is_time_specified": _shown(event, "is_time_specified"),
         "created": format_datetime(event.created),
         "modified": format_datetime(event.modified),
-        "total_spots": int(event.total_spots or 0),
+        "total_spots": _shown(event, "total_spots"),
         "spots_filled": int(event.spots_filled or 0),
         "attendees_count": view.attendees_count(),
         "i_am_owner": i_am_owner,
         "i_am_attending": i_am_owner or (mine is not None and mine.has_accepted is True),
         "my_rsvp_message": (mine.rsvp_message or "") if replied else None,
         "location": {"latitude": location.latitude, "longitude": location.longitude} if location else {},
-        "address": event.address or "",
-        "venue_name": event.venue_name or "",
+        "address": _shown(event, "address"),
+        "venue_name": _shown(event, "venue_name"),
         "is_cancelled": bool(event.cancelled),
-        "max_extra_guests": int(event.max_extra_guests or 0),
-        "waitlist": bool(event.waitlist),
+        "max_extra_guests": _shown(event, "max_extra_guests"),
+        "waitlist": _shown(event, "waitlist"),
         "rsvp_deadline": format_datetime(event.rsvp_deadline) if event.rsvp_deadline else None,
-        "replies_paused": bool(event.replies_paused),
+        "replies_paused": _shown(event, "replies_paused"),
         "time_zone": event.time_zone or None,
         "duration_minutes": localtime.duration_minutes(event),
         "owner": owner_json(view.users.get(event.owner_id), event.owner_id),

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from chalicelib import invite_links, store
 from chalicelib.config import get_settings
+from chalicelib.domain import capacity
+from chalicelib.domain import waitlist as line_rules
 from chalicelib.messaging import notifications
 from chalicelib.retry import AttemptsSpent, TryAgain, jittered, retry
 from chalicelib.store import waitlist as waitlist_store
@@ -30,14 +32,50 @@ RACE_PAUSE_SECONDS = 0.01  # times the round's number, at random: promoters raci
 
 def spots_left(event: Event) -> int:
     """Spots still open under the total (or, without one, the service's cap)."""
-    settings = get_settings()
-    total = int(event.total_spots or 0)
-    ceiling = min(total, settings.max_spots_filled) if total else settings.max_spots_filled
-    return ceiling - int(event.spots_filled or 0)
+    return capacity.spots_left(event.total_spots, event.spots_filled, get_settings().max_spots_filled)
 
 
 def fits(event: Event, spots: int) -> bool:
-    return spots <= spots_left(event)
+    return capacity.fits(spots, event.total_spots, event.spots_filled, get_settings().max_spots_filled)
+
+
+def fit_line_to_event(event_id: int, actor_id: int) -> None:
+    """After the owner lowered ``total_spots`` or ``max_extra_guests``: parties that can no longer fit the
+    whole event leave the line (their reply a decline; told by push, or by text without an account),
+    waiting parties above the new maximum are cut to it, then the head is seated while it fits. A party
+    that moved meanwhile (declined, seated, changed its number) is left as it now is."""
+    event, _ = waitlist_store.head(event_id, 1)
+    if event is None or event.cancelled or not event.waiting_count:
+        return
+    line = waitlist_store.whole_line(event_id)
+    change = line_rules.after_edit(
+        line,
+        ceiling=capacity.ceiling(event.total_spots, get_settings().max_spots_filled),
+        max_extra_guests=int(event.max_extra_guests or 0),
+    )
+    codes = {party.user_id: invite_links.new_code(event_id) for party in change.leaving if party.texted}
+    if not get_settings().public_base_url:
+        codes = {}
+    now, dropped = utcnow(), []
+    for party in change.leaving:
+        code = codes.get(party.user_id)
+        try:
+            waitlist_store.drop(event_id, party, now=now, notice_hash=invite_links.hash_code(code) if code else None)
+            dropped.append(party.user_id)
+        except (store.Refused, store.Conflict):
+            continue  # it left, was seated or changed meanwhile
+    for party in line:
+        if party.wait_key in change.cut:
+            try:
+                waitlist_store.cut(event_id, party, change.cut[party.wait_key])
+            except (store.Refused, store.Conflict):
+                continue  # its own reply moved it meanwhile, within the new maximum
+    if dropped:
+        links = {uid: invite_links.link_url(code) for uid, code in codes.items() if uid in dropped}
+        notifications.enqueue(
+            notifications.WAITLIST_DROPPED, event_id=event_id, actor_id=actor_id, user_ids=dropped, links=links
+        )
+    promote_waiting(event_id, actor_id)
 
 
 def promote_waiting(event_id: int, actor_id: int) -> list[int]:
@@ -55,12 +93,7 @@ def promote_waiting(event_id: int, actor_id: int) -> list[int]:
         event, line = waitlist_store.head(event_id, PROMOTE_BATCH)
         if event is None or event.cancelled or not line:
             return
-        chosen, free = [], spots_left(event)
-        for party in line:
-            if party.spots > free:
-                break
-            chosen.append(party)
-            free -= party.spots
+        chosen = line_rules.to_seat(line, spots_left(event))
         if not chosen:
             return
         codes = {party.user_id: invite_links.new_code(event_id) for party in chosen if party.texted}

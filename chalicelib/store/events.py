@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from chalicelib.aws_errors import conflicted
+from chalicelib.domain import event_fields
+from chalicelib.domain import waitlist as line_rules
 from chalicelib.models.base import transact_write
 from chalicelib.models.events import GUEST as GUEST  # an invitation's roles, for the services
 from chalicelib.models.events import (
@@ -63,8 +65,7 @@ class EventView:
 
     def waitlist_positions(self) -> dict[int, int]:
         """{user id: place in line (1 = next)} of the guests waiting, by arrival."""
-        waiting = sorted((inv for inv in self.invitations if inv.wait_key), key=lambda inv: inv.wait_key)
-        return {inv.user_id: place for place, inv in enumerate(waiting, start=1)}
+        return line_rules.places_by_user(self.invitations)
 
     def people(self) -> set[int]:
         ids = {inv.user_id for inv in self.invitations} | {msg.user_id for msg in self.messages}
@@ -150,19 +151,13 @@ def new_event(event_id: int, owner_id: int, fields: dict, *, remind_day: str, no
         META_SK,
         id=event_id,
         owner_id=owner_id,
-        title=fields["title"],
+        **{each.name: event_fields.stored_value(each, fields.get(each.name)) for each in event_fields.STORED},
         event_date=fields["event_date"],
-        is_time_specified=bool(fields.get("is_time_specified")),
-        total_spots=fields.get("total_spots") or 0,
         accepted_count=0,
         spots_filled_by_hand=0,
         spots_filled=0,
         invitee_count=fields.get("invitee_count") or 0,
         location=Location(latitude=location["latitude"], longitude=location["longitude"]) if location else None,
-        address=fields.get("address") or "",
-        venue_name=fields.get("venue_name") or "",
-        max_extra_guests=fields.get("max_extra_guests") or 0,
-        waitlist=bool(fields.get("waitlist")),
         waiting_count=0,
         cancelled=False,
         message_count=0,
@@ -172,7 +167,6 @@ def new_event(event_id: int, owner_id: int, fields: dict, *, remind_day: str, no
         created=now,
         modified=now,
         rsvp_deadline=fields.get("rsvp_deadline"),
-        replies_paused=bool(fields.get("replies_paused")),
         time_zone=fields.get("time_zone") or None,
         utc_offset_minutes=fields.get("utc_offset_minutes"),
         duration_minutes=fields.get("duration_minutes"),
@@ -269,38 +263,26 @@ def edit_event(
         condition &= (Event.waiting_count == waiting) if waiting else nobody_waiting()
     if edit.spots_filled_by_hand:
         condition &= Event.spots_filled <= max_spots_filled - edit.spots_filled_by_hand
-    if edit.title is not None:
-        actions.append(Event.title.set(edit.title))
+    for declared in event_fields.STORED:  # the fields kept as sent; the others have writes of their own
+        value = getattr(edit, declared.name)
+        if value is not None:
+            actions.append(getattr(Event, declared.name).set(value))
     if edit.event_date is not None:
         actions += [
             Event.event_date.set(edit.event_date),
             Event.date_key.set(date_key(edit.event_date, event.id)),
             Event.remind_day.set(edit.remind_day),
         ]
-    if edit.is_time_specified is not None:
-        actions.append(Event.is_time_specified.set(edit.is_time_specified))
-    if edit.total_spots is not None:
-        actions.append(Event.total_spots.set(edit.total_spots))
     if edit.location is not None:
         if edit.location:
             location = Location(latitude=edit.location["latitude"], longitude=edit.location["longitude"])
             actions.append(Event.location.set(location))
         else:
             actions.append(Event.location.remove())
-    if edit.address is not None:
-        actions.append(Event.address.set(edit.address))
-    if edit.venue_name is not None:
-        actions.append(Event.venue_name.set(edit.venue_name))
-    if edit.max_extra_guests is not None:
-        actions.append(Event.max_extra_guests.set(edit.max_extra_guests))
-    if edit.waitlist is not None:
-        actions.append(Event.waitlist.set(edit.waitlist))
     if edit.rsvp_deadline == "":
         actions.append(Event.rsvp_deadline.remove())
     elif edit.rsvp_deadline is not None:
         actions.append(Event.rsvp_deadline.set(edit.rsvp_deadline))
-    if edit.replies_paused is not None:
-        actions.append(Event.replies_paused.set(edit.replies_paused))
     if edit.spots_filled_by_hand:
         actions += [
             Event.spots_filled_by_hand.add(edit.spots_filled_by_hand),

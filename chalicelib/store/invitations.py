@@ -59,7 +59,8 @@ def room_for(event: Event, spots: int, max_spots_filled: int):
 
 
 def unchanged_reply(invitation: Invitation):
-    """A condition on the invitation: the reply, the party and the (absent) waitlist place as read."""
+    """A condition on the invitation: still there, with the reply, the party and the (absent) waitlist place
+    as read."""
     if invitation.has_accepted is None:
         reply = Invitation.has_accepted.does_not_exist()
     else:
@@ -70,7 +71,9 @@ def unchanged_reply(invitation: Invitation):
         if extra
         else (Invitation.extra_guests.does_not_exist() | (Invitation.extra_guests == 0))
     )
-    return reply & same_party & Invitation.wait_key.does_not_exist()
+    # the item must still be there: the conditions above all hold on a missing item, and a write on
+    # one would recreate an invitation without its keys (a guest removed meanwhile)
+    return Invitation.pk.exists() & reply & same_party & Invitation.wait_key.does_not_exist()
 
 
 def write_reply(

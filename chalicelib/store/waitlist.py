@@ -3,7 +3,8 @@
 Each waiting party is one ``WAIT#<arrival>#<user id>`` item next to its invitation (which names the item
 in ``wait_key``), and META counts them in ``waiting_count``. The line is read from its head with a
 Query of ``begins_with WAIT#`` and a Limit, never the whole partition; a place in line is one COUNT
-Query up to the party's own key. Joining, leaving, changing a party and promoting are each one
+Query up to the party's own key (the same place domain/waitlist.py gives from the whole line). Joining,
+leaving, changing a party, promoting and dropping a party that can no longer fit are each one
 transaction with META, so the spot counters and the line move together.
 """
 
@@ -178,15 +179,62 @@ def promote(
             if party.user_id in notice_hashes:
                 actions.append(Invitation.notice_link_hash.set(notice_hashes[party.user_id]))
             invitation = Invitation(event_pk(event.id), invitation_sk(party.user_id))
-            same_party = (
-                (Invitation.extra_guests == party.extra_guests)
-                if party.extra_guests
-                else (Invitation.extra_guests.does_not_exist() | (Invitation.extra_guests == 0))
-            )
-            transaction.update(
-                invitation, actions=actions, condition=(Invitation.wait_key == party.wait_key) & same_party
-            )
+            transaction.update(invitation, actions=actions, condition=_waiting_as_read(party))
             transaction.delete(WaitlistEntry(event_pk(event.id), party.wait_key))
+
+
+def whole_line(event_id: int) -> list[Waiting]:
+    """Every party in line, in order: a Query of ``begins_with WAIT#`` (pages of it on a long line), read
+    only when the owner changes what parties may be (the total, the maximum of extra guests)."""
+    items = WaitlistEntry.query(event_pk(event_id), WaitlistEntry.sk.startswith(WAIT_PREFIX), consistent_read=True)
+    return [Waiting(item.user_id, int(item.extra_guests or 0), item.sk, bool(item.texted)) for item in items]
+
+
+def drop(event_id: int, party: Waiting, *, now: datetime, notice_hash: str | None) -> None:
+    """Take ``party`` out of the line because it can no longer fit the event: its reply becomes a decline,
+    on condition it still waits at the same place with the same party. ``notice_hash``: the hash of the
+    page link texted to a guest without an account. Raises Refused or Conflict."""
+    invitation = Invitation(event_pk(event_id), invitation_sk(party.user_id))
+    actions = [
+        Invitation.has_accepted.set(False),
+        Invitation.wait_key.remove(),
+        Invitation.extra_guests.set(0),
+        Invitation.rsvp_time.set(now),
+    ]
+    if notice_hash:
+        actions.append(Invitation.notice_link_hash.set(notice_hash))
+    with refusals(), transact_write() as transaction:
+        transaction.update(invitation, actions=actions, condition=_waiting_as_read(party))
+        transaction.delete(WaitlistEntry(event_pk(event_id), party.wait_key))
+        transaction.update(
+            Event(event_pk(event_id), META_SK),
+            actions=[Event.waiting_count.add(-1), Event.modified.set(now)],
+            condition=LIVE,
+        )
+
+
+def cut(event_id: int, party: Waiting, extra_guests: int) -> None:
+    """Bring a waiting party down to ``extra_guests`` (a lowered maximum), keeping its place, on condition
+    it still waits there with the party read. Raises Refused or Conflict."""
+    invitation = Invitation(event_pk(event_id), invitation_sk(party.user_id))
+    with refusals(), transact_write() as transaction:
+        transaction.update(
+            invitation, actions=[Invitation.extra_guests.set(extra_guests)], condition=_waiting_as_read(party)
+        )
+        transaction.update(
+            WaitlistEntry(event_pk(event_id), party.wait_key),
+            actions=[WaitlistEntry.extra_guests.set(extra_guests)],
+            condition=WaitlistEntry.pk.exists(),
+        )
+
+
+def _waiting_as_read(party: Waiting):
+    same_party = (
+        (Invitation.extra_guests == party.extra_guests)
+        if party.extra_guests
+        else (Invitation.extra_guests.does_not_exist() | (Invitation.extra_guests == 0))
+    )
+    return (Invitation.wait_key == party.wait_key) & same_party
 
 
 def position(event_id: int, wait_key: str) -> int:

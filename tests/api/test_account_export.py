@@ -88,3 +88,37 @@ def test_three_exports_a_day(client):
     assert response.status_code == 429
     assert body(response)["detail"].startswith("Request was throttled.")
     assert int(response.headers["Retry-After"]) > 0
+
+
+def test_the_file_holds_the_party_the_place_in_line_and_the_numbers_invited(client):
+    # GIVEN a person waiting with two guests in line for a friend's full event, who invited two numbers
+    me = login(client, ME, full_name="Mia Me")
+    friend = login(client, FRIEND, full_name="Fred Friend")
+    token = me["auth_token"]
+    other, unknown = "+14155550703", "+14155550704"
+    login(client, other, full_name="Olga Other")
+    full = {
+        "title": "Full",
+        "event_date": "2031-07-01T12:00:00Z",
+        "invite_phone_numbers": [other, ME],
+        "total_spots": 3,
+        "max_extra_guests": 2,
+        "waitlist": True,
+    }
+    their_event = body(post_json(client, "/events", full, friend["auth_token"]))["id"]
+    olga = login(client, other)
+    post_json(client, f"/events/{their_event}/accept", {"extra_guests": 1}, olga["auth_token"])
+    joined = body(post_json(client, f"/events/{their_event}/accept", {"extra_guests": 2}, token))
+    assert joined["waitlist_position"] == 1
+    mine = {"title": "Mine", "event_date": "2031-06-01T12:00:00Z", "invite_phone_numbers": [FRIEND, unknown]}
+    my_event = body(post_json(client, "/events", mine, token))["id"]
+    # WHEN an export is made
+    assert _export(client, token).status_code == 202
+    data, _ = _file_of(body(get(client, "/users/me/export", token))["url"])
+    # THEN it holds the party, the place in line, and each number invited
+    received = data["invitations_received"][0]
+    assert (received["extra_guests"], received["waitlist_position"], received["has_accepted_invite"]) == (2, 1, None)
+    assert data["numbers_invited"] == [
+        {"phone_number": FRIEND, "event_ids": [my_event]},
+        {"phone_number": unknown, "event_ids": [my_event]},
+    ]

@@ -9,7 +9,7 @@ import pytest
 
 from chalicelib.config import get_settings
 from chalicelib.messaging import sms_segments as sms
-from chalicelib.models.events import WAIT_PREFIX, EventsTable, event_pk
+from chalicelib.models.events import WAIT_PREFIX, EventsTable, WaitlistEntry, event_pk, invitation_sk
 from tests.utils.api import body, get, post_event, post_json, texts_to
 from tests.utils.factories import make_event, make_person, phone, stored_event, table_items
 from tests.utils.notifications import add_device, drain, pushes, run_queue, use_queue
@@ -172,12 +172,12 @@ def test_a_decline_promotes_the_next_party_and_tells_them(client, override_setti
 def test_the_head_of_the_line_is_never_passed_over(client):
     alice = make_person("Alice")
     bob, carol, dave = make_person("Bob"), make_person("Carol"), make_person("Dave")
-    event = make_event(alice, bob, carol, dave, total_spots=2, waitlist=True, max_extra_guests=3)
-    accept(client, bob, event.id, extra_guests=1)
+    event = make_event(alice, bob, carol, dave, total_spots=3, waitlist=True, max_extra_guests=3)
+    accept(client, bob, event.id, extra_guests=2)
     assert body(accept(client, carol, event.id, extra_guests=2))["waitlist_position"] == 1
     assert body(accept(client, dave, event.id))["waitlist_position"] == 2
     # one spot opens: Carol's party of three does not fit, and Dave waits behind her
-    accept(client, bob, event.id, extra_guests=0)
+    accept(client, bob, event.id, extra_guests=1)
     shown = rows(client, alice, event.id)
     assert shown[carol.id]["waitlist_position"] == 1 and shown[dave.id]["waitlist_position"] == 2
     # Carol comes alone: she fits, and takes the spot
@@ -189,7 +189,7 @@ def test_the_head_of_the_line_is_never_passed_over(client):
 def test_a_bigger_total_promotes_in_order_while_parties_fit(client):
     alice = make_person("Alice")
     guests = [make_person(f"G{n}") for n in range(5)]
-    event = make_event(alice, *guests, total_spots=1, waitlist=True, max_extra_guests=1)
+    event = make_event(alice, *guests, total_spots=2, waitlist=True, max_extra_guests=1)
     accept(client, guests[0], event.id)
     for guest in guests[1:]:
         accept(client, guest, event.id, extra_guests=1)
@@ -407,3 +407,146 @@ def test_a_promotion_text_whose_budget_cannot_be_counted_is_sent_when_the_messag
     assert len(texts) == texted + 1 and "You're in!" in texts[-1]
     run_queue(client, url, bodies)  # delivered once more: nobody is texted twice
     assert len(texts_to(phone(906))) == texted + 1
+
+
+# --------------------------------------------------------------------------- parties that never fit, lowered limits
+
+
+def test_a_party_bigger_than_the_event_is_409_and_never_joins_the_line(client):
+    alice, bob, carol = make_person("Alice"), make_person("Bob"), make_person("Carol")
+    event = make_event(alice, bob, carol, total_spots=3, waitlist=True, max_extra_guests=5)
+    before = table_items()
+    response = accept(client, bob, event.id, extra_guests=5)
+    assert response.status_code == 409 and body(response) == {"detail": "This event is full."}
+    assert table_items() == before and waiting_items(event.id) == []
+    # the next guest is seated, not put behind a party that can never fit
+    answer = body(accept(client, carol, event.id))
+    assert answer["has_accepted_invite"] is True and answer["waitlist_position"] is None
+    # a party that fits may wait; growing it past the whole event is refused and keeps its place
+    assert body(accept(client, bob, event.id, extra_guests=2))["waitlist_position"] == 1
+    response = accept(client, bob, event.id, extra_guests=3)
+    assert response.status_code == 409 and body(response) == {"detail": "This event is full."}
+    assert rows(client, alice, event.id)[bob.id]["extra_guests"] == 2 and len(waiting_items(event.id)) == 1
+
+
+def test_an_accept_without_extra_guests_keeps_the_number_after_the_maximum_drops(client):
+    alice, bob = make_person("Alice"), make_person("Bob")
+    event = make_event(alice, bob, total_spots=10, max_extra_guests=3)
+    assert body(accept(client, bob, event.id, extra_guests=3))["extra_guests"] == 3
+    assert edit(client, alice, event.id, max_extra_guests=0).status_code == 200
+    kept = accept(client, bob, event.id, rsvp_message="see you")
+    assert kept.status_code == 200
+    assert body(kept)["extra_guests"] == 3 and body(kept)["rsvp_message"] == "see you"
+    assert stored_event(event.id).spots_filled == 4
+    # a number sent must fit the new maximum
+    response = accept(client, bob, event.id, extra_guests=1)
+    assert body(response) == {"extra_guests": ["Ensure this value is less than or equal to 0."]}
+
+
+def _removed_right_after_reading(monkeypatch, person=None):
+    """The reply reads the invitation, then the deletion cascade takes the guest out of the event before
+    the reply's transaction lands (``person``'s reply, or any reply when None)."""
+    from chalicelib.store import account_deletion, invitations
+
+    read = invitations.reply_state
+
+    def read_then_removed(event_id, user_id):
+        state = read(event_id, user_id)
+        if (person is None or user_id == person.id) and state[0] is not None:
+            account_deletion.leave_event(event_id, user_id)
+        return state
+
+    monkeypatch.setattr(invitations, "reply_state", read_then_removed)
+
+
+@pytest.mark.parametrize("full", [False, True], ids=["seat", "line"])
+def test_a_reply_to_an_invitation_removed_meanwhile_is_404_and_changes_nothing(client, monkeypatch, full):
+    alice, bob, carol = make_person("Alice"), make_person("Bob"), make_person("Carol")
+    event = make_event(alice, bob, carol, total_spots=1, waitlist=True)
+    if full:
+        accept(client, carol, event.id)
+    _removed_right_after_reading(monkeypatch, bob)
+    response = accept(client, bob, event.id, rsvp_message="coming")
+    assert response.status_code == 404
+    stored = stored_event(event.id)
+    assert (stored.spots_filled, stored.accepted_count, stored.waiting_count) == ((1, 1, 0) if full else (0, 0, 0))
+    assert waiting_items(event.id) == []
+    keys = {(item["pk"]["S"], item["sk"]["S"]) for item in table_items()}
+    assert (event_pk(event.id), invitation_sk(bob.id)) not in keys  # not recreated without its fields
+
+
+def test_a_smaller_total_takes_a_party_that_no_longer_fits_out_of_the_line_and_tells_it(client, override_settings):
+    url = use_queue(override_settings)
+    alice = make_person("Alice")
+    bob, carol, dave = make_person("Bob"), make_person("Carol"), make_person("Dave")
+    event = make_event(alice, bob, carol, dave, total_spots=4, waitlist=True, max_extra_guests=3)
+    arn = add_device(carol, "d" * 64)
+    accept(client, bob, event.id)
+    assert body(accept(client, carol, event.id, extra_guests=3))["waitlist_position"] == 1
+    assert body(accept(client, dave, event.id))["waitlist_position"] == 2  # behind Carol, 3 spots free
+    drain(url)
+    edited = body(edit(client, alice, event.id, total_spots=3))
+    shown = {row["user_id"]: row for row in edited["invitees"]}
+    assert (shown[carol.id]["is_attending"], shown[carol.id]["waitlist_position"]) == (False, None)
+    assert shown[dave.id]["is_attending"] is True  # the line moved on
+    stored = stored_event(event.id)
+    assert (stored.spots_filled, stored.waiting_count) == (2, 0) and waiting_items(event.id) == []
+    run_queue(client, url)
+    assert len(pushes(arn)) == 1 and "off the waitlist" in json.dumps(pushes(arn)[0])
+    # a smaller party may answer again
+    assert body(accept(client, carol, event.id))["has_accepted_invite"] is True
+
+
+def test_a_waiting_guest_without_an_account_taken_out_of_the_line_is_texted_their_page(client):
+    alice, bob = make_person("Alice"), make_person("Bob")
+    created = invite_by_text(client, alice, phone(904), total_spots=3, waitlist=True, max_extra_guests=2)
+    event_id = created["id"]
+    edit(client, alice, event_id, invite_phone_numbers=[bob.phone])
+    accept(client, bob, event_id, extra_guests=1)
+    path = link_texted_to(phone(904))
+    fields = {"csrf": form_token(text_of(page(client, path))), "message": "", "answer": "accept", "extra_guests": "2"}
+    assert post_form(client, f"{path}/rsvp", fields).status_code == 303
+    assert "number 1 in line" in text_of(page(client, path))
+    texted = len(texts_to(phone(904)))
+    assert edit(client, alice, event_id, total_spots=2).status_code == 200
+    texts = texts_to(phone(904))
+    assert len(texts) == texted + 1 and "off the waitlist" in texts[-1] and "Alice" in texts[-1]
+    assert sms.segments(texts[-1]) <= get_settings().invite_sms_max_segments
+    assert "in line" not in text_of(page(client, link_in(texts[-1])))
+
+
+def test_waiting_parties_above_a_lowered_maximum_are_cut_to_it(client):
+    alice = make_person("Alice")
+    bob, carol, dave = make_person("Bob"), make_person("Carol"), make_person("Dave")
+    event = make_event(alice, bob, carol, dave, total_spots=4, waitlist=True, max_extra_guests=3)
+    accept(client, bob, event.id, extra_guests=3)  # seated: keeps his guests
+    assert body(accept(client, carol, event.id, extra_guests=3))["waitlist_position"] == 1
+    assert body(accept(client, dave, event.id, extra_guests=1))["waitlist_position"] == 2
+    edited = body(edit(client, alice, event.id, max_extra_guests=0))
+    shown = {row["user_id"]: row for row in edited["invitees"]}
+    assert [(shown[p.id]["extra_guests"], shown[p.id]["waitlist_position"]) for p in (bob, carol, dave)] == [
+        (3, None),
+        (0, 1),
+        (0, 2),
+    ]
+    line = WaitlistEntry.query(event_pk(event.id), WaitlistEntry.sk.startswith(WAIT_PREFIX))
+    assert [int(item.extra_guests or 0) for item in line] == [0, 0]
+    # spots open: Carol and Dave are seated with the number the maximum allows
+    assert accept(client, bob, event.id, extra_guests=0).status_code == 200
+    shown = rows(client, alice, event.id)
+    assert [(shown[p.id]["is_attending"], shown[p.id]["extra_guests"]) for p in (carol, dave)] == [(True, 0)] * 2
+    assert stored_event(event.id).spots_filled == 3
+
+
+def test_a_page_answer_to_an_invitation_removed_meanwhile_changes_nothing(client, monkeypatch):
+    alice = make_person("Alice")
+    event_id = invite_by_text(client, alice, phone(906), total_spots=2)["id"]
+    path = link_texted_to(phone(906))
+    _removed_right_after_reading(monkeypatch)
+    assert answer(client, path, "accept").status_code == 404
+    stored = stored_event(event_id)
+    assert (stored.spots_filled, stored.accepted_count, stored.waiting_count) == (0, 0, 0)
+    keys = [(item["pk"]["S"], item["sk"]["S"]) for item in table_items()]
+    assert [key for key in keys if key[0] == event_pk(event_id) and key[1].startswith("INV#")] == [
+        (event_pk(event_id), invitation_sk(alice.id))
+    ]

@@ -254,25 +254,27 @@ def run(
     found = expect_list(users_from_phone_numbers.sync(client=as_owner, body=numbers), PhoneLookup)
     check([(row.phone_number, row.user.id) for row in found] == [(guest.phone_number, guest.id)], f"found {found!r}")
 
-    # A small table with a waitlist: the guest bringing one more does not fit and waits first in line,
-    # with no answer yet for clients that know no waitlist; a spot more seats the party.
+    # A small table with a waitlist, one of its two spots taken by hand: the guest bringing one more does
+    # not fit and waits first in line, with no answer yet for clients that know no waitlist; a spot more
+    # seats the party.
     small = EventCreate(
         title="Small table",
         event_date=starts,
-        total_spots=1,
+        total_spots=2,
         max_extra_guests=1,
         waitlist=True,
         invite_phone_numbers=[guest.phone_number],
     )
     table = expect(create_event.sync(client=as_owner, body=small), EventCreated)
     check(table.max_extra_guests == 1 and table.waitlist is True, f"the waitlist's fields: {table!r}")
+    expect(update_event.sync(table.id, client=as_owner, body=EventUpdate(spot_filled=1)), EventDetail)
     waiting = expect(accept_invitation.sync(table.id, client=as_guest, body=RsvpInput(extra_guests=1)), Invitation)
     check(waiting.has_accepted_invite is None and waiting.waitlist_position == 1, f"waiting {waiting!r}")
     check(waiting.extra_guests == 1, f"the party of {waiting!r}")
-    grown = expect(update_event.sync(table.id, client=as_owner, body=EventUpdate(total_spots=2)), EventDetail)
+    grown = expect(update_event.sync(table.id, client=as_owner, body=EventUpdate(total_spots=3)), EventDetail)
     seat = grown.invitees[1]
     check(seat.is_attending is True and seat.waitlist_position is None, f"seated {seat!r}")
-    check(grown.spots_filled == 2 and grown.attendees_count == 3, f"spots {grown.spots_filled}")
+    check(grown.spots_filled == 3 and grown.attendees_count == 3, f"spots {grown.spots_filled}")
 
     # An event the caller is not part of is not found, typed as such.
     missing = get_event.sync(UNKNOWN_EVENT_ID, client=as_owner)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
+from chalicelib.domain import event_fields
 from chalicelib.models.auth import CLAIM_DAYS
 from chalicelib.timeutil import utcnow
 
@@ -17,18 +18,12 @@ EVENT_CHANGED = "event_changed"
 EVENT_CANCELLED = "event_cancelled"
 UPCOMING_EVENT = "upcoming_event"
 WAITLIST_PROMOTED = "waitlist_promoted"
+WAITLIST_DROPPED = "waitlist_dropped"
 # A push type with no message of its own: an accept that filled the event (invite_rsvp sends it).
 EVENT_FULL = "event_full"
 
-# Edited fields, as a person would name them.
-FIELD_WORDS = {
-    "title": "title",
-    "event_date": "date",
-    "is_time_specified": "time",
-    "location": "location",
-    "address": "address",
-    "venue_name": "venue",
-}
+# Edited fields, as a person would name them (declared with each field).
+FIELD_WORDS = event_fields.FIELD_WORDS
 
 
 class RetryLater(Exception):

@@ -1,0 +1,82 @@
+"""The fields of an event a create or an edit takes, declared once: what each one is, its bounds, its
+default, whether editing it tells the guests (and with which words) and whether it changes a guest's
+calendar entry. Parsing (api/events.py), the stored defaults and the edit of META (store/events.py), the
+change words of the ``event_changed`` push and the calendar revision all read this list. Adding a
+simple field is one entry here, its attribute on the model, its key in the representation and openapi
+(tests/domain/test_event_fields.py checks the declaration against openapi.yaml).
+
+Kinds: ``text`` (max_length, blank or not), ``int`` (min_value..max_value, or a setting's name as the
+maximum), ``bool``, ``timestamp``, ``phones`` (a list of numbers, not stored on the event), and kinds
+parsed by a rule of their own (``location``, ``time_zone``). A field is ``stored`` when it is one
+attribute of META written as sent; the others (the date with its index keys, the place, the zone)
+have their own writes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from chalicelib.localtime import MAX_DURATION_MINUTES
+
+MAX_EXTRA_GUESTS = 10  # people one guest may bring, at most
+
+
+@dataclass(frozen=True)
+class EventField:
+    name: str
+    kind: str
+    required_on_create: bool = False
+    min_value: int | None = None
+    max_value: int | None = None
+    max_value_setting: str | None = None  # the maximum is this setting (config.Settings) instead
+    max_length: int | None = None
+    allow_blank: bool = True
+    default: object = None  # stored on create when not sent
+    stored: bool = True  # one attribute of META, written as sent on create and edit
+    change_words: str | None = None  # an edit of it tells the guests, naming it so
+    calendar: bool = False  # an edit of it revises the guests' calendar entry
+    nullable: bool = False  # null clears it (parsed as "")
+
+
+# In the order a body is checked (the order of the field errors of a 400).
+EVENT_FIELDS: tuple[EventField, ...] = (
+    EventField(
+        "title", "text", required_on_create=True, max_length=200, allow_blank=False, change_words="title", calendar=True
+    ),
+    EventField("event_date", "timestamp", required_on_create=True, stored=False, change_words="date", calendar=True),
+    EventField("is_time_specified", "bool", default=False, change_words="time", calendar=True),
+    EventField("total_spots", "int", min_value=0, max_value_setting="max_spots", default=0),
+    EventField("invite_phone_numbers", "phones", stored=False),
+    EventField("location", "location", stored=False, change_words="location", calendar=True),
+    EventField("address", "text", max_length=1000, default="", change_words="address", calendar=True),
+    EventField("venue_name", "text", max_length=100, default="", change_words="venue", calendar=True),
+    EventField("max_extra_guests", "int", min_value=0, max_value=MAX_EXTRA_GUESTS, default=0),
+    EventField("waitlist", "bool", default=False),
+    EventField("time_zone", "time_zone", stored=False, calendar=True),
+    EventField("duration_minutes", "int", min_value=1, max_value=MAX_DURATION_MINUTES, stored=False, calendar=True),
+    EventField("rsvp_deadline", "timestamp", stored=False, nullable=True),  # at most event_date (services.events)
+    EventField("replies_paused", "bool", default=False),
+)
+
+BY_NAME = {field.name: field for field in EVENT_FIELDS}
+STORED = tuple(field for field in EVENT_FIELDS if field.stored)
+CALENDAR_FIELDS = tuple(field.name for field in EVENT_FIELDS if field.calendar)
+# Edited fields that tell the guests, as a person would name them.
+FIELD_WORDS = {field.name: field.change_words for field in EVENT_FIELDS if field.change_words}
+
+
+def stored_value(field: EventField, sent: object) -> object:
+    """What META holds for ``field`` on create: the value sent, else the declared default."""
+    if field.kind == "bool":
+        return bool(sent) if sent is not None else field.default
+    return sent if sent not in (None, "") else field.default
+
+
+def shown_value(field: EventField, held: object) -> object:
+    """How a stored field appears in every representation of the event: never null (an item stored before
+    the field existed shows its default)."""
+    if field.kind == "bool":
+        return bool(held)
+    if field.kind == "int":
+        return int(held or field.default or 0)
+    return held if held or field.default is None else field.default
