@@ -36,6 +36,7 @@ MESSAGE_KINDS = set(HANDLERS)  # every kind the queue's worker handles
 # (dynamodb:TransactWriteItems is kept in case a transaction is ever checked as a whole).
 GRANTED_WITHOUT_A_CALL = {"dynamodb:DescribeTable", "dynamodb:TransactWriteItems"}
 TEXTED, WAITING, STOPPER = "+14155550190", "+14155550191", "+14155550192"
+DROPPED = "+14155550196"
 
 
 class StackRun:
@@ -120,6 +121,35 @@ def promote_a_guest_invited_by_text(run: StackRun) -> None:
     run.deliver()
     texts = texts_to(TEXTED)
     assert len(texts) == texted + 1 and "You're in!" in texts[-1], texts  # the worker texted the promotion
+
+
+def drop_a_party_that_no_longer_fits(run: StackRun) -> None:
+    """A guest invited by text waits with a party of 2; the owner lowers the total to 1: the worker texts them."""
+    client = run.client
+    owner = login(client, "+14155550195", full_name="Dora Drop")["auth_token"]
+    event = {
+        "title": "Boat",
+        "event_date": "2031-07-03T18:00:00Z",
+        "total_spots": 2,
+        "waitlist": True,
+        "max_extra_guests": 1,
+        "invite_phone_numbers": [WAITING, DROPPED],
+    }
+    created = post_json(client, "/events", event, owner)
+    assert created.status_code == 201, created.body
+    event_id = created.json_body["id"]
+    seated = login(client, WAITING)["auth_token"]
+    assert post_json(client, f"/events/{event_id}/accept", {}, seated).status_code == 200
+    path = link_texted_to(DROPPED)
+    opened = text_of(page(client, path))
+    fields = {"csrf": form_token(opened), "message": "", "answer": "accept", "extra_guests": "1"}
+    assert post_form(client, f"{path}/rsvp", fields).status_code == 303
+    assert "number 1 in line" in text_of(page(client, path))
+    texted = len(texts_to(DROPPED))
+    lowered = post_json(client, f"/events/{event_id}", {"total_spots": 1}, owner, method="PATCH")
+    assert lowered.status_code == 200, lowered.body
+    run.deliver()
+    assert len(texts_to(DROPPED)) == texted + 1, texts_to(DROPPED)  # the worker texted them their page
 
 
 def stop_from_the_page_and_delete_on_the_web(run: StackRun) -> None:
@@ -210,6 +240,7 @@ def keep_guests_in_the_loop(run: StackRun, monkeypatch) -> None:
 def run_the_stack(run: StackRun, monkeypatch) -> None:
     owner, event_id = run_the_flow(run.client)  # the API's routes as the apps use them; it deletes an account
     promote_a_guest_invited_by_text(run)
+    drop_a_party_that_no_longer_fits(run)
     stop_from_the_page_and_delete_on_the_web(run)
     delete_someone_with_photos_and_an_export(run)
     keep_guests_in_the_loop(run, monkeypatch)
