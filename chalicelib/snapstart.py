@@ -20,13 +20,13 @@ from __future__ import annotations
 
 import random
 
+from chalicelib import aws
+
 # What the read and write paths call on DynamoDB: their shapes are built before the snapshot.
 DYNAMODB_OPERATIONS = ("BatchGetItem", "GetItem", "Query", "PutItem", "UpdateItem", "DeleteItem", "TransactWriteItems")
 
 
 def before_snapshot() -> None:
-    from chalicelib import aws
-
     model = aws.dynamodb().meta.service_model
     for name in DYNAMODB_OPERATIONS:
         operation = model.operation_model(name)
@@ -34,7 +34,7 @@ def before_snapshot() -> None:
 
 
 def after_restore() -> None:
-    from chalicelib import aws, pinkey
+    from chalicelib import pinkey  # the pin key's module stays off the API's cold start (tests/test_app.py)
 
     random.seed()
     aws.reset_clients()

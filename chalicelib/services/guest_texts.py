@@ -28,6 +28,7 @@ from chalicelib.config import get_settings
 from chalicelib.errors import TextsPaused
 from chalicelib.invite_links import hash_code, link_url, new_code
 from chalicelib.messaging import sms_segments, sms_sender
+from chalicelib.messaging.notifications import queueing
 from chalicelib.messaging.notifications.messages import EVENT_CANCELLED, Outcome, RetryLater, event_expiry
 from chalicelib.services.invitation_texts import NO_TITLE, STOP_WORDS, allowed_now, reachable
 from chalicelib.store import claims, guest_notices
@@ -180,8 +181,6 @@ def text_cancelled(view: EventView, owner_name: str | None = None) -> Outcome:
 def hold_change(message: dict) -> None:
     """From an ``event_changed`` message: start a burst unless one is held, and queue its delayed due message.
     Raises RetryLater when that message could not be queued (the burst is dropped, the edit's message comes back)."""
-    from chalicelib.messaging.notifications.queueing import enqueue
-
     if not TEXTED_FIELDS & set(message.get("fields", [])) or "before" not in message:
         return
     event_id = int(message["event_id"])
@@ -189,7 +188,8 @@ def hold_change(message: dict) -> None:
     if not guest_notices.hold_burst(event_id, first, message["before"], utcnow() + timedelta(days=2)):
         return
     delay = max(0, min(MAX_QUEUE_DELAY, first + BURST_SECONDS - int(utcnow().timestamp())))
-    if not enqueue(CHANGE_TEXTS_DUE, event_id=event_id, burst=first, before=message["before"], delay_seconds=delay):
+    due = {"event_id": event_id, "burst": first, "before": message["before"], "delay_seconds": delay}
+    if not queueing.enqueue(CHANGE_TEXTS_DUE, **due):
         guest_notices.end_burst(event_id, first)
         raise RetryLater(f"change texts of event {event_id} not queued")
 
@@ -210,8 +210,6 @@ def _quiet_wait(event, now: datetime) -> int:
 
 def send_held_changes(message: dict) -> Outcome:
     """A burst's due message: one change text per guest whose last news differs from the event now."""
-    from chalicelib.messaging.notifications.queueing import enqueue
-
     event_id, burst = int(message["event_id"]), int(message["burst"])
     view = load_partition(event_id)
     if view is None or view.event.cancelled:
@@ -221,7 +219,7 @@ def send_held_changes(message: dict) -> Outcome:
     wait = _quiet_wait(event, now)
     if wait:
         later = {key: message[key] for key in ("event_id", "burst", "before")}
-        if not enqueue(CHANGE_TEXTS_DUE, **later, delay_seconds=min(MAX_QUEUE_DELAY, wait)):
+        if not queueing.enqueue(CHANGE_TEXTS_DUE, **later, delay_seconds=min(MAX_QUEUE_DELAY, wait)):
             raise RetryLater(f"change texts of event {event_id} not put off")
         return Outcome()
     guest_notices.end_burst(event_id, burst)  # edits from now on start the next burst
