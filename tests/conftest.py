@@ -8,6 +8,7 @@ and race tests fail only for the service's sake (README, "Run it locally").
 
 from __future__ import annotations
 
+import os
 import threading
 from collections import Counter
 from pathlib import Path
@@ -65,6 +66,20 @@ SLOW_GROUPS = {
 }
 SLOW_MARKERS = {"e2e", "browser", "schemathesis", "generated_clients", "packaging", "cfn_lint", "scripts", "scale"}
 TESTS_DIR = Path(__file__).resolve().parent
+
+
+# The process's own environment: what a subprocess inherits.
+PROCESS_ENVIRON = os.environ
+
+
+@pytest.fixture(autouse=True)
+def process_environment_kept():
+    """chalice.test.Client swaps ``os.environ`` for a dict copy during each request and puts back what it
+    found, so two requests from threads can leave the copy in place; what a later test sets would then never
+    reach its subprocesses (pip, chalice). Every test starts and ends with the process's own environment."""
+    os.environ = PROCESS_ENVIRON
+    yield
+    os.environ = PROCESS_ENVIRON
 
 
 def pytest_collection_modifyitems(config, items):

@@ -62,13 +62,13 @@ def fit_line_to_event(event_id: int, actor_id: int) -> None:
         try:
             waitlist_store.drop(event_id, party, now=now, notice_hash=invite_links.hash_code(code) if code else None)
             dropped.append(party.user_id)
-        except (store.Refused, store.Conflict):
+        except (store.Refused, store.Contended):
             continue  # it left, was seated or changed meanwhile
     for party in line:
         if party.wait_key in change.cut:
             try:
                 waitlist_store.cut(event_id, party, change.cut[party.wait_key])
-            except (store.Refused, store.Conflict):
+            except (store.Refused, store.Contended):
                 continue  # its own reply moved it meanwhile, within the new maximum
     if dropped:
         links = {uid: invite_links.link_url(code) for uid, code in codes.items() if uid in dropped}
