@@ -77,9 +77,9 @@ def process_environment_kept():
     """chalice.test.Client swaps ``os.environ`` for a dict copy during each request and puts back what it
     found, so two requests from threads can leave the copy in place; what a later test sets would then never
     reach its subprocesses (pip, chalice). Every test starts and ends with the process's own environment."""
-    os.environ = PROCESS_ENVIRON
+    os.environ = PROCESS_ENVIRON  # noqa: B003 - the object is put back, nothing is meant to be cleared
     yield
-    os.environ = PROCESS_ENVIRON
+    os.environ = PROCESS_ENVIRON  # noqa: B003 - the object is put back, nothing is meant to be cleared
 
 
 def pytest_collection_modifyitems(config, items):
