@@ -172,25 +172,22 @@ def answer(ctx: RequestContext):
 
 @blueprint.route("/i/{code}/stop", ["POST"], auth=False, body=FORM_BODY, error_page=error_page)
 def stop_texts(ctx: RequestContext):
-    from chalicelib.guest_page import pages  # the HTML pages: off the API's cold start
+    """"Stop texting me": no invitation text from anyone to this number (the answers stay as they are)."""
     from chalicelib.services import guest_answers  # the guest page's use cases: off the API's cold start
 
-    if not posted_from_the_page(ctx.request.headers):
-        raise PermissionDenied()
-    page = guest_answers.open_link(_code(ctx), ctx.source_ip, host=False)
-    if not guest_answers.form_token_valid(page, (ctx.body or {}).get("csrf")):
-        shown_page = guest_answers.with_host(page)
-        token = guest_answers.form_token(shown_page)
-        html = pages.event_page(shown_page, page_url=_page_url(ctx), now=utcnow(), token=token, problem=EXPIRED_FORM)
-        return _html(ctx, html, 403)
-    guest_answers.stop_texts(page)
-    location = f"../{page.code}?stopped=1"
-    return Response(body="", status_code=303, headers=_headers(pages.HTML, Location=location))
+    return _switch_texts(ctx, guest_answers.stop_texts, shown="stopped")
 
 
 @blueprint.route("/i/{code}/start", ["POST"], auth=False, body=FORM_BODY, error_page=error_page)
 def start_texts(ctx: RequestContext):
     """"Text me again": undoes "Stop texting me" (same forgery protection)."""
+    from chalicelib.services import guest_answers  # the guest page's use cases: off the API's cold start
+
+    return _switch_texts(ctx, guest_answers.start_texts, shown="started")
+
+
+def _switch_texts(ctx: RequestContext, switch, *, shown: str):
+    """A texts on/off form of the page: checked like the answer form, then back to the page saying so."""
     from chalicelib.guest_page import pages  # the HTML pages: off the API's cold start
     from chalicelib.services import guest_answers  # the guest page's use cases: off the API's cold start
 
@@ -202,8 +199,8 @@ def start_texts(ctx: RequestContext):
         token = guest_answers.form_token(shown_page)
         html = pages.event_page(shown_page, page_url=_page_url(ctx), now=utcnow(), token=token, problem=EXPIRED_FORM)
         return _html(ctx, html, 403)
-    guest_answers.start_texts(page)
-    location = f"../{page.code}?started=1"
+    switch(page)
+    location = f"../{page.code}?{shown}=1"
     return Response(body="", status_code=303, headers=_headers(pages.HTML, Location=location))
 
 
