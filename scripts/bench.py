@@ -24,6 +24,7 @@ import argparse
 import io
 import json
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -312,7 +313,7 @@ def endpoints(client, data: DataSet, scale: Scale) -> list[Endpoint]:
         number = _phone(next(login_numbers))
         call("POST", "/auth", payload={"phone_number": number})
         texts = [m for p, m in sns_backends[TEST_ACCOUNT][REGION].sms_messages.values() if p == number]
-        return number, texts[-1].rsplit(" ", 1)[-1].rstrip(".")
+        return number, re.search(r"\b(\d{6})\b", texts[-1]).group(1)  # the text's one six-digit number
 
     def verify_pin(number_and_pin):
         number, pin = number_and_pin

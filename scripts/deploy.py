@@ -8,8 +8,8 @@ With your AWS credentials, in order, stopping with a message and exit status 1 a
    price per text, monthly segment budget and segment price); the account keeps 100 unreserved concurrency after
    the stage's reserves (GetAccountSettings); the SSM SecureString ``/invites/<stage>/pin-secret`` exists
    and is not the development key or a placeholder (its value is never printed or written); SNS's account
-   ``MonthlySpendLimit`` is above the text budget's cost; the APNS platform application ``invites-<stage>-apns``
-   exists;
+   ``MonthlySpendLimit`` is above the text budget's cost; the APNS and FCM platform applications
+   ``invites-<stage>-apns`` and ``invites-<stage>-fcm`` exist;
 2. creates or updates the stack ``invites-<stage>`` of ``infra/template.yaml`` and waits for it;
 3. writes the stage's settings from the stack's outputs to ``build/stages/<stage>.json`` (git-ignored;
    scripts/stage_config.py), never into the tracked ``.chalice/config.json``;
@@ -203,7 +203,15 @@ def check_spend_limit(session, settings: dict) -> None:
 
 
 def apns_platform_application(session, stage: str) -> str:
-    name = f"{APP_NAME}-{stage}-apns"
+    return platform_application(session, f"{APP_NAME}-{stage}-apns")
+
+
+def fcm_platform_application(session, stage: str) -> str:
+    """Android's (SNS platform GCM with the FCM service account's key), made as the APNS one is."""
+    return platform_application(session, f"{APP_NAME}-{stage}-fcm")
+
+
+def platform_application(session, name: str) -> str:
     sns = session.client("sns")
     for page in sns.get_paginator("list_platform_applications").paginate():
         for application in page["PlatformApplications"]:
@@ -223,12 +231,13 @@ def template_body(emulated: bool) -> str:
     return local_stack.local_template_body(local_stack.load_template())
 
 
-def stack_parameters(stage: str, settings: dict, apns_arn: str) -> list[dict]:
+def stack_parameters(stage: str, settings: dict, apns_arn: str, fcm_arn: str = "") -> list[dict]:
     values = {
         "Stage": stage,
         "ApiName": APP_NAME,
         "ApiStageName": chalice_stage(stage)["api_gateway_stage"],
         "ApnsPlatformApplicationArn": apns_arn,
+        "FcmPlatformApplicationArn": fcm_arn,
         "SmsSenderId": settings.get("sms_sender_id", ""),
         "AlarmEmail": settings.get("alarm_email", ""),
         "LoginRequestsPerAddress": str(settings.get("login_requests_per_address", 100)),
@@ -239,13 +248,13 @@ def stack_parameters(stage: str, settings: dict, apns_arn: str) -> list[dict]:
     return [{"ParameterKey": key, "ParameterValue": value} for key, value in values.items()]
 
 
-def deploy_stack(session, stage: str, settings: dict, apns_arn: str, emulated: bool) -> dict[str, str]:
+def deploy_stack(session, stage: str, settings: dict, push_apps: tuple[str, str], emulated: bool) -> dict[str, str]:
     cloudformation = session.client("cloudformation")
     name = f"{APP_NAME}-{stage}"
     arguments = {
         "StackName": name,
         "TemplateBody": template_body(emulated),
-        "Parameters": stack_parameters(stage, settings, apns_arn),
+        "Parameters": stack_parameters(stage, settings, *push_apps),
         "Tags": [{"Key": "app", "Value": APP_NAME}, {"Key": "stage", "Value": stage}],
     }
     try:
@@ -272,10 +281,10 @@ def deploy_stack(session, stage: str, settings: dict, apns_arn: str, emulated: b
     return {output["OutputKey"]: output["OutputValue"] for output in stack.get("Outputs", [])}
 
 
-def emulated_stand_ins(session, stage: str, settings: dict, apns_arn: str) -> dict[str, str]:
+def emulated_stand_ins(session, stage: str, settings: dict, push_apps: tuple[str, str]) -> dict[str, str]:
     import local_stack
 
-    parameters = {p["ParameterKey"]: p["ParameterValue"] for p in stack_parameters(stage, settings, apns_arn)}
+    parameters = {p["ParameterKey"]: p["ParameterValue"] for p in stack_parameters(stage, settings, *push_apps)}
     return local_stack.create_stand_ins(session, f"{APP_NAME}-{stage}", local_stack.load_template(), parameters)
 
 
@@ -632,12 +641,12 @@ def deploy(stage: str, region: str | None, smoke: bool, emulated: bool) -> str:
     check_pin_key(session, stage)
     ensure_stop_list_key(session, stage)
     check_spend_limit(session, settings)
-    apns_arn = apns_platform_application(session, stage)
+    push_apps = (apns_platform_application(session, stage), fcm_platform_application(session, stage))
     if not emulated:  # moto has no account settings
         check_unreserved_concurrency(session, stage, settings)
-    outputs = deploy_stack(session, stage, settings, apns_arn, emulated)
+    outputs = deploy_stack(session, stage, settings, push_apps, emulated)
     if emulated:  # what the emulator's CloudFormation cannot create, made from the template (scripts/local_stack.py)
-        outputs = {**outputs, **emulated_stand_ins(session, stage, settings, apns_arn)}
+        outputs = {**outputs, **emulated_stand_ins(session, stage, settings, push_apps)}
     require_web_acl(stage, outputs, emulated)
     settings_file = write_settings(stage, settings, outputs, emulated)
     say(f"stage settings: {settings_file.relative_to(ROOT)}")

@@ -47,6 +47,8 @@ OUTPUT_SETTINGS = {
     "ApnsPlatformApplicationArn": "APNS_PLATFORM_APPLICATION_ARN",
     "FcmPlatformApplicationArn": "FCM_PLATFORM_APPLICATION_ARN",
 }
+# Outputs under a condition of the template (a stack made without a platform application has none).
+PUSH_OUTPUTS = {"ApnsPlatformApplicationArn", "FcmPlatformApplicationArn"}
 
 # What moto's CloudFormation cannot create, dropped from the local copy only: {resource type: property names},
 # or ALL for the whole resource (then also every resource, output and condition that refers to it).
@@ -417,7 +419,7 @@ def app_environment(moto_port: int, outputs: dict[str, str], api_port: int | Non
         }
     )
     for output, setting in OUTPUT_SETTINGS.items():
-        env[setting] = outputs[output]
+        env[setting] = outputs.get(output, "") if output in PUSH_OUTPUTS else outputs[output]
     return env
 
 
@@ -492,7 +494,7 @@ def banner(api: str, emulator: str, outputs: dict[str, str], seconds: float) -> 
    Tables     {tables}
    Avatars    {emulator}/{outputs["AvatarBucketName"]}/<key>  (opens in a browser)
 
- Log in: ask for a pin; it is printed below as {{"msg": "sms", "to": ..., "text": "... pin is NNNNNN."}}
+ Log in: ask for a pin; it is printed below as {{"msg": "sms", "to": ..., "text": "Your Invites pin is NNNNNN. ..."}}
    curl -i -X POST {api}/auth {json_header} -d '{{"phone_number": "{DEMO_PHONE}"}}'
    curl -X POST {api}/auth/verify_pin {json_header} -d '{{"phone_number": "{DEMO_PHONE}", "pin": "NNNNNN"}}'
    curl {api}/users/me -H 'Authorization: Bearer <auth_token from verify_pin>'

@@ -209,6 +209,10 @@ def test_make_deploy_rehearsed_on_moto(emulator, project, publishes):
 
     # WHEN everything is in place and `make deploy STAGE=dev` runs
     _client("sns", endpoint).create_platform_application(Name=f"invites-{STAGE}-apns", Platform="APNS", Attributes={})
+    # and without the FCM one (Android)
+    refused = _deploy(project, env)
+    assert refused.returncode == 1 and f"invites-{STAGE}-fcm" in refused.stderr, refused.stderr
+    _client("sns", endpoint).create_platform_application(Name=f"invites-{STAGE}-fcm", Platform="GCM", Attributes={})
     done = _deploy(project, env)
     assert done.returncode == 0, done.stdout + done.stderr
 
@@ -226,7 +230,8 @@ def test_make_deploy_rehearsed_on_moto(emulator, project, publishes):
     names.add(f"invites-{STAGE}-handle_inbound_sms")
     assert set(functions) == names
     expected_env = {"STAGE", "USERS_TABLE", "AUTH_TABLE", "EVENTS_TABLE", "AVATAR_BUCKET", "AVATAR_BASE_URL"}
-    expected_env |= {"APNS_PLATFORM_APPLICATION_ARN", "NOTIFICATIONS_QUEUE_URL", "NOTIFICATIONS_QUEUE_NAME"}
+    expected_env |= {"NOTIFICATIONS_QUEUE_URL", "NOTIFICATIONS_QUEUE_NAME"}
+    expected_env |= {"APNS_PLATFORM_APPLICATION_ARN", "FCM_PLATFORM_APPLICATION_ARN"}
     expected_env |= {"SMS_SENDER_ID", "PIN_KEY_PARAMETER", "PUBLIC_BASE_URL", "INBOUND_SMS_TOPIC_NAME"}
     expected_env.add("STOP_LIST_KEY_PARAMETER")
     expected_env |= {"SMS_ORIGINATION_PINS", "SMS_ORIGINATION_INVITES", "SUPPORT_CONTACT"}

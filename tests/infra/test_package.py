@@ -32,6 +32,7 @@ STACK_SETTINGS = {
     "AVATAR_BUCKET": "invites-prod-avatars-123456789012",
     "AVATAR_BASE_URL": "https://d111111abcdef8.cloudfront.net",
     "APNS_PLATFORM_APPLICATION_ARN": "arn:aws:sns:us-east-1:123456789012:app/APNS/invites-prod-apns",
+    "FCM_PLATFORM_APPLICATION_ARN": "arn:aws:sns:us-east-1:123456789012:app/GCM/invites-prod-fcm",
     "NOTIFICATIONS_QUEUE_URL": "https://sqs.us-east-1.amazonaws.com/123456789012/invites-prod-notifications",
     "SMS_SENDER_ID": "",
 }
