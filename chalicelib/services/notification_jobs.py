@@ -175,40 +175,44 @@ def _upcoming_event(message: dict) -> Outcome:
 def _waitlist_promoted(message: dict) -> Outcome:
     """The guests seated from the waitlist: a push to those with an account, a text with their page
     link to the others (within the invitation texts' limits)."""
-    view = _view(message["event_id"])
-    if view is None:
-        return Outcome()
-    event = view.event
-    seated = {inv.user_id for inv in view.invitations if inv.role == GUEST and inv.has_accepted is True}
-    ids = [int(uid) for uid in message.get("user_ids", []) if int(uid) in seated]
-    users = get_users([*ids, event.owner_id])
-    push = Push.once_per_event(WAITLIST_PROMOTED, event, f"A spot opened: you're in! {_when(event)}.")
-    outcome = deliver([(users[uid], push) for uid in ids if uid in users], "notify_event_change")
-    links = {int(uid): link for uid, link in (message.get("links") or {}).items()}
-    without_account = [users[uid] for uid in ids if uid in users and not users[uid].is_active and uid in links]
-    owner = users.get(event.owner_id)
-    if without_account and owner is not None:
-        text_promoted(owner, event, without_account, links)
-    return outcome
+    return _tell_waitlist_change(
+        message,
+        WAITLIST_PROMOTED,
+        still_true=lambda inv: inv.has_accepted is True,
+        words=lambda event: f"A spot opened: you're in! {_when(event)}.",
+        text=text_promoted,
+    )
 
 
 def _waitlist_dropped(message: dict) -> Outcome:
     """Waiting guests taken out of the line because the owner made the event too small for their party:
     told like the promoted (a push, or a text with their page link), while they are still out of it."""
+    return _tell_waitlist_change(
+        message,
+        WAITLIST_DROPPED,
+        still_true=lambda inv: inv.has_accepted is False,
+        words=lambda event: "Too few spots for your party now: you're off the waitlist.",
+        text=text_dropped,
+    )
+
+
+def _tell_waitlist_change(message: dict, kind: str, *, still_true, words, text) -> Outcome:
+    """Tell the guests of ``message`` whose invitation still says what the change made of it (``still_true``):
+    a push once per event to those with an account, a text with their page link to the others."""
     view = _view(message["event_id"])
     if view is None:
         return Outcome()
     event = view.event
-    out = {inv.user_id for inv in view.invitations if inv.role == GUEST and inv.has_accepted is False}
-    ids = [int(uid) for uid in message.get("user_ids", []) if int(uid) in out]
+    current = {inv.user_id for inv in view.invitations if inv.role == GUEST and still_true(inv)}
+    ids = [int(uid) for uid in message.get("user_ids", []) if int(uid) in current]
     users = get_users([*ids, event.owner_id])
-    push = Push.once_per_event(WAITLIST_DROPPED, event, "Too few spots for your party now: you're off the waitlist.")
+    push = Push.once_per_event(kind, event, words(event))
     outcome = deliver([(users[uid], push) for uid in ids if uid in users], "notify_event_change")
     links = {int(uid): link for uid, link in (message.get("links") or {}).items()}
     without_account = [users[uid] for uid in ids if uid in users and not users[uid].is_active and uid in links]
     owner = users.get(event.owner_id)
     if without_account and owner is not None:
-        text_dropped(owner, event, without_account, links)
+        text(owner, event, without_account, links)
     return outcome
 
 
