@@ -372,9 +372,7 @@ def test_a_promotion_text_whose_budget_cannot_be_counted_is_sent_when_the_messag
 ):
     # the month's text budget could not be counted (DynamoDB throttled its counter): the text must not be dropped
     # with its claim marked sent; the message fails, and its redelivery texts the guest once
-    from botocore.exceptions import ClientError
-
-    from chalicelib.store import counters
+    from tests.utils.text_budget import throttle_the_budget_counter
 
     url = use_queue(override_settings)
     override_settings(sms_monthly_segments=1000)
@@ -389,19 +387,11 @@ def test_a_promotion_text_whose_budget_cannot_be_counted_is_sent_when_the_messag
     texted = len(texts_to(phone(906)))
     assert reject(client, bob, event_id).status_code == 200
     bodies = drain(url)
-    original = counters.add_within
-
-    def throttled_budget(key, *args, **kwargs):
-        if key.startswith("RATE#sms-budget#"):
-            error = {"Error": {"Code": "ThrottlingException"}, "ResponseMetadata": {"HTTPStatusCode": 400}}
-            raise ClientError(error, "UpdateItem")
-        return original(key, *args, **kwargs)
-
-    monkeypatch.setattr(counters, "add_within", throttled_budget)
+    failing = throttle_the_budget_counter(monkeypatch)
     with pytest.raises(Exception, match="notification messages failed"):
         run_queue(client, url, bodies)
     assert len(texts_to(phone(906))) == texted
-    monkeypatch.setattr(counters, "add_within", original)  # DynamoDB answers again: the message comes back
+    failing[0] = False  # DynamoDB answers again: the message comes back
     run_queue(client, url, bodies)
     texts = texts_to(phone(906))
     assert len(texts) == texted + 1 and "You're in!" in texts[-1]

@@ -8,6 +8,7 @@ from collections import Counter
 from chalicelib.messaging.sms_segments import segments
 from tests.utils.api import body, login, post_json, texts_to
 from tests.utils.factories import make_person, phone
+from tests.utils.text_budget import throttle_the_budget_counter
 from tests.utils.web import FROM_THE_PAGE, link_texted_to, page, post_form, text_of
 
 PAUSED = {"detail": "Texts are paused for now. Try again later."}
@@ -116,29 +117,9 @@ def test_a_text_that_fails_costs_the_budget_nothing(client, fail_aws, override_s
     assert login(client, number)["phone_number"] == number  # the one segment was given back
 
 
-def _throttle_the_budget_counter(monkeypatch) -> list[bool]:
-    """DynamoDB throttles the month's budget counter alone (the rate log's writes on the route go through);
-    set the returned flag's first item to False when DynamoDB is back."""
-    from botocore.client import BaseClient
-    from botocore.exceptions import ClientError
-
-    original = BaseClient._make_api_call
-    failing = [True]
-
-    def patched(self, operation_name, api_params):
-        key = str(api_params.get("Key", {}).get("pk", {}).get("S", ""))
-        if failing[0] and operation_name == "UpdateItem" and key.startswith("RATE#sms-budget#"):
-            error = {"Error": {"Code": "ThrottlingException", "Message": "injected"}}
-            raise ClientError({**error, "ResponseMetadata": {"HTTPStatusCode": 400}}, operation_name)
-        return original(self, operation_name, api_params)
-
-    monkeypatch.setattr(BaseClient, "_make_api_call", patched)
-    return failing
-
-
 def test_a_throttled_budget_counter_answers_503_and_keeps_nothing(client, monkeypatch, override_settings):
     override_settings(sms_monthly_segments=100)
-    failing = _throttle_the_budget_counter(monkeypatch)
+    failing = throttle_the_budget_counter(monkeypatch)
     number = phone()
     busy = _ask_pin(client, number)
     assert busy.status_code == 503 and int(busy.headers["Retry-After"]) > 0 and body(busy) != PAUSED
@@ -149,20 +130,8 @@ def test_a_throttled_budget_counter_answers_503_and_keeps_nothing(client, monkey
 
 
 def test_invitations_stand_when_the_budget_cannot_be_counted(client, override_settings, monkeypatch):
-    from botocore.exceptions import ClientError
-
-    from chalicelib.store import counters
-
     override_settings(sms_monthly_segments=100)
-    original = counters.add_within
-
-    def throttled_budget(key, *args, **kwargs):
-        if key.startswith("RATE#sms-budget#"):
-            error = {"Error": {"Code": "ThrottlingException"}, "ResponseMetadata": {"HTTPStatusCode": 400}}
-            raise ClientError(error, "UpdateItem")
-        return original(key, *args, **kwargs)
-
-    monkeypatch.setattr(counters, "add_within", throttled_budget)
+    throttle_the_budget_counter(monkeypatch)
     owner = make_person("Olive Owner")
     guest = phone()
     response = post_json(
