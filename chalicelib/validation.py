@@ -194,6 +194,16 @@ class Fields:
             return None
         return value
 
+    def choice(self, name: str, choices: tuple[str, ...], *, required: bool = False) -> str | None:
+        """One of ``choices``, worded as DRF's ChoiceField refuses anything else."""
+        value = self._value(name, required)
+        if value is _MISSING:
+            return None
+        if not isinstance(value, str) or value not in choices:
+            self.error(name, f'"{value}" is not a valid choice.')
+            return None
+        return value
+
     def boolean(self, name: str, *, required: bool = False) -> bool | None:
         value = self._value(name, required)
         if value is _MISSING:

@@ -99,6 +99,8 @@ def _parsed(fields: Fields, field: event_fields.EventField, creating: bool):
         return fields.integer(field.name, required=required, min_value=field.min_value, max_value=most)
     if field.kind == "bool":
         return fields.boolean(field.name, required=required)
+    if field.kind == "enum":
+        return fields.choice(field.name, field.choices, required=required)
     if field.kind == "timestamp":
         if field.nullable and fields.present(field.name) and fields.data[field.name] is None:
             return ""  # null: cleared

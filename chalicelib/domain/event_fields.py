@@ -6,7 +6,8 @@ simple field is one entry here, its attribute on the model, its key in the repre
 (tests/domain/test_event_fields.py checks the declaration against openapi.yaml).
 
 Kinds: ``text`` (max_length, blank or not), ``int`` (min_value..max_value, or a setting's name as the
-maximum), ``bool``, ``timestamp``, ``phones`` (a list of numbers, not stored on the event), and kinds
+maximum), ``bool``, ``enum`` (one of ``choices``; the first is the default, today's behaviour),
+``timestamp``, ``phones`` (a list of numbers, not stored on the event), and kinds
 parsed by a rule of their own (``location``, ``time_zone``). A field is ``stored`` when it is one
 attribute of META written as sent; the others (the date with its index keys, the place, the zone)
 have their own writes.
@@ -19,6 +20,12 @@ from dataclasses import dataclass
 from chalicelib.localtime import MAX_DURATION_MINUTES
 
 MAX_EXTRA_GUESTS = 10  # people one guest may bring, at most
+MAX_GUEST_INVITES = 15  # numbers one guest may add to an event, at most
+
+# Who may join without an invitation, who sees the guest list, who sees the place.
+JOIN_MODES = ("invite_only", "open", "approval")
+GUEST_LIST_SHOWN = ("everyone", "count_only", "hosts_only")
+PLACE_SHOWN = ("everyone", "accepted")
 
 
 @dataclass(frozen=True)
@@ -36,6 +43,7 @@ class EventField:
     change_words: str | None = None  # an edit of it tells the guests, naming it so
     calendar: bool = False  # an edit of it revises the guests' calendar entry
     nullable: bool = False  # null clears it (parsed as "")
+    choices: tuple[str, ...] = ()  # enum: the values taken, the first the default
 
 
 # In the order a body is checked (the order of the field errors of a 400).
@@ -56,6 +64,10 @@ EVENT_FIELDS: tuple[EventField, ...] = (
     EventField("duration_minutes", "int", min_value=1, max_value=MAX_DURATION_MINUTES, stored=False, calendar=True),
     EventField("rsvp_deadline", "timestamp", stored=False, nullable=True),  # at most event_date (services.events)
     EventField("replies_paused", "bool", default=False),
+    EventField("join_mode", "enum", choices=JOIN_MODES, default=JOIN_MODES[0]),
+    EventField("guest_invites", "int", min_value=0, max_value=MAX_GUEST_INVITES, default=0),
+    EventField("guest_list", "enum", choices=GUEST_LIST_SHOWN, default=GUEST_LIST_SHOWN[0]),
+    EventField("place_visibility", "enum", choices=PLACE_SHOWN, default=PLACE_SHOWN[0]),
 )
 
 BY_NAME = {field.name: field for field in EVENT_FIELDS}

@@ -184,6 +184,13 @@ class Event(EventsTable, discriminator="event"):
     rsvp_deadline = UTCDateTimeAttribute(null=True)
     replies_paused = BooleanAttribute(null=True)
     calendar_modified = UTCDateTimeAttribute(null=True)
+    # Hosting together; absent on events stored before them (read as their defaults: today's behaviour).
+    join_mode = UnicodeAttribute(null=True)  # invite_only, open, approval
+    join_code_hash = UnicodeAttribute(null=True)  # SHA-256 of the current join link's code
+    guest_invites = NumberAttribute(null=True)  # numbers each guest may add
+    guest_list = UnicodeAttribute(null=True)  # everyone, count_only, hosts_only
+    place_visibility = UnicodeAttribute(null=True)  # everyone, accepted
+    cohost_count = NumberAttribute(null=True)  # invitations with ``cohost`` set, at most MAX_COHOSTS
 
 
 class Invitation(EventsTable, discriminator="invitation"):
@@ -192,6 +199,7 @@ class Invitation(EventsTable, discriminator="invitation"):
     user_id = NumberAttribute()
     owner_id = NumberAttribute()
     role = UnicodeAttribute()  # "owner" or "guest"
+    cohost = BooleanAttribute(null=True)  # a guest the owner made a co-host (domain.roles)
     has_seen = BooleanAttribute(default=False)
     has_accepted = BooleanAttribute(null=True)
     rsvp_message = UnicodeAttribute(default="")

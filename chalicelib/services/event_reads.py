@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from chalicelib.domain.roles import Action, Role, require, role_of
 from chalicelib.errors import Conflict, NotFound, PageOutOfRange, PermissionDenied
 from chalicelib.parallel import parallel_map
 from chalicelib.store.events import (
@@ -52,6 +53,21 @@ def participant_view(caller, event_id: int) -> EventView:
     view = load_partition(event_id)
     if view is None or view.invitation_of(caller.id) is None and view.event.owner_id != caller.id:
         raise NotFound()
+    return view
+
+
+def role_in(caller, view: EventView) -> Role:
+    """The caller's role in the event (domain.roles decides what each role may do)."""
+    return role_of(view.invitation_of(caller.id))
+
+
+def permitted_view(caller, event_id: int, action: Action) -> EventView:
+    """The event (no people yet) when the caller's role permits ``action``: 404 for a stranger, 403 for a
+    participant whose role does not."""
+    view = load_partition(event_id)
+    if view is None:
+        raise NotFound()
+    require(role_in(caller, view), action)
     return view
 
 

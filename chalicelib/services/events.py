@@ -65,6 +65,10 @@ class EventInput:
     duration_minutes: int | None = None
     rsvp_deadline: datetime | str | None = None  # "" to clear
     replies_paused: bool | None = None
+    join_mode: str | None = None
+    guest_invites: int | None = None
+    guest_list: str | None = None
+    place_visibility: str | None = None
 
 
 # Edits that change what a guest's calendar entry shows: each one grows its SEQUENCE (store.events.EventEdit).

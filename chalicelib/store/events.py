@@ -244,6 +244,10 @@ class EventEdit:
     calendar_revised: bool = False  # what the calendar entry shows changed: SEQUENCE + 1, LAST-MODIFIED now
     rsvp_deadline: datetime | str | None = None  # "" removes it
     replies_paused: bool | None = None
+    join_mode: str | None = None
+    guest_invites: int | None = None
+    guest_list: str | None = None
+    place_visibility: str | None = None
 
 
 def nobody_waiting():

@@ -74,3 +74,15 @@ def test_shown_values_are_never_null_for_fields_with_a_default():
     assert event_fields.shown_value(by_name["max_extra_guests"], None) == 0
     assert event_fields.shown_value(by_name["waitlist"], None) is False
     assert event_fields.shown_value(by_name["title"], "Picnic") == "Picnic"
+
+
+def test_choice_fields_default_to_todays_behaviour():
+    by_name = event_fields.BY_NAME
+    assert event_fields.stored_value(by_name["join_mode"], None) == "invite_only"
+    assert event_fields.shown_value(by_name["guest_list"], None) == "everyone"
+    assert event_fields.shown_value(by_name["place_visibility"], None) == "everyone"
+    assert event_fields.shown_value(by_name["guest_invites"], None) == 0
+    for field in event_fields.EVENT_FIELDS:
+        if field.kind == "enum":
+            assert _properties("EventCreate")[field.name]["enum"] == list(field.choices), field.name
+            assert field.default == field.choices[0], field.name

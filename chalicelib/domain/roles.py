@@ -1,0 +1,102 @@
+"""Who may do what to an event, decided here and nowhere else.
+
+A person's role in an event comes from their invitation item alone (the owner has one too): the owner,
+a co-host (an invitee the owner made one), a guest, or a stranger (no live invitation). Someone holding a
+join link is a stranger to every route by event id; the one thing the link lets them do is ``JOIN``.
+
+``PERMITTED`` is the table: each action with the roles that may take it. A stranger is answered 404 (a
+stranger's event looks like no event at all), a participant outside the action's roles 403. Rules that
+depend on more than the role (a guest's invitations under ``guest_invites``, what a guest sees under the
+event's ``guest_list`` and ``place_visibility``) start from these actions and are applied by the services
+that hold the state. tests/domain/test_roles.py walks the table; tests/api/test_roles_over_http.py walks
+every role against every route that touches an event.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from chalicelib.errors import NotFound, PermissionDenied
+
+
+class Role(StrEnum):
+    OWNER = "owner"
+    COHOST = "cohost"
+    GUEST = "guest"
+    LINK_HOLDER = "link_holder"  # signed in and holding a join link's code, not (yet) invited
+    STRANGER = "stranger"
+
+
+class Action(StrEnum):
+    READ = "read"  # the event, its messages, polls, time suggestions and announcements
+    EDIT = "edit"  # any field of PATCH /events/{id} but the invitees, questions included
+    INVITE = "invite"  # PATCH /events/{id} with only invite_phone_numbers
+    CANCEL = "cancel"
+    REPLY = "reply"  # accept or decline one's own invitation, mark it seen
+    TALK = "talk"  # messages, polls, time suggestions
+    ANNOUNCE = "announce"
+    NUDGE = "nudge"
+    APPOINT_COHOSTS = "appoint_cohosts"  # make an invitee a co-host, or end anyone's role
+    STEP_DOWN = "step_down"  # end one's own co-host role
+    SEE_WHOLE_GUEST_LIST = "see_whole_guest_list"  # every row and every answer, whatever guest_list says
+    SEE_PLACE = "see_place"  # the place before accepting, whatever place_visibility says
+    SHARE_JOIN_LINK = "share_join_link"  # make or replace the join link
+    DECIDE_JOIN_REQUESTS = "decide_join_requests"
+    JOIN = "join"  # by a join link's code
+    REPLY_FOR_GUEST = "reply_for_guest"
+    MANAGE_OFFLINE_GUESTS = "manage_offline_guests"
+    EXPORT_GUEST_LIST = "export_guest_list"  # guests.csv
+    CLONE = "clone"
+    SET_COVER = "set_cover"
+
+
+_HOSTS = frozenset({Role.OWNER, Role.COHOST})
+_PARTICIPANTS = frozenset({Role.OWNER, Role.COHOST, Role.GUEST})
+
+PERMITTED: dict[Action, frozenset[Role]] = {
+    Action.READ: _PARTICIPANTS,
+    Action.EDIT: _HOSTS,
+    Action.INVITE: _PARTICIPANTS,  # a guest within the event's guest_invites (services.guest_invites)
+    Action.CANCEL: frozenset({Role.OWNER}),
+    Action.REPLY: frozenset({Role.COHOST, Role.GUEST}),
+    Action.TALK: _PARTICIPANTS,
+    Action.ANNOUNCE: _HOSTS,
+    Action.NUDGE: _HOSTS,
+    Action.APPOINT_COHOSTS: frozenset({Role.OWNER}),
+    Action.STEP_DOWN: frozenset({Role.COHOST}),
+    Action.SEE_WHOLE_GUEST_LIST: _HOSTS,
+    Action.SEE_PLACE: _HOSTS,
+    Action.SHARE_JOIN_LINK: _HOSTS,
+    Action.DECIDE_JOIN_REQUESTS: _HOSTS,
+    Action.JOIN: frozenset({Role.LINK_HOLDER, Role.COHOST, Role.GUEST}),  # an invitee joining again: no change
+    Action.REPLY_FOR_GUEST: _HOSTS,
+    Action.MANAGE_OFFLINE_GUESTS: _HOSTS,
+    Action.EXPORT_GUEST_LIST: _HOSTS,
+    Action.CLONE: frozenset({Role.OWNER}),
+    Action.SET_COVER: _HOSTS,
+}
+
+
+def role_of(invitation) -> Role:
+    """The role of the person whose invitation item this is (None: a stranger). An invitation of a cancelled
+    event keeps its role: the cancelled event is still shown to the people in it."""
+    if invitation is None:
+        return Role.STRANGER
+    if invitation.role == Role.OWNER.value:
+        return Role.OWNER
+    if getattr(invitation, "cohost", None):
+        return Role.COHOST
+    return Role.GUEST
+
+
+def permits(role: Role, action: Action) -> bool:
+    return role in PERMITTED[action]
+
+
+def require(role: Role, action: Action) -> None:
+    """Nothing when ``role`` may take ``action``; NotFound for someone outside the event, else PermissionDenied."""
+    if permits(role, action):
+        return
+    if role in (Role.STRANGER, Role.LINK_HOLDER):
+        raise NotFound()
+    raise PermissionDenied()
