@@ -302,6 +302,22 @@ def reject(ctx: RequestContext):
     return _rsvp(ctx, False)
 
 
+@blueprint.route("/events/{event_id}/invitees/{user_id}/reply", ["PUT"])
+def reply_for_guest(ctx: RequestContext):
+    from chalicelib.services import replies  # replies and messaging: off the API's cold start
+
+    event_id, user_id = ctx.path_id("event_id"), ctx.path_id("user_id")
+    body = dict(ctx.json_object())
+    if body.get("extra_guests") is None:
+        body.pop("extra_guests", None)
+    fields = Fields(body)
+    accept = fields.boolean("accept", required=True)
+    extra_guests = fields.integer("extra_guests", min_value=0, max_value=MAX_EXTRA_GUESTS) if accept else None
+    fields.raise_if_errors()
+    reply = replies.reply_for_guest(ctx.user, event_id, user_id, accept=accept, extra_guests=extra_guests)
+    return representations.invitation_json(reply.invitation, reply.guest, reply.waitlist_position)
+
+
 @blueprint.route("/events/{event_id}/invitations/{invitation_id}/mark_seen", ["PUT"], body=NO_BODY)
 def mark_seen(ctx: RequestContext):
     from chalicelib.services import replies  # replies and messaging: off the API's cold start

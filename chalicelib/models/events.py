@@ -204,6 +204,7 @@ class Invitation(EventsTable, discriminator="invitation"):
     has_accepted = BooleanAttribute(null=True)
     rsvp_message = UnicodeAttribute(default="")
     rsvp_time = UTCDateTimeAttribute(null=True)
+    replied_by_host = BooleanAttribute(null=True)  # the reply was recorded by a host, not by the guest
     cancelled = BooleanAttribute(default=False)
     # SHA-256 of the web link code texted to a guest without an account (chalicelib/invite_links.py)
     link_hash = UnicodeAttribute(null=True)

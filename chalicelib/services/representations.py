@@ -119,6 +119,7 @@ def invitation_json(invitation: Invitation, user: User | None, waitlist_position
         "rsvp_message": invitation.rsvp_message or "",
         "extra_guests": int(invitation.extra_guests or 0),
         "waitlist_position": waitlist_position,
+        "replied_by_host": bool(invitation.replied_by_host),
     }
 
 
@@ -140,6 +141,7 @@ def invitee_json(invitation: Invitation, user: User | None, style: str, waitlist
         "created": format_datetime(invitation.created),
         "extra_guests": 0 if is_owner else int(invitation.extra_guests or 0),
         "waitlist_position": waitlist_position,
+        "replied_by_host": bool(invitation.replied_by_host),
     }
     if style == DETAIL:
         body["has_seen"] = bool(invitation.has_seen)

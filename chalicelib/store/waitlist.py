@@ -28,7 +28,7 @@ from chalicelib.models.events import (
 from chalicelib.parallel import parallel_map
 from chalicelib.store import refusals
 from chalicelib.store.events import nobody_waiting
-from chalicelib.store.invitations import room_for, unchanged_reply
+from chalicelib.store.invitations import replier_action, room_for, unchanged_reply
 
 LIVE = Event.cancelled == False  # noqa: E712 - a PynamoDB condition
 
@@ -55,6 +55,7 @@ def join(
     message: str,
     now: datetime,
     max_spots_filled: int,
+    by_host: bool = False,
 ) -> str:
     """Put the guest at the end of the line, on condition their reply is as read, the event live, the
     party still does not go in directly (no room for it, or others waiting), and its key sorts after
@@ -78,6 +79,7 @@ def join(
         Invitation.extra_guests.set(extra_guests),
         Invitation.rsvp_message.set(message),
         Invitation.rsvp_time.set(now),
+        replier_action(by_host),
     ]
     with refusals(), transact_write() as transaction:
         transaction.update(invitation, actions=actions, condition=unchanged_reply(invitation))
@@ -90,7 +92,7 @@ def join(
     return key
 
 
-def change(invitation: Invitation, *, extra_guests: int, message: str, now: datetime) -> None:
+def change(invitation: Invitation, *, extra_guests: int, message: str, now: datetime, by_host: bool = False) -> None:
     """A waiting guest's new party size and message; the place in line stays."""
     key = invitation.wait_key
     with refusals(), transact_write() as transaction:
@@ -100,6 +102,7 @@ def change(invitation: Invitation, *, extra_guests: int, message: str, now: date
                 Invitation.extra_guests.set(extra_guests),
                 Invitation.rsvp_message.set(message),
                 Invitation.rsvp_time.set(now),
+                replier_action(by_host),
             ],
             condition=Invitation.wait_key == key,
         )
@@ -111,7 +114,7 @@ def change(invitation: Invitation, *, extra_guests: int, message: str, now: date
         transaction.condition_check(Event, event_pk(invitation.event_id), META_SK, condition=LIVE)
 
 
-def leave(invitation: Invitation, *, message: str, now: datetime) -> None:
+def leave(invitation: Invitation, *, message: str, now: datetime, by_host: bool = False) -> None:
     """A waiting guest declines: out of the line, the reply a decline."""
     key = invitation.wait_key
     actions = [
@@ -120,6 +123,7 @@ def leave(invitation: Invitation, *, message: str, now: datetime) -> None:
         Invitation.extra_guests.set(0),
         Invitation.rsvp_message.set(message),
         Invitation.rsvp_time.set(now),
+        replier_action(by_host),
     ]
     with refusals(), transact_write() as transaction:
         transaction.update(invitation, actions=actions, condition=Invitation.wait_key == key)
