@@ -43,7 +43,14 @@ from invites_client.api.conversation import (
     post_poll,
     suggest_time,
 )
-from invites_client.api.events import accept_invitation, create_event, get_event, list_events, update_event
+from invites_client.api.events import (
+    accept_invitation,
+    create_event,
+    get_event,
+    list_events,
+    reply_for_guest,
+    update_event,
+)
 from invites_client.api.users import delete_me, get_me, get_my_data_export, request_my_data_export
 from invites_client.models import (
     Announcement,
@@ -60,6 +67,7 @@ from invites_client.models import (
     ExportStatus,
     FavoriteContact,
     FavoriteContactInput,
+    HostReplyInput,
     Invitation,
     MessageInput,
     MessageInputErrors,
@@ -275,6 +283,10 @@ def run(
     seat = grown.invitees[1]
     check(seat.is_attending is True and seat.waitlist_position is None, f"seated {seat!r}")
     check(grown.spots_filled == 3 and grown.attendees_count == 3, f"spots {grown.spots_filled}")
+    # The guest tells the owner they cannot come after all; the owner records it for them.
+    declined = reply_for_guest.sync(table.id, guest.id, client=as_owner, body=HostReplyInput(accept=False))
+    declined = expect(declined, Invitation)
+    check(declined.has_accepted_invite is False and declined.replied_by_host is True, f"declined {declined!r}")
 
     # An event the caller is not part of is not found, typed as such.
     missing = get_event.sync(UNKNOWN_EVENT_ID, client=as_owner)
