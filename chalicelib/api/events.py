@@ -318,6 +318,27 @@ def reply_for_guest(ctx: RequestContext):
     return representations.invitation_json(reply.invitation, reply.guest, reply.waitlist_position)
 
 
+@blueprint.route("/events/{event_id}/offline_guests", ["POST"])
+def add_offline_guest(ctx: RequestContext):
+    from chalicelib.services import offline_guests  # capacity and the waitlist: off the API's cold start
+
+    event_id = ctx.path_id("event_id")
+    fields = Fields(ctx.json_object())
+    name = fields.person_name("name", required=True, min_length=1, max_length=100)
+    extra_guests = fields.integer("extra_guests", min_value=0, max_value=MAX_EXTRA_GUESTS)
+    fields.raise_if_errors()
+    guest = offline_guests.add(ctx.user, event_id, name=name, extra_guests=extra_guests or 0)
+    return HandlerResult(representations.offline_guest_json(guest), status=201)
+
+
+@blueprint.route("/events/{event_id}/offline_guests/{guest_id}", ["DELETE"], body=NO_BODY)
+def remove_offline_guest(ctx: RequestContext):
+    from chalicelib.services import offline_guests  # capacity and the waitlist: off the API's cold start
+
+    offline_guests.remove(ctx.user, ctx.path_id("event_id"), ctx.path_id("guest_id"))
+    return NO_CONTENT
+
+
 @blueprint.route("/events/{event_id}/invitations/{invitation_id}/mark_seen", ["PUT"], body=NO_BODY)
 def mark_seen(ctx: RequestContext):
     from chalicelib.services import replies  # replies and messaging: off the API's cold start

@@ -15,8 +15,9 @@ from __future__ import annotations
 from chalicelib import localtime
 from chalicelib.config import get_settings
 from chalicelib.domain import event_fields
+from chalicelib.domain.roles import Action, permits, role_of
 from chalicelib.store.events import EventView
-from chalicelib.store.records import OWNER, Invitation, Message, Poll, TimeSuggestion, User
+from chalicelib.store.records import OWNER, Invitation, Message, OfflineGuest, Poll, TimeSuggestion, User
 from chalicelib.timeutil import format_datetime
 
 NOTIFY_FLAGS = (
@@ -181,6 +182,10 @@ def time_suggestion_json(suggestion: TimeSuggestion) -> dict:
     }
 
 
+def offline_guest_json(guest: OfflineGuest) -> dict:
+    return {"id": guest.id, "name": guest.name, "extra_guests": int(guest.extra_guests or 0)}
+
+
 def _shown(event, name: str):
     return event_fields.shown_value(event_fields.BY_NAME[name], getattr(event, name))
 
@@ -222,6 +227,9 @@ def event_json(view: EventView, caller_id: int, style: str) -> dict:
         "messages": [message_json(msg, view.users.get(msg.user_id)) for msg in view.messages],
         "polls": [poll_json(poll) for poll in view.polls],
     }
+    # Offline guests never chose to be listed: hosts see them, guests only count them in attendees_count.
+    hosting = permits(role_of(mine), Action.SEE_WHOLE_GUEST_LIST)
+    body["offline_guests"] = [offline_guest_json(guest) for guest in view.offline_guests] if hosting else []
     places = view.waitlist_positions()
     if style == LIST:
         body["invitations"] = [

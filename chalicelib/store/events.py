@@ -26,6 +26,7 @@ from chalicelib.models.events import (
     Invitation,
     Location,
     Message,
+    OfflineGuest,
     Poll,
     date_key,
     event_id_of,
@@ -51,17 +52,20 @@ class EventView:
     messages: list[Message] = field(default_factory=list)  # oldest first
     polls: list[Poll] = field(default_factory=list)
     users: dict[int, User] = field(default_factory=dict)
+    offline_guests: list[OfflineGuest] = field(default_factory=list)  # in the order they were added
 
     def invitation_of(self, user_id: int) -> Invitation | None:
         return next((inv for inv in self.invitations if inv.user_id == user_id), None)
 
     def attendees_count(self) -> int:
-        """Everyone coming: the owner, and the guests whose last reply was an accept with the people they bring."""
-        return sum(
+        """Everyone coming: the owner, the guests whose last reply was an accept and the offline guests, each
+        with the people they bring."""
+        invited = sum(
             1 if inv.role == OWNER else 1 + int(inv.extra_guests or 0)
             for inv in self.invitations
             if inv.role == OWNER or inv.has_accepted is True
         )
+        return invited + sum(1 + int(guest.extra_guests or 0) for guest in self.offline_guests)
 
     def waitlist_positions(self) -> dict[int, int]:
         """{user id: place in line (1 = next)} of the guests waiting, by arrival."""
@@ -78,7 +82,7 @@ def load_partition(event_id: int, *, consistent: bool = True) -> EventView | Non
 
     The time suggestions sort after them (``TS#``) and are left out by the key condition: no event
     representation carries them, so they cost an event read nothing."""
-    event, invitations, messages, polls = None, [], [], []
+    event, invitations, messages, polls, offline = None, [], [], [], []
     before_suggestions = EventsTable.sk < SUGGESTION_PREFIX
     for item in EventsTable.query(event_pk(event_id), before_suggestions, consistent_read=consistent):
         if isinstance(item, Event):
@@ -89,12 +93,14 @@ def load_partition(event_id: int, *, consistent: bool = True) -> EventView | Non
             messages.append(item)
         elif isinstance(item, Poll):
             polls.append(item)
+        elif isinstance(item, OfflineGuest):
+            offline.append(item)
     if event is None:
         return None
     invitations.sort(key=lambda inv: (inv.role != OWNER, inv.created, inv.id))
     messages.sort(key=lambda message: (message.created, message.id))  # oldest first
     polls.sort(key=lambda poll: (poll.created, poll.id))
-    return EventView(event, invitations, messages, polls)
+    return EventView(event, invitations, messages, polls, offline_guests=offline)
 
 
 def update_all(invitations: list[Invitation], actions: list) -> None:

@@ -45,9 +45,11 @@ from invites_client.api.conversation import (
 )
 from invites_client.api.events import (
     accept_invitation,
+    add_offline_guest,
     create_event,
     get_event,
     list_events,
+    remove_offline_guest,
     reply_for_guest,
     update_event,
 )
@@ -74,6 +76,8 @@ from invites_client.models import (
     MessageLimitReached,
     MessagePosted,
     NotFound,
+    OfflineGuest,
+    OfflineGuestInput,
     OwnerAttending,
     PhoneLookup,
     PhoneNumbersLookup,
@@ -287,6 +291,13 @@ def run(
     declined = reply_for_guest.sync(table.id, guest.id, client=as_owner, body=HostReplyInput(accept=False))
     declined = expect(declined, Invitation)
     check(declined.has_accepted_invite is False and declined.replied_by_host is True, f"declined {declined!r}")
+    # A grandparent without a phone is counted in by name, then taken out again.
+    grandpa = add_offline_guest.sync(table.id, client=as_owner, body=OfflineGuestInput(name="Grandpa Joe"))
+    grandpa = expect(grandpa, OfflineGuest)
+    listed = expect(get_event.sync(table.id, client=as_owner), EventDetail).offline_guests
+    check([guest.name for guest in listed] == ["Grandpa Joe"], f"offline guests {listed!r}")
+    removed = remove_offline_guest.sync_detailed(table.id, grandpa.id, client=as_owner)
+    check(removed.status_code == HTTPStatus.NO_CONTENT, f"remove_offline_guest answered {removed.status_code}")
 
     # An event the caller is not part of is not found, typed as such.
     missing = get_event.sync(UNKNOWN_EVENT_ID, client=as_owner)
