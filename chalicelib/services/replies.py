@@ -58,12 +58,11 @@ def reply_for_guest(caller, event_id: int, user_id: int, *, accept: bool, extra_
     """A host records the reply of invitee ``user_id`` (who answered by voice, say) under the very rules of
     the guest's own reply: capacity, waitlist, deadline. The invitation shows ``replied_by_host`` until the
     guest replies themself. Nobody is told: the guest gave the answer to the host, and the hosts see it."""
-    if user_id == caller.id:
+    require(role_of(invitation_store.find_invitation(event_id, caller.id)), Action.REPLY_FOR_GUEST)
+    if user_id == caller.id:  # a co-host's own reply
         return rsvp(caller, event_id, accept=accept, message=None, extra_guests=extra_guests)
 
     def state() -> tuple[Invitation, Event]:
-        host = invitation_store.find_invitation(event_id, caller.id)
-        require(role_of(host), Action.REPLY_FOR_GUEST)
         invitation, event = invitation_store.reply_state(event_id, user_id)
         if invitation is None or event is None:
             raise NotFound()
