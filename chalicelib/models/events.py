@@ -25,6 +25,7 @@ from datetime import UTC, datetime
 from pynamodb.attributes import (
     BooleanAttribute,
     DiscriminatorAttribute,
+    JSONAttribute,
     ListAttribute,
     MapAttribute,
     NumberAttribute,
@@ -197,6 +198,9 @@ class Event(EventsTable, discriminator="event"):
     guest_invites = NumberAttribute(null=True)  # numbers each guest may add
     guest_list = UnicodeAttribute(null=True)  # everyone, count_only, hosts_only
     place_visibility = UnicodeAttribute(null=True)  # everyone, accepted
+    # What guests who accept are asked (domain.questions); the last id number given, never given again.
+    questions = JSONAttribute(null=True)
+    question_last_id = NumberAttribute(null=True)
     cohost_count = NumberAttribute(null=True)  # invitations with ``cohost`` set, at most MAX_COHOSTS
 
 
@@ -212,6 +216,7 @@ class Invitation(EventsTable, discriminator="invitation"):
     rsvp_message = UnicodeAttribute(default="")
     rsvp_time = UTCDateTimeAttribute(null=True)
     replied_by_host = BooleanAttribute(null=True)  # the reply was recorded by a host, not by the guest
+    answers = JSONAttribute(null=True)  # {question id: answer} given on accepting
     cancelled = BooleanAttribute(default=False)
     # SHA-256 of the web link code texted to a guest without an account (chalicelib/invite_links.py)
     link_hash = UnicodeAttribute(null=True)

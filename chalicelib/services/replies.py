@@ -14,10 +14,10 @@ from dataclasses import dataclass
 
 from chalicelib import store
 from chalicelib.config import get_settings
-from chalicelib.domain import capacity
+from chalicelib.domain import capacity, questions
 from chalicelib.domain import waitlist as line_rules
 from chalicelib.domain.roles import Action, require, role_of
-from chalicelib.errors import Conflict, NotFound, OutOfRange, PermissionDenied
+from chalicelib.errors import Conflict, NotFound, OutOfRange, PermissionDenied, ValidationError
 from chalicelib.messaging import notifications
 from chalicelib.retry import AttemptsSpent, TryAgain, jittered, retry
 from chalicelib.services.event_reads import REPLIES_CLOSED, replies_closed, require_live
@@ -48,10 +48,23 @@ class Reply:
 # --------------------------------------------------------------------------- RSVP
 
 
-def rsvp(caller, event_id: int, *, accept: bool, message: str | None, extra_guests: int | None = None) -> Reply:
-    """Accept (bringing ``extra_guests``: when not sent, the number already given, else 0) or reject; the
-    last reply counts. A full event with a waitlist puts an accepting party in line instead of a 409."""
-    return _reply(lambda: _guest_state(caller, event_id), accept, message or "", extra_guests, by_host=False)
+def rsvp(
+    caller,
+    event_id: int,
+    *,
+    accept: bool,
+    message: str | None,
+    extra_guests: int | None = None,
+    answers: object = None,
+) -> Reply:
+    """Accept (bringing ``extra_guests``: when not sent, the number already given, else 0, and answering
+    the event's questions: ``answers`` over those already given) or reject; the last reply counts. A full
+    event with a waitlist puts an accepting party in line instead of a 409."""
+
+    def state() -> tuple[Invitation, Event]:
+        return _guest_state(caller, event_id)
+
+    return _reply(state, accept, message or "", extra_guests, by_host=False, answers=answers)
 
 
 def reply_for_guest(caller, event_id: int, user_id: int, *, accept: bool, extra_guests: int | None = None) -> Reply:
@@ -75,7 +88,9 @@ def reply_for_guest(caller, event_id: int, user_id: int, *, accept: bool, extra_
     return reply
 
 
-def _reply(state, accept: bool, text: str | None, extra_guests: int | None, *, by_host: bool) -> Reply:
+def _reply(
+    state, accept: bool, text: str | None, extra_guests: int | None, *, by_host: bool, answers: object = None
+) -> Reply:
     """One reply, read and written again until it lands on what it read. ``text`` None keeps the message
     the invitation holds (a host's reply carries none of its own)."""
 
@@ -89,11 +104,12 @@ def _reply(state, accept: bool, text: str | None, extra_guests: int | None, *, b
             if not accept:
                 return _decline(invitation, event, words, by_host)
             extra = _extra_guests(invitation, event, extra_guests)
+            given = _answers(invitation, event, answers, by_host)
             if not capacity.could_ever_fit(1 + extra, event.total_spots, _settings_cap()):
                 raise Conflict(EVENT_FULL)  # in line it would block everyone behind it
             if invitation.wait_key:
-                return _change_waiting(invitation, event, extra, words, by_host)
-            return _accept(invitation, event, extra, words, by_host)
+                return _change_waiting(invitation, event, extra, words, by_host, given)
+            return _accept(invitation, event, extra, words, by_host, given)
         except (store.Contended, store.Refused):
             raise TryAgain() from None  # the reply, the line or the counters moved: read again
 
@@ -124,16 +140,28 @@ def _extra_guests(invitation: Invitation, event: Event, wanted: int | None) -> i
     return extra
 
 
+def _answers(invitation: Invitation, event: Event, sent: object, by_host: bool) -> dict | None:
+    """The answers an accept leaves (None: nothing to write). A guest's accept must answer every required
+    question (400 ``{"answers": {"<id>": [...]}}``); a host replying for a guest has no answers to give."""
+    asked = list(event.questions or [])
+    if by_host or (not asked and sent is None):
+        return None
+    try:
+        return questions.checked_answers(asked, sent, invitation.answers)
+    except questions.AnswersInvalid as invalid:
+        raise ValidationError({"answers": invalid.errors}) from None
+
+
 def _settings_cap() -> int:
     return get_settings().max_spots_filled
 
 
-def _accept(invitation: Invitation, event: Event, extra: int, text: str, by_host: bool) -> Reply:
+def _accept(invitation: Invitation, event: Event, extra: int, text: str, by_host: bool, given: dict | None) -> Reply:
     previous = invitation.has_accepted
     grows = 1 + extra - invitation_store.party_of(invitation)
     if grows > 0 and (event.waiting_count or not fits(event, grows)):
         if previous is not True and event.waitlist:
-            return _join(invitation, event, extra, text, by_host)
+            return _join(invitation, event, extra, text, by_host, given)
         raise Conflict(EVENT_FULL)
     now = utcnow()
     delta = invitation_store.write_reply(
@@ -145,7 +173,9 @@ def _accept(invitation: Invitation, event: Event, extra: int, text: str, by_host
         now=now,
         max_spots_filled=_settings_cap(),
         by_host=by_host,
+        answers=given,
     )
+    invitation.answers = given if given is not None else invitation.answers
     invitation.has_accepted, invitation.extra_guests = True, extra
     invitation.rsvp_message, invitation.rsvp_time, invitation.replied_by_host = text, now, by_host or None
     if previous is not True and not by_host:
@@ -154,11 +184,19 @@ def _accept(invitation: Invitation, event: Event, extra: int, text: str, by_host
     return Reply(invitation)
 
 
-def _join(invitation: Invitation, event: Event, extra: int, text: str, by_host: bool) -> Reply:
+def _join(invitation: Invitation, event: Event, extra: int, text: str, by_host: bool, given: dict | None) -> Reply:
     now = utcnow()
     key = waitlist_store.join(
-        invitation, event, extra_guests=extra, message=text, now=now, max_spots_filled=_settings_cap(), by_host=by_host
+        invitation,
+        event,
+        extra_guests=extra,
+        message=text,
+        now=now,
+        max_spots_filled=_settings_cap(),
+        by_host=by_host,
+        answers=given,
     )
+    invitation.answers = given if given is not None else invitation.answers
     invitation.has_accepted, invitation.wait_key, invitation.extra_guests = None, key, extra
     invitation.rsvp_message, invitation.rsvp_time, invitation.replied_by_host = text, now, by_host or None
     if spots_left(event) > 0:  # others were waiting though spots were open: let the line move
@@ -166,9 +204,12 @@ def _join(invitation: Invitation, event: Event, extra: int, text: str, by_host: 
     return Reply(invitation, waitlist_store.position(event.id, key))
 
 
-def _change_waiting(invitation: Invitation, event: Event, extra: int, text: str, by_host: bool) -> Reply:
+def _change_waiting(
+    invitation: Invitation, event: Event, extra: int, text: str, by_host: bool, given: dict | None
+) -> Reply:
     now = utcnow()
-    waitlist_store.change(invitation, extra_guests=extra, message=text, now=now, by_host=by_host)
+    waitlist_store.change(invitation, extra_guests=extra, message=text, now=now, by_host=by_host, answers=given)
+    invitation.answers = given if given is not None else invitation.answers
     invitation.extra_guests, invitation.rsvp_message, invitation.rsvp_time = extra, text, now
     invitation.replied_by_host = by_host or None
     if spots_left(event) > 0:  # a smaller party may fit now

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from chalicelib import localtime
 from chalicelib.config import get_settings
-from chalicelib.domain import event_fields
+from chalicelib.domain import event_fields, questions
 from chalicelib.domain.roles import Action, permits, role_of
 from chalicelib.store.events import EventView
 from chalicelib.store.records import OWNER, Invitation, Message, OfflineGuest, Poll, TimeSuggestion, User
@@ -121,6 +121,7 @@ def invitation_json(invitation: Invitation, user: User | None, waitlist_position
         "extra_guests": int(invitation.extra_guests or 0),
         "waitlist_position": waitlist_position,
         "replied_by_host": bool(invitation.replied_by_host),
+        "answers": dict(invitation.answers or {}),
     }
 
 
@@ -221,6 +222,7 @@ def event_json(view: EventView, caller_id: int, style: str) -> dict:
         "guest_invites": _shown(event, "guest_invites"),
         "guest_list": _shown(event, "guest_list"),
         "place_visibility": _shown(event, "place_visibility"),
+        "questions": list(event.questions or []),
         "time_zone": event.time_zone or None,
         "duration_minutes": localtime.duration_minutes(event),
         "owner": owner_json(view.users.get(event.owner_id), event.owner_id),
@@ -229,6 +231,7 @@ def event_json(view: EventView, caller_id: int, style: str) -> dict:
     }
     # Offline guests never chose to be listed: hosts see them, guests only count them in attendees_count.
     hosting = permits(role_of(mine), Action.SEE_WHOLE_GUEST_LIST)
+    asked = list(event.questions or [])
     body["offline_guests"] = [offline_guest_json(guest) for guest in view.offline_guests] if hosting else []
     places = view.waitlist_positions()
     if style == LIST:
@@ -237,8 +240,15 @@ def event_json(view: EventView, caller_id: int, style: str) -> dict:
             for inv in view.invitations
             if inv.role != OWNER
         ]
+        rows = body["invitations"]
     else:
         body["invitees"] = [
             invitee_json(inv, view.users.get(inv.user_id), style, places.get(inv.user_id)) for inv in view.invitations
         ]
+        rows = body["invitees"]
+    # Answers: every row's for a host, only their own for a guest (null in the others' rows).
+    held = {inv.user_id: inv.answers for inv in view.invitations}
+    for row in rows:
+        mine_or_hosting = hosting or row["user_id"] == caller_id
+        row["answers"] = questions.shown_answers(asked, held.get(row["user_id"])) if mine_or_hosting else None
     return body

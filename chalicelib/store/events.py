@@ -254,6 +254,9 @@ class EventEdit:
     guest_invites: int | None = None
     guest_list: str | None = None
     place_visibility: str | None = None
+    questions: list[dict] | None = None  # with their ids; [] removes them
+    question_last_id: int | None = None  # with questions
+    questions_read: list[dict] | None = None  # with questions: the questions the ids were given against
 
 
 def nobody_waiting():
@@ -277,6 +280,10 @@ def edit_event(
         value = getattr(edit, declared.name)
         if value is not None:
             actions.append(getattr(Event, declared.name).set(value))
+    if edit.questions is not None:
+        actions += [Event.questions.set(edit.questions), Event.question_last_id.set(edit.question_last_id or 0)]
+        read = edit.questions_read
+        condition &= (Event.questions == read) if read else Event.questions.does_not_exist()  # ids given on it
     if edit.event_date is not None:
         actions += [
             Event.event_date.set(edit.event_date),

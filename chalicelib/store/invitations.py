@@ -91,6 +91,7 @@ def write_reply(
     now: datetime,
     max_spots_filled: int,
     by_host: bool = False,
+    answers: dict | None = None,
 ) -> int:
     """The reply and the META counters in one transaction, on condition the reply read is unchanged and
     the event live. A party that grows needs room for the spots it adds and nobody waiting; one that
@@ -106,6 +107,8 @@ def write_reply(
         Invitation.extra_guests.set(extra_guests if accept else 0),
         replier_action(by_host),
     ]
+    if answers is not None:
+        actions.append(Invitation.answers.set(answers))
     event_key = Event(event_pk(event.id), META_SK)
     with refusals(), transact_write() as transaction:
         transaction.update(invitation, actions=actions, condition=unchanged_reply(invitation))

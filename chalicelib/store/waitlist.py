@@ -56,6 +56,7 @@ def join(
     now: datetime,
     max_spots_filled: int,
     by_host: bool = False,
+    answers: dict | None = None,
 ) -> str:
     """Put the guest at the end of the line, on condition their reply is as read, the event live, the
     party still does not go in directly (no room for it, or others waiting), and its key sorts after
@@ -81,6 +82,8 @@ def join(
         Invitation.rsvp_time.set(now),
         replier_action(by_host),
     ]
+    if answers is not None:
+        actions.append(Invitation.answers.set(answers))
     with refusals(), transact_write() as transaction:
         transaction.update(invitation, actions=actions, condition=unchanged_reply(invitation))
         transaction.save(entry, condition=WaitlistEntry.pk.does_not_exist())
@@ -92,9 +95,18 @@ def join(
     return key
 
 
-def change(invitation: Invitation, *, extra_guests: int, message: str, now: datetime, by_host: bool = False) -> None:
-    """A waiting guest's new party size and message; the place in line stays."""
+def change(
+    invitation: Invitation,
+    *,
+    extra_guests: int,
+    message: str,
+    now: datetime,
+    by_host: bool = False,
+    answers: dict | None = None,
+) -> None:
+    """A waiting guest's new party size, message and answers; the place in line stays."""
     key = invitation.wait_key
+    more = [Invitation.answers.set(answers)] if answers is not None else []
     with refusals(), transact_write() as transaction:
         transaction.update(
             invitation,
@@ -103,6 +115,7 @@ def change(invitation: Invitation, *, extra_guests: int, message: str, now: date
                 Invitation.rsvp_message.set(message),
                 Invitation.rsvp_time.set(now),
                 replier_action(by_host),
+                *more,
             ],
             condition=Invitation.wait_key == key,
         )
