@@ -37,6 +37,7 @@ EXPIRED_FORM = (
 STARTED = "Done: invitation texts to this number are back on."
 CHOOSE = "Choose Accept or Decline."
 CHOOSE_GUESTS = "Choose how many people you bring from the list."
+ANSWER_QUESTIONS = "Answer the questions marked required; a written answer may have up to 280 characters."
 ANSWERS = {"accept": True, "decline": False}
 PASSED_ON_HEADERS = ("Retry-After",)
 
@@ -159,10 +160,15 @@ def answer(ctx: RequestContext):
     extra_guests = _extra_guests(form.get("extra_guests"))
     if extra_guests is False:
         return again(400, problem=CHOOSE_GUESTS, message=form.get("message", ""))
+    prefix = pages.ANSWER_FIELD
+    answers = {key[len(prefix) :]: value for key, value in form.items() if key.startswith(prefix)}
     try:
-        guest_answers.answer(page, accept=ANSWERS[form["answer"]], message=message or "", extra_guests=extra_guests)
-    except ValidationError:
-        return again(400, problem=CHOOSE_GUESTS, message=form.get("message", ""))
+        guest_answers.answer(
+            page, accept=ANSWERS[form["answer"]], message=message or "", extra_guests=extra_guests, answers=answers
+        )
+    except ValidationError as invalid:
+        problem = ANSWER_QUESTIONS if "answers" in invalid.errors else CHOOSE_GUESTS
+        return again(400, problem=problem, message=form.get("message", ""))
     except Conflict as refused:
         page = guest_answers.open_link(_code(ctx), ctx.source_ip, counted=False)  # show what changed
         return again(409, problem=body_of(refused).get("detail"))

@@ -153,6 +153,38 @@ def _extra_guests_choice(page) -> str:
 """
 
 
+ANSWER_FIELD = "answer_"  # the form field of a question's answer: answer_<question id>
+
+
+def _questions(page) -> str:
+    """The event's questions, each with the answer already given: a text field, or one radio button per
+    choice. None is marked required in HTML (declining needs no answer); the server asks again."""
+    asked = list(page.event.questions or [])
+    if not asked:
+        return ""
+    held = page.invitation.answers or {}
+    parts = ['<fieldset class="questions"><legend>When you accept</legend>']
+    for question in asked:
+        name = f"{ANSWER_FIELD}{question['id']}"
+        label = escape(question["text"]) + (" (required)" if question["required"] else "")
+        given = held.get(question["id"], "")
+        if question["kind"] == "choice":
+            radios = "".join(
+                f'<label class="choice"><input type="radio" name="{escape(name)}" value="{escape(choice)}"'
+                f'{" checked" if choice == given else ""}> <span dir="auto">{escape(choice)}</span></label>'
+                for choice in question["choices"]
+            )
+            parts.append(f'<fieldset class="question"><legend dir="auto">{label}</legend>{radios}</fieldset>')
+        else:
+            parts.append(
+                f'<label for="{escape(name)}" dir="auto">{label}</label>'
+                f'<input type="text" id="{escape(name)}" name="{escape(name)}" maxlength="280" dir="auto"'
+                f' autocomplete="off" value="{escape(given)}">'
+            )
+    parts.append("</fieldset>")
+    return "\n".join(parts) + "\n"
+
+
 def _pressed(chosen: bool) -> str:
     return ' aria-pressed="true"' if chosen else ' aria-pressed="false"'
 
@@ -183,7 +215,7 @@ def _form(page, token: str, message: str, error: str | None, accepting_closed: b
 <p id="message-hint" class="hint">Up to 60 characters.</p>
 {error_line}
 {"" if accepting_closed else _extra_guests_choice(page)}
-<div class="buttons">
+{"" if accepting_closed else _questions(page)}<div class="buttons">
 {buttons}
 </div>
 </form>"""

@@ -139,7 +139,13 @@ def with_host(page: GuestPage) -> GuestPage:
 
 
 def answer(
-    page: GuestPage, *, accept: bool, message: str, extra_guests: int | None = None, now: datetime | None = None
+    page: GuestPage,
+    *,
+    accept: bool,
+    message: str,
+    extra_guests: int | None = None,
+    answers: dict | None = None,
+    now: datetime | None = None,
 ) -> replies.Reply:
     """Accept or decline as the guest, through ``replies.rsvp``; a past event takes no answer (409).
 
@@ -148,7 +154,9 @@ def answer(
     if not page.event.cancelled and page.is_past(now or utcnow()):
         raise Conflict(EVENT_PAST)
     guest = user_with_id(page.invitation.user_id)
-    return replies.rsvp(guest, page.event.id, accept=accept, message=message, extra_guests=extra_guests)
+    return replies.rsvp(
+        guest, page.event.id, accept=accept, message=message, extra_guests=extra_guests, answers=answers or None
+    )
 
 
 def stop_texts(page: GuestPage) -> None:
