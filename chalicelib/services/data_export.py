@@ -161,6 +161,14 @@ def _owned_event(found: list, users: dict[int, User], me: int) -> dict:
     return body
 
 
+def _answers(event, mine: Invitation) -> list[dict]:
+    """Every answer the person gave, with the question it answered (null when the host removed it since)."""
+    asked = {question["id"]: question["text"] for question in (event.questions or [])} if event else {}
+    return [
+        {"question_id": key, "question": asked.get(key), "answer": value} for key, value in (mine.answers or {}).items()
+    ]
+
+
 def _received(invitation: Invitation, found: list, users: dict[int, User], me: int) -> dict:
     event, invitations, messages, polls, suggestions = _split(found)
     owner = users.get(invitation.owner_id)
@@ -176,6 +184,7 @@ def _received(invitation: Invitation, found: list, users: dict[int, User], me: i
         "waitlist_position": line_rules.places_by_user(invitations).get(me),
         "rsvp_message": mine.rsvp_message or "",
         "rsvp_time": format_datetime(mine.rsvp_time),
+        "answers": _answers(event, mine),
         "messages_written": [
             {"id": m.id, "body": m.body, "created": format_datetime(m.created)} for m in messages if m.user_id == me
         ],
