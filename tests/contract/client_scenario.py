@@ -58,6 +58,8 @@ from invites_client.models import (
     Announcement,
     AnnouncementInput,
     AnnouncementPage,
+    Answers,
+    AnswersInput,
     AuthenticationFailed,
     Coordinates,
     EventCreate,
@@ -84,6 +86,8 @@ from invites_client.models import (
     PinRequest,
     Poll,
     PollInput,
+    QuestionInput,
+    QuestionKind,
     Register,
     RsvpInput,
     TimeSuggestionInput,
@@ -276,11 +280,18 @@ def run(
         max_extra_guests=1,
         waitlist=True,
         invite_phone_numbers=[guest.phone_number],
+        questions=[
+            QuestionInput(text="Main course", kind=QuestionKind.CHOICE, choices=["Fish", "Veggie"], required=True)
+        ],
     )
     table = expect(create_event.sync(client=as_owner, body=small), EventCreated)
     check(table.max_extra_guests == 1 and table.waitlist is True, f"the waitlist's fields: {table!r}")
     expect(update_event.sync(table.id, client=as_owner, body=EventUpdate(spot_filled=1)), EventDetail)
-    waiting = expect(accept_invitation.sync(table.id, client=as_guest, body=RsvpInput(extra_guests=1)), Invitation)
+    check([question.id for question in table.questions] == ["q1"], f"questions {table.questions!r}")
+    answering = RsvpInput(extra_guests=1, answers=AnswersInput.from_dict({"q1": "Fish"}))
+    waiting = expect(accept_invitation.sync(table.id, client=as_guest, body=answering), Invitation)
+    given = waiting.answers.additional_properties if isinstance(waiting.answers, Answers) else None
+    check(given == {"q1": "Fish"}, f"answers {waiting.answers!r}")
     check(waiting.has_accepted_invite is None and waiting.waitlist_position == 1, f"waiting {waiting!r}")
     check(waiting.extra_guests == 1, f"the party of {waiting!r}")
     grown = expect(update_event.sync(table.id, client=as_owner, body=EventUpdate(total_spots=3)), EventDetail)
@@ -294,8 +305,8 @@ def run(
     # A grandparent without a phone is counted in by name, then taken out again.
     grandpa = add_offline_guest.sync(table.id, client=as_owner, body=OfflineGuestInput(name="Grandpa Joe"))
     grandpa = expect(grandpa, OfflineGuest)
-    listed = expect(get_event.sync(table.id, client=as_owner), EventDetail).offline_guests
-    check([guest.name for guest in listed] == ["Grandpa Joe"], f"offline guests {listed!r}")
+    counted_in = expect(get_event.sync(table.id, client=as_owner), EventDetail).offline_guests
+    check([person.name for person in counted_in] == ["Grandpa Joe"], f"offline guests {counted_in!r}")
     removed = remove_offline_guest.sync_detailed(table.id, grandpa.id, client=as_owner)
     check(removed.status_code == HTTPStatus.NO_CONTENT, f"remove_offline_guest answered {removed.status_code}")
 
