@@ -26,7 +26,17 @@ from chalicelib.services.ratelimit import RollingLimit
 from chalicelib.store import exports as store
 from chalicelib.store.account_deletion import device_tokens, event_items, invitations_of, user_items
 from chalicelib.store.events import EventView
-from chalicelib.store.records import OWNER, Event, Favorite, Invitation, Message, Poll, TimeSuggestion, User
+from chalicelib.store.records import (
+    OWNER,
+    Event,
+    Favorite,
+    Invitation,
+    Message,
+    OfflineGuest,
+    Poll,
+    TimeSuggestion,
+    User,
+)
 from chalicelib.store.users import get_user, get_users
 from chalicelib.timeutil import format_datetime, utcnow
 
@@ -155,7 +165,8 @@ def _owned_event(found: list, users: dict[int, User], me: int) -> dict:
         return {}
     invitations.sort(key=lambda inv: (inv.role != OWNER, inv.created, inv.id))
     messages.sort(key=lambda msg: (msg.created, msg.id))
-    view = EventView(event, invitations, messages, polls, users)
+    offline = sorted((item for item in found if isinstance(item, OfflineGuest)), key=lambda guest: guest.id)
+    view = EventView(event, invitations, messages, polls, users, offline_guests=offline)
     body = representations.event_json(view, me, representations.DETAIL)
     body["time_suggestions"] = [_suggestion_json(item) for item in suggestions]
     return body
