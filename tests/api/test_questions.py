@@ -124,3 +124,18 @@ def test_a_guest_may_not_edit_the_questions(client):
     event = asked_event(alice, bob)
     assert edit(client, bob, event.id, questions=[DIET]).status_code == 403
     assert stored_event(event.id).questions is None
+
+
+def test_a_waiting_guest_answers_too_and_keeps_the_answers_when_seated(client):
+    alice, bob, carol = make_person("Alice"), make_person("Bob"), make_person("Carol")
+    event = make_event(alice, bob, carol, total_spots=1, waitlist=True)
+    q = body(edit(client, alice, event.id, questions=[MAIN]))["questions"][0]["id"]
+    accept(client, bob, event.id, answers={q: "Fish"})
+    assert accept(client, carol, event.id).status_code == 400  # in line or not, the required answer is asked
+    waiting = body(accept(client, carol, event.id, answers={q: "Veggie"}))
+    assert waiting["waitlist_position"] == 1 and waiting["answers"] == {q: "Veggie"}
+    changed = body(accept(client, carol, event.id, answers={q: "Fish"}))
+    assert changed["waitlist_position"] == 1 and changed["answers"] == {q: "Fish"}
+    post_json(client, f"/events/{event.id}/reject", {}, token=bob.token)
+    row = rows(client, alice, event.id)[carol.id]
+    assert row["is_attending"] is True and row["answers"] == {q: "Fish"}
