@@ -146,7 +146,7 @@ def answer(ctx: RequestContext):
     def again(status: int, **shown) -> Response:
         shown_page = guest_answers.with_host(page)
         token = guest_answers.form_token(shown_page)
-        html = pages.event_page(shown_page, page_url=_page_url(ctx), now=utcnow(), token=token, **shown)
+        html = pages.event_page(shown_page, page_url=_page_url(ctx), now=utcnow(), token=token, at_action=True, **shown)
         return _html(ctx, html, status)
 
     if not guest_answers.form_token_valid(page, form.get("csrf")):
@@ -203,7 +203,9 @@ def _switch_texts(ctx: RequestContext, switch, *, shown: str):
     if not guest_answers.form_token_valid(page, (ctx.body or {}).get("csrf")):
         shown_page = guest_answers.with_host(page)
         token = guest_answers.form_token(shown_page)
-        html = pages.event_page(shown_page, page_url=_page_url(ctx), now=utcnow(), token=token, problem=EXPIRED_FORM)
+        html = pages.event_page(
+            shown_page, page_url=_page_url(ctx), now=utcnow(), token=token, problem=EXPIRED_FORM, at_action=True
+        )
         return _html(ctx, html, 403)
     switch(page)
     location = f"../{page.code}?{shown}=1"

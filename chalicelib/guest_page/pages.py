@@ -192,7 +192,7 @@ def _pressed(chosen: bool) -> str:
 REPLIES_CLOSED = "Replies are closed for this event. You can still say you can't make it."
 
 
-def _form(page, token: str, message: str, error: str | None, accepting_closed: bool = False) -> str:
+def _form(page, token: str, message: str, error: str | None, accepting_closed: bool = False, up: str = "") -> str:
     """The answer form: the message field holds ``message``, the guest's current answer is the pressed button."""
     described = "message-hint message-error" if error else "message-hint"
     invalid = ' aria-invalid="true"' if error else ""
@@ -207,7 +207,7 @@ def _form(page, token: str, message: str, error: str | None, accepting_closed: b
     )
     buttons = decline if accepting_closed else f"{accept}\n{decline}"
     closed_line = f'<p class="closed">{escape(REPLIES_CLOSED)}</p>\n' if accepting_closed else ""
-    return f"""{closed_line}<form method="post" action="{escape(page.code)}/rsvp">
+    return f"""{closed_line}<form method="post" action="{up}{escape(page.code)}/rsvp">
 <input type="hidden" name="csrf" value="{escape(token)}">
 <label for="message">Message to <span dir="auto">{escape(page.host_name)}</span> (optional)</label>
 <input type="text" id="message" name="message" maxlength="60" autocomplete="off" dir="auto"
@@ -221,16 +221,16 @@ def _form(page, token: str, message: str, error: str | None, accepting_closed: b
 </form>"""
 
 
-def _stop_form(page, token: str, stopped: bool) -> str:
+def _stop_form(page, token: str, stopped: bool, up: str = "") -> str:
     """The "Stop texting me" button: a form of its own, with the answer form's token; right after it was
     used, "Text me again", which undoes it."""
     if stopped:
-        return f"""<form method="post" action="{escape(page.code)}/start" class="stop">
+        return f"""<form method="post" action="{up}{escape(page.code)}/start" class="stop">
 <input type="hidden" name="csrf" value="{escape(token)}">
 <p class="hint">Texts from {escape(_service())} to this number are stopped.</p>
 <button type="submit" class="stop">Text me again</button>
 </form>"""
-    return f"""<form method="post" action="{escape(page.code)}/stop" class="stop">
+    return f"""<form method="post" action="{up}{escape(page.code)}/stop" class="stop">
 <input type="hidden" name="csrf" value="{escape(token)}">
 <p class="hint">Not expecting texts from {escape(_service())}?</p>
 <button type="submit" class="stop">Stop texting me</button>
@@ -248,8 +248,11 @@ def event_page(
     message: str | None = None,
     message_error: str | None = None,
     stopped: bool = False,
+    at_action: bool = False,
 ) -> str:
-    """The guest's page: the event, counts, their answer, and the form or why there is none."""
+    """The guest's page: the event, counts, their answer, and the form or why there is none. ``at_action``:
+    shown again at a form's own address (``/i/<code>/rsvp``), one level deeper, so its links climb one more."""
+    up = "../" if at_action else ""
     event, invitation = page.event, page.invitation
     rows = [("When", _when(event))]
     where = _where(event.venue_name or "", event.address or "")
@@ -275,7 +278,7 @@ def event_page(
     action = (
         f'<p class="closed">{escape(closed)}</p>'
         if closed
-        else _form(page, token, shown_message, message_error, page.accepting_closed(now))
+        else _form(page, token, shown_message, message_error, page.accepting_closed(now), up)
     )
     banners = ""
     if notice:
@@ -290,9 +293,9 @@ def event_page(
 <h2>Your answer</h2>
 {answer}
 {action}
-<p><a href="{escape(page.code)}/event.ics" download>Add to calendar</a></p>
-{_stop_form(page, token, stopped)}
-<p class="hint"><a href="../account/delete">Delete my account and data</a></p>"""
+<p><a href="{up}{escape(page.code)}/event.ics" download>Add to calendar</a></p>
+{_stop_form(page, token, stopped, up)}
+<p class="hint"><a href="{up}../account/delete">Delete my account and data</a></p>"""
     return _document(f"{event.title} \u00b7 {_service()}", body, script=True, head=open_graph(page, page_url))
 
 

@@ -713,3 +713,17 @@ def test_the_page_asks_the_questions_and_keeps_the_answers(client):
     assert 'value="Veggie" checked>' in html and 'value="Nuts"' in html
     # declining needs no answer
     assert answer(client, path, "decline").status_code == 303
+
+
+def test_a_refused_answer_shows_a_page_whose_links_and_forms_still_lead_to_the_page(client):
+    from urllib.parse import urljoin
+
+    _, _, path = invited(client, make_person("Alice"))
+    refused = answer(client, path, "maybe")
+    assert refused.status_code == 400
+    html = text_of(refused)
+    here = f"http://x{path}/rsvp"  # the address the refused page is shown at
+    targets = re.findall(r'(?:action|href)="([^"]+)"', html)
+    resolved = {urljoin(here, target).removeprefix("http://x") for target in targets if not target.startswith("#")}
+    assert {f"{path}/rsvp", f"{path}/stop", f"{path}/event.ics", "/account/delete"} <= resolved
+    assert all(target.startswith(("/i/", "/account/")) for target in resolved), resolved

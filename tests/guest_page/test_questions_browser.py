@@ -37,7 +37,6 @@ def test_a_guest_answers_the_questions_on_a_phone_and_the_owner_sees_the_answers
         with page.expect_navigation():
             page.get_by_role("button", name="Accept").click()
         assert "Answer the questions marked required" in page.inner_text("main")
-        assert page.goto(found.group(0)).status == 200  # a refused form posts to a wrong path
 
         page.get_by_label("سمك").check()
         page.fill("#answer_q2", "Peanuts")
