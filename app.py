@@ -26,6 +26,7 @@ from chalicelib.api import (
     docs,
     events,
     guest_page,
+    join_links,
     users,
 )
 from chalicelib.config import get_settings
@@ -57,6 +58,7 @@ API_BLUEPRINTS = (
     events.blueprint,
     conversation.blueprint,
     announcements.blueprint,
+    join_links.blueprint,
     devices.blueprint,
     guest_page.blueprint,
     account_export.blueprint,
