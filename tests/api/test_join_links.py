@@ -254,3 +254,16 @@ def test_each_role_gets_the_answer_of_the_role_table_on_the_join_routes(client):
             else:
                 response = post_json(client, path, sent, people[role].token)
             assert response.status_code == status, (method, template, role, response.body)
+
+
+def test_a_deleted_event_takes_its_join_link_lookup_with_it(client):
+    from chalicelib.models.events import JoinCode
+    from chalicelib.store import account_deletion
+
+    alice, bob = make_person("Alice"), make_person("Bob")
+    event = _event(alice)
+    code = _link(client, alice, event)
+    code_hash = stored_event(event.id).join_code_hash
+    account_deletion.delete_event(event.id)
+    assert list(JoinCode.query(f"JOINCODE#{code_hash}")) == []
+    assert _join(client, bob, code).status_code == 404
