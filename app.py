@@ -27,6 +27,7 @@ from chalicelib.api import (
     events,
     guest_page,
     join_links,
+    join_page,
     users,
 )
 from chalicelib.config import get_settings
@@ -61,6 +62,7 @@ API_BLUEPRINTS = (
     join_links.blueprint,
     devices.blueprint,
     guest_page.blueprint,
+    join_page.blueprint,
     account_export.blueprint,
     account_web.blueprint,
     docs.blueprint,
