@@ -176,7 +176,9 @@ def approve(caller, event_id: int, user_id: int) -> None:
     except store.Refused as refused:
         if refused.item_failed(store_links.FIRST_ITEM):
             raise NotFound() from None
-        if refused.item_failed(2):  # invited by number meanwhile: the request has nothing left to do
+        if refused.item_failed(
+            store_links.THIRD_ITEM
+        ):  # invited by number meanwhile: the request has nothing left to do
             decline(caller, event_id, user_id)
             return
         raise Conflict(NO_ROOM) from None

@@ -26,7 +26,7 @@ from chalicelib.models.events import (
 from chalicelib.store import refusals
 
 # Positions of the items in the transactions below, for Refused.item_failed.
-FIRST_ITEM, SECOND_ITEM = 0, 1
+FIRST_ITEM, SECOND_ITEM, THIRD_ITEM = 0, 1, 2
 
 
 def _code_key(code_hash: str) -> str:
@@ -109,7 +109,8 @@ def pending_requests(event_id: int) -> list[JoinRequest]:
 
 def approve_request(event_id: int, invitation: Invitation, most_invitees: int) -> None:
     """The request of ``invitation``'s person becomes that invitation, in one transaction.
-    Refused: item FIRST_ITEM (no such request), SECOND_ITEM (the event full of invitees or cancelled)."""
+    Refused: item FIRST_ITEM (no such request), SECOND_ITEM (the event full of invitees or cancelled),
+    THIRD_ITEM (already an invitee)."""
     with refusals(), transact_write() as transaction:
         transaction.delete(
             JoinRequest(event_pk(event_id), _request_sk(invitation.user_id)), condition=JoinRequest.pk.exists()
