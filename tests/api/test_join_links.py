@@ -267,3 +267,14 @@ def test_a_deleted_event_takes_its_join_link_lookup_with_it(client):
     account_deletion.delete_event(event.id)
     assert list(JoinCode.query(f"JOINCODE#{code_hash}")) == []
     assert _join(client, bob, code).status_code == 404
+
+
+def test_joining_finds_the_event_by_one_getitem_and_never_scans(client, aws):
+    alice, bob = make_person("Alice"), make_person("Bob")
+    event = _event(alice)
+    code = _link(client, alice, event)
+    aws.reset()
+    assert join_links.join(bob.user, code).joined
+    calls = aws.of("dynamodb")
+    assert calls["GetItem"] == 1 and calls["Query"] == 1 and calls["TransactWriteItems"] == 1
+    assert calls["Scan"] == 0
