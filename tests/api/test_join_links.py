@@ -278,3 +278,13 @@ def test_joining_finds_the_event_by_one_getitem_and_never_scans(client, aws):
     calls = aws.of("dynamodb")
     assert calls["GetItem"] == 1 and calls["Query"] == 1 and calls["TransactWriteItems"] == 1
     assert calls["Scan"] == 0
+
+
+def test_a_throttled_database_answers_503_and_nobody_joins(client, fail_aws):
+    alice, bob = make_person("Alice"), make_person("Bob")
+    event = _event(alice)
+    code = _link(client, alice, event)
+    fail_aws("dynamodb", "TransactWriteItems")
+    response = _join(client, bob, code)
+    assert response.status_code == 503 and "Retry-After" in response.headers
+    assert bob.user.id not in _invited(event.id)
