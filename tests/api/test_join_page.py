@@ -131,3 +131,13 @@ def test_a_wrong_pin_shows_the_pin_form_again_and_joins_nobody(client):
     answer = post_form(client, f"/j/{code}/verify", fields)
     assert answer.status_code == 400 and "Invalid pin." in text_of(answer)
     assert [inv.user_id for inv in Invitation.query(f"EVENT#{event.id}")] == [alice.user.id]
+
+
+def test_a_cancelled_event_says_it_is_over_and_offers_no_form(client):
+    alice = make_person("Alice Host")
+    event = _event(alice)
+    code = _code(client, alice, event)
+    events.cancel_event(alice.user, event.id)
+    shown = page(client, f"/j/{code}")
+    assert shown.status_code == 200 and "This event is over" in text_of(shown)
+    assert 'name="phone_number"' not in text_of(shown)
