@@ -8,6 +8,7 @@ the old one in the same transaction: the old code finds nothing from then on.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import re
 import secrets
@@ -151,11 +152,15 @@ def _ask_to_join(caller, event) -> JoinOutcome:
 
 
 def pending(caller, event_id: int) -> list[tuple]:
-    """The event's pending requests, oldest first, for its hosts: ``(request, user)`` pairs."""
+    """The event's pending requests, oldest first, for its hosts: ``(request, user)`` pairs. A request of a
+    deleted account is removed here, so it holds no place under the pending limit."""
     permitted_view(caller, event_id, Action.DECIDE_JOIN_REQUESTS)
     requests = store_links.pending_requests(event_id)
     users = get_users({request.user_id for request in requests}) if requests else {}
-    return [(request, users.get(request.user_id)) for request in requests if request.user_id in users]
+    for gone in [request for request in requests if request.user_id not in users]:
+        with contextlib.suppress(store.Refused):  # decided meanwhile
+            store_links.delete_request(event_id, gone.user_id)  # the account was deleted: its request goes too
+    return [(request, users[request.user_id]) for request in requests if request.user_id in users]
 
 
 def approve(caller, event_id: int, user_id: int) -> None:

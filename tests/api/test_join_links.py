@@ -288,3 +288,16 @@ def test_a_throttled_database_answers_503_and_nobody_joins(client, fail_aws):
     response = _join(client, bob, code)
     assert response.status_code == 503 and "Retry-After" in response.headers
     assert bob.user.id not in _invited(event.id)
+
+
+def test_a_deleted_askers_request_leaves_the_list_and_frees_its_place(client):
+    from chalicelib.models.users import User
+
+    alice, bob, cara = make_person("Alice"), make_person("Bob"), make_person("Cara")
+    event = _event(alice, join_mode="approval")
+    code = _link(client, alice, event)
+    _join(client, bob, code), _join(client, cara, code)
+    User.get(f"USER#{bob.user.id}", "PROFILE").delete()
+    listed = body(get(client, f"/events/{event.id}/join_requests", alice.token))
+    assert [row["user_id"] for row in listed] == [cara.user.id]
+    assert _requests(event.id) == [cara.user.id] and stored_event(event.id).join_request_count == 1
