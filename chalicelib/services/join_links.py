@@ -148,6 +148,7 @@ def _ask_to_join(caller, event) -> JoinOutcome:
         if _cancelled(event.id):
             raise Conflict(OVER) from None
         raise Throttled(PENDING_FULL_RETRY_SECONDS) from None
+    notifications.enqueue(notifications.JOIN_REQUESTED, event_id=event.id, actor_id=caller.id)
     return JoinOutcome(event.id, joined=False)
 
 

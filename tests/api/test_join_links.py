@@ -301,3 +301,15 @@ def test_a_deleted_askers_request_leaves_the_list_and_frees_its_place(client):
     listed = body(get(client, f"/events/{event.id}/join_requests", alice.token))
     assert [row["user_id"] for row in listed] == [cara.user.id]
     assert _requests(event.id) == [cara.user.id] and stored_event(event.id).join_request_count == 1
+
+
+def test_the_hosts_are_pushed_once_when_someone_asks_to_join(client):
+    alice, cohost, bob = make_person("Alice"), make_person("Cohen"), make_person("Bob Brown")
+    event = _event(alice, cohost, join_mode="approval")
+    Invitation.get(f"EVENT#{event.id}", f"INV#{cohost.user.id}").update(actions=[Invitation.cohost.set(True)])
+    arns = {alice: add_device(alice, "a" * 64), cohost: add_device(cohost, "d" * 64)}
+    code = _link(client, alice, event)
+    _join(client, bob, code), _join(client, bob, code)
+    for arn in arns.values():
+        [push] = [p for p in pushes(arn) if p["type"] == "join_requested"]
+        assert push["aps"]["alert"]["body"] == "Bob Brown asked to join."
