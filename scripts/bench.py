@@ -56,8 +56,8 @@ BENCH_LIMITS = {
 }
 TARGETS = {
     "cold_start_ratio": 1.10,
-    # from the unpacked zip, read-only, CPython 3.12, against the baseline packaged without .pyc (goal 0.75)
-    "cold_start_zip_ratio": 0.85,
+    # from the unpacked zip, read-only, CPython 3.12, against the baseline packaged without .pyc
+    "cold_start_zip_ratio": 0.75,
     "cold_import_ratio": 1.15,
     "avatar_jpeg_ms": 150,
     "deployment_zip_mb": 25,
