@@ -16,10 +16,10 @@ then runs one path through the function's own entry point:
 The AWS calls go to a moto server in this (the parent) process, so the emulator's memory is not in any figure.
 The heavy account is tests/services/test_account_deletion_scale.py's, times ``--scale`` (1: 10 owned events of
 50 guests, 100 invitations with a message each, 50 favorites with a photo; 10 would be the brief's heavy account,
-100 events of 500 guests, 1,000 invitations, 500 favorites, but the emulator's calls slow down with its table
-size until the clients time out: measure 1 to 3 and extrapolate, as docs/operations.md does). CPython here is
-the environment's; on Lambda the runtime's own process adds about 20-30 MiB (its bootstrap and the runtime
-interface client). Beside each peak:
+100 events of 500 guests, 1,000 invitations, 500 favorites, but moto copies whole tables in every transaction:
+at 3 it took the emulator's process past 19 GB. Measure at 1 and extrapolate, as docs/operations.md does).
+CPython here is the environment's; on Lambda the runtime interface client runs in the function's process and
+adds roughly 20-30 MiB (an estimate). Beside each peak:
 ``cpu_seconds``, the process's CPU after the import (every thread), and for the worker the most CPU one message
 took: what a smaller memory setting, which gives a function less CPU, would stretch.
 """
