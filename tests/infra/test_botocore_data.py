@@ -6,8 +6,10 @@ import json
 import zipfile
 from pathlib import Path
 
+import pytest
+
 from chalicelib import aws
-from tests.infra.scripts import load
+from tests.infra.scripts import ROOT, load
 
 botocore_data, package_check = load("botocore_data"), load("package_check")
 
@@ -48,3 +50,58 @@ def test_the_package_check_refuses_missing_data_and_rules_an_older_botocore_cann
     problems = package_check.botocore_data_problems(_zip_of(built, tmp_path / "broken.zip"))
     assert len(problems) == 2, problems
     assert "calls ['coalesce']" in problems[0] and "no service-2 of sqs" in problems[1]
+
+
+# Run by the floor's botocore: the packaged data (made from this environment's newer botocore) against the
+# floor's own data, client by client and region by region.
+_FLOOR_READS = """
+import json, sys
+import botocore
+from botocore.session import get_session
+from botocore.stub import Stubber
+from chalicelib import aws
+packaged = get_session()
+packaged.register_component("data_loader", aws.packaged_first_loader(sys.argv[1]))
+own, seen = get_session(), []
+keys = {"aws_access_key_id": "a", "aws_secret_access_key": "b"}
+for region in ("us-east-1", "eu-west-1", "ap-southeast-2"):
+    for service in sorted(aws.CLIENT_LIMITS):
+        a = packaged.create_client(service, region_name=region, config=aws.client_config(service), **keys)
+        b = own.create_client(service, region_name=region, config=aws.client_config(service), **keys)
+        seen.append([service, region, a.meta.endpoint_url, b.meta.endpoint_url])
+urls = [
+    session.create_client("s3", region_name="eu-west-1", config=aws.client_config("s3"), **keys)
+    .generate_presigned_url("get_object", Params={"Bucket": "b", "Key": "k"}).split("?")[0]
+    for session in (packaged, own)
+]
+dynamodb = packaged.create_client("dynamodb", region_name="us-east-1", config=aws.client_config("dynamodb"), **keys)
+with Stubber(dynamodb) as stub:
+    stub.add_response("query", {"Items": [], "Count": 0, "ScannedCount": 0})
+    dynamodb.query(TableName="t", KeyConditionExpression="pk = :p", ExpressionAttributeValues={":p": {"S": "x"}})
+print(json.dumps({"botocore": botocore.__version__, "endpoints": seen, "presigned": urls}))
+"""
+
+
+def test_the_floors_botocore_reads_data_packaged_from_a_newer_one(tmp_path):
+    import subprocess
+    import sys
+
+    import botocore
+
+    floor = load("sdk_floor")
+    if floor.installed().get("botocore") != floor.pins()["botocore"]:
+        pytest.skip("the floor's botocore is not in build/sdk-floor (scripts/sdk_floor.py installs it)")
+    if botocore.__version__ == floor.pins()["botocore"]:
+        pytest.skip("this run is on the floor's botocore itself: the data is the floor's own")
+    built = tmp_path / botocore_data.DIRECTORY
+    botocore_data.build(built)  # from this environment's botocore
+    env = {"PYTHONPATH": f"{floor.TARGET}:{ROOT}", "PATH": "/usr/bin:/bin", "AWS_DEFAULT_REGION": "us-east-1"}
+    done = subprocess.run(
+        [sys.executable, "-c", _FLOOR_READS, str(built)], env=env, capture_output=True, text=True, check=True
+    )
+    report = json.loads(done.stdout)
+    assert report["botocore"] == floor.pins()["botocore"] != botocore.__version__
+    for service, region, packaged, own in report["endpoints"]:
+        assert packaged == own, (service, region)
+    packaged_url, own_url = report["presigned"]
+    assert packaged_url == own_url and "b" in packaged_url
