@@ -105,3 +105,20 @@ def test_the_floors_botocore_reads_data_packaged_from_a_newer_one(tmp_path):
         assert packaged == own, (service, region)
     packaged_url, own_url = report["presigned"]
     assert packaged_url == own_url and "b" in packaged_url
+
+
+def test_the_packager_replaces_the_data_of_a_cached_zip_and_keeps_the_rest(tmp_path):
+    chalice_cli = load("chalice_cli")
+    zip_path = tmp_path / "deployment.zip"
+    with zipfile.ZipFile(zip_path, "w") as archive:
+        archive.writestr("app.py", "APP = 1\n")
+        archive.writestr(f"{botocore_data.DIRECTORY}/endpoints.json", '{"stale": true}')
+        archive.writestr(f"{botocore_data.DIRECTORY}/ec2/2016-11-15/service-2.json", "{}")
+    written = chalice_cli.add_botocore_data(zip_path)
+    with zipfile.ZipFile(zip_path) as archive:
+        names = archive.namelist()
+        assert archive.read("app.py") == b"APP = 1\n"
+        assert "stale" not in json.loads(archive.read(f"{botocore_data.DIRECTORY}/endpoints.json"))
+        assert not any("/ec2/" in name for name in names)
+        assert len([n for n in names if n.startswith(f"{botocore_data.DIRECTORY}/")]) == written
+        assert package_check.botocore_data_problems(archive) == []
