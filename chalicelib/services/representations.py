@@ -8,13 +8,15 @@ Invitee, Message, Poll and TimeSuggestion (openapi.yaml; the v1 quirks: docs/api
   the string "true", a legacy quirk), ``messages`` and ``polls``; ``has_seen`` in detail,
   ``faded_photo`` in timeline.
 An Invitee's ``id`` is its invitation's id (what ``mark_seen`` takes); ``user_id`` is the person.
+Every representation of an event shows what its caller may see of it (domain/visibility.py: the guest
+list, the counts and the place a guest's settings hide are left out or null).
 """
 
 from __future__ import annotations
 
 from chalicelib import localtime
 from chalicelib.config import get_settings
-from chalicelib.domain import event_fields
+from chalicelib.domain import event_fields, visibility
 from chalicelib.store.events import EventView
 from chalicelib.store.records import OWNER, Invitation, Message, Poll, TimeSuggestion, User
 from chalicelib.timeutil import format_datetime
@@ -186,6 +188,7 @@ def _shown(event, name: str):
 def event_json(view: EventView, caller_id: int, style: str) -> dict:
     event = view.event
     mine = view.invitation_of(caller_id)
+    sight = visibility.seen_by(event, mine)
     i_am_owner = event.owner_id == caller_id
     replied = mine is not None and not i_am_owner and mine.has_accepted is not None
     location = event.location
@@ -197,14 +200,14 @@ def event_json(view: EventView, caller_id: int, style: str) -> dict:
         "created": format_datetime(event.created),
         "modified": format_datetime(event.modified),
         "total_spots": _shown(event, "total_spots"),
-        "spots_filled": int(event.spots_filled or 0),
-        "attendees_count": view.attendees_count(),
+        "spots_filled": int(event.spots_filled or 0) if sight.counts else None,
+        "attendees_count": view.attendees_count() if sight.counts else None,
         "i_am_owner": i_am_owner,
         "i_am_attending": i_am_owner or (mine is not None and mine.has_accepted is True),
         "my_rsvp_message": (mine.rsvp_message or "") if replied else None,
-        "location": {"latitude": location.latitude, "longitude": location.longitude} if location else {},
-        "address": _shown(event, "address"),
-        "venue_name": _shown(event, "venue_name"),
+        "location": _location_json(location) if sight.place else None,
+        "address": _shown(event, "address") if sight.place else None,
+        "venue_name": _shown(event, "venue_name") if sight.place else None,
         "is_cancelled": bool(event.cancelled),
         "max_extra_guests": _shown(event, "max_extra_guests"),
         "waitlist": _shown(event, "waitlist"),
@@ -221,14 +224,19 @@ def event_json(view: EventView, caller_id: int, style: str) -> dict:
         "polls": [poll_json(poll) for poll in view.polls],
     }
     places = view.waitlist_positions()
+    rows = sight.rows(view.invitations)
     if style == LIST:
         body["invitations"] = [
-            invitation_json(inv, view.users.get(inv.user_id), places.get(inv.user_id))
-            for inv in view.invitations
+            invitation_json(inv, view.users.get(inv.user_id), sight.waitlist_position(inv, places))
+            for inv in rows
             if inv.role != OWNER
         ]
     else:
         body["invitees"] = [
-            invitee_json(inv, view.users.get(inv.user_id), style, places.get(inv.user_id)) for inv in view.invitations
+            invitee_json(inv, view.users.get(inv.user_id), style, sight.waitlist_position(inv, places)) for inv in rows
         ]
     return body
+
+
+def _location_json(location) -> dict:
+    return {"latitude": location.latitude, "longitude": location.longitude} if location else {}
