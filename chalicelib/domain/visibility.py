@@ -23,8 +23,8 @@ from dataclasses import dataclass
 from chalicelib.domain import event_fields
 from chalicelib.domain.roles import Action, is_host, permits, role_of
 
-EVERYONE = "everyone"
-HOSTS_ONLY = "hosts_only"
+EVERYONE, _COUNT_ONLY, HOSTS_ONLY = event_fields.GUEST_LIST_SHOWN
+PLACE_TO_EVERYONE, PLACE_TO_ACCEPTED = event_fields.PLACE_SHOWN
 
 
 @dataclass(frozen=True)
@@ -64,5 +64,5 @@ def seen_by(event, invitation) -> Sight:
         viewer_id=invitation.user_id if invitation is not None else None,
         whole_list=permits(role, Action.SEE_WHOLE_GUEST_LIST) or guest_list == EVERYONE,
         counts=permits(role, Action.SEE_WHOLE_GUEST_LIST) or guest_list != HOSTS_ONLY,
-        place=permits(role, Action.SEE_PLACE) or _setting(event, "place_visibility") == EVERYONE or accepted,
+        place=permits(role, Action.SEE_PLACE) or _setting(event, "place_visibility") == PLACE_TO_EVERYONE or accepted,
     )
