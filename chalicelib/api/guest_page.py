@@ -218,6 +218,7 @@ def calendar_entry(ctx: RequestContext):
     from chalicelib.services import guest_answers  # the guest page's use cases: off the API's cold start
 
     page = guest_answers.open_link(_code(ctx), ctx.source_ip, host=False)
-    body = "" if ctx.method == "HEAD" else ics.calendar(page.event, _page_url(ctx), utcnow())
+    with_place = page.sight.place
+    body = "" if ctx.method == "HEAD" else ics.calendar(page.event, _page_url(ctx), utcnow(), with_place=with_place)
     headers = _headers(ics.CONTENT_TYPE, **{"Content-Disposition": ics.content_disposition(page.event.title)})
     return Response(body=body, status_code=200, headers=headers)

@@ -68,7 +68,8 @@ EVENT_FIELDS: tuple[EventField, ...] = (
     EventField("join_mode", "enum", choices=JOIN_MODES, default=JOIN_MODES[0]),
     EventField("guest_invites", "int", min_value=0, max_value=MAX_GUEST_INVITES, default=0),
     EventField("guest_list", "enum", choices=GUEST_LIST_SHOWN, default=GUEST_LIST_SHOWN[0]),
-    EventField("place_visibility", "enum", choices=PLACE_SHOWN, default=PLACE_SHOWN[0]),
+    # calendar: whether a guest's entry carries the place changes with it (guest_page/ics.py)
+    EventField("place_visibility", "enum", choices=PLACE_SHOWN, default=PLACE_SHOWN[0], calendar=True),
     EventField("questions", "questions", stored=False),  # domain.questions; ids given by services.events
 )
 

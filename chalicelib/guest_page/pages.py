@@ -4,7 +4,8 @@ Server-rendered and usable without script: the time is shown in the event's own 
 ``time_zone``, else its creator's offset) with the zone's abbreviation or offset; the one inline
 script only adds the phone's own time when that differs, and the Content-Security-Policy allows
 exactly it (and the inline style) by hash. Every value shown is escaped. No phone number and no
-other guest's name is ever shown.
+other guest's name is ever shown; the counts and the place only as far as the event's settings let this
+guest see them (domain/visibility.py).
 """
 
 from __future__ import annotations
@@ -190,6 +191,7 @@ def _pressed(chosen: bool) -> str:
 
 
 REPLIES_CLOSED = "Replies are closed for this event. You can still say you can't make it."
+PLACE_AFTER_ACCEPTING = "The host shares the place with the guests who accept."
 
 
 def _form(page, token: str, message: str, error: str | None, accepting_closed: bool = False, up: str = "") -> str:
@@ -253,18 +255,21 @@ def event_page(
     """The guest's page: the event, counts, their answer, and the form or why there is none. ``at_action``:
     shown again at a form's own address (``/i/<code>/rsvp``), one level deeper, so its links climb one more."""
     up = "../" if at_action else ""
-    event, invitation = page.event, page.invitation
+    event, invitation, sight = page.event, page.invitation, page.sight
     rows = [("When", _when(event))]
     where = _where(event.venue_name or "", event.address or "")
-    if where:
+    if sight.place and where:
         rows.append(("Where", where))
+    elif not sight.place and (where or event.location is not None):
+        rows.append(("Where", f'<span class="hint">{escape(PLACE_AFTER_ACCEPTING)}</span>'))
     rows.append(("Host", f'<span dir="auto">{escape(page.host_name)}</span>'))
-    going = _count(page.going, "person going", "people going")
-    if page.spots_left is not None:
-        going += f", {_count(page.spots_left, 'spot', 'spots')} left"
-        if page.spots_left == 0 and event.waitlist:
-            going += " (accepting puts you on the waitlist)"
-    rows.append(("Going", going))
+    if sight.counts:
+        going = _count(page.going, "person going", "people going")
+        if page.spots_left is not None:
+            going += f", {_count(page.spots_left, 'spot', 'spots')} left"
+            if page.spots_left == 0 and event.waitlist:
+                going += " (accepting puts you on the waitlist)"
+        rows.append(("Going", going))
     details = "\n".join(f"<dt>{name}</dt><dd>{value}</dd>" for name, value in rows)
     replied = invitation.has_accepted is not None or page.waitlist_position is not None
     own_message = invitation.rsvp_message if replied else ""

@@ -8,13 +8,15 @@ Invitee, Message, Poll and TimeSuggestion (openapi.yaml; the v1 quirks: docs/api
   the string "true", a legacy quirk), ``messages`` and ``polls``; ``has_seen`` in detail,
   ``faded_photo`` in timeline.
 An Invitee's ``id`` is its invitation's id (what ``mark_seen`` takes); ``user_id`` is the person.
+Every representation of an event shows what its caller may see of it (domain/visibility.py: the guest
+list, the counts and the place a guest's settings hide are left out or null).
 """
 
 from __future__ import annotations
 
 from chalicelib import localtime
 from chalicelib.config import get_settings
-from chalicelib.domain import event_fields, questions
+from chalicelib.domain import event_fields, questions, visibility
 from chalicelib.domain.roles import Action, permits, role_of
 from chalicelib.store.events import EventView
 from chalicelib.store.records import OWNER, Invitation, Message, OfflineGuest, Poll, TimeSuggestion, User
@@ -194,6 +196,7 @@ def _shown(event, name: str):
 def event_json(view: EventView, caller_id: int, style: str) -> dict:
     event = view.event
     mine = view.invitation_of(caller_id)
+    sight = visibility.seen_by(event, mine)
     i_am_owner = event.owner_id == caller_id
     replied = mine is not None and not i_am_owner and mine.has_accepted is not None
     location = event.location
@@ -205,14 +208,14 @@ def event_json(view: EventView, caller_id: int, style: str) -> dict:
         "created": format_datetime(event.created),
         "modified": format_datetime(event.modified),
         "total_spots": _shown(event, "total_spots"),
-        "spots_filled": int(event.spots_filled or 0),
-        "attendees_count": view.attendees_count(),
+        "spots_filled": int(event.spots_filled or 0) if sight.counts else None,
+        "attendees_count": view.attendees_count() if sight.counts else None,
         "i_am_owner": i_am_owner,
         "i_am_attending": i_am_owner or (mine is not None and mine.has_accepted is True),
         "my_rsvp_message": (mine.rsvp_message or "") if replied else None,
-        "location": {"latitude": location.latitude, "longitude": location.longitude} if location else {},
-        "address": _shown(event, "address"),
-        "venue_name": _shown(event, "venue_name"),
+        "location": _location_json(location) if sight.place else None,
+        "address": _shown(event, "address") if sight.place else None,
+        "venue_name": _shown(event, "venue_name") if sight.place else None,
         "is_cancelled": bool(event.cancelled),
         "max_extra_guests": _shown(event, "max_extra_guests"),
         "waitlist": _shown(event, "waitlist"),
@@ -234,16 +237,17 @@ def event_json(view: EventView, caller_id: int, style: str) -> dict:
     asked = list(event.questions or [])
     body["offline_guests"] = [offline_guest_json(guest) for guest in view.offline_guests] if hosting else []
     places = view.waitlist_positions()
+    shown = sight.rows(view.invitations)
     if style == LIST:
         body["invitations"] = [
-            invitation_json(inv, view.users.get(inv.user_id), places.get(inv.user_id))
-            for inv in view.invitations
+            invitation_json(inv, view.users.get(inv.user_id), sight.waitlist_position(inv, places))
+            for inv in shown
             if inv.role != OWNER
         ]
         rows = body["invitations"]
     else:
         body["invitees"] = [
-            invitee_json(inv, view.users.get(inv.user_id), style, places.get(inv.user_id)) for inv in view.invitations
+            invitee_json(inv, view.users.get(inv.user_id), style, sight.waitlist_position(inv, places)) for inv in shown
         ]
         rows = body["invitees"]
     # Answers: every row's for a host, only their own for a guest (null in the others' rows).
@@ -252,3 +256,7 @@ def event_json(view: EventView, caller_id: int, style: str) -> dict:
         mine_or_hosting = hosting or row["user_id"] == caller_id
         row["answers"] = questions.shown_answers(asked, held.get(row["user_id"])) if mine_or_hosting else None
     return body
+
+
+def _location_json(location) -> dict:
+    return {"latitude": location.latitude, "longitude": location.longitude} if location else {}
