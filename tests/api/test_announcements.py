@@ -80,6 +80,13 @@ def test_bad_input_is_refused_by_field_and_nothing_is_stored(client):
         ({"text": "x" * 321}, {"text": ["Ensure this field has no more than 320 characters."]}),
         ({"text": "Hi", "to": ["everyone"]}, {"to": ['"everyone" is not a valid choice.']}),
         ({"text": "Hi", "to": []}, {"to": ["Choose one or more of: going, waiting, no_reply, declined."]}),
+        ({"text": 5}, {"text": ["Not a valid string."]}),
+        ({"text": None}, {"text": ["This field may not be null."]}),
+        ({"text": "   "}, {"text": ["This field may not be blank."]}),
+        ({"text": "Hi", "to": "going"}, {"to": ["Choose one or more of: going, waiting, no_reply, declined."]}),
+        ({"text": "Hi", "to": None}, {"to": ["Choose one or more of: going, waiting, no_reply, declined."]}),
+        ({"text": "Hi", "to": [5]}, {"to": ["Not a valid choice."]}),
+        ({"text": "Hi", "to": ["going" * 1000]}, {"to": [f'"{"going" * 1000}" is not a valid choice.']}),
     ]
     for payload, errors in cases:
         response = _announce(client, alice, event, payload)
