@@ -22,6 +22,7 @@ from datetime import datetime, timedelta
 
 from chalicelib import invite_links, limits
 from chalicelib.config import get_settings
+from chalicelib.domain.host_label import host_label
 from chalicelib.errors import Conflict, EventGone, NotFound
 from chalicelib.parallel import parallel_map
 from chalicelib.services import event_reads, ratelimit, replies, stop_list
@@ -51,8 +52,8 @@ class GuestPage:
 
     @property
     def host_name(self) -> str:
-        """The host's display name; never a phone number, even when the host has no name."""
-        return (self.host.full_name if self.host is not None else "") or "Your host"
+        """The host's name as the texts give it; never a whole phone number (domain/host_label.py)."""
+        return host_label(self.host)
 
     @property
     def spots_left(self) -> int | None:

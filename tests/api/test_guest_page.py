@@ -150,12 +150,16 @@ def test_the_page_shows_the_event_and_counts_but_no_numbers_or_other_guests(clie
     assert not re.search(r"""(src|href)=["']?https?:""", html)
 
 
-def test_a_host_without_a_name_is_never_shown_by_number(client):
+def test_a_host_without_a_name_is_named_alike_on_the_page_and_in_the_text_never_by_whole_number(client):
     owner = make_person("")
-    _, _, path = invited(client, owner)
+    _, number, path = invited(client, owner)
+    label = f"Your host (number ending {owner.phone[-4:]})"
     html = text_of(page(client, path))
-    assert '<span dir="auto">Your host</span> invited you' in html
-    assert owner.phone not in html and owner.phone[2:] not in html
+    assert f'<span dir="auto">{label}</span> invited you' in html
+    [text] = texts_to(number)
+    assert text.startswith(f"Invites: {label} invited you to")
+    for shown in (html, text):
+        assert owner.phone not in shown and owner.phone[2:] not in shown
 
 
 def test_an_event_without_time_shows_its_day(client):
