@@ -626,9 +626,26 @@ def test_the_page_reads_the_event_with_its_usual_calls(client, aws):
     _, _, path = invited(client, make_person("Alice"), total_spots=3)
     aws.reset()
     assert page(client, path).status_code == 200
-    # the rate counter, the event's partition, one BatchGetItem of host and guest: detail's 2 + 1
-    assert aws.of("dynamodb") == {"UpdateItem": 1, "Query": 1, "BatchGetItem": 1}
-    assert aws.total("dynamodb") == 3
+    # the rate counter, the event's partition, one BatchGetItem of the host and one Query of the latest
+    # announcements (side by side): detail's 2 + 2
+    assert aws.of("dynamodb") == {"UpdateItem": 1, "Query": 2, "BatchGetItem": 1}
+    assert aws.total("dynamodb") == 4
+
+
+def test_the_page_shows_the_latest_three_announcements_newest_first_each_in_its_direction(client, aws):
+    owner = make_person("Alice")
+    event, _, path = invited(client, owner)
+    assert "From the host" not in text_of(page(client, path))
+    said = ["First news", "שלום לכולם", "مرحبا 🎉", "Bring <dice> & snacks 🎲"]
+    for text in said:
+        response = post_json(client, f"/events/{event['id']}/announcements", {"text": text}, owner.token)
+        assert response.status_code == 201
+    aws.reset()
+    html = text_of(page(client, path))
+    assert aws.of("dynamodb") == {"UpdateItem": 1, "Query": 2, "BatchGetItem": 1}
+    shown = re.findall(r'<li><p dir="auto">(.*?)</p><time datetime="[0-9T:-]+Z">', html)
+    assert shown == ["Bring &lt;dice&gt; &amp; snacks 🎲", said[2], said[1]]
+    assert "First news" not in html and html.index("From the host") < html.index("Your answer")
 
 
 def test_an_answer_reads_the_event_once_and_writes_through_the_rsvp_transaction(client, aws, override_settings):
