@@ -56,7 +56,7 @@ def test_change_words_and_calendar_fields_follow_the_declaration():
     }
     assert set(event_fields.CALENDAR_FIELDS) == {
         "title", "event_date", "is_time_specified", "time_zone", "duration_minutes", "location", "address",
-        "venue_name",
+        "venue_name", "place_visibility",
     }  # fmt: skip
 
 
@@ -84,5 +84,6 @@ def test_choice_fields_default_to_todays_behaviour():
     assert event_fields.shown_value(by_name["guest_invites"], None) == 0
     for field in event_fields.EVENT_FIELDS:
         if field.kind == "enum":
-            assert _properties("EventCreate")[field.name]["enum"] == list(field.choices), field.name
+            named = _properties("EventCreate")[field.name]["$ref"].rsplit("/", 1)[1]
+            assert SCHEMAS[named]["enum"] == list(field.choices), field.name
             assert field.default == field.choices[0], field.name
