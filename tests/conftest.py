@@ -73,6 +73,13 @@ PROCESS_ENVIRON = os.environ
 
 
 @pytest.fixture(autouse=True)
+def inline_queue_emptied():
+    """Messages the in-process queue kept for later never reach the next test."""
+    yield
+    inline_queue.discard_put_off()
+
+
+@pytest.fixture(autouse=True)
 def process_environment_kept():
     """chalice.test.Client swaps ``os.environ`` for a dict copy during each request and puts back what it
     found, so two requests from threads can leave the copy in place; what a later test sets would then never

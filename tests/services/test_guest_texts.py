@@ -9,6 +9,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from chalicelib import inline_queue
 from chalicelib.jobs import queue_handler
 from chalicelib.messaging import sms_segments
 from chalicelib.messaging.notifications import queueing
@@ -129,6 +130,23 @@ def test_a_cancellation_replaces_a_held_change_text(client, clock, due):
     assert put(client, f"/events/{event.id}/cancel_event", alice.token).status_code == 204
     queue_handler.process(due[0])
     assert _change_texts(guest) == [] and len(_cancel_texts(guest)) == 1
+
+
+def test_without_a_queue_a_text_put_off_overnight_is_kept_not_handled_again_at_once(client, clock):
+    """The in-process queue (tests, make run) cannot hold a message back: a handler putting its own kind off
+    called itself without end. It keeps the message instead, until it is due."""
+    alice, guest, _declined, _app_user, event = _party()
+    clock.now = datetime(2030, 1, 6, 4, 0, tzinfo=UTC)  # 23:00 in New York
+    _edit(client, alice, event, venue_name="Cafe Nord")
+    kept = inline_queue.put_off()
+    assert [message["type"] for message in kept] == [guest_texts.CHANGE_TEXTS_DUE]
+    assert _change_texts(guest) == []
+    clock.now = datetime(2030, 1, 6, 12, 59, tzinfo=UTC)  # 07:59: still quiet, kept again
+    assert inline_queue.run_put_off() == 1
+    assert _change_texts(guest) == [] and len(inline_queue.put_off()) == 1
+    clock.now = datetime(2030, 1, 6, 13, 0, tzinfo=UTC)  # 08:00
+    assert inline_queue.run_put_off() == 1
+    assert len(_change_texts(guest)) == 1 and inline_queue.put_off() == []
 
 
 def test_quiet_hours_hold_change_texts_until_eight_unless_the_event_is_close(client, clock, due):

@@ -23,7 +23,8 @@ SQS_BATCH = 10  # SQS's limit of entries in one SendMessageBatch / DeleteMessage
 
 def enqueue(message_type: str, *, delay_seconds: int = 0, **fields) -> bool:
     """Hand one trigger to the notifications queue; never raises. ``delay_seconds`` (at most 900) keeps it
-    out of sight that long (SQS's DelaySeconds); without a queue it is processed at once all the same.
+    out of sight that long (SQS's DelaySeconds); without a queue it is processed at once, unless it puts off
+    the kind of message being handled (chalicelib/inline_queue.py).
 
     Without a queue URL the message is processed here and now (local runs). Returns False when it
     could not be handed over (logged): the caller's own change stands, its notifications are lost.
@@ -35,7 +36,7 @@ def enqueue(message_type: str, *, delay_seconds: int = 0, **fields) -> bool:
             delay = {"DelaySeconds": delay_seconds} if delay_seconds else {}
             aws.sqs().send_message(QueueUrl=url, MessageBody=json.dumps(message), **delay)
         else:
-            _process_here(message)
+            _process_here(message, delay_seconds)
         return True
     except Exception:  # noqa: BLE001 - a notification never fails the request that caused it
         log.exception("notification %s for event %s not handed over", message_type, fields.get("event_id"))
@@ -60,5 +61,5 @@ def send_many(messages: list[dict]) -> None:
             raise RetryLater(f"{len(answer['Failed'])} reminder messages not queued")
 
 
-def _process_here(message: dict) -> None:
-    inline_queue.run(message)
+def _process_here(message: dict, delay_seconds: int = 0) -> None:
+    inline_queue.run(message, delay_seconds)
