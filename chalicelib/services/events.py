@@ -22,12 +22,13 @@ from datetime import datetime
 from chalicelib import invite_links, store
 from chalicelib.config import get_settings
 from chalicelib.domain import capacity, event_fields
+from chalicelib.domain.roles import Action
 from chalicelib.errors import Conflict, OutOfRange, ValidationError
 from chalicelib.ids import new_id
 from chalicelib.messaging import notifications
 from chalicelib.retry import AttemptsSpent, TryAgain, retry
 from chalicelib.services import guest_texts
-from chalicelib.services.event_reads import participant_view, require_live, require_owner, with_users
+from chalicelib.services.event_reads import participant_view, permitted_view, require_live, with_users
 from chalicelib.services.invitation_texts import reachable, send_invitation_texts
 from chalicelib.services.invitees import Invitees, check_invitees_fit, resolve_invitees
 from chalicelib.services.waitlist import fit_line_to_event, promote_waiting
@@ -152,8 +153,7 @@ def create_event(owner, data: EventInput) -> EventView:
 
 def update_event(caller, event_id: int, data: EventInput) -> EventView:
     """Owner only: invite more numbers, fill spots by hand, edit the event. 409 once cancelled."""
-    view = participant_view(caller, event_id)
-    require_owner(caller, view)
+    view = permitted_view(caller, event_id, _edit_action(data))
     require_live(view.event)
     told_before = guest_texts.told_state(view.event)  # what guests without the app were told, for change texts
     kept_deadline = None if data.rsvp_deadline == "" else (data.rsvp_deadline or view.event.rsvp_deadline)
@@ -223,6 +223,12 @@ def update_event(caller, event_id: int, data: EventInput) -> EventView:
             at=int(utcnow().timestamp()),
         )
     return with_users([view])[0]
+
+
+def _edit_action(data: EventInput) -> Action:
+    """INVITE for an edit carrying only ``invite_phone_numbers``, else EDIT."""
+    sent = [name for name, value in vars(data).items() if value is not None]
+    return Action.INVITE if sent == ["invite_phone_numbers"] else Action.EDIT
 
 
 DEADLINE_AFTER_EVENT = "The reply deadline must be at or before the event's date."
@@ -297,8 +303,7 @@ def cancel_event(caller, event_id: int) -> None:
     the invitees are one ``event_cancelled`` message; the queue handler writes the flags
     (ceil(invitations / 100) TransactWriteItems). If the message cannot be queued, the flags are
     written here instead. A repeated cancel queues it again while any flag is missing."""
-    view = participant_view(caller, event_id)
-    require_owner(caller, view)
+    view = permitted_view(caller, event_id, Action.CANCEL)
     was_live = not view.event.cancelled
     if was_live:
         event_store.mark_cancelled(view.event, utcnow())

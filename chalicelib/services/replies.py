@@ -16,12 +16,12 @@ from chalicelib import store
 from chalicelib.config import get_settings
 from chalicelib.domain import capacity
 from chalicelib.domain import waitlist as line_rules
+from chalicelib.domain.roles import Action, require, role_of
 from chalicelib.errors import Conflict, NotFound, OutOfRange, PermissionDenied
 from chalicelib.messaging import notifications
 from chalicelib.retry import AttemptsSpent, TryAgain, jittered, retry
 from chalicelib.services.event_reads import REPLIES_CLOSED, replies_closed, require_live
 from chalicelib.services.waitlist import fits, promote_waiting, spots_left
-from chalicelib.store import events as event_store
 from chalicelib.store import invitations as invitation_store
 from chalicelib.store import waitlist as waitlist_store
 from chalicelib.store.records import Event, Invitation
@@ -74,12 +74,11 @@ def rsvp(caller, event_id: int, *, accept: bool, message: str | None, extra_gues
 
 
 def _guest_state(caller, event_id: int) -> tuple[Invitation, Event]:
-    """The caller's invitation and META, read consistently: 404 when not invited, 403 for the owner."""
+    """The caller's invitation and META, read consistently, when the caller's role may reply (domain.roles)."""
     invitation, event = invitation_store.reply_state(event_id, caller.id)
-    if invitation is None or event is None:
+    if event is None:
         raise NotFound()
-    if invitation.role == event_store.OWNER:
-        raise PermissionDenied()
+    require(role_of(invitation), Action.REPLY)
     return invitation, event
 
 
@@ -187,12 +186,12 @@ def mark_seen(caller, event_id: int, invitation_id: int) -> tuple[Invitation, in
     """Only the invited person marks their invitation seen; one Query and one UpdateItem. Returns the
     invitation and its place on the waitlist."""
     invitations = invitation_store.invitations_of(event_id)
-    if not any(inv.user_id == caller.id for inv in invitations):
-        raise NotFound()
+    own = next((inv for inv in invitations if inv.user_id == caller.id), None)
+    require(role_of(own), Action.READ)
     target = next((inv for inv in invitations if inv.id == invitation_id), None)
     if target is None:
         raise NotFound()
-    if target.user_id != caller.id:
+    if target.user_id != caller.id:  # each person marks only their own invitation, the owner too
         raise PermissionDenied()
     if not target.has_seen:
         invitation_store.mark_seen(target)
