@@ -126,6 +126,28 @@ def mark_seen(invitation: Invitation) -> None:
     invitation.update(actions=[Invitation.has_seen.set(True)], condition=Invitation.pk.exists())
 
 
+def charge_guest_invites(invitation: Invitation, count: int, allowed: int) -> bool:
+    """Add ``count`` to the numbers this guest invited while the total stays within ``allowed`` (one
+    conditional UpdateItem); False when it would not."""
+    room = allowed - count
+    if room < 0:
+        return False
+    within = Invitation.guests_invited.does_not_exist() | (Invitation.guests_invited <= room)
+    try:
+        with refusals():
+            invitation.update(
+                actions=[Invitation.guests_invited.add(count)], condition=Invitation.pk.exists() & within
+            )
+    except Refused:
+        return False
+    return True
+
+
+def give_back_guest_invites(invitation: Invitation, count: int) -> None:
+    """Undo :func:`charge_guest_invites` for numbers that were not invited after all."""
+    invitation.update(actions=[Invitation.guests_invited.add(-count)], condition=Invitation.pk.exists())
+
+
 def save_new_invitations(invitations: list[Invitation], marks: Sequence = ()) -> list[Invitation]:
     """Store invitations of people not invited yet, 100 a transaction side by side; a person invited by a
     parallel edit keeps that invitation (and its reply). ``marks`` (store.users.invited_marks) go 100 a
