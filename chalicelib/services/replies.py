@@ -20,6 +20,7 @@ from chalicelib.domain.roles import Action, require, role_of
 from chalicelib.errors import Conflict, NotFound, OutOfRange, PermissionDenied
 from chalicelib.messaging import notifications
 from chalicelib.retry import AttemptsSpent, TryAgain, jittered, retry
+from chalicelib.services import cohosts
 from chalicelib.services.event_reads import REPLIES_CLOSED, replies_closed, require_live
 from chalicelib.services.waitlist import fits, promote_waiting, spots_left
 from chalicelib.store import invitations as invitation_store
@@ -159,6 +160,8 @@ def _decline(invitation: Invitation, event: Event, text: str) -> Reply:
         )
     invitation.has_accepted, invitation.extra_guests = False, 0
     invitation.rsvp_message, invitation.rsvp_time = text, now
+    if invitation.cohost:  # a co-host who declines is no longer one
+        cohosts.step_down(event.id, invitation)
     if previous is not False:
         _tell_owner(invitation, accepted=False, message=text)
     _promote_if_open(event, invitation, delta)

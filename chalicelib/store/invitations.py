@@ -226,3 +226,38 @@ def count_unanswered(user_id: int, *, above: str) -> int:
 def guest_invitations(user_id: int) -> Iterator[Invitation]:
     """The person's invitations as a guest (cancelled ones too): a Query of the ``by_user`` index."""
     return Invitation.by_user.query(user_pk(user_id), filter_condition=Invitation.role == GUEST)
+
+
+# --------------------------------------------------------------------------- co-hosts
+
+COHOST_COUNTER = 0  # the positions of a co-host transaction's items, for Refused.item_failed
+COHOST_INVITATION = 1
+
+
+def make_cohost(event: Event, invitation: Invitation, most: int) -> None:
+    """Mark a guest's invitation as a co-host's and count it on META, in one transaction: refused (Refused)
+    when META already counts ``most`` co-hosts, or the invitation is gone or already a co-host's."""
+    below_most = Event.cohost_count.does_not_exist() | (Event.cohost_count < most)
+    with refusals(), transact_write() as transaction:
+        transaction.update(
+            event, actions=[Event.cohost_count.add(1)], condition=Event.pk.exists() & below_most
+        )
+        transaction.update(
+            invitation,
+            actions=[Invitation.cohost.set(True)],
+            condition=Invitation.pk.exists() & (Invitation.role == GUEST) & Invitation.cohost.does_not_exist(),
+        )
+
+
+def end_cohost(event: Event, invitation: Invitation) -> bool:
+    """Give a co-host's place back: unmark the invitation and count one less on META, in one transaction.
+    False when the invitation was not (or no longer) a co-host's."""
+    try:
+        with refusals(), transact_write() as transaction:
+            transaction.update(event, actions=[Event.cohost_count.add(-1)], condition=Event.cohost_count > 0)
+            transaction.update(
+                invitation, actions=[Invitation.cohost.remove()], condition=Invitation.cohost == True  # noqa: E712
+            )
+    except Refused:
+        return False
+    return True
