@@ -48,7 +48,9 @@ ROUTES = [
     Route("GET", EVENT, Action.READ, 200),
     Route("PATCH", EVENT, Action.EDIT, 200, {"title": "New"}),
     Route("POST", EVENT, Action.EDIT, 200, {"title": "New"}),
-    Route("PATCH", EVENT, Action.INVITE, 200, {"invite_phone_numbers": ["{new_phone}"]}, event_fields={"guest_invites": 1}),
+    Route(
+        "PATCH", EVENT, Action.INVITE, 200, {"invite_phone_numbers": ["{new_phone}"]}, event_fields={"guest_invites": 1}
+    ),
     Route("PUT", EVENT + "/cancel_event", Action.CANCEL, 204),
     Route("POST", EVENT + "/accept", Action.REPLY, 200, {}),
     Route("POST", EVENT + "/reject", Action.REPLY, 200, {}),
