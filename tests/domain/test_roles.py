@@ -62,3 +62,12 @@ def test_role_of_an_invitation():
     assert role_of(_invitation("guest", cohost=True)) is Role.COHOST
     assert role_of(_invitation("guest", cohost=False)) is Role.GUEST
     assert role_of(_invitation("guest", cancelled=True)) is Role.GUEST  # a cancelled event is still shown
+
+
+def test_docs_roles_is_the_table_as_generated():
+    from pathlib import Path
+
+    from chalicelib.domain import roles
+
+    written = (Path(__file__).resolve().parents[2] / "docs" / "roles.md").read_text()
+    assert written == roles.markdown(), "run: python -m chalicelib.domain.roles > docs/roles.md"
