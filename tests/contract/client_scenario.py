@@ -43,7 +43,15 @@ from invites_client.api.conversation import (
     post_poll,
     suggest_time,
 )
-from invites_client.api.events import accept_invitation, create_event, get_event, list_events, update_event
+from invites_client.api.events import (
+    accept_invitation,
+    appoint_cohost,
+    create_event,
+    end_cohost,
+    get_event,
+    list_events,
+    update_event,
+)
 from invites_client.api.users import delete_me, get_me, get_my_data_export, request_my_data_export
 from invites_client.models import (
     Announcement,
@@ -231,6 +239,13 @@ def run(
     listed = expect(list_announcements.sync(created.id, client=as_guest), AnnouncementPage)
     check([a.id for a in listed.results] == [announced.id], f"announcements {listed!r}")
 
+    # The owner makes the guest a co-host (cohost_ids, is_cohost); the co-host steps down again: 204.
+    hosted = expect(appoint_cohost.sync(created.id, guest.id, client=as_owner), EventDetail)
+    check(hosted.cohost_ids == [guest.id], f"co-hosts {hosted.cohost_ids!r}")
+    check([row.is_cohost for row in hosted.invitees] == [False, True, False], f"rows {hosted.invitees!r}")
+    stepped = end_cohost.sync_detailed(created.id, guest.id, client=as_guest)
+    check(stepped.status_code == HTTPStatus.NO_CONTENT, f"end_cohost answered {stepped.status_code}")
+
     # The owner reads the detail.
     detail = expect(get_event.sync(created.id, client=as_owner), EventDetail)
     owner_row, guest_row, stranger_row = detail.invitees
@@ -240,6 +255,7 @@ def run(
     check(detail.spots_filled == 1 and detail.attendees_count == 2, f"spots {detail.spots_filled}")
     check(isinstance(detail.location, Coordinates) and detail.location.latitude == 48.8566, f"{detail.location!r}")
     check(len(detail.messages) == stored and [p.id for p in detail.polls] == [poll.id], "messages and polls")
+    check(detail.cohost_ids == [], f"co-hosts after stepping down {detail.cohost_ids!r}")
 
     # The guest becomes a favorite contact; which of the numbers have an account.
     favorites = [
