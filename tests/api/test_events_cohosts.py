@@ -98,3 +98,18 @@ def test_a_cohost_edits_invites_announces_and_nudges_but_does_not_cancel(client)
     cancel = client.http.put(f"{base}/cancel_event", headers={"Authorization": f"Bearer {cohost.token}"})
     assert cancel.status_code == 403 and body(cancel) == FORBIDDEN
     assert stored_event(event.id).cancelled is not True
+
+
+def test_a_cohosts_invites_are_charged_to_the_cohosts_own_allowance(client, override_settings):
+    override_settings(contact_lookup_numbers_per_user_per_day=10)
+    owner, cohost = make_person("Owner"), make_person("Cohost")
+    event = make_event(owner, cohost)
+    _appoint(client, event.id, owner, cohost.user.id)
+    base = f"/events/{event.id}"
+    many = [phone() for _ in range(8)]
+    assert post_json(client, base, {"invite_phone_numbers": many}, cohost.token, method="PATCH").status_code == 200
+    # the co-host has 2 numbers left, the owner 9 (the co-host was the first)
+    over = post_json(client, base, {"invite_phone_numbers": [phone() for _ in range(3)]}, cohost.token, method="PATCH")
+    assert over.status_code == 429
+    fine = post_json(client, base, {"invite_phone_numbers": [phone() for _ in range(9)]}, owner.token, method="PATCH")
+    assert fine.status_code == 200 and len(body(fine)["invitees"]) == 2 + 8 + 9
