@@ -71,3 +71,11 @@ def test_docs_roles_is_the_table_as_generated():
 
     written = (Path(__file__).resolve().parents[2] / "docs" / "roles.md").read_text()
     assert written == roles.markdown(), "run: python -m chalicelib.domain.roles > docs/roles.md"
+
+
+def test_talking_and_reading_are_for_every_participant():
+    # the conversation's writes check only that the caller has an invitation (in the same transaction)
+    from chalicelib.domain.roles import PERMITTED, Action, Role
+
+    participants = {Role.OWNER, Role.COHOST, Role.GUEST}
+    assert PERMITTED[Action.TALK] == participants and PERMITTED[Action.READ] == participants
