@@ -113,3 +113,27 @@ def test_a_cohosts_invites_are_charged_to_the_cohosts_own_allowance(client, over
     assert over.status_code == 429
     fine = post_json(client, base, {"invite_phone_numbers": [phone() for _ in range(9)]}, owner.token, method="PATCH")
     assert fine.status_code == 200 and len(body(fine)["invitees"]) == 2 + 8 + 9
+
+
+def test_a_cancelled_event_takes_no_cohosts(client):
+    owner, guest = make_person("Owner"), make_person("Guest")
+    event = make_event(owner, guest)
+    client.http.put(f"/events/{event.id}/cancel_event", headers={"Authorization": f"Bearer {owner.token}"})
+    refused = _appoint(client, event.id, owner, guest.user.id)
+    assert refused.status_code == 409 and body(refused) == {"detail": "This event has been cancelled."}
+    assert not stored_event(event.id).cohost_count
+
+
+def test_appointments_that_keep_colliding_answer_503_with_retry_after_and_change_nothing(client, monkeypatch):
+    from chalicelib import store
+    from chalicelib.store import invitations as invitation_store
+
+    def collide(*_args, **_kwargs):
+        raise store.Contended()
+
+    monkeypatch.setattr(invitation_store, "make_cohost", collide)
+    owner, guest = make_person("Owner"), make_person("Guest")
+    event = make_event(owner, guest)
+    refused = _appoint(client, event.id, owner, guest.user.id)
+    assert refused.status_code == 503 and int(refused.headers["Retry-After"]) > 0
+    assert body(get(client, f"/events/{event.id}", owner.token))["cohost_ids"] == []
