@@ -137,3 +137,16 @@ def test_appointments_that_keep_colliding_answer_503_with_retry_after_and_change
     refused = _appoint(client, event.id, owner, guest.user.id)
     assert refused.status_code == 503 and int(refused.headers["Retry-After"]) > 0
     assert body(get(client, f"/events/{event.id}", owner.token))["cohost_ids"] == []
+
+
+def test_lists_and_the_timeline_show_cohost_ids(client):
+    owner, cohost = make_person("Owner"), make_person("Cohost")
+    event = make_event(owner, cohost)
+    _appoint(client, event.id, owner, cohost.user.id)
+    listed = body(get(client, "/events", cohost.token))["results"]
+    assert [(e["id"], e["cohost_ids"]) for e in listed] == [(event.id, [cohost.user.id])]
+    timeline = body(get(client, "/events/timeline?type=received", cohost.token))
+    rows = timeline["results"] if isinstance(timeline, dict) else timeline
+    assert [(e["id"], e["cohost_ids"]) for e in rows] == [(event.id, [cohost.user.id])]
+    row = next(r for r in rows[0]["invitees"] if r["user_id"] == cohost.user.id)
+    assert row["is_cohost"] is True
