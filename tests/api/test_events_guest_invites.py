@@ -61,3 +61,16 @@ def test_any_other_field_from_a_guest_stays_403(client):
         client, f"/events/{event.id}", {"invite_phone_numbers": [phone()], "title": "Mine"}, guest.token, method="PATCH"
     )
     assert refused.status_code == 403 and body(refused) == FORBIDDEN
+
+
+def test_a_guests_invites_keep_the_events_invitee_cap_and_a_refusal_costs_nothing(client, override_settings):
+    override_settings(invitees_per_event=3)
+    owner, guest = make_person("Owner"), make_person("Guest")
+    event = make_event(owner, guest, guest_invites=5)
+    refused = _invite(client, event.id, guest, [phone(), phone(), phone()])
+    assert refused.status_code == 400 and body(refused) == {
+        "invite_phone_numbers": ["An event can have at most 3 invitees."]
+    }
+    assert len(_invitee_ids(client, event.id, owner)) == 2
+    assert _invite(client, event.id, guest, [phone(), phone()]).status_code == 200
+    assert len(_invitee_ids(client, event.id, owner)) == 4
