@@ -153,7 +153,8 @@ def create_event(owner, data: EventInput) -> EventView:
 
 
 def update_event(caller, event_id: int, data: EventInput) -> EventView:
-    """Owner only: invite more numbers, fill spots by hand, edit the event. 409 once cancelled."""
+    """The owner and co-hosts invite more numbers, fill spots by hand, edit the event; a guest only invites,
+    within the event's ``guest_invites`` (domain.roles). 409 once cancelled."""
     view = permitted_view(caller, event_id, _edit_action(data))
     require_live(view.event)
     as_guest = role_in(caller, view) == Role.GUEST
@@ -311,7 +312,7 @@ def _edit_of(data: EventInput) -> EventEdit:
     )
 
 
-def _invite_more(owner, view: EventView, invitees: Invitees, textable: list) -> list[int]:
+def _invite_more(inviter, view: EventView, invitees: Invitees, textable: list) -> list[int]:
     """Store the new invitations (text ``textable`` or push their people); returns their user ids."""
     now = utcnow()
     ids = _distinct_ids(len(invitees.users))
@@ -319,17 +320,17 @@ def _invite_more(owner, view: EventView, invitees: Invitees, textable: list) -> 
         event_store.new_invitation(view.event, user.id, GUEST, inv_id, now)
         for user, inv_id in zip(invitees.users, ids, strict=True)
     ]
-    if owner.id != view.event.owner_id:
+    if inviter.id != view.event.owner_id:
         for invitation in added:
-            invitation.invited_by = owner.id
+            invitation.invited_by = inviter.id
     texted = {user.id for user in invitees.to_text}
     links = invite_links.attach_links(inv for inv in added if inv.user_id in texted)
 
     stored = save_new_invitations(added, invitees.marks)
     view.invitations += stored
     invited = {inv.user_id for inv in stored}
-    send_invitation_texts(owner, view.event, [user for user in textable if user.id in invited], links)
-    _enqueue_new_invites(owner, view.event, [user for user in invitees.users if user.id in invited])
+    send_invitation_texts(inviter, view.event, [user for user in textable if user.id in invited], links)
+    _enqueue_new_invites(inviter, view.event, [user for user in invitees.users if user.id in invited])
     return sorted(invited)
 
 
