@@ -174,11 +174,14 @@ def update_event(caller, event_id: int, data: EventInput) -> EventView:
     if as_guest and adding and not invitation_store.charge_guest_invites(own, adding, _guest_allowance(view)):
         raise PermissionDenied(CANNOT_INVITE_MORE)
     try:
-        return _edit_and_invite(caller, event_id, data, view, invitees, textable, told_before)
+        view, added = _edit_and_invite(caller, event_id, data, view, invitees, textable, told_before)
     except Exception:
         if as_guest and adding:
             invitation_store.give_back_guest_invites(own, adding)
         raise
+    if as_guest and len(added) < adding:  # some were invited by someone else meanwhile: not this guest's
+        invitation_store.give_back_guest_invites(own, adding - len(added))
+    return view
 
 
 CANNOT_INVITE_MORE = "You cannot invite more people to this event."
@@ -200,7 +203,10 @@ def _guest_room(view: EventView, caller) -> None:
         raise PermissionDenied(CANNOT_INVITE_MORE)
 
 
-def _edit_and_invite(caller, event_id: int, data: EventInput, view: EventView, invitees, textable, told_before):
+def _edit_and_invite(
+    caller, event_id: int, data: EventInput, view: EventView, invitees, textable, told_before
+) -> tuple[EventView, list[int]]:
+    """The edit, then the new invitations: the event as it is now and the user ids invited."""
     adding = len(invitees.users)
     before: dict[str, int] = {}  # the total and maximum the edit replaced
 
@@ -258,7 +264,7 @@ def _edit_and_invite(caller, event_id: int, data: EventInput, view: EventView, i
             before=told_before,
             at=int(utcnow().timestamp()),
         )
-    return with_users([view])[0]
+    return with_users([view])[0], added
 
 
 def _edit_action(data: EventInput) -> Action:
