@@ -228,11 +228,14 @@ def guest_invitations(user_id: int) -> Iterator[Invitation]:
     return Invitation.by_user.query(user_pk(user_id), filter_condition=Invitation.role == GUEST)
 
 
+def give_page_link(invitation: Invitation, link_hash: str) -> None:
+    """Give the invitation a page link: its first (``link_hash``) when it has none, else its second
+    (``notice_link_hash``, replacing an earlier second one), so the link texted first keeps working."""
+    attribute = Invitation.notice_link_hash if invitation.link_hash else Invitation.link_hash
+    invitation.update(actions=[attribute.set(link_hash)], condition=Invitation.pk.exists())
+
+
 # --------------------------------------------------------------------------- co-hosts
-
-COHOST_COUNTER = 0  # the positions of a co-host transaction's items, for Refused.item_failed
-COHOST_INVITATION = 1
-
 
 def make_cohost(event: Event, invitation: Invitation, most: int) -> None:
     """Mark a guest's invitation as a co-host's and count it on META, in one transaction: refused (Refused)

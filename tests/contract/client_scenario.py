@@ -49,7 +49,10 @@ from invites_client.api.events import (
     create_event,
     end_cohost,
     get_event,
+    join_event,
     list_events,
+    list_join_requests,
+    new_join_link,
     update_event,
 )
 from invites_client.api.users import delete_me, get_me, get_my_data_export, request_my_data_export
@@ -69,6 +72,8 @@ from invites_client.models import (
     FavoriteContact,
     FavoriteContactInput,
     Invitation,
+    JoinInput,
+    JoinLink,
     MessageInput,
     MessageInputErrors,
     MessageLimitReached,
@@ -245,6 +250,15 @@ def run(
     check([row.is_cohost for row in hosted.invitees] == [False, True, False], f"rows {hosted.invitees!r}")
     stepped = end_cohost.sync_detailed(created.id, guest.id, client=as_guest)
     check(stepped.status_code == HTTPStatus.NO_CONTENT, f"end_cohost answered {stepped.status_code}")
+
+    # The host makes the event's join link; the event is invite-only (the default), so the link opens
+    # nothing yet (404), and there are no requests to decide.
+    link = expect(new_join_link.sync(created.id, client=as_owner), JoinLink)
+    check(link.join_mode.value == "invite_only" and "/j/" in link.url, f"join link {link!r}")
+    code = link.url.rsplit("/j/", 1)[1]
+    expect(join_event.sync(client=as_guest, body=JoinInput(code=code)), NotFound)
+    requests = list_join_requests.sync(created.id, client=as_owner)
+    check(requests == [], f"join requests {requests!r}")
 
     # The owner reads the detail.
     detail = expect(get_event.sync(created.id, client=as_owner), EventDetail)
