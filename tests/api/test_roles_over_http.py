@@ -63,6 +63,8 @@ ROUTES = [
     Route("POST", EVENT + "/announcements", Action.ANNOUNCE, 201, {"text": "Bring snacks"}),
     Route("GET", EVENT + "/announcements", Action.READ, 200),
     Route("POST", EVENT + "/nudge", Action.NUDGE, 200, {}),
+    Route("POST", EVENT + "/join_link", Action.SHARE_JOIN_LINK, 200),
+    Route("GET", EVENT + "/join_requests", Action.DECIDE_JOIN_REQUESTS, 200),
     Route("PUT", EVENT + "/cohosts/{guest_id}", Action.APPOINT_COHOSTS, 200),
     Route("DELETE", EVENT + "/cohosts/{cohost_id}", Action.APPOINT_COHOSTS, 204),
     # one's own path: a co-host steps down; the owner may end anyone's role (none here: no change)
