@@ -6,7 +6,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from chalicelib.domain.roles import PERMITTED, Action, Role, require, role_of
+from chalicelib.domain.roles import PERMITTED, Action, Role, is_host, require, role_of
 from chalicelib.errors import NotFound, PermissionDenied
 
 HOSTS = {Role.OWNER, Role.COHOST}
@@ -79,3 +79,8 @@ def test_talking_and_reading_are_for_every_participant():
 
     participants = {Role.OWNER, Role.COHOST, Role.GUEST}
     assert PERMITTED[Action.TALK] == participants and PERMITTED[Action.READ] == participants
+
+
+@pytest.mark.parametrize("role", list(Role))
+def test_the_hosts_are_the_owner_and_the_cohosts(role):
+    assert is_host(role) is (role in HOSTS)
