@@ -358,3 +358,19 @@ def mark_seen(ctx: RequestContext):
     invitation_id = ctx.path_id("invitation_id")
     invitation, position = replies.mark_seen(ctx.user, event_id, invitation_id)
     return representations.invitation_json(invitation, ctx.user, position)
+
+
+@blueprint.route("/events/{event_id}/cohosts/{user_id}", ["PUT"], body=NO_BODY)
+def appoint_cohost(ctx: RequestContext):
+    from chalicelib.services import cohosts  # event writes: off the API's cold start
+
+    view = cohosts.appoint(ctx.user, ctx.path_id("event_id"), ctx.path_id("user_id"))
+    return representations.event_json(view, ctx.user.id, representations.DETAIL)
+
+
+@blueprint.route("/events/{event_id}/cohosts/{user_id}", ["DELETE"], body=NO_BODY)
+def end_cohost(ctx: RequestContext):
+    from chalicelib.services import cohosts  # event writes: off the API's cold start
+
+    cohosts.end(ctx.user, ctx.path_id("event_id"), ctx.path_id("user_id"))
+    return NO_CONTENT

@@ -105,3 +105,37 @@ def require(role: Role, action: Action) -> None:
     if role in (Role.STRANGER, Role.LINK_HOLDER):
         raise NotFound()
     raise PermissionDenied()
+
+
+_ROLE_WORDS = {
+    Role.OWNER: "owner",
+    Role.COHOST: "co-host",
+    Role.GUEST: "guest",
+    Role.LINK_HOLDER: "link holder",
+    Role.STRANGER: "stranger",
+}
+
+
+def markdown() -> str:
+    """docs/roles.md: ``PERMITTED`` as a table, one row an action, one column a role."""
+    lines = [
+        "# Roles: who may do what to an event",
+        "",
+        "Generated from `chalicelib/domain/roles.py` (`python -m chalicelib.domain.roles > docs/roles.md`); do",
+        "not edit by hand. A person's role comes from their invitation: the owner, a co-host (an invitee the",
+        "owner made one, at most 5 an event), a guest, a link holder (signed in with a join link's code, not",
+        "invited) or a stranger. Outside the allowed roles, a stranger or link holder is answered 404 (the",
+        "event looks like no event at all) and a participant 403. Rules beyond the role (a guest's",
+        "`guest_invites`, the `guest_list` and `place_visibility` settings) are applied by the services on top.",
+        "",
+        "| action | " + " | ".join(_ROLE_WORDS[role] for role in Role) + " |",
+        "|---|" + "---|" * len(Role),
+    ]
+    for action, roles in PERMITTED.items():
+        marks = " | ".join("yes" if role in roles else "" for role in Role)
+        lines.append(f"| `{action.value}` | {marks} |")
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    print(markdown(), end="")

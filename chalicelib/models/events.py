@@ -217,6 +217,8 @@ class Invitation(EventsTable, discriminator="invitation"):
     owner_id = NumberAttribute()
     role = UnicodeAttribute()  # "owner" or "guest"
     cohost = BooleanAttribute(null=True)  # a guest the owner made a co-host (domain.roles)
+    guests_invited = NumberAttribute(null=True)  # numbers this guest added, at most the event's guest_invites
+    invited_by = NumberAttribute(null=True)  # the user who added this invitee when not the owner
     has_seen = BooleanAttribute(default=False)
     has_accepted = BooleanAttribute(null=True)
     rsvp_message = UnicodeAttribute(default="")

@@ -6,10 +6,11 @@ and texts go from there (services/host_messages.py)."""
 from __future__ import annotations
 
 from chalicelib import limits
+from chalicelib.domain.roles import Action
 from chalicelib.errors import Conflict
 from chalicelib.ids import new_id
 from chalicelib.messaging import notifications
-from chalicelib.services.event_reads import participant_view, require_owner
+from chalicelib.services.event_reads import permitted_view
 from chalicelib.services.host_messages import ANNOUNCEMENT, NO_REPLY, NUDGE, audience_of
 from chalicelib.services.ratelimit import RollingLimit, charge_together
 from chalicelib.store import announcements as store
@@ -18,9 +19,8 @@ from chalicelib.timeutil import utcnow
 OVER = "This event is over."
 
 
-def _live_owned_view(caller, event_id: int):
-    view = participant_view(caller, event_id)
-    require_owner(caller, view)
+def _live_hosted_view(caller, event_id: int, action: Action):
+    view = permitted_view(caller, event_id, action)
     if view.event.cancelled or view.event.event_date <= utcnow():
         raise Conflict(OVER)
     return view
@@ -29,7 +29,7 @@ def _live_owned_view(caller, event_id: int):
 def announce(caller, event_id: int, text: str, audience: list[str]):
     """Store the announcement (``ANNOUNCEMENTS_PER_EVENT_PER_DAY`` in any 24 hours: 429) and queue its pushes
     and texts."""
-    view = _live_owned_view(caller, event_id)
+    view = _live_hosted_view(caller, event_id, Action.ANNOUNCE)
     charge_together([(RollingLimit.of(limits.ANNOUNCEMENTS, event_id), 1)])
     announcement = store.save_announcement(view.event.id, new_id(), caller.id, text, audience, utcnow())
     notifications.enqueue(ANNOUNCEMENT, event_id=view.event.id, announcement_id=announcement.id)
@@ -38,13 +38,13 @@ def announce(caller, event_id: int, text: str, audience: list[str]):
 
 def list_announcements(caller, event_id: int) -> list:
     """The event's announcements, newest first: for the owner and the invitees."""
-    participant_view(caller, event_id)
+    permitted_view(caller, event_id, Action.READ)
     return store.announcements_of(event_id)
 
 
 def nudge(caller, event_id: int) -> int:
     """Remind everyone who has not answered (``NUDGES_PER_EVENT_PER_DAY`` in any 24 hours: 429); how many they are."""
-    view = _live_owned_view(caller, event_id)
+    view = _live_hosted_view(caller, event_id, Action.NUDGE)
     charge_together([(RollingLimit.of(limits.NUDGES, event_id), 1)])
     silent = audience_of(view, [NO_REPLY])
     if silent:

@@ -13,6 +13,7 @@ from datetime import datetime
 
 from chalicelib import store
 from chalicelib.config import get_settings
+from chalicelib.domain.roles import Action, require, role_of
 from chalicelib.errors import Conflict, NotFound, Required, ServiceUnavailable, ValidationError
 from chalicelib.ids import new_id
 from chalicelib.retry import linear, retry
@@ -49,8 +50,8 @@ def _store_counted(user, event_id: int, item, counter: str, limit: int) -> None:
         try:
             conversation_store.store_counted(user.id, event_id, item, counter, limit)
         except store.Refused as refused:
-            if refused.item_failed(MEMBERSHIP):
-                raise NotFound() from None
+            if refused.item_failed(MEMBERSHIP):  # no invitation of the caller: a stranger to the event
+                require(role_of(None), Action.TALK)
             if refused.item_failed(COUNTER):
                 event = _live_event_or_raise(event_id)
                 if (getattr(event, counter) or 0) >= limit:
@@ -156,5 +157,5 @@ def suggest_time(user, event_id: int, data: SuggestionInput):
 def list_time_suggestions(user, event_id: int):
     """Oldest first; 404 unless the caller is the owner or an invitee."""
     if not conversation_store.is_invited(event_id, user.id):
-        raise NotFound()
+        require(role_of(None), Action.READ)
     return conversation_store.time_suggestions(event_id)

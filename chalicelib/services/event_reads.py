@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from chalicelib.domain.roles import Action, Role, require, role_of
-from chalicelib.errors import Conflict, NotFound, PageOutOfRange, PermissionDenied
+from chalicelib.errors import Conflict, NotFound, PageOutOfRange
 from chalicelib.parallel import parallel_map
 from chalicelib.store.events import (
     GUEST,
@@ -50,10 +50,7 @@ def with_users(views: list[EventView]) -> list[EventView]:
 
 def participant_view(caller, event_id: int) -> EventView:
     """The event as its owner or an invitee may see it (no people yet); 404 for anyone else."""
-    view = load_partition(event_id)
-    if view is None or view.invitation_of(caller.id) is None and view.event.owner_id != caller.id:
-        raise NotFound()
-    return view
+    return permitted_view(caller, event_id, Action.READ)
 
 
 def role_in(caller, view: EventView) -> Role:
@@ -74,11 +71,6 @@ def permitted_view(caller, event_id: int, action: Action) -> EventView:
 def get_event(caller, event_id: int) -> EventView:
     """Detail: one Query plus one BatchGetItem."""
     return with_users([participant_view(caller, event_id)])[0]
-
-
-def require_owner(caller, view: EventView) -> None:
-    if view.event.owner_id != caller.id:
-        raise PermissionDenied()
 
 
 def require_live(event) -> None:

@@ -22,16 +22,18 @@ from datetime import datetime
 from chalicelib import invite_links, store
 from chalicelib.config import get_settings
 from chalicelib.domain import capacity, event_fields, questions
-from chalicelib.errors import Conflict, OutOfRange, ValidationError
+from chalicelib.domain.roles import Action, Role
+from chalicelib.errors import Conflict, OutOfRange, PermissionDenied, ValidationError
 from chalicelib.ids import new_id
 from chalicelib.messaging import notifications
 from chalicelib.retry import AttemptsSpent, TryAgain, retry
 from chalicelib.services import guest_texts
-from chalicelib.services.event_reads import participant_view, require_live, require_owner, with_users
+from chalicelib.services.event_reads import participant_view, permitted_view, require_live, role_in, with_users
 from chalicelib.services.invitation_texts import reachable, send_invitation_texts
 from chalicelib.services.invitees import Invitees, check_invitees_fit, resolve_invitees
 from chalicelib.services.waitlist import fit_line_to_event, promote_waiting
 from chalicelib.store import events as event_store
+from chalicelib.store import invitations as invitation_store
 from chalicelib.store.events import GUEST, OWNER, EventEdit, EventView, flag_invitations_cancelled
 from chalicelib.store.invitations import save_new_invitations
 from chalicelib.timeutil import format_datetime, utcnow
@@ -155,10 +157,13 @@ def create_event(owner, data: EventInput) -> EventView:
 
 
 def update_event(caller, event_id: int, data: EventInput) -> EventView:
-    """Owner only: invite more numbers, fill spots by hand, edit the event. 409 once cancelled."""
-    view = participant_view(caller, event_id)
-    require_owner(caller, view)
+    """The owner and co-hosts invite more numbers, fill spots by hand, edit the event; a guest only invites,
+    within the event's ``guest_invites`` (domain.roles). 409 once cancelled."""
+    view = permitted_view(caller, event_id, _edit_action(data))
     require_live(view.event)
+    as_guest = role_in(caller, view) == Role.GUEST
+    if as_guest:
+        _guest_room(view, caller)
     told_before = guest_texts.told_state(view.event)  # what guests without the app were told, for change texts
     kept_deadline = None if data.rsvp_deadline == "" else (data.rsvp_deadline or view.event.rsvp_deadline)
     _check_deadline(kept_deadline, data.event_date or view.event.event_date)
@@ -169,7 +174,44 @@ def update_event(caller, event_id: int, data: EventInput) -> EventView:
     invitees = resolve_invitees(caller, data.invite_phone_numbers or [], skip_user_ids=existing, view=view)
     adding = len(invitees.users)
     textable = reachable(invitees.to_text)  # before the edit: a 503 here leaves the event as it was
+    own = view.invitation_of(caller.id)
+    if as_guest and adding and not invitation_store.charge_guest_invites(own, adding, _guest_allowance(view)):
+        raise PermissionDenied(CANNOT_INVITE_MORE)
+    try:
+        view, added = _edit_and_invite(caller, event_id, data, view, invitees, textable, told_before)
+    except Exception:
+        if as_guest and adding:
+            invitation_store.give_back_guest_invites(own, adding)
+        raise
+    if as_guest and len(added) < adding:  # some were invited by someone else meanwhile: not this guest's
+        invitation_store.give_back_guest_invites(own, adding - len(added))
+    return view
 
+
+CANNOT_INVITE_MORE = "You cannot invite more people to this event."
+
+
+def _guest_allowance(view: EventView) -> int:
+    return int(view.event.guest_invites or 0)
+
+
+def _guest_room(view: EventView, caller) -> None:
+    """A guest adds numbers only while the event lets guests invite (else 403 as for any edit) and within
+    what is left of their ``guest_invites`` (else 403 saying so). The stored count is checked again by the
+    conditional write that charges it."""
+    allowed = _guest_allowance(view)
+    if not allowed:
+        raise PermissionDenied()
+    used = int(view.invitation_of(caller.id).guests_invited or 0)
+    if used >= allowed:
+        raise PermissionDenied(CANNOT_INVITE_MORE)
+
+
+def _edit_and_invite(
+    caller, event_id: int, data: EventInput, view: EventView, invitees, textable, told_before
+) -> tuple[EventView, list[int]]:
+    """The edit, then the new invitations: the event as it is now and the user ids invited."""
+    adding = len(invitees.users)
     before: dict[str, int] = {}  # the total and maximum the edit replaced
 
     def edit(_attempt: int):
@@ -231,7 +273,13 @@ def update_event(caller, event_id: int, data: EventInput) -> EventView:
             before=told_before,
             at=int(utcnow().timestamp()),
         )
-    return with_users([view])[0]
+    return with_users([view])[0], added
+
+
+def _edit_action(data: EventInput) -> Action:
+    """INVITE for an edit carrying only ``invite_phone_numbers``, else EDIT."""
+    sent = [name for name, value in vars(data).items() if value is not None]
+    return Action.INVITE if sent == ["invite_phone_numbers"] else Action.EDIT
 
 
 DEADLINE_AFTER_EVENT = "The reply deadline must be at or before the event's date."
@@ -279,7 +327,7 @@ def _edit_of(data: EventInput) -> EventEdit:
     )
 
 
-def _invite_more(owner, view: EventView, invitees: Invitees, textable: list) -> list[int]:
+def _invite_more(inviter, view: EventView, invitees: Invitees, textable: list) -> list[int]:
     """Store the new invitations (text ``textable`` or push their people); returns their user ids."""
     now = utcnow()
     ids = _distinct_ids(len(invitees.users))
@@ -287,14 +335,17 @@ def _invite_more(owner, view: EventView, invitees: Invitees, textable: list) -> 
         event_store.new_invitation(view.event, user.id, GUEST, inv_id, now)
         for user, inv_id in zip(invitees.users, ids, strict=True)
     ]
+    if inviter.id != view.event.owner_id:
+        for invitation in added:
+            invitation.invited_by = inviter.id
     texted = {user.id for user in invitees.to_text}
     links = invite_links.attach_links(inv for inv in added if inv.user_id in texted)
 
     stored = save_new_invitations(added, invitees.marks)
     view.invitations += stored
     invited = {inv.user_id for inv in stored}
-    send_invitation_texts(owner, view.event, [user for user in textable if user.id in invited], links)
-    _enqueue_new_invites(owner, view.event, [user for user in invitees.users if user.id in invited])
+    send_invitation_texts(inviter, view.event, [user for user in textable if user.id in invited], links)
+    _enqueue_new_invites(inviter, view.event, [user for user in invitees.users if user.id in invited])
     return sorted(invited)
 
 
@@ -306,8 +357,7 @@ def cancel_event(caller, event_id: int) -> None:
     the invitees are one ``event_cancelled`` message; the queue handler writes the flags
     (ceil(invitations / 100) TransactWriteItems). If the message cannot be queued, the flags are
     written here instead. A repeated cancel queues it again while any flag is missing."""
-    view = participant_view(caller, event_id)
-    require_owner(caller, view)
+    view = permitted_view(caller, event_id, Action.CANCEL)
     was_live = not view.event.cancelled
     if was_live:
         event_store.mark_cancelled(view.event, utcnow())

@@ -20,9 +20,9 @@ from chalicelib.domain.roles import Action, require, role_of
 from chalicelib.errors import Conflict, NotFound, OutOfRange, PermissionDenied, ValidationError
 from chalicelib.messaging import notifications
 from chalicelib.retry import AttemptsSpent, TryAgain, jittered, retry
+from chalicelib.services import cohosts
 from chalicelib.services.event_reads import REPLIES_CLOSED, replies_closed, require_live
 from chalicelib.services.waitlist import fits, promote_waiting, spots_left
-from chalicelib.store import events as event_store
 from chalicelib.store import invitations as invitation_store
 from chalicelib.store import users as user_store
 from chalicelib.store import waitlist as waitlist_store
@@ -79,8 +79,7 @@ def reply_for_guest(caller, event_id: int, user_id: int, *, accept: bool, extra_
         invitation, event = invitation_store.reply_state(event_id, user_id)
         if invitation is None or event is None:
             raise NotFound()
-        if invitation.role == event_store.OWNER:
-            raise PermissionDenied()
+        require(role_of(invitation), Action.REPLY)  # the owner's own invitation takes no reply: 403
         return invitation, event
 
     reply = _reply(state, accept, None, extra_guests, by_host=True)
@@ -120,12 +119,11 @@ def _reply(
 
 
 def _guest_state(caller, event_id: int) -> tuple[Invitation, Event]:
-    """The caller's invitation and META, read consistently: 404 when not invited, 403 for the owner."""
+    """The caller's invitation and META, read consistently, when the caller's role may reply (domain.roles)."""
     invitation, event = invitation_store.reply_state(event_id, caller.id)
-    if invitation is None or event is None:
+    if event is None:
         raise NotFound()
-    if invitation.role == event_store.OWNER:
-        raise PermissionDenied()
+    require(role_of(invitation), Action.REPLY)
     return invitation, event
 
 
@@ -246,6 +244,8 @@ def _decline(invitation: Invitation, event: Event, text: str, by_host: bool) -> 
         )
     invitation.has_accepted, invitation.extra_guests = False, 0
     invitation.rsvp_message, invitation.rsvp_time, invitation.replied_by_host = text, now, by_host or None
+    if invitation.cohost:  # a co-host who declines is no longer one
+        cohosts.step_down(event.id, invitation)
     if previous is not False and not by_host:
         _tell_owner(invitation, accepted=False, message=text)
     _promote_if_open(event, invitation, delta)
@@ -273,12 +273,12 @@ def mark_seen(caller, event_id: int, invitation_id: int) -> tuple[Invitation, in
     """Only the invited person marks their invitation seen; one Query and one UpdateItem. Returns the
     invitation and its place on the waitlist."""
     invitations = invitation_store.invitations_of(event_id)
-    if not any(inv.user_id == caller.id for inv in invitations):
-        raise NotFound()
+    own = next((inv for inv in invitations if inv.user_id == caller.id), None)
+    require(role_of(own), Action.READ)
     target = next((inv for inv in invitations if inv.id == invitation_id), None)
     if target is None:
         raise NotFound()
-    if target.user_id != caller.id:
+    if target.user_id != caller.id:  # each person marks only their own invitation, the owner too
         raise PermissionDenied()
     if not target.has_seen:
         invitation_store.mark_seen(target)

@@ -145,6 +145,7 @@ def invitee_json(invitation: Invitation, user: User | None, style: str, waitlist
         "created": format_datetime(invitation.created),
         "extra_guests": 0 if is_owner else int(invitation.extra_guests or 0),
         "waitlist_position": waitlist_position,
+        "is_cohost": bool(invitation.cohost),
         "replied_by_host": bool(invitation.replied_by_host),
     }
     if style == DETAIL:
@@ -229,6 +230,7 @@ def event_json(view: EventView, caller_id: int, style: str) -> dict:
         "time_zone": event.time_zone or None,
         "duration_minutes": localtime.duration_minutes(event),
         "owner": owner_json(view.users.get(event.owner_id), event.owner_id),
+        "cohost_ids": sorted(inv.user_id for inv in view.invitations if inv.cohost),
         "messages": [message_json(msg, view.users.get(msg.user_id)) for msg in view.messages],
         "polls": [poll_json(poll) for poll in view.polls],
     }

@@ -228,7 +228,8 @@ def _delete_written(event_id: int, meta: Event | None, items: list) -> None:
 
 def _delete_invitation(event_id: int, meta: Event | None, invitation: Invitation) -> None:
     """The invitation, with the party's spots given back when accepted, or its place in the waitlist
-    (its WAIT# item and META's ``waiting_count``) when waiting; conditional on the reply and party read."""
+    (its WAIT# item and META's ``waiting_count``) when waiting, and a co-host's place; conditional on the
+    reply, party and co-host flag read."""
     spots = party_of(invitation)
     actions = [Event.accepted_count.add(-spots), Event.spots_filled.add(-spots)] if spots else []
     if invitation.wait_key:
@@ -236,6 +237,11 @@ def _delete_invitation(event_id: int, meta: Event | None, invitation: Invitation
         unchanged = Invitation.wait_key == invitation.wait_key
     else:
         unchanged = unchanged_reply(invitation)
+    if invitation.cohost:  # a co-host's place is given back with the invitation
+        actions.append(Event.cohost_count.add(-1))
+        unchanged = unchanged & (Invitation.cohost == True)  # noqa: E712
+    else:
+        unchanged = unchanged & Invitation.cohost.does_not_exist()
     with transact_write() as transaction:
         transaction.delete(invitation, condition=Invitation.pk.exists() & unchanged)
         if invitation.wait_key:

@@ -136,6 +136,28 @@ def mark_seen(invitation: Invitation) -> None:
     invitation.update(actions=[Invitation.has_seen.set(True)], condition=Invitation.pk.exists())
 
 
+def charge_guest_invites(invitation: Invitation, count: int, allowed: int) -> bool:
+    """Add ``count`` to the numbers this guest invited while the total stays within ``allowed`` (one
+    conditional UpdateItem); False when it would not."""
+    room = allowed - count
+    if room < 0:
+        return False
+    within = Invitation.guests_invited.does_not_exist() | (Invitation.guests_invited <= room)
+    try:
+        with refusals():
+            invitation.update(
+                actions=[Invitation.guests_invited.add(count)], condition=Invitation.pk.exists() & within
+            )
+    except Refused:
+        return False
+    return True
+
+
+def give_back_guest_invites(invitation: Invitation, count: int) -> None:
+    """Undo :func:`charge_guest_invites` for numbers that were not invited after all."""
+    invitation.update(actions=[Invitation.guests_invited.add(-count)], condition=Invitation.pk.exists())
+
+
 def save_new_invitations(invitations: list[Invitation], marks: Sequence = ()) -> list[Invitation]:
     """Store invitations of people not invited yet, 100 a transaction side by side; a person invited by a
     parallel edit keeps that invitation (and its reply). ``marks`` (store.users.invited_marks) go 100 a
@@ -221,3 +243,34 @@ def give_page_link(invitation: Invitation, link_hash: str) -> None:
     (``notice_link_hash``, replacing an earlier second one), so the link texted first keeps working."""
     attribute = Invitation.notice_link_hash if invitation.link_hash else Invitation.link_hash
     invitation.update(actions=[attribute.set(link_hash)], condition=Invitation.pk.exists())
+
+
+# --------------------------------------------------------------------------- co-hosts
+
+def make_cohost(event: Event, invitation: Invitation, most: int) -> None:
+    """Mark a guest's invitation as a co-host's and count it on META, in one transaction: refused (Refused)
+    when META already counts ``most`` co-hosts, or the invitation is gone or already a co-host's."""
+    below_most = Event.cohost_count.does_not_exist() | (Event.cohost_count < most)
+    with refusals(), transact_write() as transaction:
+        transaction.update(
+            event, actions=[Event.cohost_count.add(1)], condition=Event.pk.exists() & below_most
+        )
+        transaction.update(
+            invitation,
+            actions=[Invitation.cohost.set(True)],
+            condition=Invitation.pk.exists() & (Invitation.role == GUEST) & Invitation.cohost.does_not_exist(),
+        )
+
+
+def end_cohost(event: Event, invitation: Invitation) -> bool:
+    """Give a co-host's place back: unmark the invitation and count one less on META, in one transaction.
+    False when the invitation was not (or no longer) a co-host's."""
+    try:
+        with refusals(), transact_write() as transaction:
+            transaction.update(event, actions=[Event.cohost_count.add(-1)], condition=Event.cohost_count > 0)
+            transaction.update(
+                invitation, actions=[Invitation.cohost.remove()], condition=Invitation.cohost == True  # noqa: E712
+            )
+    except Refused:
+        return False
+    return True

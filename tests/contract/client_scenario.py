@@ -46,7 +46,9 @@ from invites_client.api.conversation import (
 from invites_client.api.events import (
     accept_invitation,
     add_offline_guest,
+    appoint_cohost,
     create_event,
+    end_cohost,
     get_event,
     join_event,
     list_events,
@@ -252,6 +254,13 @@ def run(
     listed = expect(list_announcements.sync(created.id, client=as_guest), AnnouncementPage)
     check([a.id for a in listed.results] == [announced.id], f"announcements {listed!r}")
 
+    # The owner makes the guest a co-host (cohost_ids, is_cohost); the co-host steps down again: 204.
+    hosted = expect(appoint_cohost.sync(created.id, guest.id, client=as_owner), EventDetail)
+    check(hosted.cohost_ids == [guest.id], f"co-hosts {hosted.cohost_ids!r}")
+    check([row.is_cohost for row in hosted.invitees] == [False, True, False], f"rows {hosted.invitees!r}")
+    stepped = end_cohost.sync_detailed(created.id, guest.id, client=as_guest)
+    check(stepped.status_code == HTTPStatus.NO_CONTENT, f"end_cohost answered {stepped.status_code}")
+
     # The host makes the event's join link; the event is invite-only (the default), so the link opens
     # nothing yet (404), and there are no requests to decide.
     link = expect(new_join_link.sync(created.id, client=as_owner), JoinLink)
@@ -270,6 +279,7 @@ def run(
     check(detail.spots_filled == 1 and detail.attendees_count == 2, f"spots {detail.spots_filled}")
     check(isinstance(detail.location, Coordinates) and detail.location.latitude == 48.8566, f"{detail.location!r}")
     check(len(detail.messages) == stored and [p.id for p in detail.polls] == [poll.id], "messages and polls")
+    check(detail.cohost_ids == [], f"co-hosts after stepping down {detail.cohost_ids!r}")
 
     # The guest becomes a favorite contact; which of the numbers have an account.
     favorites = [

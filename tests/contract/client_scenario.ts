@@ -123,6 +123,16 @@ export async function dinner(
   const answers = detail.data.invitees.map(attending);
   if (answers[0] !== true) throw new ScenarioFailed("the owner attends their own event");
 
+  // The owner makes the guest a co-host, then ends the role: 204, no body.
+  const guestId = detail.data.invitees[1]?.user_id;
+  if (guestId === undefined) throw new ScenarioFailed("the guest's row is missing");
+  const cohost = { event_id: created.data.id, user_id: guestId };
+  const hosted = await api.PUT("/events/{event_id}/cohosts/{user_id}", { params: { path: cohost } });
+  if (hosted.data === undefined || !hosted.data.cohost_ids.includes(guestId)) {
+    throw new ScenarioFailed(`co-host: ${hosted.response.status} ${JSON.stringify(hosted.error)}`);
+  }
+  const ended = await api.DELETE("/events/{event_id}/cohosts/{user_id}", { params: { path: cohost } });
+  if (ended.response.status !== 204) throw new ScenarioFailed(`end co-host: ${ended.response.status}`);
   // The guest said yes by voice: the owner records it for them, and the row says a host replied.
   const guestRow = detail.data.invitees[1];
   if (guestRow === undefined) throw new ScenarioFailed("the guest is not among the invitees");

@@ -64,6 +64,23 @@ def test_role_of_an_invitation():
     assert role_of(_invitation("guest", cancelled=True)) is Role.GUEST  # a cancelled event is still shown
 
 
+def test_docs_roles_is_the_table_as_generated():
+    from pathlib import Path
+
+    from chalicelib.domain import roles
+
+    written = (Path(__file__).resolve().parents[2] / "docs" / "roles.md").read_text()
+    assert written == roles.markdown(), "run: python -m chalicelib.domain.roles > docs/roles.md"
+
+
+def test_talking_and_reading_are_for_every_participant():
+    # the conversation's writes check only that the caller has an invitation (in the same transaction)
+    from chalicelib.domain.roles import PERMITTED, Action, Role
+
+    participants = {Role.OWNER, Role.COHOST, Role.GUEST}
+    assert PERMITTED[Action.TALK] == participants and PERMITTED[Action.READ] == participants
+
+
 @pytest.mark.parametrize("role", list(Role))
 def test_the_hosts_are_the_owner_and_the_cohosts(role):
     assert is_host(role) is (role in HOSTS)

@@ -147,6 +147,10 @@ def run_the_flow(client) -> tuple[str, int]:
     _ok(post_json(client, f"/events/{event_id}/accept", {"rsvp_message": "Coming"}, guest))
     _ok(post_json(client, f"/events/{event_id}/reject", {}, guest))
     _ok(post_json(client, f"/events/{event_id}/accept", {}, guest))
+    rows = _ok(get(client, f"/events/{event_id}", owner))["invitees"]
+    guest_id = next(row["user_id"] for row in rows if row["phone_number"] == GUEST)
+    _ok(put(client, f"/events/{event_id}/cohosts/{guest_id}", owner))  # co-hosts: one transaction each way
+    _ok(client.http.delete(f"/events/{event_id}/cohosts/{guest_id}", headers={"Authorization": f"Bearer {guest}"}))
     if invitation_id:
         put(client, f"/events/{event_id}/invitations/{invitation_id}/mark_seen", guest)
     _ok(post_json(client, f"/events/{event_id}/messages", {"body": "Bring snacks"}, guest))

@@ -156,3 +156,16 @@ def test_the_schedule_leaves_a_deletion_the_worker_is_running(aws, override_sett
     monkeypatch.setattr(account_deletion, "utcnow", lambda: started + timedelta(minutes=21))
     assert account_deletion.requeue_stuck_jobs() == 1
     assert [m["user_id"] for m in queued] == [idle.id]
+
+
+def test_a_cohost_who_deletes_their_account_gives_the_place_back(aws):
+    from chalicelib.services import cohosts, event_reads
+
+    owner, cohost = make_person("Owner"), make_person("Cohost")
+    event = make_event(owner, cohost)
+    cohosts.appoint(owner.user, event.id, cohost.user.id)
+    account_deletion.delete_account(cohost.user)
+    _run(cohost.user.id)
+    view = event_reads.get_event(owner.user, event.id)
+    assert view.invitation_of(cohost.user.id) is None
+    assert stored_event(event.id).cohost_count == 0
