@@ -310,3 +310,20 @@ def mark_seen(ctx: RequestContext):
     invitation_id = ctx.path_id("invitation_id")
     invitation, position = replies.mark_seen(ctx.user, event_id, invitation_id)
     return representations.invitation_json(invitation, ctx.user, position)
+
+
+@blueprint.route("/events/{event_id}/guests.csv", ["GET"], body=NO_BODY)
+def guest_list_csv(ctx: RequestContext):
+    from chalice import Response
+
+    from chalicelib import download_names
+    from chalicelib.domain.guest_sheet import CONTENT_TYPE
+    from chalicelib.services import guest_list_export  # off the API's cold start
+
+    sheet = guest_list_export.guest_list_sheet(ctx.user, ctx.path_id("event_id"))
+    headers = {
+        "Content-Type": CONTENT_TYPE,
+        "Content-Disposition": download_names.content_disposition(sheet.title, ".csv"),
+        "Cache-Control": "private, no-store",  # phone numbers: never kept by a shared cache
+    }
+    return Response(body="" if ctx.method == "HEAD" else sheet.text, status_code=200, headers=headers)
