@@ -327,3 +327,22 @@ def guest_list_csv(ctx: RequestContext):
         "Cache-Control": "private, no-store",  # phone numbers: never kept by a shared cache
     }
     return Response(body="" if ctx.method == "HEAD" else sheet.text, status_code=200, headers=headers)
+
+
+@blueprint.route("/events/{event_id}/clone", ["POST"], idempotent=True)
+def clone_event(ctx: RequestContext):
+    from chalicelib.services import event_clone  # event writes and messaging: off the API's cold start
+
+    body = ctx.json_object()
+    fields = Fields(body)
+    event_date = fields.datetime("event_date", required=True)
+    invite_same_guests = fields.boolean("invite_same_guests")
+    fields.raise_if_errors()
+    view = event_clone.clone_event(
+        ctx.user,
+        ctx.path_id("event_id"),
+        event_date,
+        _sent_offset(body.get("event_date")),
+        bool(invite_same_guests),
+    )
+    return HandlerResult(representations.event_json(view, ctx.user.id, representations.CREATE), status=201)

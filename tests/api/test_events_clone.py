@@ -1,0 +1,196 @@
+"""POST /events/{id}/clone: a second edition with the same fields on a new date, no replies and no messages;
+with invite_same_guests the same numbers invited again under every rule of a create."""
+
+from __future__ import annotations
+
+import pytest
+
+from chalicelib.domain import event_fields
+from chalicelib.models.events import Invitation
+from chalicelib.services import stop_list
+from tests.utils.api import body, get, post_event, post_json, texts_to
+from tests.utils.factories import make_person, phone, stored_event, table_items
+
+NEW_DATE = "2031-03-07T19:00:00+01:00"
+EVERY_FIELD = {
+    "title": "Board games",
+    "event_date": "2030-06-01T18:30:00+02:00",
+    "is_time_specified": True,
+    "total_spots": 12,
+    "location": {"latitude": 48.85, "longitude": 2.35},
+    "address": "1 rue de Rivoli, Paris",
+    "venue_name": "Café",
+    "max_extra_guests": 2,
+    "waitlist": True,
+    "time_zone": "Europe/Paris",
+    "duration_minutes": 150,
+    "rsvp_deadline": "2030-05-30T18:30:00+02:00",
+    "replies_paused": True,
+    "join_mode": "approval",
+    "guest_invites": 3,
+    "guest_list": "count_only",
+    "place_visibility": "accepted",
+}
+
+
+def _clone(client, person, event_id, payload=None, headers=None):
+    payload = {"event_date": NEW_DATE} if payload is None else payload
+    return post_json(client, f"/events/{event_id}/clone", payload, person.token, headers=headers)
+
+
+def _created(client, owner, **fields) -> dict:
+    created = post_event(client, owner, **fields)
+    assert created.status_code == 201, created.body
+    return body(created)
+
+
+def test_the_clone_has_every_field_on_its_new_date_and_nothing_people_said(client):
+    alice, bob = make_person("Alice"), make_person("Bob")
+    original = _created(client, alice, **EVERY_FIELD, invite_phone_numbers=[bob.phone])
+    post_json(client, f"/conversation/events/{original['id']}/messages", {"body": "Hi"}, bob.token)
+
+    response = _clone(client, alice, original["id"])
+
+    assert response.status_code == 201
+    clone = body(response)
+    assert clone["id"] != original["id"]
+    assert clone["event_date"] == "2031-03-07T18:00:00Z"
+    assert clone["rsvp_deadline"] == "2031-03-05T18:00:00Z"  # two days before, as in the original
+    same = {name: original[name] for name in EVERY_FIELD if name not in ("event_date", "rsvp_deadline")}
+    assert {name: clone[name] for name in same} == same
+    assert [invitee["user_id"] for invitee in clone["invitees"]] == [alice.id]
+    assert clone["messages"] == [] and clone["polls"] == [] and clone["spots_filled"] == 0
+    assert body(get(client, f"/events/{original['id']}", alice.token))["invitees"][1]["user_id"] == bob.id
+
+
+def test_every_stored_field_is_carried_as_declared(client):
+    alice = make_person("Alice")
+    original = _created(client, alice, **EVERY_FIELD)
+    clone = body(_clone(client, alice, original["id"]))
+    before, after = stored_event(original["id"]), stored_event(clone["id"])
+    for field in event_fields.STORED:
+        assert getattr(after, field.name) == getattr(before, field.name), field.name
+    assert after.utc_offset_minutes == 60  # the offset the new date was sent with
+
+
+def test_with_the_same_guests_each_number_is_invited_again_without_replies(client):
+    alice, bob, carol = make_person("Alice"), make_person("Bob"), make_person("Carol")
+    unknown = phone(8801)
+    original = _created(client, alice, invite_phone_numbers=[bob.phone, carol.phone, unknown])
+    post_json(client, f"/events/{original['id']}/accept", {"rsvp_message": "Yes"}, bob.token)
+
+    response = _clone(client, alice, original["id"], {"event_date": NEW_DATE, "invite_same_guests": True})
+
+    assert response.status_code == 201
+    invitees = body(response)["invitees"]
+    assert [invitee["phone_number"] for invitee in invitees] == [alice.phone, bob.phone, carol.phone, unknown]
+    assert all(invitee["is_attending"] is None for invitee in invitees[1:])
+    assert len(texts_to(unknown)) == 2  # no account: texted for each edition
+    shown_to_bob = body(get(client, f"/events/{body(response)['id']}", bob.token))
+    assert shown_to_bob["my_rsvp_message"] is None
+
+
+def test_a_clone_of_a_clone_works(client):
+    alice, bob = make_person("Alice"), make_person("Bob")
+    first = _created(client, alice, title="Third Thursday", invite_phone_numbers=[bob.phone])
+    second = body(
+        _clone(client, alice, first["id"], {"event_date": "2030-07-01T18:00:00Z", "invite_same_guests": True})
+    )
+    third = _clone(client, alice, second["id"], {"event_date": "2030-08-01T18:00:00Z", "invite_same_guests": True})
+    assert third.status_code == 201
+    assert body(third)["title"] == "Third Thursday"
+    assert [invitee["user_id"] for invitee in body(third)["invitees"]] == [alice.id, bob.id]
+
+
+def test_a_stopped_number_is_not_texted_again(client):
+    alice = make_person("Alice")
+    gone = phone(8802)
+    original = _created(client, alice, invite_phone_numbers=[gone])
+    stop_list.stop(gone, "sms")
+    texts = len(texts_to(gone))
+    assert (
+        _clone(client, alice, original["id"], {"event_date": NEW_DATE, "invite_same_guests": True}).status_code == 201
+    )
+    assert len(texts_to(gone)) == texts
+
+
+def test_the_invitees_per_event_hold_and_nothing_is_stored(client, override_settings):
+    alice = make_person("Alice")
+    original = _created(client, alice, invite_phone_numbers=[phone(8810 + n) for n in range(3)])
+    override_settings(invitees_per_event=2)  # lowered since the original was made
+    before = table_items()
+    refused = _clone(client, alice, original["id"], {"event_date": NEW_DATE, "invite_same_guests": True})
+    assert (refused.status_code, body(refused)) == (
+        400,
+        {"invite_phone_numbers": ["An event can have at most 2 invitees."]},
+    )
+    assert table_items() == before
+
+
+def test_the_events_an_owner_makes_a_day_hold(client, override_settings):
+    override_settings(events_per_owner_per_day=1)
+    alice = make_person("Alice")
+    original = _created(client, alice)
+    refused = _clone(client, alice, original["id"])
+    assert refused.status_code == 429
+    assert body(get(client, "/events", alice.token))["count"] == 1
+
+
+def test_numbers_invited_before_cost_no_allowance_new_ones_do(client, override_settings):
+    override_settings(contact_lookup_numbers_per_user_per_day=3)
+    alice = make_person("Alice")
+    original = _created(client, alice, invite_phone_numbers=[phone(8820 + n) for n in range(3)])
+    assert (
+        post_event(client, alice, invite_phone_numbers=[phone(8830)]).status_code == 429
+    )  # the day's allowance is spent
+    again = _clone(client, alice, original["id"], {"event_date": NEW_DATE, "invite_same_guests": True})
+    assert again.status_code == 201  # the same three numbers: not new to the owner
+    assert len(body(again)["invitees"]) == 4
+
+
+def test_only_the_owner_clones(client):
+    alice, bob, cohost, stranger = (make_person(name) for name in ("Alice", "Bob", "Cohost", "Stranger"))
+    original = _created(client, alice, invite_phone_numbers=[bob.phone, cohost.phone])
+    invitation = next(
+        inv for inv in Invitation.query(f"EVENT#{original['id']}") if getattr(inv, "user_id", None) == cohost.id
+    )
+    invitation.update(actions=[Invitation.cohost.set(True)])
+    assert _clone(client, bob, original["id"]).status_code == 403
+    assert _clone(client, cohost, original["id"]).status_code == 403
+    assert _clone(client, stranger, original["id"]).status_code == 404
+    assert body(get(client, "/events", alice.token))["count"] == 1
+
+
+@pytest.mark.parametrize(
+    ("payload", "errors"),
+    [
+        ({}, {"event_date": ["This field is required."]}),
+        (
+            {"event_date": "soon"},
+            {
+                "event_date": [
+                    "Datetime has wrong format. Use one of these formats instead: "
+                    "YYYY-MM-DDThh:mm[:ss[.uuuuuu]][+HH:MM|-HH:MM|Z]."
+                ]
+            },
+        ),
+        ({"event_date": NEW_DATE, "invite_same_guests": "x"}, {"invite_same_guests": ["Must be a valid boolean."]}),
+    ],
+)
+def test_a_wrong_body_is_400_by_field_and_makes_nothing(client, payload, errors):
+    alice = make_person("Alice")
+    original = _created(client, alice)
+    refused = _clone(client, alice, original["id"], payload)
+    assert (refused.status_code, body(refused)) == (400, errors)
+    assert body(get(client, "/events", alice.token))["count"] == 1
+
+
+def test_a_repeat_with_the_same_idempotency_key_makes_one_clone(client):
+    alice, bob = make_person("Alice"), make_person("Bob")
+    original = _created(client, alice, invite_phone_numbers=[bob.phone])
+    payload = {"event_date": NEW_DATE, "invite_same_guests": True}
+    first = _clone(client, alice, original["id"], payload, headers={"Idempotency-Key": "second-edition"})
+    again = _clone(client, alice, original["id"], payload, headers={"Idempotency-Key": "second-edition"})
+    assert first.status_code == again.status_code == 201
+    assert body(again) == body(first)
+    assert body(get(client, "/events", alice.token))["count"] == 2
