@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from chalicelib import localtime
 from chalicelib.api.blueprint import ApiBlueprint
-from chalicelib.api.request import NO_BODY, RequestContext
+from chalicelib.api.request import MULTIPART_BODY, NO_BODY, RequestContext
 from chalicelib.api.responses import NO_CONTENT, HandlerResult
 from chalicelib.config import get_settings
 from chalicelib.domain import event_fields
@@ -346,3 +346,22 @@ def clone_event(ctx: RequestContext):
         bool(invite_same_guests),
     )
     return HandlerResult(representations.event_json(view, ctx.user.id, representations.CREATE), status=201)
+
+
+@blueprint.route("/events/{event_id}/cover", ["PUT"], body=MULTIPART_BODY)
+def change_cover(ctx: RequestContext):
+    from chalicelib.api.multipart import photo_from_multipart  # the multipart parser: off the API's cold start
+    from chalicelib.services import covers  # Pillow and S3: off the API's cold start
+
+    event_id = ctx.path_id("event_id")
+    photo = photo_from_multipart(ctx.header("content-type") or "", ctx.request.raw_body)
+    view = covers.change_cover(ctx.user, event_id, photo)
+    return representations.event_json(view, ctx.user.id, representations.DETAIL)
+
+
+@blueprint.route("/events/{event_id}/cover", ["DELETE"], body=NO_BODY)
+def remove_cover(ctx: RequestContext):
+    from chalicelib.services import covers  # Pillow and S3: off the API's cold start
+
+    view = covers.remove_cover(ctx.user, ctx.path_id("event_id"))
+    return representations.event_json(view, ctx.user.id, representations.DETAIL)

@@ -191,6 +191,9 @@ class Event(EventsTable, discriminator="event"):
     guest_list = UnicodeAttribute(null=True)  # everyone, count_only, hosts_only
     place_visibility = UnicodeAttribute(null=True)  # everyone, accepted
     cohost_count = NumberAttribute(null=True)  # invitations with ``cohost`` set, at most MAX_COHOSTS
+    # The cover image's S3 keys (services/covers.py): the picture, and its link-preview card; absent without one.
+    cover_key = UnicodeAttribute(null=True)
+    cover_card_key = UnicodeAttribute(null=True)
 
 
 class Invitation(EventsTable, discriminator="invitation"):
