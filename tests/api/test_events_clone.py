@@ -194,3 +194,26 @@ def test_a_repeat_with_the_same_idempotency_key_makes_one_clone(client):
     assert first.status_code == again.status_code == 201
     assert body(again) == body(first)
     assert body(get(client, "/events", alice.token))["count"] == 2
+
+
+def test_the_text_budget_holds_as_for_a_create(client, monkeypatch, override_settings):
+    """As POST /events: the invitations stand when the month's budget cannot be counted, and no text goes."""
+    from tests.utils.text_budget import throttle_the_budget_counter
+
+    alice, number = make_person("Alice"), phone(8840)
+    original = _created(client, alice, invite_phone_numbers=[number])  # no account: texted
+    override_settings(sms_monthly_segments=100)
+    throttle_the_budget_counter(monkeypatch)
+    clone = _clone(client, alice, original["id"], {"event_date": NEW_DATE, "invite_same_guests": True})
+    assert clone.status_code == 201 and body(clone)["invitees"][1]["phone_number"] == number
+    assert len(texts_to(number)) == 1  # not counted, so not sent
+
+
+def test_the_guest_list_head_answers_headers_only(client):
+    alice = make_person("Alice")
+    original = _created(client, alice, title="Picnic")
+    answer = client.http.request(
+        "HEAD", f"/events/{original['id']}/guests.csv", headers={"Authorization": f"Bearer {alice.token}"}
+    )
+    assert answer.status_code == 200 and answer.body == b""
+    assert answer.headers["Content-Disposition"].startswith('attachment; filename="Picnic.csv"')
