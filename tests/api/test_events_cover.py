@@ -191,3 +191,13 @@ def test_the_owners_account_deletion_deletes_the_covers(client):
     deleted = client.http.request("DELETE", "/users/me", headers={"Authorization": f"Bearer {alice.token}"})
     assert deleted.status_code == 204
     assert _covers() == []
+
+
+def test_a_change_costs_one_query_one_write_and_the_people_read(client, aws):
+    alice = make_person("Alice")
+    event_id = _event(client, alice)
+    _upload(client, alice, event_id, jpeg())
+    aws.reset()
+    assert _upload(client, alice, event_id, jpeg(80, 60)).status_code == 200
+    # beyond the caller's token (one BatchGetItem): the event, the conditional write, the people shown
+    assert aws.of("dynamodb") == {"Query": 1, "UpdateItem": 1, "BatchGetItem": 2}
