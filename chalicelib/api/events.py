@@ -1,9 +1,12 @@
-"""/events: the list, create, timeline, stats, sample replies, detail, edits, cancel, RSVP, seen."""
+"""/events: the list, create, timeline, stats, sample replies, detail, edits, cancel, RSVP, seen, and the hosts'
+tools: the guest list as CSV, the clone, the cover."""
 
 from __future__ import annotations
 
 from datetime import datetime
 from typing import TYPE_CHECKING
+
+from chalice import Response
 
 from chalicelib import localtime
 from chalicelib.api.blueprint import ApiBlueprint
@@ -314,8 +317,6 @@ def mark_seen(ctx: RequestContext):
 
 @blueprint.route("/events/{event_id}/guests.csv", ["GET"], body=NO_BODY)
 def guest_list_csv(ctx: RequestContext):
-    from chalice import Response
-
     from chalicelib import download_names
     from chalicelib.domain.guest_sheet import CONTENT_TYPE
     from chalicelib.services import guest_list_export  # off the API's cold start
