@@ -75,6 +75,30 @@ def remove_cover(caller, event_id: int) -> EventView:
     return with_users([view])[0]
 
 
+def copy_cover(source, target) -> None:
+    """Give the event ``target`` (just made, no cover yet) a copy of ``source``'s cover, under a key of its
+    own (so removing either leaves the other). S3 or the write failing: ServiceUnavailable (or the write's
+    error), with the copies deleted."""
+    if not source.cover_key or not source.cover_card_key:
+        return
+    bucket = get_settings().avatar_bucket
+    prefix = new_image_prefix(COVER_FOLDER, target.owner_id)
+    key, card_key = f"{prefix}/cover.jpg", f"{prefix}/card.jpg"
+    with aws.aws_unavailable_as_503("Image storage"):
+        try:
+            for copied, original in ((key, source.cover_key), (card_key, source.cover_card_key)):
+                aws.s3().copy_object(
+                    Bucket=bucket,
+                    Key=copied,
+                    CopySource={"Bucket": bucket, "Key": original},
+                    MetadataDirective="COPY",  # the type and cache headers of the original
+                )
+            event_store.set_cover_keys(target, key, card_key, utcnow())
+        except Exception:
+            delete_quietly([key, card_key])
+            raise
+
+
 def _swap(event, write, *, live: bool = True) -> list[str]:
     """Run ``write(event)`` (a conditional write of META's cover keys), reading META again after a parallel
     change; returns the keys it replaced."""

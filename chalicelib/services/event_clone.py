@@ -3,13 +3,15 @@ made by ``events.create_event`` so every rule and quota of a create holds. No ch
 
 Every declared event field (domain/event_fields.py) is carried: the ones stored as sent by name, so a field
 added there is cloned without a change here; the others by their kind. What people said (replies, messages,
-polls, suggestions) stays with the original. The reply deadline keeps its distance to the event's date.
+polls, suggestions) stays with the original. The reply deadline keeps its distance to the event's date; the
+cover is copied (services/covers.py), so each edition's can change or go on its own.
 With ``invite_same_guests`` the original's invitees' numbers are invited again, under the owner's limits
 of today (the invitees per event, the rolling allowances, the stop list and the month's text budget).
 """
 
 from __future__ import annotations
 
+import logging
 from datetime import datetime
 
 from chalicelib.domain import event_fields
@@ -17,6 +19,8 @@ from chalicelib.domain.roles import Action
 from chalicelib.services import events
 from chalicelib.services.event_reads import permitted_view, with_users
 from chalicelib.store.events import OWNER, EventView
+
+log = logging.getLogger("invites")
 
 
 def clone_event(caller, event_id: int, event_date: datetime, utc_offset_minutes: int, invite_same_guests: bool):
@@ -30,9 +34,23 @@ def clone_event(caller, event_id: int, event_date: datetime, utc_offset_minutes:
     data.rsvp_deadline = _deadline(source.event, event_date)
     data.invite_phone_numbers = _invitee_numbers(source) if invite_same_guests else []
     view = events.create_event(caller, data)
+    _copy_cover(source.event, view.event)
     if invite_same_guests:
         carry_cohosts(source, view)
     return view
+
+
+def _copy_cover(source, clone) -> None:
+    """The clone stands without a cover when the copy fails (logged): the event is made, and a retry would
+    make another."""
+    from chalicelib.services import covers  # S3: only when there is a cover
+
+    if not source.cover_key:
+        return
+    try:
+        covers.copy_cover(source, clone)
+    except Exception:  # noqa: BLE001 - the clone is stored; the host can set the cover again
+        log.warning("the cover of event %s was not copied to its clone %s", source.id, clone.id, exc_info=True)
 
 
 def _carried(source: EventView, field: event_fields.EventField):

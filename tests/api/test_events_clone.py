@@ -217,3 +217,45 @@ def test_the_guest_list_head_answers_headers_only(client):
     )
     assert answer.status_code == 200 and answer.body == b""
     assert answer.headers["Content-Disposition"].startswith('attachment; filename="Picnic.csv"')
+
+
+def test_the_cover_is_copied_so_each_edition_keeps_its_own(client):
+    from tests.utils.avatars import CDN, multipart, stored_objects
+    from tests.utils.images import jpeg
+
+    alice = make_person("Alice")
+    original = _created(client, alice)
+    payload, headers = multipart(jpeg(300, 200))
+    headers["Authorization"] = f"Bearer {alice.token}"
+    cover = client.http.request("PUT", f"/events/{original['id']}/cover", body=payload, headers=headers)
+    first_cover = body(cover)["cover_url"]
+
+    clone = body(_clone(client, alice, original["id"]))
+
+    assert clone["cover_url"] is not None and clone["cover_url"] != first_cover
+    assert clone["cover_url"][len(CDN) :] in stored_objects() and len(stored_objects()) == 4
+    removed = client.http.request(
+        "DELETE", f"/events/{original['id']}/cover", headers={"Authorization": f"Bearer {alice.token}"}
+    )
+    assert removed.status_code == 200
+    assert stored_objects() == sorted(
+        [clone["cover_url"][len(CDN) :], clone["cover_url"][len(CDN) :].replace("cover.jpg", "card.jpg")]
+    )
+    assert body(get(client, f"/events/{clone['id']}", alice.token))["cover_url"] == clone["cover_url"]
+
+
+def test_a_cover_s3_cannot_copy_leaves_the_clone_without_one_and_no_stray_object(client, fail_aws):
+    from tests.utils.avatars import multipart, stored_objects
+    from tests.utils.images import jpeg
+
+    alice = make_person("Alice")
+    original = _created(client, alice)
+    payload, headers = multipart(jpeg(300, 200))
+    headers["Authorization"] = f"Bearer {alice.token}"
+    client.http.request("PUT", f"/events/{original['id']}/cover", body=payload, headers=headers)
+    fail_aws("s3", "CopyObject", "ServiceUnavailable")
+
+    clone = _clone(client, alice, original["id"])
+
+    assert clone.status_code == 201 and body(clone)["cover_url"] is None
+    assert len(stored_objects()) == 2  # the original's

@@ -180,7 +180,7 @@ def stop_from_the_page_and_delete_on_the_web(run: StackRun) -> None:
 
 def delete_someone_with_photos_and_an_export(run: StackRun) -> None:
     """The cascade deletes every kind of object a person leaves: avatars, favorites' photos, exports, the covers
-    of their events (one set, removed and set again, so the API deletes one too)."""
+    of their events (one set, removed and set again, so the API deletes one too; then copied to a clone)."""
     from chalicelib.config import get_settings
 
     client = run.client
@@ -194,6 +194,8 @@ def delete_someone_with_photos_and_an_export(run: StackRun) -> None:
     assert client.http.request("PUT", cover, body=payload, headers={**headers, **auth}).status_code == 200
     assert client.http.request("DELETE", cover, headers=auth).status_code == 200
     assert client.http.request("PUT", cover, body=payload, headers={**headers, **auth}).status_code == 200
+    clone = post_json(client, f"/events/{created.json_body['id']}/clone", {"event_date": "2031-07-11T18:00:00Z"}, token)
+    assert clone.status_code == 201 and clone.json_body["cover_url"], clone.body  # the cover copied
     favorite = [{"contact_name": "Ann", "phone_number": "+14155550196", "photo": base64.b64encode(jpeg()).decode()}]
     assert post_json(client, "/users/favorite_contacts", favorite, token).status_code in (200, 201)
     assert client.http.post("/users/me/export", headers=auth).status_code == 202
