@@ -220,7 +220,9 @@ def test_the_guest_list_head_answers_headers_only(client):
 
 
 def test_the_cover_is_copied_so_each_edition_keeps_its_own(client):
-    from tests.utils.avatars import CDN, multipart, stored_objects
+    from chalicelib.services.avatars import IMAGE_CACHE_CONTROL
+    from tests.utils.avatars import AVATAR_BUCKET, CDN, multipart, stored_objects
+    from tests.utils.aws_env import aws_client
     from tests.utils.images import jpeg
 
     alice = make_person("Alice")
@@ -234,6 +236,8 @@ def test_the_cover_is_copied_so_each_edition_keeps_its_own(client):
 
     assert clone["cover_url"] is not None and clone["cover_url"] != first_cover
     assert clone["cover_url"][len(CDN) :] in stored_objects() and len(stored_objects()) == 4
+    copied = aws_client("s3").get_object(Bucket=AVATAR_BUCKET, Key=clone["cover_url"][len(CDN) :])
+    assert copied["ContentType"] == "image/jpeg" and copied["CacheControl"] == IMAGE_CACHE_CONTROL
     removed = client.http.request(
         "DELETE", f"/events/{original['id']}/cover", headers={"Authorization": f"Bearer {alice.token}"}
     )
