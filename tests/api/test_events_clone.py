@@ -263,3 +263,20 @@ def test_a_cover_s3_cannot_copy_leaves_the_clone_without_one_and_no_stray_object
 
     assert clone.status_code == 201 and body(clone)["cover_url"] is None
     assert len(stored_objects()) == 2  # the original's
+
+
+def test_a_clone_costs_a_create_and_one_read_of_the_original(client, aws):
+    alice = make_person("Alice")
+    guests = [make_person(f"Guest {n}") for n in range(3)]
+    numbers = [guest.phone for guest in guests]
+    original = _created(client, alice, invite_phone_numbers=numbers)
+    aws.reset()
+    assert post_event(client, alice, invite_phone_numbers=numbers).status_code == 201
+    create = aws.of("dynamodb")
+    aws.reset()
+    assert (
+        _clone(client, alice, original["id"], {"event_date": NEW_DATE, "invite_same_guests": True}).status_code == 201
+    )
+    # beyond a create of the same numbers: the original's partition and the people in it
+    assert aws.of("dynamodb") - create == {"Query": 1, "BatchGetItem": 1}
+    assert create - aws.of("dynamodb") == {}
