@@ -10,8 +10,6 @@ objects it replaced; the event's removal and the owner's account deletion delete
 
 from __future__ import annotations
 
-import logging
-
 from chalicelib import aws, store
 from chalicelib.config import get_settings
 from chalicelib.domain.roles import Action
@@ -23,7 +21,6 @@ from chalicelib.store import events as event_store
 from chalicelib.store.events import EventView
 from chalicelib.timeutil import utcnow
 
-log = logging.getLogger("invites")
 COVER_FIELD = "photo"  # the multipart part, as for avatars
 COVER_FOLDER = "covers"
 COVER_CHANGED = "The cover changed meanwhile, try again."
