@@ -26,6 +26,8 @@ from chalicelib.api import (
     docs,
     events,
     guest_page,
+    join_links,
+    join_page,
     users,
 )
 from chalicelib.config import get_settings
@@ -57,8 +59,10 @@ API_BLUEPRINTS = (
     events.blueprint,
     conversation.blueprint,
     announcements.blueprint,
+    join_links.blueprint,
     devices.blueprint,
     guest_page.blueprint,
+    join_page.blueprint,
     account_export.blueprint,
     account_web.blueprint,
     docs.blueprint,

@@ -115,6 +115,8 @@ class Settings:
     # The host speaking to the guests: announcements per event in any 24 hours, nudges per event in any 24 hours,
     # and change texts (date/time or place) one guest without the app gets about one event per local day.
     announcements_per_event_per_day: int = 5
+    join_requests_per_event: int = 200  # pending requests to join one event by its link
+    join_requests_per_number_per_day: int = 10  # events one number asks to join, in any 24 hours
     nudges_per_event_per_day: int = 1
     change_texts_per_guest_per_day: int = 3
     # The guest page (/i/<code>) of people invited by text, outside API v1.

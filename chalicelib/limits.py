@@ -129,6 +129,14 @@ NUDGES = RateLimit(
     counts="a nudge of the event's invitees who have not answered",
     beyond="429, nothing sent",
 )
+JOIN_REQUESTS_PER_NUMBER = RateLimit(
+    name="join-request",
+    scope=NUMBER,
+    setting="join_requests_per_number_per_day",
+    rolling=True,
+    counts="an event asked to join by its link (a request awaiting approval; asking again costs nothing)",
+    beyond="429, no request stored",
+)
 
 CATALOGUE = (
     PINS_PER_NUMBER,
@@ -142,6 +150,7 @@ CATALOGUE = (
     INVITE_TEXTS_PER_STRANGER,
     ANNOUNCEMENTS,
     NUDGES,
+    JOIN_REQUESTS_PER_NUMBER,
 )
 
 

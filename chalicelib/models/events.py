@@ -8,10 +8,13 @@
 | Poll        | EVENT#<id>   | POLL#<poll id>              |
 | Suggestion  | EVENT#<id>   | TS#<suggestion id>          |
 | Waiting     | EVENT#<id>   | WAIT#<arrival>#<user id>    |
+| JoinRequest | EVENT#<id>   | ~JOINREQ#<user id>          |
+| JoinCode    | JOINCODE#<sha256 of code> | META           |
 
 One Query of the partition up to ``TS#`` returns an event with its invitees, messages and polls; the
-time suggestions and the waitlist (``WAIT#``, in arrival order) sort after it and are read only by
-their own queries.
+time suggestions, the waitlist (``WAIT#``, in arrival order) and the join requests (``~JOINREQ#``, the
+tilde sorting after every letter) sort after it and are read only by their own queries. A JoinCode item
+finds the event of a join link's code in one GetItem.
 Invitation items carry ``user_pk``/``date_key`` for the ``by_user`` index: a person's events by
 date (lists, filters, timeline, stats), and ``owner_id`` for "who has invited me".
 Event items carry ``remind_day``/``event_date_key`` for the sparse ``upcoming`` index that the
@@ -45,6 +48,8 @@ SUGGESTION_PREFIX = "TS#"
 WAIT_PREFIX = "WAIT#"
 # Announcements sort after the time suggestions (``TS#``), so an event read leaves them out too.
 ANNOUNCEMENT_PREFIX = "UPDATE#"
+JOIN_REQUEST_PREFIX = "~JOINREQ#"
+JOIN_CODE_PREFIX = "JOINCODE#"
 
 
 EVENT_PREFIX = "EVENT#"
@@ -191,6 +196,7 @@ class Event(EventsTable, discriminator="event"):
     guest_list = UnicodeAttribute(null=True)  # everyone, count_only, hosts_only
     place_visibility = UnicodeAttribute(null=True)  # everyone, accepted
     cohost_count = NumberAttribute(null=True)  # invitations with ``cohost`` set, at most MAX_COHOSTS
+    join_request_count = NumberAttribute(null=True)  # pending JoinRequest items, at most JOIN_REQUESTS_PER_EVENT
     # The cover image's S3 keys (services/covers.py): the picture, and its link-preview card; absent without one.
     cover_key = UnicodeAttribute(null=True)
     cover_card_key = UnicodeAttribute(null=True)
@@ -225,6 +231,19 @@ class WaitlistEntry(EventsTable, discriminator="waiting"):
     user_id = NumberAttribute()
     extra_guests = NumberAttribute(default=0)
     texted = BooleanAttribute(default=False)  # invited by text: told of a promotion by text with a page link
+
+
+class JoinRequest(EventsTable, discriminator="join_request"):
+    """Someone who asked to join by the event's link while it wants approval; one per person."""
+
+    user_id = NumberAttribute()
+    requested = UTCDateTimeAttribute()
+
+
+class JoinCode(EventsTable, discriminator="join_code"):
+    """The event a join link's code opens, keyed by the code's SHA-256 (the code itself is never stored)."""
+
+    event_id = NumberAttribute()
 
 
 class Message(EventsTable, discriminator="message"):

@@ -56,6 +56,7 @@ def _number_limit(e164: str) -> RollingLimit:
 # The login pin's text names its real lifetime (PIN_TTL_SECONDS), so a guest is never told a pin still works.
 LOGIN_PIN = "Your {service} pin is {pin}. It expires in {minutes} minutes. Don't share it."
 DELETION_PIN = "Your {service} pin to delete your account is {pin}. If you did not ask for this, ignore this text."
+JOIN_PIN = "Your {service} pin to join an event is {pin}. If you did not ask for this, ignore this text."
 
 
 def request_pin(e164: str, source_ip: str, *, wording: str = LOGIN_PIN) -> None:

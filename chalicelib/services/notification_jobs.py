@@ -31,6 +31,7 @@ from chalicelib.messaging.notifications.messages import (
     EVENT_FULL,
     FIELD_WORDS,
     INVITE_RSVP,
+    JOIN_REQUESTED,
     NEW_INVITE,
     UPCOMING_EVENT,
     WAITLIST_DROPPED,
@@ -216,6 +217,24 @@ def _tell_waitlist_change(message: dict, kind: str, *, still_true, words, text) 
     return outcome
 
 
+def _join_requested(message: dict) -> Outcome:
+    """Tell the hosts (owner and co-hosts) that someone asked to join by the link, once per asker."""
+    view = _view(message["event_id"])
+    if view is None:
+        return Outcome()
+    event = view.event
+    hosts = [inv.user_id for inv in view.invitations if inv.role != GUEST or inv.cohost]
+    asker_id = int(message["actor_id"])
+    users = get_users([*hosts, asker_id])
+    asker = users.get(asker_id)
+    if asker is None:
+        return Outcome()
+    push = Push.once_per_event(
+        JOIN_REQUESTED, event, f"{_name(asker)} asked to join.", occurrence=f"{event.id}:{asker_id}"
+    )
+    return deliver([(users[uid], push) for uid in hosts if uid in users], "notify_invite_rsvp")
+
+
 # The pushes each queue message type causes, by the message's "type".
 PUSHES_OF: dict[str, Callable[[dict], Outcome]] = {
     NEW_INVITE: _new_invite,
@@ -228,4 +247,5 @@ PUSHES_OF: dict[str, Callable[[dict], Outcome]] = {
     guest_texts.CHANGE_TEXTS_DUE: guest_texts.send_held_changes,
     **host_messages.QUEUE_HANDLERS,
     WAITLIST_DROPPED: _waitlist_dropped,
+    JOIN_REQUESTED: _join_requested,
 }

@@ -16,11 +16,13 @@ from pynamodb.exceptions import DeleteError, TransactWriteError, UpdateError
 from chalicelib.aws_errors import condition_failed, conflicted
 from chalicelib.models.base import transact_write
 from chalicelib.models.events import (
+    JOIN_CODE_PREFIX,
     META_SK,
     OWNER,
     Event,
     EventsTable,
     Invitation,
+    JoinCode,
     Message,
     Poll,
     TimeSuggestion,
@@ -261,7 +263,8 @@ def cancel_if_live(event: Event) -> None:
 def delete_event(event_id: int) -> None:
     """Delete an event's partition: everything but META and the owner's invitation (25 a
     BatchWriteItem, side by side), then those two in one transaction. The owner's invitation is
-    what ``by_user`` shows of the event, so until it goes, the cascade finds the event again."""
+    what ``by_user`` shows of the event, so until it goes, the cascade finds the event again. The lookup
+    item of its join link goes with them."""
     items = event_items(event_id)
     last = [item for item in items if isinstance(item, Event) or (isinstance(item, Invitation) and item.role == OWNER)]
     rest = [item for item in items if item not in last]
@@ -271,6 +274,8 @@ def delete_event(event_id: int) -> None:
         with transact_write() as transaction:
             for item in last:
                 transaction.delete(item)
+                if isinstance(item, Event) and item.join_code_hash:
+                    transaction.delete(JoinCode(f"{JOIN_CODE_PREFIX}{item.join_code_hash}", META_SK))
 
 
 def device_tokens(items: list[UsersTable]) -> list[tuple[str, str]]:

@@ -204,3 +204,10 @@ def count_unanswered(user_id: int, *, above: str) -> int:
 def guest_invitations(user_id: int) -> Iterator[Invitation]:
     """The person's invitations as a guest (cancelled ones too): a Query of the ``by_user`` index."""
     return Invitation.by_user.query(user_pk(user_id), filter_condition=Invitation.role == GUEST)
+
+
+def give_page_link(invitation: Invitation, link_hash: str) -> None:
+    """Give the invitation a page link: its first (``link_hash``) when it has none, else its second
+    (``notice_link_hash``, replacing an earlier second one), so the link texted first keeps working."""
+    attribute = Invitation.notice_link_hash if invitation.link_hash else Invitation.link_hash
+    invitation.update(actions=[attribute.set(link_hash)], condition=Invitation.pk.exists())

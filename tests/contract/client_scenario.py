@@ -51,7 +51,10 @@ from invites_client.api.events import (
     create_event,
     export_guest_list,
     get_event,
+    join_event,
     list_events,
+    list_join_requests,
+    new_join_link,
     remove_event_cover,
     set_event_cover,
     update_event,
@@ -75,6 +78,8 @@ from invites_client.models import (
     FavoriteContact,
     FavoriteContactInput,
     Invitation,
+    JoinInput,
+    JoinLink,
     MessageInput,
     MessageInputErrors,
     MessageLimitReached,
@@ -258,6 +263,15 @@ def run(
     )
     listed = expect(list_announcements.sync(created.id, client=as_guest), AnnouncementPage)
     check([a.id for a in listed.results] == [announced.id], f"announcements {listed!r}")
+
+    # The host makes the event's join link; the event is invite-only (the default), so the link opens
+    # nothing yet (404), and there are no requests to decide.
+    link = expect(new_join_link.sync(created.id, client=as_owner), JoinLink)
+    check(link.join_mode.value == "invite_only" and "/j/" in link.url, f"join link {link!r}")
+    code = link.url.rsplit("/j/", 1)[1]
+    expect(join_event.sync(client=as_guest, body=JoinInput(code=code)), NotFound)
+    requests = list_join_requests.sync(created.id, client=as_owner)
+    check(requests == [], f"join requests {requests!r}")
 
     # The owner reads the detail.
     detail = expect(get_event.sync(created.id, client=as_owner), EventDetail)

@@ -103,6 +103,19 @@ export async function dinner(
     throw new ScenarioFailed(`announcements: ${JSON.stringify(announcements.error)}`);
   }
 
+  // The host makes the join link; the event is invite-only (the default), so the code opens nothing (404).
+  const link = await api.POST("/events/{event_id}/join_link", { params: { path } });
+  if (link.data === undefined || link.data.join_mode !== "invite_only") {
+    throw new ScenarioFailed(`join link: ${link.response.status}`);
+  }
+  const code = link.data.url.split("/j/")[1] ?? "";
+  const joined = await api.POST("/events/join", { body: { code } });
+  if (joined.response.status !== 404) throw new ScenarioFailed(`join: ${joined.response.status}`);
+  const requests = await api.GET("/events/{event_id}/join_requests", { params: { path } });
+  if (requests.data === undefined || requests.data.length !== 0) {
+    throw new ScenarioFailed(`join requests: ${JSON.stringify(requests.error)}`);
+  }
+
   const detail = await api.GET("/events/{event_id}", { params: { path } });
   if (detail.data === undefined) {
     throw new ScenarioFailed(`detail: ${detail.error.detail}`);

@@ -84,5 +84,6 @@ def test_choice_fields_default_to_todays_behaviour():
     assert event_fields.shown_value(by_name["guest_invites"], None) == 0
     for field in event_fields.EVENT_FIELDS:
         if field.kind == "enum":
-            assert _properties("EventCreate")[field.name]["enum"] == list(field.choices), field.name
+            named = _properties("EventCreate")[field.name]["$ref"].rsplit("/", 1)[1]
+            assert SCHEMAS[named]["enum"] == list(field.choices), field.name
             assert field.default == field.choices[0], field.name

@@ -246,6 +246,34 @@ def keep_guests_in_the_loop(run: StackRun, monkeypatch) -> None:
     assert post_json(client, "/notifications/remove_android_device", {"device_token": token}, owner).status_code == 204
 
 
+def join_by_link(run: StackRun) -> None:
+    """A join link made, replaced, used to ask (approval) and to join (open); a request approved and one declined."""
+    client = run.client
+    owner = login(client, "+14155550181", full_name="Jo Host")["auth_token"]
+    askers = [login(client, number)["auth_token"] for number in ("+14155550182", "+14155550183")]
+    created = post_json(client, "/events", {"title": "Open house", "event_date": "2031-08-01T18:00:00Z"}, owner)
+    event_id = created.json_body["id"]
+    assert post_json(client, f"/events/{event_id}", {"join_mode": "approval"}, owner, method="PATCH").status_code == 200
+    post_json(client, f"/events/{event_id}/join_link", {}, owner)
+    code = post_json(client, f"/events/{event_id}/join_link", {}, owner).json_body["url"].rsplit("/j/", 1)[1]
+    for token in askers:
+        assert post_json(client, "/events/join", {"code": code}, token).status_code == 202
+    listed = client.http.get(f"/events/{event_id}/join_requests", headers={"Authorization": f"Bearer {owner}"})
+    first, second = (row["user_id"] for row in listed.json_body)
+    assert post_json(client, f"/events/{event_id}/join_requests/{first}/approve", None, owner).status_code == 204
+    assert post_json(client, f"/events/{event_id}/join_requests/{second}/decline", None, owner).status_code == 204
+    assert post_json(client, f"/events/{event_id}", {"join_mode": "open"}, owner, method="PATCH").status_code == 200
+    assert post_json(client, "/events/join", {"code": code}, askers[1]).status_code == 200
+    form = text_of(page(client, f"/j/{code}"))  # on the web: the page, a pin texted, the join
+    newcomer = "+14155550184"
+    pin_page = post_form(client, f"/j/{code}/pin", {"csrf": form_token(form), "phone_number": newcomer})
+    assert pin_page.status_code == 200, text_of(pin_page)
+    fields = {"csrf": form_token(text_of(pin_page)), "phone_number": newcomer}
+    fields["pin"] = next(word.rstrip(".") for word in texts_to(newcomer)[-1].split() if word.rstrip(".").isdigit())
+    assert post_form(client, f"/j/{code}/verify", fields).status_code == 303
+    run.deliver()
+
+
 def run_the_stack(run: StackRun, monkeypatch) -> None:
     owner, event_id = run_the_flow(run.client)  # the API's routes as the apps use them; it deletes an account
     promote_a_guest_invited_by_text(run)
@@ -253,6 +281,7 @@ def run_the_stack(run: StackRun, monkeypatch) -> None:
     stop_from_the_page_and_delete_on_the_web(run)
     delete_someone_with_photos_and_an_export(run)
     keep_guests_in_the_loop(run, monkeypatch)
+    join_by_link(run)
     # the hourly schedule before the worker has run the deletion: it is queued again
     monkeypatch.setattr(account_deletion, "STUCK_AFTER", timedelta(0))
     run.schedule()

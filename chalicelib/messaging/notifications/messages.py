@@ -19,6 +19,7 @@ EVENT_CANCELLED = "event_cancelled"
 UPCOMING_EVENT = "upcoming_event"
 WAITLIST_PROMOTED = "waitlist_promoted"
 WAITLIST_DROPPED = "waitlist_dropped"
+JOIN_REQUESTED = "join_requested"
 # A push type with no message of its own: an accept that filled the event (invite_rsvp sends it).
 EVENT_FULL = "event_full"
 

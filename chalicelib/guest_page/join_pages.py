@@ -1,0 +1,105 @@
+"""HTML of the join pages (/j/<code>), for people without the app.
+
+The event (title, when, host; the place only when everyone may see it) with a number form, then the pin
+form, then the person's own guest page (a redirect) or, for events that want approval, a "request sent"
+page. No script. Every value shown is escaped; user-written text carries ``dir="auto"``.
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+from chalicelib import localtime
+from chalicelib.config import get_settings
+from chalicelib.guest_page.account_pages import _field, _problem, message_page
+from chalicelib.guest_page.pages import _document, _when, _where
+
+EXPIRED = "This page was open for too long. Please try again."
+
+
+def _title(heading: str) -> str:
+    return f"{heading} \u00b7 {get_settings().service_name}"
+
+
+def open_graph(event, page_url: str) -> str:
+    """Link-preview tags: the title and when. Never the place, a phone number or anyone's name."""
+    tags = {
+        "og:type": "website",
+        "og:site_name": get_settings().service_name,
+        "og:title": event.title,
+        "og:description": f"{localtime.long_when(event)}. Join on this page.",
+        "og:url": page_url,
+    }
+    return "\n".join(f'<meta property="{name}" content="{escape(value)}">' for name, value in tags.items())
+
+
+def _event_lines(page) -> str:
+    event = page.event
+    place = _where(event.venue_name or "", event.address or "") if page.show_place else ""
+    where = f'\n<p class="where">{place}</p>' if place else ""
+    return f"""<h1 dir="auto">{escape(event.title)}</h1>
+<p class="when">{_when(event)}</p>
+<p class="host">Hosted by <span dir="auto">{escape(page.host_name)}</span></p>{where}"""
+
+
+def event_page(page, token: str, page_url: str, *, number: str = "", error: str | None = None,
+               problem: str | None = None) -> str:  # fmt: skip
+    if page.over:
+        body = f"{_event_lines(page)}\n<p>This event is over: nobody can join it any more.</p>"
+        return _document(_title(page.event.title), body, script=False, head=open_graph(page.event, page_url))
+    field = _field(
+        "phone_number",
+        "Your phone number",
+        "With the country code, e.g. +1 415 555 0100. We text a pin to it.",
+        number,
+        error,
+        inputmode="tel",
+        autocomplete="tel",
+        maxlength="32",
+    )
+    how = (
+        "The hosts decide who joins: we tell them you asked."
+        if page.approval
+        else "You join the guest list at once and get your own page to answer."
+    )
+    body = f"""{_event_lines(page)}
+{_problem(problem)}<p>{escape(how)}</p>
+<form method="post" action="{escape(page.code)}/pin">
+<input type="hidden" name="csrf" value="{escape(token)}">
+{field}
+<div class="buttons"><button type="submit" class="accept">Text me a pin</button></div>
+</form>"""
+    return _document(_title(page.event.title), body, script=False, head=open_graph(page.event, page_url))
+
+
+def pin_page(token: str, number: str, *, error: str | None = None) -> str:
+    field = _field(
+        "pin",
+        "The pin we texted you",
+        "6 digits. It is valid for 10 minutes.",
+        "",
+        error,
+        inputmode="numeric",
+        autocomplete="one-time-code",
+        maxlength="6",
+    )
+    body = f"""<h1>Enter your pin</h1>
+<p>We texted a pin to {escape(number)}.</p>
+<form method="post" action="verify">
+<input type="hidden" name="csrf" value="{escape(token)}">
+<input type="hidden" name="phone_number" value="{escape(number)}">
+{field}
+<div class="buttons"><button type="submit" class="accept">Join</button></div>
+</form>"""
+    return _document(_title("Enter your pin"), body, script=False)
+
+
+def requested_page() -> str:
+    return message_page(
+        "Your request was sent",
+        "The hosts decide who joins. If they let you in, we text you a link to your page.",
+    )
+
+
+def expired_page() -> str:
+    return message_page("This page was open for too long", "Open the join link again.")
