@@ -10,6 +10,7 @@ clients its route uses. botocore clients are thread-safe once made; making them 
 
 from __future__ import annotations
 
+import os
 import threading
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -79,6 +80,11 @@ def client_config(service: str):
     )
 
 
+# botocore's data for the services above, trimmed and uncompressed by the packager (scripts/botocore_data.py):
+# at the package's root on Lambda, absent in a working tree (botocore's own copy serves alone).
+PACKAGED_BOTOCORE_DATA = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "botocore_data")
+
+
 def session():
     """The process's one botocore session."""
     global _session
@@ -87,7 +93,36 @@ def session():
             from botocore.session import get_session
 
             _session = get_session()
+            if os.path.isdir(PACKAGED_BOTOCORE_DATA):
+                more = (_session.get_config_variable("data_path") or "").split(os.pathsep)
+                _session.register_component("data_loader", packaged_first_loader(PACKAGED_BOTOCORE_DATA, more))
         return _session
+
+
+def packaged_first_loader(directory: str, more_paths: list[str] = ()):
+    """botocore's data loader reading ``directory`` (the package's trimmed copy of botocore's own data) before
+    the runtime's copy. A service found there is loaded without botocore's scan of every service directory;
+    any other service, and a newer API version the runtime has, still come from the runtime's copy. The copy
+    counts as botocore's own data, so endpoints resolve exactly as with the runtime's copy. ``more_paths``:
+    botocore's ``data_path`` setting (``AWS_DATA_PATH``), searched next, as botocore would."""
+    from botocore.loaders import Loader, instance_cache
+
+    packaged = frozenset(entry for entry in os.listdir(directory) if os.path.isdir(os.path.join(directory, entry)))
+
+    class PackagedFirstLoader(Loader):
+        @instance_cache
+        def load_service_model(self, service_name, type_name, api_version=None):
+            if service_name not in packaged:
+                return super().load_service_model(service_name, type_name, api_version)
+            api_version = api_version or self.determine_latest_version(service_name, type_name)
+            model = self.load_data(os.path.join(service_name, api_version, type_name))
+            self._extras_processor.process(model, self._find_extras(service_name, type_name, api_version))
+            return model
+
+        def is_builtin_path(self, path):
+            return path.startswith(directory + os.sep) or super().is_builtin_path(path)
+
+    return PackagedFirstLoader(extra_search_paths=[directory, *(os.path.expanduser(p) for p in more_paths if p)])
 
 
 def _client(service: str):

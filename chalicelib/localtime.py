@@ -14,8 +14,10 @@ from __future__ import annotations
 import re
 from datetime import UTC, date, datetime, timedelta, timezone, tzinfo
 from functools import lru_cache
-from importlib import resources
-from zoneinfo import ZoneInfo
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from zoneinfo import ZoneInfo
 
 WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
@@ -31,6 +33,8 @@ MAX_DURATION_MINUTES = 7 * 24 * 60
 def zone_names() -> frozenset[str]:
     """Every zone name of the tz database, as the ``tzdata`` package lists them: the same on every host,
     where the system's directory may also hold ``localtime``, ``posixrules`` or ``posix/...`` files."""
+    from importlib import resources  # the zone data and its reader load only when a zone is named
+
     listing = resources.files("tzdata").joinpath("zones").read_text(encoding="utf-8")
     return frozenset(listing.split())
 
@@ -42,6 +46,8 @@ def zone(name: str) -> ZoneInfo | None:
         return None
     if name not in zone_names():
         return None
+    from zoneinfo import ZoneInfo  # off the cold start of an answer that names no zone (tests/test_app.py)
+
     try:
         return ZoneInfo(name)
     except (ValueError, OSError, LookupError):  # ZoneInfoNotFoundError is a KeyError
@@ -97,6 +103,8 @@ def offset_label(offset: timedelta | None) -> str:
 
 def zone_label(moment: datetime) -> str:
     """The abbreviation the tz database gives (``PST``, ``CET``), else the offset (``UTC+4``)."""
+    from zoneinfo import ZoneInfo
+
     name = moment.tzname() or ""
     if isinstance(moment.tzinfo, ZoneInfo) and _LETTERS.fullmatch(name):
         return name

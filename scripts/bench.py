@@ -50,14 +50,15 @@ BENCH_LIMITS = {
     "AUTH_VERIFY_PER_IP_PER_HOUR": "1000000",
     "INVITE_SMS_PER_OWNER_PER_HOUR": "1000000",
     "INVITE_SMS_PER_STRANGER_PER_DAY": "1000000",
+    "EVENTS_PER_OWNER_PER_DAY": "1000000",
     "CONTACT_LOOKUP_NUMBERS_PER_USER_PER_DAY": "100000000",
     "MESSAGES_PER_EVENT": "100000",
     "WEB_REQUESTS_PER_IP_PER_HOUR": "1000000",
 }
 TARGETS = {
     "cold_start_ratio": 1.10,
-    # from the unpacked zip, read-only, CPython 3.12, against the baseline packaged without .pyc (goal 0.75)
-    "cold_start_zip_ratio": 0.85,
+    # from the unpacked zip, read-only, CPython 3.12, against the baseline packaged without .pyc
+    "cold_start_zip_ratio": 0.75,
     "cold_import_ratio": 1.15,
     "avatar_jpeg_ms": 150,
     "deployment_zip_mb": 25,

@@ -9,6 +9,8 @@ runtime imports it from the read-only ``/var/task`` without compiling (scripts/c
 Every ``.so`` must also be built for the stage's machine (its ELF header's ``e_machine``: x86-64 for
 ``x86_64``, AArch64 for ``arm64``) and its wheel tagged for it: an x86 Pillow in an arm64 function fails only
 when the first avatar is uploaded. ``--architecture arm64`` checks an arm64 package (default ``x86_64``).
+The trimmed botocore data under ``botocore_data/`` must cover every service the functions use, and its endpoint
+rules may call only what the floor's botocore implements (scripts/botocore_data.py).
 Exit status 1 and one line per problem.
 """
 
@@ -24,6 +26,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import botocore_data  # noqa: E402
 from chalice_cli import (  # noqa: E402
     ARCHITECTURE_MACHINES,
     DEFAULT_ARCHITECTURE,
@@ -131,6 +134,27 @@ def bytecode_problems(archive: zipfile.ZipFile, report: Report) -> list[str]:
     return problems
 
 
+def botocore_data_problems(archive: zipfile.ZipFile) -> list[str]:
+    """The trimmed botocore data (scripts/botocore_data.py): every service the functions use has its model and
+    endpoint rules, and no rule calls a function an older runtime botocore (down to the floor) lacks."""
+    import json
+
+    prefix = f"{botocore_data.DIRECTORY}/"
+    names = [name for name in archive.namelist() if name.startswith(prefix)]
+    problems = [f"{prefix}{n}.json is missing" for n in botocore_data.ROOT_FILES if f"{prefix}{n}.json" not in names]
+    for service in botocore_data.packaged_services():
+        for kind in ("service-2", "endpoint-rule-set-1"):
+            found = [n for n in names if n.startswith(f"{prefix}{service}/") and n.endswith(f"/{kind}.json")]
+            if not found:
+                problems.append(f"{prefix} has no {kind} of {service}")
+            if kind == "endpoint-rule-set-1":
+                for name in found:
+                    called = botocore_data.rule_functions(json.loads(archive.read(name)))
+                    if unknown := called - botocore_data.RULE_FUNCTIONS:
+                        problems.append(f"{name} calls {sorted(unknown)}, which the floor's botocore lacks")
+    return problems
+
+
 def check(
     zip_path: str | Path, glibc: tuple[int, int] = RUNTIME_GLIBC, architecture: str = DEFAULT_ARCHITECTURE
 ) -> Report:
@@ -166,6 +190,7 @@ def check(
                     f"{owner} is not a manylinux {machine} wheel for glibc <= {glibc}: tags {platforms}"
                 )
         report.problems += bytecode_problems(archive, report)
+        report.problems += botocore_data_problems(archive)
     return report
 
 

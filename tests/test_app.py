@@ -70,6 +70,64 @@ NOT_ON_THE_READ_PATH = (
     "chalicelib.services.data_export",
     "chalicelib.services.web_account",
     "chalicelib.guest_page.account_pages",
+    "chalicelib.limits",
+    "chalicelib.store.rate_logs",
+    "chalicelib.domain.rolling_window",
+    "zoneinfo",
+)
+
+# Everything of the app's own that the first answer of GET /events/{id} loads, besides the route modules (Chalice
+# needs every route declared at import): the request plumbing, authentication, the event's read, its store and
+# models. A module another route needs, imported at the top of a route module, lands outside this set and fails
+# the test: import it inside the handler that uses it (with a one-line reason), or add it here if the answer
+# itself needs it.
+READ_PATH_MODULES = frozenset(
+    {
+        "chalicelib",
+        "chalicelib.api",
+        "chalicelib.api.access_log",
+        "chalicelib.api.blueprint",
+        "chalicelib.api.dispatch",
+        "chalicelib.api.error_responses",
+        "chalicelib.api.idempotency",
+        "chalicelib.api.request",
+        "chalicelib.api.responses",
+        "chalicelib.aws",
+        "chalicelib.aws_errors",
+        "chalicelib.config",
+        "chalicelib.domain",
+        "chalicelib.domain.event_fields",
+        "chalicelib.domain.roles",
+        "chalicelib.domain.waitlist",
+        "chalicelib.errors",
+        "chalicelib.ids",
+        "chalicelib.inline_queue",
+        "chalicelib.jobs",
+        "chalicelib.localtime",
+        "chalicelib.models",
+        "chalicelib.models.auth",
+        "chalicelib.models.base",
+        "chalicelib.models.events",
+        "chalicelib.models.users",
+        "chalicelib.parallel",
+        "chalicelib.phones",
+        "chalicelib.retry",
+        "chalicelib.services",
+        "chalicelib.services.auth",
+        "chalicelib.services.event_reads",
+        "chalicelib.services.representations",
+        "chalicelib.services.users",
+        "chalicelib.snapstart",
+        "chalicelib.store",
+        "chalicelib.store.batch",
+        "chalicelib.store.events",
+        "chalicelib.store.invitations",
+        "chalicelib.store.records",
+        "chalicelib.store.tokens",
+        "chalicelib.store.users",
+        "chalicelib.timeutil",
+        "chalicelib.validation",
+    }
 )
 
 FIRST_ANSWER = """
@@ -80,7 +138,9 @@ print(json.dumps({
     "status": answer["statusCode"],
     "body": json.loads(answer["body"]),
     "loaded": sorted(m for m in sys.modules if m.startswith(tuple(sys.argv[2:]))),
+    "app_modules": sorted(m for m in sys.modules if m == "chalicelib" or m.startswith("chalicelib.")),
     "collector": {"enabled": gc.isenabled(), "frozen": gc.get_freeze_count()},
+    "route_modules": [blueprint._import_name for blueprint in app.API_BLUEPRINTS],
 }))
 """
 
@@ -111,6 +171,9 @@ def test_a_cold_start_answers_an_event_without_loading_what_only_other_routes_ne
     assert report["status"] == 200
     assert report["body"]["id"] == seed["event_id"] and report["body"]["title"] == "Party"
     assert report["loaded"] == []
+    # nor anything of the app's own beyond the route modules and what the answer uses
+    unexpected = set(report["app_modules"]) - READ_PATH_MODULES - set(report["route_modules"])
+    assert not unexpected, f"loaded by the first GET /events/{{id}} but not used by it: {sorted(unexpected)}"
     # the collector is back on, and what the import made is out of its way
     assert report["collector"]["enabled"] and report["collector"]["frozen"] > 0
 

@@ -93,3 +93,68 @@ def test_a_black_holed_endpoint_answers_503_with_retry_after_within_the_clients_
     budget = aws.CLIENT_LIMITS["dynamodb"].worst_case
     assert aws.CLIENT_LIMITS["dynamodb"].read * aws.CLIENT_LIMITS["dynamodb"].attempts <= elapsed <= budget + 1
     assert len(hole.held) >= aws.CLIENT_LIMITS["dynamodb"].attempts  # every attempt reached it and waited
+
+
+@pytest.fixture
+def packaged_botocore_data(tmp_path, monkeypatch):
+    """The trimmed botocore data the packager puts in the zip (scripts/botocore_data.py), in place as on Lambda,
+    with a fresh session and clients; yields the directory."""
+    from tests.infra.scripts import load
+
+    directory = tmp_path / "botocore_data"
+    load("botocore_data").build(directory)
+    monkeypatch.setattr(aws, "PACKAGED_BOTOCORE_DATA", str(directory))
+    monkeypatch.setattr(aws, "_session", None)
+    aws.reset_clients()
+    yield directory
+    aws.reset_clients()
+
+
+def test_the_packaged_botocore_data_is_read_first_without_scanning_every_service(packaged_botocore_data, monkeypatch):
+    from botocore.loaders import Loader
+    from botocore.session import get_session
+
+    scanned_by = []
+    scan = Loader.list_available_services
+
+    def counted_scan(self, type_name):
+        scanned_by.append(self)
+        return scan(self, type_name)
+
+    monkeypatch.setattr(Loader, "list_available_services", counted_scan)
+    # WHEN every client the functions use is made, in two regions, beside one of a plain botocore session
+    plain = get_session()
+    for region in ("us-east-1", "eu-west-1"):
+        for service in sorted(aws.CLIENT_LIMITS):
+            packaged = aws.session().create_client(service, region_name=region, config=aws.client_config(service))
+            default = plain.create_client(service, region_name=region, config=aws.client_config(service))
+            # THEN each resolves the same endpoint as with botocore's own data
+            assert packaged.meta.endpoint_url == default.meta.endpoint_url, (service, region)
+    # and its data came from the package (endpoints, models without documentation), without botocore's scan of
+    # every service directory (which the plain session made)
+    loader = aws.session().get_component("data_loader")
+    assert loader.load_data_with_path("endpoints")[1].startswith(str(packaged_botocore_data))
+    for service in aws.CLIENT_LIMITS:
+        version = loader.determine_latest_version(service, "service-2")
+        path = loader.load_data_with_path(f"{service}/{version}/service-2")[1]
+        assert path.startswith(str(packaged_botocore_data / service)), path
+    assert "documentation" not in loader.load_service_model("dynamodb", "service-2")["operations"]["Query"]
+    assert loader not in scanned_by and plain.get_component("data_loader") in scanned_by
+
+
+def test_the_api_answers_with_the_packaged_botocore_data(packaged_botocore_data, client):
+    from tests.utils.api import get
+    from tests.utils.factories import make_event, make_person
+
+    owner, guest = make_person("Olivia Owner"), make_person("Gus Guest")
+    event = make_event(owner, guest)
+    aws.reset_clients()
+    response = get(client, f"/events/{event.id}", guest.token)
+    assert response.status_code == 200, response.body
+    assert [i["full_name"] for i in response.json_body["invitees"]] == ["Olivia Owner", "Gus Guest"]
+    assert (
+        aws.session()
+        .get_component("data_loader")
+        .load_data_with_path("endpoints")[1]
+        .startswith(str(packaged_botocore_data))
+    )

@@ -13,7 +13,7 @@ from chalicelib.api.blueprint import ApiBlueprint
 from chalicelib.api.request import MULTIPART_BODY, NO_BODY, RequestContext
 from chalicelib.api.responses import NO_CONTENT, HandlerResult
 from chalicelib.config import get_settings
-from chalicelib.domain import event_fields
+from chalicelib.domain import event_fields, questions
 from chalicelib.domain.event_fields import MAX_EXTRA_GUESTS
 from chalicelib.errors import PageOutOfRange, ValidationError
 from chalicelib.services import event_reads, representations
@@ -114,6 +114,13 @@ def _parsed(fields: Fields, field: event_fields.EventField, creating: bool):
         return _location(fields)
     if field.kind == "time_zone":
         return _time_zone(fields)
+    if field.kind == "questions":
+        if not fields.present(field.name):
+            return None
+        asked, problems = questions.parse(fields.data[field.name])
+        if problems is not None:
+            fields.errors[field.name] = problems
+        return asked
     raise ValueError(f"no parser for the kind {field.kind!r} of {field.name}")
 
 
@@ -133,8 +140,9 @@ def _event_input(body: dict, *, creating: bool) -> EventInput:
     return data
 
 
-def _rsvp_input(ctx: RequestContext, *, accept: bool) -> tuple[str, int | None]:
-    """The reply's message, and on an accept the people the guest brings (None when not sent)."""
+def _rsvp_input(ctx: RequestContext, *, accept: bool) -> tuple[str, int | None, object]:
+    """The reply's message, and on an accept the people the guest brings and the answers to the event's
+    questions (None when not sent; checked against the questions by services.replies)."""
     body = dict(ctx.json_object())
     for name in ("rsvp_message", "extra_guests"):
         if body.get(name) is None:
@@ -142,8 +150,11 @@ def _rsvp_input(ctx: RequestContext, *, accept: bool) -> tuple[str, int | None]:
     fields = Fields(body)
     message = fields.string("rsvp_message", max_length=60)
     extra_guests = fields.integer("extra_guests", min_value=0, max_value=MAX_EXTRA_GUESTS) if accept else None
+    answers = body.get("answers") if accept else None
+    if isinstance(answers, dict) and len(answers) > questions.MAX_QUESTIONS:
+        fields.error("answers", f"Ensure this field has no more than {questions.MAX_QUESTIONS} elements.")
     fields.raise_if_errors()
-    return message or "", extra_guests
+    return message or "", extra_guests, answers
 
 
 def _query_datetime(ctx: RequestContext, name: str, errors: dict) -> datetime | None:
@@ -290,8 +301,8 @@ def _rsvp(ctx: RequestContext, accept: bool):
     from chalicelib.services import replies  # replies and messaging: off the API's cold start
 
     event_id = ctx.path_id("event_id")
-    message, extra_guests = _rsvp_input(ctx, accept=accept)
-    reply = replies.rsvp(ctx.user, event_id, accept=accept, message=message, extra_guests=extra_guests)
+    message, extra_guests, answers = _rsvp_input(ctx, accept=accept)
+    reply = replies.rsvp(ctx.user, event_id, accept=accept, message=message, extra_guests=extra_guests, answers=answers)
     return representations.invitation_json(reply.invitation, ctx.user, reply.waitlist_position)
 
 
@@ -303,6 +314,43 @@ def accept(ctx: RequestContext):
 @blueprint.route("/events/{event_id}/reject", ["POST"])
 def reject(ctx: RequestContext):
     return _rsvp(ctx, False)
+
+
+@blueprint.route("/events/{event_id}/invitees/{user_id}/reply", ["PUT"])
+def reply_for_guest(ctx: RequestContext):
+    from chalicelib.services import replies  # replies and messaging: off the API's cold start
+
+    event_id, user_id = ctx.path_id("event_id"), ctx.path_id("user_id")
+    body = dict(ctx.json_object())
+    if body.get("extra_guests") is None:
+        body.pop("extra_guests", None)
+    fields = Fields(body)
+    accept = fields.boolean("accept", required=True)
+    extra_guests = fields.integer("extra_guests", min_value=0, max_value=MAX_EXTRA_GUESTS) if accept else None
+    fields.raise_if_errors()
+    reply = replies.reply_for_guest(ctx.user, event_id, user_id, accept=accept, extra_guests=extra_guests)
+    return representations.invitation_json(reply.invitation, reply.guest, reply.waitlist_position)
+
+
+@blueprint.route("/events/{event_id}/offline_guests", ["POST"])
+def add_offline_guest(ctx: RequestContext):
+    from chalicelib.services import offline_guests  # capacity and the waitlist: off the API's cold start
+
+    event_id = ctx.path_id("event_id")
+    fields = Fields(ctx.json_object())
+    name = fields.person_name("name", required=True, min_length=1, max_length=100)
+    extra_guests = fields.integer("extra_guests", min_value=0, max_value=MAX_EXTRA_GUESTS)
+    fields.raise_if_errors()
+    guest = offline_guests.add(ctx.user, event_id, name=name, extra_guests=extra_guests or 0)
+    return HandlerResult(representations.offline_guest_json(guest), status=201)
+
+
+@blueprint.route("/events/{event_id}/offline_guests/{guest_id}", ["DELETE"], body=NO_BODY)
+def remove_offline_guest(ctx: RequestContext):
+    from chalicelib.services import offline_guests  # capacity and the waitlist: off the API's cold start
+
+    offline_guests.remove(ctx.user, ctx.path_id("event_id"), ctx.path_id("guest_id"))
+    return NO_CONTENT
 
 
 @blueprint.route("/events/{event_id}/invitations/{invitation_id}/mark_seen", ["PUT"], body=NO_BODY)

@@ -37,6 +37,7 @@ EXPIRED_FORM = (
 STARTED = "Done: invitation texts to this number are back on."
 CHOOSE = "Choose Accept or Decline."
 CHOOSE_GUESTS = "Choose how many people you bring from the list."
+ANSWER_QUESTIONS = "Answer the questions marked required; a written answer may have up to 280 characters."
 ANSWERS = {"accept": True, "decline": False}
 PASSED_ON_HEADERS = ("Retry-After",)
 
@@ -145,7 +146,7 @@ def answer(ctx: RequestContext):
     def again(status: int, **shown) -> Response:
         shown_page = guest_answers.with_host(page)
         token = guest_answers.form_token(shown_page)
-        html = pages.event_page(shown_page, page_url=_page_url(ctx), now=utcnow(), token=token, **shown)
+        html = pages.event_page(shown_page, page_url=_page_url(ctx), now=utcnow(), token=token, at_action=True, **shown)
         return _html(ctx, html, status)
 
     if not guest_answers.form_token_valid(page, form.get("csrf")):
@@ -159,10 +160,15 @@ def answer(ctx: RequestContext):
     extra_guests = _extra_guests(form.get("extra_guests"))
     if extra_guests is False:
         return again(400, problem=CHOOSE_GUESTS, message=form.get("message", ""))
+    prefix = pages.ANSWER_FIELD
+    answers = {key[len(prefix) :]: value for key, value in form.items() if key.startswith(prefix)}
     try:
-        guest_answers.answer(page, accept=ANSWERS[form["answer"]], message=message or "", extra_guests=extra_guests)
-    except ValidationError:
-        return again(400, problem=CHOOSE_GUESTS, message=form.get("message", ""))
+        guest_answers.answer(
+            page, accept=ANSWERS[form["answer"]], message=message or "", extra_guests=extra_guests, answers=answers
+        )
+    except ValidationError as invalid:
+        problem = ANSWER_QUESTIONS if "answers" in invalid.errors else CHOOSE_GUESTS
+        return again(400, problem=problem, message=form.get("message", ""))
     except Conflict as refused:
         page = guest_answers.open_link(_code(ctx), ctx.source_ip, counted=False)  # show what changed
         return again(409, problem=body_of(refused).get("detail"))
@@ -197,7 +203,9 @@ def _switch_texts(ctx: RequestContext, switch, *, shown: str):
     if not guest_answers.form_token_valid(page, (ctx.body or {}).get("csrf")):
         shown_page = guest_answers.with_host(page)
         token = guest_answers.form_token(shown_page)
-        html = pages.event_page(shown_page, page_url=_page_url(ctx), now=utcnow(), token=token, problem=EXPIRED_FORM)
+        html = pages.event_page(
+            shown_page, page_url=_page_url(ctx), now=utcnow(), token=token, problem=EXPIRED_FORM, at_action=True
+        )
         return _html(ctx, html, 403)
     switch(page)
     location = f"../{page.code}?{shown}=1"
@@ -210,6 +218,7 @@ def calendar_entry(ctx: RequestContext):
     from chalicelib.services import guest_answers  # the guest page's use cases: off the API's cold start
 
     page = guest_answers.open_link(_code(ctx), ctx.source_ip, host=False)
-    body = "" if ctx.method == "HEAD" else ics.calendar(page.event, _page_url(ctx), utcnow())
+    with_place = page.sight.place
+    body = "" if ctx.method == "HEAD" else ics.calendar(page.event, _page_url(ctx), utcnow(), with_place=with_place)
     headers = _headers(ics.CONTENT_TYPE, **{"Content-Disposition": ics.content_disposition(page.event.title)})
     return Response(body=body, status_code=200, headers=headers)

@@ -8,7 +8,8 @@ simple field is one entry here, its attribute on the model, its key in the repre
 Kinds: ``text`` (max_length, blank or not), ``int`` (min_value..max_value, or a setting's name as the
 maximum), ``bool``, ``enum`` (one of ``choices``; the first is the default, today's behaviour),
 ``timestamp``, ``phones`` (a list of numbers, not stored on the event), and kinds
-parsed by a rule of their own (``location``, ``time_zone``). A field is ``stored`` when it is one
+parsed by a rule of their own (``location``, ``time_zone``, ``questions``: domain/questions.py). A field is
+``stored`` when it is one
 attribute of META written as sent; the others (the date with its index keys, the place, the zone)
 have their own writes.
 """
@@ -67,7 +68,9 @@ EVENT_FIELDS: tuple[EventField, ...] = (
     EventField("join_mode", "enum", choices=JOIN_MODES, default=JOIN_MODES[0]),
     EventField("guest_invites", "int", min_value=0, max_value=MAX_GUEST_INVITES, default=0),
     EventField("guest_list", "enum", choices=GUEST_LIST_SHOWN, default=GUEST_LIST_SHOWN[0]),
-    EventField("place_visibility", "enum", choices=PLACE_SHOWN, default=PLACE_SHOWN[0]),
+    # calendar: whether a guest's entry carries the place changes with it (guest_page/ics.py)
+    EventField("place_visibility", "enum", choices=PLACE_SHOWN, default=PLACE_SHOWN[0], calendar=True),
+    EventField("questions", "questions", stored=False),  # domain.questions; ids given by services.events
 )
 
 BY_NAME = {field.name: field for field in EVENT_FIELDS}

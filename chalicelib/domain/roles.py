@@ -89,6 +89,11 @@ def role_of(invitation) -> Role:
     return Role.GUEST
 
 
+def is_host(role: Role) -> bool:
+    """The owner or a co-host: the people a guest always sees in the guest list, whatever it hides."""
+    return role in _HOSTS
+
+
 def permits(role: Role, action: Action) -> bool:
     return role in PERMITTED[action]
 

@@ -5,8 +5,10 @@ entry shows (and with the cancel), so adding it again updates the entry; LAST-MO
 time, DTSTAMP the download's. A timed event starts and ends in its own zone (TZID, with the VTIMEZONE
 the standard asks for, holding the offsets around the event), or in UTC when it has neither zone nor
 offset; it lasts ``duration_minutes``. A day's event (no time) is that day, DTEND the next (exclusive).
-DESCRIPTION and URL link back to the guest's page. Text values are escaped and lines folded at 75
-octets, with CRLF endings.
+DESCRIPTION and URL link back to the guest's page. LOCATION is the place, left out where the guest may not
+see it yet (``place_visibility`` ``accepted``: until they accept); the entry that shows it so is one
+revision later (SEQUENCE + 1), so adding it again after accepting puts the place in. Text values are
+escaped and lines folded at 75 octets, with CRLF endings.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from zoneinfo import ZoneInfo
 
 from chalicelib import download_names, localtime
 from chalicelib.config import get_settings
+from chalicelib.domain import visibility
 from chalicelib.messaging.sms_segments import one_line
 from chalicelib.store.records import Event
 
@@ -132,11 +135,15 @@ def _dates(event: Event) -> tuple[list[str], list[str]]:
 # --------------------------------------------------------------------------- the calendar
 
 
-def calendar(event: Event, page_url: str, now: datetime) -> str:
-    """The calendar of ``event`` as a guest downloads it from ``page_url`` (their page) at ``now``."""
+def calendar(event: Event, page_url: str, now: datetime, *, with_place: bool = True) -> str:
+    """The calendar of ``event`` as a guest downloads it from ``page_url`` (their page) at ``now``; without
+    LOCATION unless ``with_place``."""
     zones, dates = _dates(event)
-    location = ", ".join(part for part in (event.venue_name, event.address) if part)
+    parts = (event.venue_name, event.address) if with_place else ()
+    location = ", ".join(part for part in parts if part)
     revised = event.calendar_modified or event.modified
+    revealed = with_place and event.place_visibility == visibility.PLACE_TO_ACCEPTED
+    sequence = int(event.calendar_sequence or 0) + (1 if revealed else 0)
     lines = [
         "BEGIN:VCALENDAR",
         "VERSION:2.0",
@@ -148,7 +155,7 @@ def calendar(event: Event, page_url: str, now: datetime) -> str:
         f"UID:event-{event.id}@{uid_domain()}",
         f"DTSTAMP:{_utc(now)}",
         f"LAST-MODIFIED:{_utc(revised)}",
-        f"SEQUENCE:{int(event.calendar_sequence or 0)}",
+        f"SEQUENCE:{sequence}",
         *dates,
         f"SUMMARY:{escape_text(event.title)}",
         *([f"LOCATION:{escape_text(location)}"] if location else []),

@@ -4,7 +4,8 @@ Server-rendered and usable without script: the time is shown in the event's own 
 ``time_zone``, else its creator's offset) with the zone's abbreviation or offset; the one inline
 script only adds the phone's own time when that differs, and the Content-Security-Policy allows
 exactly it (and the inline style) by hash. Every value shown is escaped. No phone number and no
-other guest's name is ever shown.
+other guest's name is ever shown; the counts and the place only as far as the event's settings let this
+guest see them (domain/visibility.py).
 """
 
 from __future__ import annotations
@@ -185,14 +186,47 @@ def _extra_guests_choice(page) -> str:
 """
 
 
+ANSWER_FIELD = "answer_"  # the form field of a question's answer: answer_<question id>
+
+
+def _questions(page) -> str:
+    """The event's questions, each with the answer already given: a text field, or one radio button per
+    choice. None is marked required in HTML (declining needs no answer); the server asks again."""
+    asked = list(page.event.questions or [])
+    if not asked:
+        return ""
+    held = page.invitation.answers or {}
+    parts = ['<fieldset class="questions"><legend>When you accept</legend>']
+    for question in asked:
+        name = f"{ANSWER_FIELD}{question['id']}"
+        label = escape(question["text"]) + (" (required)" if question["required"] else "")
+        given = held.get(question["id"], "")
+        if question["kind"] == "choice":
+            radios = "".join(
+                f'<label class="choice"><input type="radio" name="{escape(name)}" value="{escape(choice)}"'
+                f'{" checked" if choice == given else ""}> <span dir="auto">{escape(choice)}</span></label>'
+                for choice in question["choices"]
+            )
+            parts.append(f'<fieldset class="question"><legend dir="auto">{label}</legend>{radios}</fieldset>')
+        else:
+            parts.append(
+                f'<label for="{escape(name)}" dir="auto">{label}</label>'
+                f'<input type="text" id="{escape(name)}" name="{escape(name)}" maxlength="280" dir="auto"'
+                f' autocomplete="off" value="{escape(given)}">'
+            )
+    parts.append("</fieldset>")
+    return "\n".join(parts) + "\n"
+
+
 def _pressed(chosen: bool) -> str:
     return ' aria-pressed="true"' if chosen else ' aria-pressed="false"'
 
 
 REPLIES_CLOSED = "Replies are closed for this event. You can still say you can't make it."
+PLACE_AFTER_ACCEPTING = "The host shares the place with the guests who accept."
 
 
-def _form(page, token: str, message: str, error: str | None, accepting_closed: bool = False) -> str:
+def _form(page, token: str, message: str, error: str | None, accepting_closed: bool = False, up: str = "") -> str:
     """The answer form: the message field holds ``message``, the guest's current answer is the pressed button."""
     described = "message-hint message-error" if error else "message-hint"
     invalid = ' aria-invalid="true"' if error else ""
@@ -207,7 +241,7 @@ def _form(page, token: str, message: str, error: str | None, accepting_closed: b
     )
     buttons = decline if accepting_closed else f"{accept}\n{decline}"
     closed_line = f'<p class="closed">{escape(REPLIES_CLOSED)}</p>\n' if accepting_closed else ""
-    return f"""{closed_line}<form method="post" action="{escape(page.code)}/rsvp">
+    return f"""{closed_line}<form method="post" action="{up}{escape(page.code)}/rsvp">
 <input type="hidden" name="csrf" value="{escape(token)}">
 <label for="message">Message to <span dir="auto">{escape(page.host_name)}</span> (optional)</label>
 <input type="text" id="message" name="message" maxlength="60" autocomplete="off" dir="auto"
@@ -215,22 +249,22 @@ def _form(page, token: str, message: str, error: str | None, accepting_closed: b
 <p id="message-hint" class="hint">Up to 60 characters.</p>
 {error_line}
 {"" if accepting_closed else _extra_guests_choice(page)}
-<div class="buttons">
+{"" if accepting_closed else _questions(page)}<div class="buttons">
 {buttons}
 </div>
 </form>"""
 
 
-def _stop_form(page, token: str, stopped: bool) -> str:
+def _stop_form(page, token: str, stopped: bool, up: str = "") -> str:
     """The "Stop texting me" button: a form of its own, with the answer form's token; right after it was
     used, "Text me again", which undoes it."""
     if stopped:
-        return f"""<form method="post" action="{escape(page.code)}/start" class="stop">
+        return f"""<form method="post" action="{up}{escape(page.code)}/start" class="stop">
 <input type="hidden" name="csrf" value="{escape(token)}">
 <p class="hint">Texts from {escape(_service())} to this number are stopped.</p>
 <button type="submit" class="stop">Text me again</button>
 </form>"""
-    return f"""<form method="post" action="{escape(page.code)}/stop" class="stop">
+    return f"""<form method="post" action="{up}{escape(page.code)}/stop" class="stop">
 <input type="hidden" name="csrf" value="{escape(token)}">
 <p class="hint">Not expecting texts from {escape(_service())}?</p>
 <button type="submit" class="stop">Stop texting me</button>
@@ -248,20 +282,26 @@ def event_page(
     message: str | None = None,
     message_error: str | None = None,
     stopped: bool = False,
+    at_action: bool = False,
 ) -> str:
-    """The guest's page: the event, counts, their answer, and the form or why there is none."""
-    event, invitation = page.event, page.invitation
+    """The guest's page: the event, counts, their answer, and the form or why there is none. ``at_action``:
+    shown again at a form's own address (``/i/<code>/rsvp``), one level deeper, so its links climb one more."""
+    up = "../" if at_action else ""
+    event, invitation, sight = page.event, page.invitation, page.sight
     rows = [("When", _when(event))]
     where = _where(event.venue_name or "", event.address or "")
-    if where:
+    if sight.place and where:
         rows.append(("Where", where))
+    elif not sight.place and (where or event.location is not None):
+        rows.append(("Where", f'<span class="hint">{escape(PLACE_AFTER_ACCEPTING)}</span>'))
     rows.append(("Host", f'<span dir="auto">{escape(page.host_name)}</span>'))
-    going = _count(page.going, "person going", "people going")
-    if page.spots_left is not None:
-        going += f", {_count(page.spots_left, 'spot', 'spots')} left"
-        if page.spots_left == 0 and event.waitlist:
-            going += " (accepting puts you on the waitlist)"
-    rows.append(("Going", going))
+    if sight.counts:
+        going = _count(page.going, "person going", "people going")
+        if page.spots_left is not None:
+            going += f", {_count(page.spots_left, 'spot', 'spots')} left"
+            if page.spots_left == 0 and event.waitlist:
+                going += " (accepting puts you on the waitlist)"
+        rows.append(("Going", going))
     details = "\n".join(f"<dt>{name}</dt><dd>{value}</dd>" for name, value in rows)
     replied = invitation.has_accepted is not None or page.waitlist_position is not None
     own_message = invitation.rsvp_message if replied else ""
@@ -275,7 +315,7 @@ def event_page(
     action = (
         f'<p class="closed">{escape(closed)}</p>'
         if closed
-        else _form(page, token, shown_message, message_error, page.accepting_closed(now))
+        else _form(page, token, shown_message, message_error, page.accepting_closed(now), up)
     )
     banners = ""
     if notice:
@@ -292,9 +332,9 @@ def event_page(
 <h2>Your answer</h2>
 {answer}
 {action}
-<p><a href="{escape(page.code)}/event.ics" download>Add to calendar</a></p>
-{_stop_form(page, token, stopped)}
-<p class="hint"><a href="../account/delete">Delete my account and data</a></p>"""
+<p><a href="{up}{escape(page.code)}/event.ics" download>Add to calendar</a></p>
+{_stop_form(page, token, stopped, up)}
+<p class="hint"><a href="{up}../account/delete">Delete my account and data</a></p>"""
     return _document(f"{event.title} \u00b7 {_service()}", body, script=True, head=open_graph(page, page_url))
 
 

@@ -28,6 +28,7 @@ from datetime import UTC, datetime
 from pynamodb.attributes import (
     BooleanAttribute,
     DiscriminatorAttribute,
+    JSONAttribute,
     ListAttribute,
     MapAttribute,
     NumberAttribute,
@@ -46,6 +47,7 @@ MESSAGE_PREFIX = "MSG#"
 POLL_PREFIX = "POLL#"
 SUGGESTION_PREFIX = "TS#"
 WAIT_PREFIX = "WAIT#"
+OFFLINE_PREFIX = "OFF#"  # sorts before TS#: an event read loads the offline guests with the invitations
 # Announcements sort after the time suggestions (``TS#``), so an event read leaves them out too.
 ANNOUNCEMENT_PREFIX = "UPDATE#"
 JOIN_REQUEST_PREFIX = "~JOINREQ#"
@@ -76,6 +78,10 @@ def message_sk(created, message_id: int) -> str:
 def announcement_sk(created, announcement_id: int) -> str:
     """Sorts oldest first: ``UPDATE#2026-12-01T18:00:00.123456Z#0000000000000042``."""
     return f"{ANNOUNCEMENT_PREFIX}{created.astimezone(UTC):%Y-%m-%dT%H:%M:%S.%f}Z#{announcement_id:016d}"
+
+
+def offline_sk(guest_id: int) -> str:
+    return f"{OFFLINE_PREFIX}{guest_id:016d}"
 
 
 def wait_sk(arrival, user_id: int) -> str:
@@ -154,9 +160,11 @@ class Event(EventsTable, discriminator="event"):
     event_date = UTCDateTimeAttribute()
     is_time_specified = BooleanAttribute(default=False)
     total_spots = NumberAttribute(default=0)
-    # spots_filled = accepted guests + spots_filled_by_hand; both kept as atomic counters.
+    # spots_filled = accepted guests + spots_filled_by_hand + offline_spots; all kept as atomic counters.
     accepted_count = NumberAttribute(default=0)
     spots_filled_by_hand = NumberAttribute(default=0)
+    offline_spots = NumberAttribute(null=True)  # the parties of the offline guests (OFF# items)
+    offline_count = NumberAttribute(null=True)  # OFF# items, at most MAX_OFFLINE_GUESTS
     spots_filled = NumberAttribute(default=0)
     location = Location(null=True)
     address = UnicodeAttribute(default="")
@@ -195,6 +203,9 @@ class Event(EventsTable, discriminator="event"):
     guest_invites = NumberAttribute(null=True)  # numbers each guest may add
     guest_list = UnicodeAttribute(null=True)  # everyone, count_only, hosts_only
     place_visibility = UnicodeAttribute(null=True)  # everyone, accepted
+    # What guests who accept are asked (domain.questions); the last id number given, never given again.
+    questions = JSONAttribute(null=True)
+    question_last_id = NumberAttribute(null=True)
     cohost_count = NumberAttribute(null=True)  # invitations with ``cohost`` set, at most MAX_COHOSTS
     join_request_count = NumberAttribute(null=True)  # pending JoinRequest items, at most JOIN_REQUESTS_PER_EVENT
     # The cover image's S3 keys (services/covers.py): the picture, and its link-preview card; absent without one.
@@ -213,6 +224,8 @@ class Invitation(EventsTable, discriminator="invitation"):
     has_accepted = BooleanAttribute(null=True)
     rsvp_message = UnicodeAttribute(default="")
     rsvp_time = UTCDateTimeAttribute(null=True)
+    replied_by_host = BooleanAttribute(null=True)  # the reply was recorded by a host, not by the guest
+    answers = JSONAttribute(null=True)  # {question id: answer} given on accepting
     cancelled = BooleanAttribute(default=False)
     # SHA-256 of the web link code texted to a guest without an account (chalicelib/invite_links.py)
     link_hash = UnicodeAttribute(null=True)
@@ -222,6 +235,15 @@ class Invitation(EventsTable, discriminator="invitation"):
     wait_key = UnicodeAttribute(null=True)  # the sort key of the guest's WAIT# item while waiting
     user_pk = UnicodeAttribute()
     date_key = UnicodeAttribute()
+    created = UTCDateTimeAttribute()
+
+
+class OfflineGuest(EventsTable, discriminator="offline_guest"):
+    """Someone without a phone a host counts in: a name and the people they bring, holding spots."""
+
+    id = NumberAttribute()
+    name = UnicodeAttribute()
+    extra_guests = NumberAttribute(default=0)
     created = UTCDateTimeAttribute()
 
 

@@ -14,7 +14,7 @@ import time
 from datetime import timedelta
 from typing import TYPE_CHECKING
 
-from chalicelib import limits, store
+from chalicelib import store
 from chalicelib.config import get_settings
 from chalicelib.errors import InvalidToken, ServiceUnavailable, Throttled, ValidationError
 from chalicelib.parallel import parallel_map
@@ -48,6 +48,7 @@ def hash_token(token: str) -> str:
 def _number_limit(e164: str) -> RollingLimit:
     """Pins texted to one number in any window (15 minutes): also the longest someone else can hold the
     number's login back by asking for its pins."""
+    from chalicelib import limits
     from chalicelib.services.ratelimit import RollingLimit  # rolling limits: off the API's cold start
 
     return RollingLimit.of(limits.PINS_PER_NUMBER, e164)
@@ -66,6 +67,7 @@ def request_pin(e164: str, source_ip: str, *, wording: str = LOGIN_PIN) -> None:
     month's text budget: 503 TextsPaused, undone the same way). A
     number on SNS's opt-out list is refused (400) before anything is written or sent; the stop list,
     which is for invitation texts only, does not apply: the person asked for this pin."""
+    from chalicelib import limits
     from chalicelib.messaging import sms_sender  # the messaging package: off the API's cold start
     from chalicelib.services.ratelimit import (  # rolling limits: off the API's cold start
         ROLLING_ATTEMPTS,
@@ -171,6 +173,7 @@ def prove_number(e164: str, pin: str, source_ip: str) -> int | None:
 def _first_round(e164: str, source_ip: str) -> tuple:
     """Count the try against the address and the pin side by side, and read the phone claim.
     Over the address limit: the pin's try is given back (if it was spent) and the answer is 429."""
+    from chalicelib import limits
     from chalicelib.services.ratelimit import Limit, address_subject, hit  # rolling limits: off the API's cold start
 
     limit = Limit.of(limits.VERIFY_PER_ADDRESS, address_subject(source_ip))

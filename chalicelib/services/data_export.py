@@ -26,7 +26,17 @@ from chalicelib.services.ratelimit import RollingLimit
 from chalicelib.store import exports as store
 from chalicelib.store.account_deletion import device_tokens, event_items, invitations_of, user_items
 from chalicelib.store.events import EventView
-from chalicelib.store.records import OWNER, Event, Favorite, Invitation, Message, Poll, TimeSuggestion, User
+from chalicelib.store.records import (
+    OWNER,
+    Event,
+    Favorite,
+    Invitation,
+    Message,
+    OfflineGuest,
+    Poll,
+    TimeSuggestion,
+    User,
+)
 from chalicelib.store.users import get_user, get_users
 from chalicelib.timeutil import format_datetime, utcnow
 
@@ -155,10 +165,19 @@ def _owned_event(found: list, users: dict[int, User], me: int) -> dict:
         return {}
     invitations.sort(key=lambda inv: (inv.role != OWNER, inv.created, inv.id))
     messages.sort(key=lambda msg: (msg.created, msg.id))
-    view = EventView(event, invitations, messages, polls, users)
+    offline = sorted((item for item in found if isinstance(item, OfflineGuest)), key=lambda guest: guest.id)
+    view = EventView(event, invitations, messages, polls, users, offline_guests=offline)
     body = representations.event_json(view, me, representations.DETAIL)
     body["time_suggestions"] = [_suggestion_json(item) for item in suggestions]
     return body
+
+
+def _answers(event, mine: Invitation) -> list[dict]:
+    """Every answer the person gave, with the question it answered (null when the host removed it since)."""
+    asked = {question["id"]: question["text"] for question in (event.questions or [])} if event else {}
+    return [
+        {"question_id": key, "question": asked.get(key), "answer": value} for key, value in (mine.answers or {}).items()
+    ]
 
 
 def _received(invitation: Invitation, found: list, users: dict[int, User], me: int) -> dict:
@@ -176,6 +195,7 @@ def _received(invitation: Invitation, found: list, users: dict[int, User], me: i
         "waitlist_position": line_rules.places_by_user(invitations).get(me),
         "rsvp_message": mine.rsvp_message or "",
         "rsvp_time": format_datetime(mine.rsvp_time),
+        "answers": _answers(event, mine),
         "messages_written": [
             {"id": m.id, "body": m.body, "created": format_datetime(m.created)} for m in messages if m.user_id == me
         ],

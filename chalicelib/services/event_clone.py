@@ -62,6 +62,8 @@ def _carried(source: EventView, field: event_fields.EventField):
         return {"latitude": event.location.latitude, "longitude": event.location.longitude} if event.location else None
     if field.kind == "time_zone":
         return event.time_zone or None
+    if field.kind == "questions":  # the same questions, numbered afresh by the create; no answers
+        return [dict(question) for question in event.questions or []]
     if field.name == "duration_minutes":
         return int(event.duration_minutes) if event.duration_minutes else None
     return None  # the date, the deadline and the invitees are set by clone_event

@@ -21,7 +21,7 @@ from datetime import datetime
 
 from chalicelib import invite_links, store
 from chalicelib.config import get_settings
-from chalicelib.domain import capacity, event_fields
+from chalicelib.domain import capacity, event_fields, questions
 from chalicelib.errors import Conflict, OutOfRange, ValidationError
 from chalicelib.ids import new_id
 from chalicelib.messaging import notifications
@@ -69,6 +69,7 @@ class EventInput:
     guest_invites: int | None = None
     guest_list: str | None = None
     place_visibility: str | None = None
+    questions: list[dict] | None = None  # as sent (ids not yet the service's); [] to remove them all
 
 
 # Edits that change what a guest's calendar entry shows: each one grows its SEQUENCE (store.events.EventEdit).
@@ -120,10 +121,13 @@ def create_event(owner, data: EventInput) -> EventView:
         "duration_minutes": data.duration_minutes,
         "rsvp_deadline": whole_seconds(data.rsvp_deadline) if data.rsvp_deadline else None,
     }
+    asked, last_id = questions.assign_ids(data.questions or [], [], 0)
 
     def draw(_attempt: int):
         event_id = new_id()
         event = event_store.new_event(event_id, owner.id, fields, remind_day=_remind_day(event_date), now=now)
+        if asked:
+            event.questions, event.question_last_id = asked, last_id
         ids = _distinct_ids(len(invitees.users) + 1)
         invitations = [event_store.new_invitation(event, owner.id, OWNER, ids[0], now)]
         invitations += [
@@ -178,6 +182,11 @@ def update_event(caller, event_id: int, data: EventInput) -> EventView:
         new_total = data.total_spots if data.total_spots is not None else event.total_spots
         _check_spots(event, new_total, data.spot_filled or 0)
         edit = _edit_of(data)
+        if data.questions is not None:
+            held = list(event.questions or [])
+            since = max(int(event.question_last_id or 0), questions.last_id_of(held))
+            edit.questions, edit.question_last_id = questions.assign_ids(data.questions, held, since)
+            edit.questions_read = event.questions or None
         if adding:
             edit.invitees_read = check_invitees_fit(view, adding)
             edit.invitees_added, edit.max_invitees = adding, get_settings().invitees_per_event

@@ -22,6 +22,7 @@ from datetime import datetime, timedelta
 
 from chalicelib import invite_links, limits
 from chalicelib.config import get_settings
+from chalicelib.domain import visibility
 from chalicelib.errors import Conflict, EventGone, NotFound
 from chalicelib.parallel import parallel_map
 from chalicelib.services import event_reads, ratelimit, replies, stop_list
@@ -39,7 +40,8 @@ EVENT_FULL_FOR_GUEST = "This event is full: there are no spots left."
 
 @dataclass
 class GuestPage:
-    """What the page shows: the event, the guest's invitation, and counts only (no other guests)."""
+    """What the page shows: the event, the guest's invitation, and counts only (no other guests), as far as
+    the event's settings let this guest see them (``sight``)."""
 
     code: str
     event: Event
@@ -48,6 +50,11 @@ class GuestPage:
     waitlist_position: int | None = None  # the guest's place in line (1 = next), None when not waiting
     host: User | None = None  # read by with_host
     host_read: bool = False
+
+    @property
+    def sight(self) -> visibility.Sight:
+        """What this guest may see of the event: the counts, the place."""
+        return visibility.seen_by(self.event, self.invitation)
 
     @property
     def host_name(self) -> str:
@@ -139,7 +146,13 @@ def with_host(page: GuestPage) -> GuestPage:
 
 
 def answer(
-    page: GuestPage, *, accept: bool, message: str, extra_guests: int | None = None, now: datetime | None = None
+    page: GuestPage,
+    *,
+    accept: bool,
+    message: str,
+    extra_guests: int | None = None,
+    answers: dict | None = None,
+    now: datetime | None = None,
 ) -> replies.Reply:
     """Accept or decline as the guest, through ``replies.rsvp``; a past event takes no answer (409).
 
@@ -148,7 +161,9 @@ def answer(
     if not page.event.cancelled and page.is_past(now or utcnow()):
         raise Conflict(EVENT_PAST)
     guest = user_with_id(page.invitation.user_id)
-    return replies.rsvp(guest, page.event.id, accept=accept, message=message, extra_guests=extra_guests)
+    return replies.rsvp(
+        guest, page.event.id, accept=accept, message=message, extra_guests=extra_guests, answers=answers or None
+    )
 
 
 def stop_texts(page: GuestPage) -> None:

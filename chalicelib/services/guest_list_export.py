@@ -52,9 +52,11 @@ def invitee_rows(view: EventView) -> list[GuestRow]:
 
 
 def offline_rows(view: EventView) -> list[GuestRow]:
-    """The guests the hosts keep without a phone (name only, phone ""): none are stored yet. Where they
-    come to be stored, this returns their rows and the sheet takes them as it does the invitees'."""
-    return []
+    """The guests the hosts counted in without a phone (name only, phone ""), going, in the order added."""
+    return [
+        GuestRow(name=guest.name, phone="", answer=guest_sheet.GOING, extra_guests=int(guest.extra_guests or 0))
+        for guest in view.offline_guests
+    ]
 
 
 def questions_of(event) -> list[Question]:

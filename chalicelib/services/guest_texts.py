@@ -9,6 +9,8 @@ Guests without the app (no completed login) who have not declined are texted; ap
   Between 21:00 and 08:00 in the event's zone it waits (in delayed hops of at most 15 minutes) until
   08:00, unless the event starts within 12 hours. At most CHANGE_TEXTS_PER_GUEST_PER_DAY (3) change
   texts per guest per event per local day.
+- A guest who may not see the place (``place_visibility``, domain/visibility.py) is told the time alone, and
+  nothing when only the place changed.
 - Cancellation: texted at once by the queue handler of the cancel (or of the owner's account deletion);
   a held burst is then dropped.
 
@@ -25,6 +27,7 @@ from types import SimpleNamespace
 
 from chalicelib import localtime
 from chalicelib.config import get_settings
+from chalicelib.domain import visibility
 from chalicelib.errors import TextsPaused
 from chalicelib.invite_links import hash_code, link_url, new_code
 from chalicelib.messaging import sms_segments, sms_sender
@@ -49,13 +52,20 @@ CLOSE_START = timedelta(hours=12)
 TEXTED_FIELDS = frozenset({"event_date", "is_time_specified", "location", "address", "venue_name"})
 
 
-def told_state(event) -> str:
-    """What a change text tells about ``event``: when it is and where, as one comparable string."""
+def told_state(event, *, with_place: bool = True) -> str:
+    """What a change text tells about ``event``: when it is and where (for those who may see the place), as one
+    comparable string."""
     location = event.location
     where = [event.venue_name or "", event.address or ""]
     if location is not None:
         where.append(f"{location.latitude},{location.longitude}")
-    return json.dumps([event.event_date.isoformat(), bool(event.is_time_specified), where])
+    return json.dumps([event.event_date.isoformat(), bool(event.is_time_specified), where if with_place else []])
+
+
+def without_place(state: str) -> str:
+    """A ``told_state`` as told to someone who may not see the place."""
+    when, timed, _where = json.loads(state)
+    return json.dumps([when, timed, []])
 
 
 def _place(event) -> str:
@@ -72,11 +82,12 @@ def _title(event) -> str:
     return event.title if sms_segments.one_line(event.title or "") else NO_TITLE
 
 
-def change_text(event, link: str) -> str:
+def change_text(event, link: str, *, with_place: bool = True) -> str:
     """``<service>: "<title>" is now <when>[, <place>]. <link> Reply STOP to opt out.`` The place is cut
-    before the title (neither below its minimum), within the invitation texts' segment limits."""
+    before the title (neither below its minimum), within the invitation texts' segment limits; left out
+    for a guest who may not see it."""
     service = get_settings().service_name
-    place = _place(event)
+    place = _place(event) if with_place else ""
     reply = f" {link}" if link else ""
 
     def wording(when: str) -> sms_segments.Template:
@@ -227,22 +238,27 @@ def send_held_changes(message: dict) -> Outcome:
     owner = users.get(event.owner_id)
     if owner is None:
         return Outcome()
-    state = told_state(event)
+    sees_place = {person.id: visibility.seen_by(event, view.invitation_of(person.id)).place for person in people}
+    states = {with_place: told_state(event, with_place=with_place) for with_place in (True, False)}
     day = now.astimezone(localtime.zone_of(event)).date().isoformat()
     told = guest_notices.told(event_id, [person.id for person in people])
     due, counts = [], {}
     for person in people:
         last = told.get(person.id)
-        if (last.told if last else message["before"]) == state:
+        before = last.told if last else message["before"]
+        if not sees_place[person.id]:
+            before = without_place(before)  # a change of the place alone is no news to them
+        if before == states[sees_place[person.id]]:
             continue  # an edit put back what they were told
         counts[person.id] = last.count if last and last.day == day else 0
         if counts[person.id] < get_settings().change_texts_per_guest_per_day:
             due.append(person)
 
     def word(person) -> str:
-        return change_text(event, fresh_link(event_id, person.id))
+        return change_text(event, fresh_link(event_id, person.id), with_place=sees_place[person.id])
 
     texted, failed = send_claimed(owner, event, due, CHANGE_TEXT, f"{event_id}@{burst}", word)
     for person in texted:
+        state = states[sees_place[person.id]]
         guest_notices.record_told(event_id, person.id, state, day, counts[person.id] + 1, event_expiry(event))
     return Outcome(sent=len(texted), failed=failed)

@@ -6,12 +6,16 @@
 | ``invite_rsvp``   | the owner                           | ``notify_invite_rsvp``  | message, owner           |
 |  (event full)     | the owner, when an accept filled it | ``notify_event_full``   | event, owner             |
 | ``contact_joined``| users keeping the number as favorite| ``notify_contact_joined``| joiner, recipient       |
-| ``event_changed`` | the invitees (not the owner)        | ``notify_event_change`` | message, invitee         |
+| ``event_changed`` | the invitees (not the owner)*       | ``notify_event_change`` | message, invitee         |
 | ``event_cancelled``| the invitees; also flags invitations| ``notify_event_change``| event, invitee           |
 | ``upcoming_event``| owner and accepted invitees         | ``notify_upcoming_event``| event and its date, attendee |
 | ``waitlist_promoted``| the guests seated from the waitlist | ``notify_event_change`` | event, guest             |
 | ``change_texts_due``| guests without the app, not declined | (texts: guest_texts.py) | burst, guest           |
 | ``waitlist_dropped``| waiting guests whose party no longer fits| ``notify_event_change`` | event, guest         |
+
+News goes only as far as each recipient may see the event (domain/visibility.py): ``invite_rsvp`` names a
+guest only to those who may see that guest's row; (*) an ``event_changed`` push names no change of the place
+to a guest who may not see it, and is not sent when the place was all that changed.
 
 Invitees without an account (``is_active`` false) get the SMS invitation from the request instead
 (services/events.py); pushes skip them, so nobody gets both. A promoted guest without an account is
@@ -24,6 +28,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from chalicelib.config import get_settings
+from chalicelib.domain import visibility
 from chalicelib.messaging.notifications.messages import (
     CONTACT_JOINED,
     EVENT_CANCELLED,
@@ -95,11 +100,32 @@ def _invite_rsvp(message: dict) -> Outcome:
     if message.get("message"):
         body += f" \u201c{message['message']}\u201d"
     reply = Push(INVITE_RSVP, str(message["id"]), event.title, body, event.id)
-    outcome = deliver([(owner, reply)], "notify_invite_rsvp")
+    told = [owner] if _sees_row_of(view, owner.id, message["actor_id"]) else []
+    outcome = deliver([(person, reply) for person in told], "notify_invite_rsvp")
     if accepted and event.total_spots and event.spots_filled >= event.total_spots:
         full = Push.once_per_event(EVENT_FULL, event, f"All {event.total_spots} spots are taken.")
         outcome += deliver([(owner, full)], "notify_event_full")
     return outcome
+
+
+def _sees_row_of(view: EventView, viewer_id: int, person_id: int) -> bool:
+    """Whether ``viewer_id`` may see ``person_id`` in the event's guest list: news of a person's answer goes
+    only to those (domain/visibility.py)."""
+    row = view.invitation_of(person_id)
+    return row is None or visibility.seen_by(view.event, view.invitation_of(viewer_id)).sees_row(row)
+
+
+def _sees_place(view: EventView, user_id: int) -> bool:
+    return visibility.seen_by(view.event, view.invitation_of(user_id)).place
+
+
+def _change_words(fields: list[str], *, with_place: bool) -> str | None:
+    """The changed fields as a person names them; without the place's for someone who may not see it (None
+    when nothing else changed: no news for them)."""
+    shown = [name for name in fields if with_place or name not in visibility.PLACE_FIELDS]
+    if fields and not shown:
+        return None
+    return ", ".join(dict.fromkeys(FIELD_WORDS.get(name, name) for name in shown)) or "details"
 
 
 def _contact_joined(message: dict) -> Outcome:
@@ -125,11 +151,14 @@ def _event_changed(message: dict) -> Outcome:
     left_out = set(message.get("exclude", []))  # invited by the same edit: they get new_invite
     ids = [uid for uid in _guest_ids(view) if uid not in left_out]
     users = get_users([*ids, event.owner_id])
-    words = [FIELD_WORDS.get(name, name) for name in message.get("fields", [])]
-    what = ", ".join(dict.fromkeys(words)) or "details"
-    body = f"{_name(users.get(event.owner_id))} changed the {what}."
-    push = Push(EVENT_CHANGED, str(message["id"]), event.title, body, event.id)
-    outcome = deliver([(users[uid], push) for uid in ids if uid in users], "notify_event_change")
+    fields = message.get("fields", [])
+    pushes = {}  # by whether the recipient sees the place
+    for with_place in (True, False):
+        what = _change_words(fields, with_place=with_place)
+        body = f"{_name(users.get(event.owner_id))} changed the {what}."
+        pushes[with_place] = Push(EVENT_CHANGED, str(message["id"]), event.title, body, event.id) if what else None
+    told = [(users[uid], pushes[_sees_place(view, uid)]) for uid in ids if uid in users]
+    outcome = deliver([(person, push) for person, push in told if push is not None], "notify_event_change")
     guest_texts.hold_change(message)  # guests without the app: one text per burst, later
     return outcome
 

@@ -14,17 +14,19 @@ from dataclasses import dataclass
 
 from chalicelib import store
 from chalicelib.config import get_settings
-from chalicelib.domain import capacity
+from chalicelib.domain import capacity, questions
 from chalicelib.domain import waitlist as line_rules
-from chalicelib.errors import Conflict, NotFound, OutOfRange, PermissionDenied
+from chalicelib.domain.roles import Action, require, role_of
+from chalicelib.errors import Conflict, NotFound, OutOfRange, PermissionDenied, ValidationError
 from chalicelib.messaging import notifications
 from chalicelib.retry import AttemptsSpent, TryAgain, jittered, retry
 from chalicelib.services.event_reads import REPLIES_CLOSED, replies_closed, require_live
 from chalicelib.services.waitlist import fits, promote_waiting, spots_left
 from chalicelib.store import events as event_store
 from chalicelib.store import invitations as invitation_store
+from chalicelib.store import users as user_store
 from chalicelib.store import waitlist as waitlist_store
-from chalicelib.store.records import Event, Invitation
+from chalicelib.store.records import Event, Invitation, User
 from chalicelib.timeutil import utcnow
 
 EVENT_FULL = "This event is full."
@@ -40,30 +42,74 @@ class Reply:
 
     invitation: Invitation
     waitlist_position: int | None = None
+    guest: User | None = None  # the person replied for, when a host replied
 
 
 # --------------------------------------------------------------------------- RSVP
 
 
-def rsvp(caller, event_id: int, *, accept: bool, message: str | None, extra_guests: int | None = None) -> Reply:
-    """Accept (bringing ``extra_guests``: when not sent, the number already given, else 0) or reject; the
-    last reply counts. A full event with a waitlist puts an accepting party in line instead of a 409."""
-    text = message or ""
+def rsvp(
+    caller,
+    event_id: int,
+    *,
+    accept: bool,
+    message: str | None,
+    extra_guests: int | None = None,
+    answers: object = None,
+) -> Reply:
+    """Accept (bringing ``extra_guests``: when not sent, the number already given, else 0, and answering
+    the event's questions: ``answers`` over those already given) or reject; the last reply counts. A full
+    event with a waitlist puts an accepting party in line instead of a 409."""
+
+    def state() -> tuple[Invitation, Event]:
+        return _guest_state(caller, event_id)
+
+    return _reply(state, accept, message or "", extra_guests, by_host=False, answers=answers)
+
+
+def reply_for_guest(caller, event_id: int, user_id: int, *, accept: bool, extra_guests: int | None = None) -> Reply:
+    """A host records the reply of invitee ``user_id`` (who answered by voice, say) under the very rules of
+    the guest's own reply: capacity, waitlist, deadline. The invitation shows ``replied_by_host`` until the
+    guest replies themself. Nobody is told: the guest gave the answer to the host, and the hosts see it."""
+    require(role_of(invitation_store.find_invitation(event_id, caller.id)), Action.REPLY_FOR_GUEST)
+    if user_id == caller.id:  # a co-host's own reply
+        return rsvp(caller, event_id, accept=accept, message=None, extra_guests=extra_guests)
+
+    def state() -> tuple[Invitation, Event]:
+        invitation, event = invitation_store.reply_state(event_id, user_id)
+        if invitation is None or event is None:
+            raise NotFound()
+        if invitation.role == event_store.OWNER:
+            raise PermissionDenied()
+        return invitation, event
+
+    reply = _reply(state, accept, None, extra_guests, by_host=True)
+    reply.guest = user_store.get_user(user_id)
+    return reply
+
+
+def _reply(
+    state, accept: bool, text: str | None, extra_guests: int | None, *, by_host: bool, answers: object = None
+) -> Reply:
+    """One reply, read and written again until it lands on what it read. ``text`` None keeps the message
+    the invitation holds (a host's reply carries none of its own)."""
 
     def reply(_attempt: int) -> Reply:
-        invitation, event = _guest_state(caller, event_id)
+        invitation, event = state()
         require_live(event)
         if accept and replies_closed(event, utcnow()):
             raise Conflict(REPLIES_CLOSED)
+        words = (invitation.rsvp_message or "") if text is None else text
         try:
             if not accept:
-                return _decline(invitation, event, text)
+                return _decline(invitation, event, words, by_host)
             extra = _extra_guests(invitation, event, extra_guests)
+            given = _answers(invitation, event, answers, by_host)
             if not capacity.could_ever_fit(1 + extra, event.total_spots, _settings_cap()):
                 raise Conflict(EVENT_FULL)  # in line it would block everyone behind it
             if invitation.wait_key:
-                return _change_waiting(invitation, event, extra, text)
-            return _accept(invitation, event, extra, text)
+                return _change_waiting(invitation, event, extra, words, by_host, given)
+            return _accept(invitation, event, extra, words, by_host, given)
         except (store.Contended, store.Refused):
             raise TryAgain() from None  # the reply, the line or the counters moved: read again
 
@@ -94,45 +140,78 @@ def _extra_guests(invitation: Invitation, event: Event, wanted: int | None) -> i
     return extra
 
 
+def _answers(invitation: Invitation, event: Event, sent: object, by_host: bool) -> dict | None:
+    """The answers an accept leaves (None: nothing to write). A guest's accept must answer every required
+    question (400 ``{"answers": {"<id>": [...]}}``); a host replying for a guest has no answers to give."""
+    asked = list(event.questions or [])
+    if by_host or (not asked and sent is None):
+        return None
+    try:
+        return questions.checked_answers(asked, sent, invitation.answers)
+    except questions.AnswersInvalid as invalid:
+        raise ValidationError({"answers": invalid.errors}) from None
+
+
 def _settings_cap() -> int:
     return get_settings().max_spots_filled
 
 
-def _accept(invitation: Invitation, event: Event, extra: int, text: str) -> Reply:
+def _accept(invitation: Invitation, event: Event, extra: int, text: str, by_host: bool, given: dict | None) -> Reply:
     previous = invitation.has_accepted
     grows = 1 + extra - invitation_store.party_of(invitation)
     if grows > 0 and (event.waiting_count or not fits(event, grows)):
         if previous is not True and event.waitlist:
-            return _join(invitation, event, extra, text)
+            return _join(invitation, event, extra, text, by_host, given)
         raise Conflict(EVENT_FULL)
     now = utcnow()
     delta = invitation_store.write_reply(
-        invitation, event, accept=True, extra_guests=extra, message=text, now=now, max_spots_filled=_settings_cap()
+        invitation,
+        event,
+        accept=True,
+        extra_guests=extra,
+        message=text,
+        now=now,
+        max_spots_filled=_settings_cap(),
+        by_host=by_host,
+        answers=given,
     )
+    invitation.answers = given if given is not None else invitation.answers
     invitation.has_accepted, invitation.extra_guests = True, extra
-    invitation.rsvp_message, invitation.rsvp_time = text, now
-    if previous is not True:
+    invitation.rsvp_message, invitation.rsvp_time, invitation.replied_by_host = text, now, by_host or None
+    if previous is not True and not by_host:
         _tell_owner(invitation, accepted=True, message=text)
     _promote_if_open(event, invitation, delta)
     return Reply(invitation)
 
 
-def _join(invitation: Invitation, event: Event, extra: int, text: str) -> Reply:
+def _join(invitation: Invitation, event: Event, extra: int, text: str, by_host: bool, given: dict | None) -> Reply:
     now = utcnow()
     key = waitlist_store.join(
-        invitation, event, extra_guests=extra, message=text, now=now, max_spots_filled=_settings_cap()
+        invitation,
+        event,
+        extra_guests=extra,
+        message=text,
+        now=now,
+        max_spots_filled=_settings_cap(),
+        by_host=by_host,
+        answers=given,
     )
+    invitation.answers = given if given is not None else invitation.answers
     invitation.has_accepted, invitation.wait_key, invitation.extra_guests = None, key, extra
-    invitation.rsvp_message, invitation.rsvp_time = text, now
+    invitation.rsvp_message, invitation.rsvp_time, invitation.replied_by_host = text, now, by_host or None
     if spots_left(event) > 0:  # others were waiting though spots were open: let the line move
         return _after_line_moved(invitation, event)
     return Reply(invitation, waitlist_store.position(event.id, key))
 
 
-def _change_waiting(invitation: Invitation, event: Event, extra: int, text: str) -> Reply:
+def _change_waiting(
+    invitation: Invitation, event: Event, extra: int, text: str, by_host: bool, given: dict | None
+) -> Reply:
     now = utcnow()
-    waitlist_store.change(invitation, extra_guests=extra, message=text, now=now)
+    waitlist_store.change(invitation, extra_guests=extra, message=text, now=now, by_host=by_host, answers=given)
+    invitation.answers = given if given is not None else invitation.answers
     invitation.extra_guests, invitation.rsvp_message, invitation.rsvp_time = extra, text, now
+    invitation.replied_by_host = by_host or None
     if spots_left(event) > 0:  # a smaller party may fit now
         return _after_line_moved(invitation, event)
     return Reply(invitation, waitlist_store.position(event.id, invitation.wait_key))
@@ -146,21 +225,28 @@ def _after_line_moved(invitation: Invitation, event: Event) -> Reply:
     return Reply(invitation, waitlist_store.position(event.id, invitation.wait_key))
 
 
-def _decline(invitation: Invitation, event: Event, text: str) -> Reply:
+def _decline(invitation: Invitation, event: Event, text: str, by_host: bool) -> Reply:
     previous = invitation.has_accepted
     now = utcnow()
     if invitation.wait_key:
-        waitlist_store.leave(invitation, message=text, now=now)
+        waitlist_store.leave(invitation, message=text, now=now, by_host=by_host)
         invitation.wait_key, delta = None, 0
         if spots_left(event) > 0:  # the head of the line may have been this party
             promote_waiting(event.id, invitation.user_id)
     else:
         delta = invitation_store.write_reply(
-            invitation, event, accept=False, extra_guests=0, message=text, now=now, max_spots_filled=_settings_cap()
+            invitation,
+            event,
+            accept=False,
+            extra_guests=0,
+            message=text,
+            now=now,
+            max_spots_filled=_settings_cap(),
+            by_host=by_host,
         )
     invitation.has_accepted, invitation.extra_guests = False, 0
-    invitation.rsvp_message, invitation.rsvp_time = text, now
-    if previous is not False:
+    invitation.rsvp_message, invitation.rsvp_time, invitation.replied_by_host = text, now, by_host or None
+    if previous is not False and not by_host:
         _tell_owner(invitation, accepted=False, message=text)
     _promote_if_open(event, invitation, delta)
     return Reply(invitation)

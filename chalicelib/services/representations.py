@@ -8,15 +8,18 @@ Invitee, Message, Poll and TimeSuggestion (openapi.yaml; the v1 quirks: docs/api
   the string "true", a legacy quirk), ``messages`` and ``polls``; ``has_seen`` in detail,
   ``faded_photo`` in timeline.
 An Invitee's ``id`` is its invitation's id (what ``mark_seen`` takes); ``user_id`` is the person.
+Every representation of an event shows what its caller may see of it (domain/visibility.py: the guest
+list, the counts and the place a guest's settings hide are left out or null).
 """
 
 from __future__ import annotations
 
 from chalicelib import localtime
 from chalicelib.config import get_settings
-from chalicelib.domain import event_fields
+from chalicelib.domain import event_fields, questions, visibility
+from chalicelib.domain.roles import Action, permits, role_of
 from chalicelib.store.events import EventView
-from chalicelib.store.records import OWNER, Invitation, Message, Poll, TimeSuggestion, User
+from chalicelib.store.records import OWNER, Invitation, Message, OfflineGuest, Poll, TimeSuggestion, User
 from chalicelib.timeutil import format_datetime
 
 NOTIFY_FLAGS = (
@@ -119,6 +122,8 @@ def invitation_json(invitation: Invitation, user: User | None, waitlist_position
         "rsvp_message": invitation.rsvp_message or "",
         "extra_guests": int(invitation.extra_guests or 0),
         "waitlist_position": waitlist_position,
+        "replied_by_host": bool(invitation.replied_by_host),
+        "answers": dict(invitation.answers or {}),
     }
 
 
@@ -140,6 +145,7 @@ def invitee_json(invitation: Invitation, user: User | None, style: str, waitlist
         "created": format_datetime(invitation.created),
         "extra_guests": 0 if is_owner else int(invitation.extra_guests or 0),
         "waitlist_position": waitlist_position,
+        "replied_by_host": bool(invitation.replied_by_host),
     }
     if style == DETAIL:
         body["has_seen"] = bool(invitation.has_seen)
@@ -179,6 +185,10 @@ def time_suggestion_json(suggestion: TimeSuggestion) -> dict:
     }
 
 
+def offline_guest_json(guest: OfflineGuest) -> dict:
+    return {"id": guest.id, "name": guest.name, "extra_guests": int(guest.extra_guests or 0)}
+
+
 def _shown(event, name: str):
     return event_fields.shown_value(event_fields.BY_NAME[name], getattr(event, name))
 
@@ -186,6 +196,7 @@ def _shown(event, name: str):
 def event_json(view: EventView, caller_id: int, style: str) -> dict:
     event = view.event
     mine = view.invitation_of(caller_id)
+    sight = visibility.seen_by(event, mine)
     i_am_owner = event.owner_id == caller_id
     replied = mine is not None and not i_am_owner and mine.has_accepted is not None
     location = event.location
@@ -197,14 +208,14 @@ def event_json(view: EventView, caller_id: int, style: str) -> dict:
         "created": format_datetime(event.created),
         "modified": format_datetime(event.modified),
         "total_spots": _shown(event, "total_spots"),
-        "spots_filled": int(event.spots_filled or 0),
-        "attendees_count": view.attendees_count(),
+        "spots_filled": int(event.spots_filled or 0) if sight.counts else None,
+        "attendees_count": view.attendees_count() if sight.counts else None,
         "i_am_owner": i_am_owner,
         "i_am_attending": i_am_owner or (mine is not None and mine.has_accepted is True),
         "my_rsvp_message": (mine.rsvp_message or "") if replied else None,
-        "location": {"latitude": location.latitude, "longitude": location.longitude} if location else {},
-        "address": _shown(event, "address"),
-        "venue_name": _shown(event, "venue_name"),
+        "location": _location_json(location) if sight.place else None,
+        "address": _shown(event, "address") if sight.place else None,
+        "venue_name": _shown(event, "venue_name") if sight.place else None,
         "is_cancelled": bool(event.cancelled),
         "max_extra_guests": _shown(event, "max_extra_guests"),
         "waitlist": _shown(event, "waitlist"),
@@ -215,21 +226,38 @@ def event_json(view: EventView, caller_id: int, style: str) -> dict:
         "guest_list": _shown(event, "guest_list"),
         "place_visibility": _shown(event, "place_visibility"),
         "cover_url": media_url(getattr(event, "cover_key", None)),
+        "questions": list(event.questions or []),
         "time_zone": event.time_zone or None,
         "duration_minutes": localtime.duration_minutes(event),
         "owner": owner_json(view.users.get(event.owner_id), event.owner_id),
         "messages": [message_json(msg, view.users.get(msg.user_id)) for msg in view.messages],
         "polls": [poll_json(poll) for poll in view.polls],
     }
+    # Offline guests never chose to be listed: hosts see them, guests only count them in attendees_count.
+    hosting = permits(role_of(mine), Action.SEE_WHOLE_GUEST_LIST)
+    asked = list(event.questions or [])
+    body["offline_guests"] = [offline_guest_json(guest) for guest in view.offline_guests] if hosting else []
     places = view.waitlist_positions()
+    shown = sight.rows(view.invitations)
     if style == LIST:
         body["invitations"] = [
-            invitation_json(inv, view.users.get(inv.user_id), places.get(inv.user_id))
-            for inv in view.invitations
+            invitation_json(inv, view.users.get(inv.user_id), sight.waitlist_position(inv, places))
+            for inv in shown
             if inv.role != OWNER
         ]
+        rows = body["invitations"]
     else:
         body["invitees"] = [
-            invitee_json(inv, view.users.get(inv.user_id), style, places.get(inv.user_id)) for inv in view.invitations
+            invitee_json(inv, view.users.get(inv.user_id), style, sight.waitlist_position(inv, places)) for inv in shown
         ]
+        rows = body["invitees"]
+    # Answers: every row's for a host, only their own for a guest (null in the others' rows).
+    held = {inv.user_id: inv.answers for inv in view.invitations}
+    for row in rows:
+        mine_or_hosting = hosting or row["user_id"] == caller_id
+        row["answers"] = questions.shown_answers(asked, held.get(row["user_id"])) if mine_or_hosting else None
     return body
+
+
+def _location_json(location) -> dict:
+    return {"latitude": location.latitude, "longitude": location.longitude} if location else {}

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from chalicelib import invite_links, limits
+from chalicelib.domain import visibility
 from chalicelib.errors import NotFound
 from chalicelib.services import auth, join_links, ratelimit
 from chalicelib.services.form_tokens import signed_token, signed_token_valid
@@ -23,7 +24,6 @@ from chalicelib.store.users import get_user
 from chalicelib.timeutil import utcnow
 
 SUBJECT = "join"
-PLACE_FOR_EVERYONE = "everyone"
 
 
 @dataclass
@@ -47,7 +47,7 @@ def open_page(code: str, source_ip: str) -> JoinPage:
         code=code,
         event=event,
         host_name=(host.full_name if host is not None else "") or "Your host",
-        show_place=(event.place_visibility or PLACE_FOR_EVERYONE) == PLACE_FOR_EVERYONE,
+        show_place=visibility.seen_by(event, None).place,  # someone not invited yet
         over=bool(event.cancelled) or event.event_date <= utcnow(),
         approval=join_links.join_mode_of(event) == join_links.APPROVAL,
     )

@@ -26,6 +26,7 @@ from chalicelib.models.events import (
     Invitation,
     Location,
     Message,
+    OfflineGuest,
     Poll,
     date_key,
     event_id_of,
@@ -51,17 +52,20 @@ class EventView:
     messages: list[Message] = field(default_factory=list)  # oldest first
     polls: list[Poll] = field(default_factory=list)
     users: dict[int, User] = field(default_factory=dict)
+    offline_guests: list[OfflineGuest] = field(default_factory=list)  # in the order they were added
 
     def invitation_of(self, user_id: int) -> Invitation | None:
         return next((inv for inv in self.invitations if inv.user_id == user_id), None)
 
     def attendees_count(self) -> int:
-        """Everyone coming: the owner, and the guests whose last reply was an accept with the people they bring."""
-        return sum(
+        """Everyone coming: the owner, the guests whose last reply was an accept and the offline guests, each
+        with the people they bring."""
+        invited = sum(
             1 if inv.role == OWNER else 1 + int(inv.extra_guests or 0)
             for inv in self.invitations
             if inv.role == OWNER or inv.has_accepted is True
         )
+        return invited + sum(1 + int(guest.extra_guests or 0) for guest in self.offline_guests)
 
     def waitlist_positions(self) -> dict[int, int]:
         """{user id: place in line (1 = next)} of the guests waiting, by arrival."""
@@ -78,7 +82,7 @@ def load_partition(event_id: int, *, consistent: bool = True) -> EventView | Non
 
     The time suggestions sort after them (``TS#``) and are left out by the key condition: no event
     representation carries them, so they cost an event read nothing."""
-    event, invitations, messages, polls = None, [], [], []
+    event, invitations, messages, polls, offline = None, [], [], [], []
     before_suggestions = EventsTable.sk < SUGGESTION_PREFIX
     for item in EventsTable.query(event_pk(event_id), before_suggestions, consistent_read=consistent):
         if isinstance(item, Event):
@@ -89,12 +93,14 @@ def load_partition(event_id: int, *, consistent: bool = True) -> EventView | Non
             messages.append(item)
         elif isinstance(item, Poll):
             polls.append(item)
+        elif isinstance(item, OfflineGuest):
+            offline.append(item)
     if event is None:
         return None
     invitations.sort(key=lambda inv: (inv.role != OWNER, inv.created, inv.id))
     messages.sort(key=lambda message: (message.created, message.id))  # oldest first
     polls.sort(key=lambda poll: (poll.created, poll.id))
-    return EventView(event, invitations, messages, polls)
+    return EventView(event, invitations, messages, polls, offline_guests=offline)
 
 
 def update_all(invitations: list[Invitation], actions: list) -> None:
@@ -248,6 +254,9 @@ class EventEdit:
     guest_invites: int | None = None
     guest_list: str | None = None
     place_visibility: str | None = None
+    questions: list[dict] | None = None  # with their ids; [] removes them
+    question_last_id: int | None = None  # with questions
+    questions_read: list[dict] | None = None  # with questions: the questions the ids were given against
 
 
 def nobody_waiting():
@@ -271,6 +280,10 @@ def edit_event(
         value = getattr(edit, declared.name)
         if value is not None:
             actions.append(getattr(Event, declared.name).set(value))
+    if edit.questions is not None:
+        actions += [Event.questions.set(edit.questions), Event.question_last_id.set(edit.question_last_id or 0)]
+        read = edit.questions_read
+        condition &= (Event.questions == read) if read else Event.questions.does_not_exist()  # ids given on it
     if edit.event_date is not None:
         actions += [
             Event.event_date.set(edit.event_date),

@@ -76,6 +76,11 @@ def unchanged_reply(invitation: Invitation):
     return Invitation.pk.exists() & reply & same_party & Invitation.wait_key.does_not_exist()
 
 
+def replier_action(by_host: bool):
+    """The update action marking who gave a reply: a host on the guest's behalf, or the guest."""
+    return Invitation.replied_by_host.set(True) if by_host else Invitation.replied_by_host.remove()
+
+
 def write_reply(
     invitation: Invitation,
     event: Event,
@@ -85,6 +90,8 @@ def write_reply(
     message: str,
     now: datetime,
     max_spots_filled: int,
+    by_host: bool = False,
+    answers: dict | None = None,
 ) -> int:
     """The reply and the META counters in one transaction, on condition the reply read is unchanged and
     the event live. A party that grows needs room for the spots it adds and nobody waiting; one that
@@ -98,7 +105,10 @@ def write_reply(
         Invitation.rsvp_message.set(message),
         Invitation.rsvp_time.set(now),
         Invitation.extra_guests.set(extra_guests if accept else 0),
+        replier_action(by_host),
     ]
+    if answers is not None:
+        actions.append(Invitation.answers.set(answers))
     event_key = Event(event_pk(event.id), META_SK)
     with refusals(), transact_write() as transaction:
         transaction.update(invitation, actions=actions, condition=unchanged_reply(invitation))

@@ -3,7 +3,18 @@ objects' fields, and change them only through store functions."""
 
 from __future__ import annotations
 
-from chalicelib.models.events import GUEST, OWNER, Event, Invitation, Message, Poll, TimeSuggestion
+from chalicelib.models.events import GUEST, OWNER, Event, Invitation, Message, OfflineGuest, Poll, TimeSuggestion
 from chalicelib.models.users import Favorite, User
 
-__all__ = ["GUEST", "OWNER", "Event", "Favorite", "Invitation", "Message", "Poll", "TimeSuggestion", "User"]
+__all__ = [
+    "GUEST",
+    "OWNER",
+    "Event",
+    "Favorite",
+    "Invitation",
+    "Message",
+    "OfflineGuest",
+    "Poll",
+    "TimeSuggestion",
+    "User",
+]

@@ -5,12 +5,16 @@ reads both)."""
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
 
 from chalicelib.models.auth import Pin, RateCounter, pin_pk
 from chalicelib.models.base import transact_write
 from chalicelib.models.users import PROFILE_SK, Token, User, UsersTable, token_sk, user_pk
-from chalicelib.store import Refused, rate_logs, refusals
+from chalicelib.store import Refused, refusals
 from chalicelib.store.batch import batch_get
+
+if TYPE_CHECKING:
+    from chalicelib.store import rate_logs
 
 PIN_ITEM = 0  # the pin's position in :func:`use_pin`'s transaction, as Refused.items names it
 LOG_POSITION = -1  # the rolling log's position in what :func:`save_pin_counted` raises
@@ -28,6 +32,8 @@ def save_pin_counted(pin: Pin, counted_adds: list[tuple], log: rate_logs.LogChar
     try:
         with refusals(), transact_write() as transaction:
             if log is not None:
+                from chalicelib.store import rate_logs  # rolling logs: the login's, off the API's cold start
+
                 rate_logs.add_to(transaction, log)
             for counter, actions, condition in counted_adds:
                 transaction.update(counter, actions=actions, condition=condition)

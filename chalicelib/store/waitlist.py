@@ -28,7 +28,7 @@ from chalicelib.models.events import (
 from chalicelib.parallel import parallel_map
 from chalicelib.store import refusals
 from chalicelib.store.events import nobody_waiting
-from chalicelib.store.invitations import room_for, unchanged_reply
+from chalicelib.store.invitations import replier_action, room_for, unchanged_reply
 
 LIVE = Event.cancelled == False  # noqa: E712 - a PynamoDB condition
 
@@ -55,6 +55,8 @@ def join(
     message: str,
     now: datetime,
     max_spots_filled: int,
+    by_host: bool = False,
+    answers: dict | None = None,
 ) -> str:
     """Put the guest at the end of the line, on condition their reply is as read, the event live, the
     party still does not go in directly (no room for it, or others waiting), and its key sorts after
@@ -78,7 +80,10 @@ def join(
         Invitation.extra_guests.set(extra_guests),
         Invitation.rsvp_message.set(message),
         Invitation.rsvp_time.set(now),
+        replier_action(by_host),
     ]
+    if answers is not None:
+        actions.append(Invitation.answers.set(answers))
     with refusals(), transact_write() as transaction:
         transaction.update(invitation, actions=actions, condition=unchanged_reply(invitation))
         transaction.save(entry, condition=WaitlistEntry.pk.does_not_exist())
@@ -90,9 +95,18 @@ def join(
     return key
 
 
-def change(invitation: Invitation, *, extra_guests: int, message: str, now: datetime) -> None:
-    """A waiting guest's new party size and message; the place in line stays."""
+def change(
+    invitation: Invitation,
+    *,
+    extra_guests: int,
+    message: str,
+    now: datetime,
+    by_host: bool = False,
+    answers: dict | None = None,
+) -> None:
+    """A waiting guest's new party size, message and answers; the place in line stays."""
     key = invitation.wait_key
+    more = [Invitation.answers.set(answers)] if answers is not None else []
     with refusals(), transact_write() as transaction:
         transaction.update(
             invitation,
@@ -100,6 +114,8 @@ def change(invitation: Invitation, *, extra_guests: int, message: str, now: date
                 Invitation.extra_guests.set(extra_guests),
                 Invitation.rsvp_message.set(message),
                 Invitation.rsvp_time.set(now),
+                replier_action(by_host),
+                *more,
             ],
             condition=Invitation.wait_key == key,
         )
@@ -111,7 +127,7 @@ def change(invitation: Invitation, *, extra_guests: int, message: str, now: date
         transaction.condition_check(Event, event_pk(invitation.event_id), META_SK, condition=LIVE)
 
 
-def leave(invitation: Invitation, *, message: str, now: datetime) -> None:
+def leave(invitation: Invitation, *, message: str, now: datetime, by_host: bool = False) -> None:
     """A waiting guest declines: out of the line, the reply a decline."""
     key = invitation.wait_key
     actions = [
@@ -120,6 +136,7 @@ def leave(invitation: Invitation, *, message: str, now: datetime) -> None:
         Invitation.extra_guests.set(0),
         Invitation.rsvp_message.set(message),
         Invitation.rsvp_time.set(now),
+        replier_action(by_host),
     ]
     with refusals(), transact_write() as transaction:
         transaction.update(invitation, actions=actions, condition=Invitation.wait_key == key)

@@ -104,20 +104,29 @@ def test_the_file_holds_the_party_the_place_in_line_and_the_numbers_invited(clie
         "total_spots": 3,
         "max_extra_guests": 2,
         "waitlist": True,
+        "questions": [{"text": "Main course", "kind": "choice", "choices": ["Fish", "Veggie"], "required": True}],
     }
     their_event = body(post_json(client, "/events", full, friend["auth_token"]))["id"]
     olga = login(client, other)
-    post_json(client, f"/events/{their_event}/accept", {"extra_guests": 1}, olga["auth_token"])
-    joined = body(post_json(client, f"/events/{their_event}/accept", {"extra_guests": 2}, token))
+    post_json(
+        client, f"/events/{their_event}/accept", {"extra_guests": 1, "answers": {"q1": "Fish"}}, olga["auth_token"]
+    )
+    joined = body(
+        post_json(client, f"/events/{their_event}/accept", {"extra_guests": 2, "answers": {"q1": "Veggie"}}, token)
+    )
     assert joined["waitlist_position"] == 1
     mine = {"title": "Mine", "event_date": "2031-06-01T12:00:00Z", "invite_phone_numbers": [FRIEND, unknown]}
     my_event = body(post_json(client, "/events", mine, token))["id"]
+    post_json(client, f"/events/{my_event}/offline_guests", {"name": "Grandpa Joe"}, token)
     # WHEN an export is made
     assert _export(client, token).status_code == 202
     data, _ = _file_of(body(get(client, "/users/me/export", token))["url"])
     # THEN it holds the party, the place in line, and each number invited
     received = data["invitations_received"][0]
     assert (received["extra_guests"], received["waitlist_position"], received["has_accepted_invite"]) == (2, 1, None)
+    assert received["answers"] == [{"question_id": "q1", "question": "Main course", "answer": "Veggie"}]
+    (owned,) = data["events_owned"]
+    assert [guest["name"] for guest in owned["offline_guests"]] == ["Grandpa Joe"]
     assert data["numbers_invited"] == [
         {"phone_number": FRIEND, "event_ids": [my_event]},
         {"phone_number": unknown, "event_ids": [my_event]},

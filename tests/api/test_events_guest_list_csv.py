@@ -119,3 +119,31 @@ def test_it_costs_one_query_and_one_batch_read_of_the_guests(client, aws):
     assert get(client, f"/events/{event_id}/guests.csv", alice.token).status_code == 200
     # the caller's token and person are one BatchGetItem, the guests another: the same as for 1 guest
     assert aws.of("dynamodb") == {"Query": 1, "BatchGetItem": 2}
+
+
+def test_offline_guests_and_answers_to_questions_have_their_rows_and_columns(client):
+    alice, bob = make_person("Alice"), make_person("Bob")
+    questions = [{"text": "Dietary needs?", "kind": "text"}, {"text": "=Bringing", "kind": "text"}]
+    event_id = _event(client, alice, bob, total_spots=10, max_extra_guests=2, questions=questions)
+    _reply(client, event_id, bob, answers={"q1": "No nuts", "q2": "-salad"})
+    added = post_json(client, f"/events/{event_id}/offline_guests", {"name": "Grandma Rose", "extra_guests": 1},
+                      alice.token)  # fmt: skip
+    assert added.status_code == 201, added.body
+
+    rows = _rows(get(client, f"/events/{event_id}/guests.csv", alice.token))
+
+    assert rows[0][6:] == ["Dietary needs?", "'=Bringing"]
+    assert rows[1][0] == "Bob" and rows[1][6:] == ["No nuts", "'-salad"]
+    assert rows[2] == ["Grandma Rose", "", "going", "1", "", "", "", ""]
+
+
+def test_a_clone_asks_the_same_questions_without_the_answers(client):
+    alice, bob = make_person("Alice"), make_person("Bob")
+    event_id = _event(client, alice, bob, questions=[{"text": "Dietary needs?", "kind": "text"}])
+    _reply(client, event_id, bob, answers={"q1": "No nuts"})
+    clone = post_json(client, f"/events/{event_id}/clone", {"event_date": "2031-01-01T18:00:00Z",
+                                                            "invite_same_guests": True}, alice.token)  # fmt: skip
+    assert clone.status_code == 201, clone.body
+    assert [question["text"] for question in body(clone)["questions"]] == ["Dietary needs?"]
+    sheet = _rows(get(client, f"/events/{body(clone)['id']}/guests.csv", alice.token))
+    assert sheet[1][2] == "no reply" and sheet[1][6] == ""

@@ -43,6 +43,8 @@ def test_list_holds_owned_and_invited_events_by_date(client):
         "rsvp_message": "",
         "extra_guests": 0,
         "waitlist_position": None,
+        "replied_by_host": False,
+        "answers": {},
     }
     assert "invitees" not in second
 

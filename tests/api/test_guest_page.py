@@ -689,3 +689,41 @@ def test_words_people_wrote_are_laid_out_by_their_own_script(client):
     # the extra-guests choice is at least as tall as 44 CSS px (rem = 16 px)
     height = re.search(r"select\{[^}]*min-height:([\d.]+)rem", html)
     assert height and float(height.group(1)) * 16 >= 44
+
+
+def test_the_page_asks_the_questions_and_keeps_the_answers(client):
+    alice = make_person("Alice")
+    asked = [
+        {"text": "Main course", "kind": "choice", "choices": ["Fish", "Veggie"], "required": True},
+        {"text": "Anything you don't eat?"},
+    ]
+    event, number, path = invited(client, alice, total_spots=3, questions=asked)
+    html = text_of(page(client, path))
+    assert 'type="radio" name="answer_q1" value="Fish"' in html and 'name="answer_q2" maxlength="280"' in html
+    assert "Main course (required)" in html
+    # accepting without the required answer is refused on the page, and nothing is stored
+    refused = answer(client, path, "accept")
+    assert refused.status_code == 400 and "Answer the questions marked required" in text_of(refused)
+    assert stored_invitation(event["id"], number).has_accepted is None
+    opened = text_of(page(client, path))
+    fields = {"csrf": form_token(opened), "message": "", "answer": "accept", "answer_q1": "Veggie", "answer_q2": "Nuts"}
+    assert post_form(client, f"{path}/rsvp", fields).status_code == 303
+    assert stored_invitation(event["id"], number).answers == {"q1": "Veggie", "q2": "Nuts"}
+    html = text_of(page(client, path))
+    assert 'value="Veggie" checked>' in html and 'value="Nuts"' in html
+    # declining needs no answer
+    assert answer(client, path, "decline").status_code == 303
+
+
+def test_a_refused_answer_shows_a_page_whose_links_and_forms_still_lead_to_the_page(client):
+    from urllib.parse import urljoin
+
+    _, _, path = invited(client, make_person("Alice"))
+    refused = answer(client, path, "maybe")
+    assert refused.status_code == 400
+    html = text_of(refused)
+    here = f"http://x{path}/rsvp"  # the address the refused page is shown at
+    targets = re.findall(r'(?:action|href)="([^"]+)"', html)
+    resolved = {urljoin(here, target).removeprefix("http://x") for target in targets if not target.startswith("#")}
+    assert {f"{path}/rsvp", f"{path}/stop", f"{path}/event.ics", "/account/delete"} <= resolved
+    assert all(target.startswith(("/i/", "/account/")) for target in resolved), resolved

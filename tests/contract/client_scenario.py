@@ -47,6 +47,7 @@ from invites_client.api.conversation import (
 )
 from invites_client.api.events import (
     accept_invitation,
+    add_offline_guest,
     clone_event,
     create_event,
     export_guest_list,
@@ -56,6 +57,8 @@ from invites_client.api.events import (
     list_join_requests,
     new_join_link,
     remove_event_cover,
+    remove_offline_guest,
+    reply_for_guest,
     set_event_cover,
     update_event,
 )
@@ -64,6 +67,8 @@ from invites_client.models import (
     Announcement,
     AnnouncementInput,
     AnnouncementPage,
+    Answers,
+    AnswersInput,
     AuthenticationFailed,
     CloneInput,
     Coordinates,
@@ -77,6 +82,7 @@ from invites_client.models import (
     ExportStatus,
     FavoriteContact,
     FavoriteContactInput,
+    HostReplyInput,
     Invitation,
     JoinInput,
     JoinLink,
@@ -85,6 +91,8 @@ from invites_client.models import (
     MessageLimitReached,
     MessagePosted,
     NotFound,
+    OfflineGuest,
+    OfflineGuestInput,
     OwnerAttending,
     PermissionDenied,
     PhoneLookup,
@@ -92,6 +100,8 @@ from invites_client.models import (
     PinRequest,
     Poll,
     PollInput,
+    QuestionInput,
+    QuestionKind,
     Register,
     RsvpInput,
     TimeSuggestionInput,
@@ -324,17 +334,35 @@ def run(
         max_extra_guests=1,
         waitlist=True,
         invite_phone_numbers=[guest.phone_number],
+        questions=[
+            QuestionInput(text="Main course", kind=QuestionKind.CHOICE, choices=["Fish", "Veggie"], required=True)
+        ],
     )
     table = expect(create_event.sync(client=as_owner, body=small), EventCreated)
     check(table.max_extra_guests == 1 and table.waitlist is True, f"the waitlist's fields: {table!r}")
     expect(update_event.sync(table.id, client=as_owner, body=EventUpdate(spot_filled=1)), EventDetail)
-    waiting = expect(accept_invitation.sync(table.id, client=as_guest, body=RsvpInput(extra_guests=1)), Invitation)
+    check([question.id for question in table.questions] == ["q1"], f"questions {table.questions!r}")
+    answering = RsvpInput(extra_guests=1, answers=AnswersInput.from_dict({"q1": "Fish"}))
+    waiting = expect(accept_invitation.sync(table.id, client=as_guest, body=answering), Invitation)
+    given = waiting.answers.additional_properties if isinstance(waiting.answers, Answers) else None
+    check(given == {"q1": "Fish"}, f"answers {waiting.answers!r}")
     check(waiting.has_accepted_invite is None and waiting.waitlist_position == 1, f"waiting {waiting!r}")
     check(waiting.extra_guests == 1, f"the party of {waiting!r}")
     grown = expect(update_event.sync(table.id, client=as_owner, body=EventUpdate(total_spots=3)), EventDetail)
     seat = grown.invitees[1]
     check(seat.is_attending is True and seat.waitlist_position is None, f"seated {seat!r}")
     check(grown.spots_filled == 3 and grown.attendees_count == 3, f"spots {grown.spots_filled}")
+    # The guest tells the owner they cannot come after all; the owner records it for them.
+    declined = reply_for_guest.sync(table.id, guest.id, client=as_owner, body=HostReplyInput(accept=False))
+    declined = expect(declined, Invitation)
+    check(declined.has_accepted_invite is False and declined.replied_by_host is True, f"declined {declined!r}")
+    # A grandparent without a phone is counted in by name, then taken out again.
+    grandpa = add_offline_guest.sync(table.id, client=as_owner, body=OfflineGuestInput(name="Grandpa Joe"))
+    grandpa = expect(grandpa, OfflineGuest)
+    counted_in = expect(get_event.sync(table.id, client=as_owner), EventDetail).offline_guests
+    check([person.name for person in counted_in] == ["Grandpa Joe"], f"offline guests {counted_in!r}")
+    removed = remove_offline_guest.sync_detailed(table.id, grandpa.id, client=as_owner)
+    check(removed.status_code == HTTPStatus.NO_CONTENT, f"remove_offline_guest answered {removed.status_code}")
 
     # An event the caller is not part of is not found, typed as such.
     missing = get_event.sync(UNKNOWN_EVENT_ID, client=as_owner)

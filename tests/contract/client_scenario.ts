@@ -150,6 +150,16 @@ export async function dinner(
   if (second.data === undefined || second.data.invitees.length !== created.data.invitees.length) {
     throw new ScenarioFailed(`clone: ${second.response.status} ${JSON.stringify(second.error)}`);
   }
+  // The guest said yes by voice: the owner records it for them, and the row says a host replied.
+  const guestRow = detail.data.invitees[1];
+  if (guestRow === undefined) throw new ScenarioFailed("the guest is not among the invitees");
+  const marked = await api.PUT("/events/{event_id}/invitees/{user_id}/reply", {
+    params: { path: { event_id: created.data.id, user_id: guestRow.user_id } },
+    body: { accept: true },
+  });
+  if (marked.data === undefined || !marked.data.replied_by_host) {
+    throw new ScenarioFailed(`reply for the guest: ${marked.response.status} ${JSON.stringify(marked.error)}`);
+  }
 
   const guest = await logIn(baseUrl, guestPhone, pinOf);
   await exportThenDelete(baseUrl, guest);

@@ -56,7 +56,7 @@ def test_change_words_and_calendar_fields_follow_the_declaration():
     }
     assert set(event_fields.CALENDAR_FIELDS) == {
         "title", "event_date", "is_time_specified", "time_zone", "duration_minutes", "location", "address",
-        "venue_name",
+        "venue_name", "place_visibility",
     }  # fmt: skip
 
 

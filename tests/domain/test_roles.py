@@ -6,7 +6,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from chalicelib.domain.roles import PERMITTED, Action, Role, require, role_of
+from chalicelib.domain.roles import PERMITTED, Action, Role, is_host, require, role_of
 from chalicelib.errors import NotFound, PermissionDenied
 
 HOSTS = {Role.OWNER, Role.COHOST}
@@ -62,3 +62,8 @@ def test_role_of_an_invitation():
     assert role_of(_invitation("guest", cohost=True)) is Role.COHOST
     assert role_of(_invitation("guest", cohost=False)) is Role.GUEST
     assert role_of(_invitation("guest", cancelled=True)) is Role.GUEST  # a cancelled event is still shown
+
+
+@pytest.mark.parametrize("role", list(Role))
+def test_the_hosts_are_the_owner_and_the_cohosts(role):
+    assert is_host(role) is (role in HOSTS)

@@ -65,7 +65,8 @@ def test_the_stage_architecture_becomes_chalice_lambda_architecture():
     config = {"stages": {"prod": {"api_gateway_stage": "api"}}}
     merged = cli.with_architecture(config, "prod", {"architecture": "arm64"})
     assert merged["stages"]["prod"]["lambda_architecture"] == "arm64"
-    assert cli.with_architecture(config, "prod", {})["stages"]["prod"]["lambda_architecture"] == "x86_64"
+    # a stage that names no architecture (a new one) runs on arm64
+    assert cli.with_architecture(config, "prod", {})["stages"]["prod"]["lambda_architecture"] == "arm64"
     with pytest.raises(cli.DeployRefused, match="architecture 'arm' is not one of"):
         cli.with_architecture(config, "prod", {"architecture": "arm"})
 

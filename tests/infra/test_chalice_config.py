@@ -60,6 +60,31 @@ def test_each_function_has_its_own_policy_and_the_stage_its_sizes_and_log_retent
     assert 3 <= config["lambda_timeout"] <= 28  # under API Gateway's 29 s
 
 
+# Peak RSS (MiB) of each function's process on its heaviest path (scripts/memory_peaks.py, docs/operations.md
+# "Memory"), the runtime's own process on top, and the headroom every setting keeps above both.
+MEASURED_PEAK_MIB = {
+    "api_handler": 70,  # a 12 MP avatar
+    "send_notifications": 150,  # a heavy account's export, extrapolated to the brief's heavy account
+    "remind_upcoming_events": 49,
+    "handle_inbound_sms": 52,
+}
+RUNTIME_MIB = 30
+HEADROOM = 2
+
+
+def memory_size(stage: str, function: str) -> int:
+    config = _stage(stage)
+    return config["lambda_functions"][function].get("lambda_memory_size", config["lambda_memory_size"])
+
+
+@pytest.mark.parametrize("stage", STAGES)
+@pytest.mark.parametrize("function", FUNCTIONS)
+def test_each_function_has_memory_for_its_measured_peak_with_headroom(stage, function):
+    assert memory_size(stage, function) >= HEADROOM * (MEASURED_PEAK_MIB[function] + RUNTIME_MIB)
+    # the API keeps its CPU: a 12 MP avatar and a 500-number invite are CPU-bound, and CPU comes with memory
+    assert memory_size(stage, "api_handler") >= 1024
+
+
 @pytest.mark.parametrize("stage", STAGES)
 def test_environment_names_settings_and_template_outputs(stage, template):
     env = _stage(stage)["environment_variables"]

@@ -236,9 +236,11 @@ def test_make_deploy_rehearsed_on_moto(emulator, project, publishes):
     expected_env.add("STOP_LIST_KEY_PARAMETER")
     expected_env |= {"SMS_ORIGINATION_PINS", "SMS_ORIGINATION_INVITES", "SUPPORT_CONTACT"}
     expected_env |= {"SMS_COUNTRIES", "SMS_MAX_PRICE_USD", "SMS_MONTHLY_SEGMENTS"}
-    for function in functions.values():
+    stage_config = json.loads((ROOT / ".chalice" / "config.json").read_text())["stages"][STAGE]
+    for name, function in functions.items():
         assert function["Runtime"] == "python3.12"
-        assert function["MemorySize"] == 1024 and function["Timeout"] == 15
+        own = stage_config["lambda_functions"].get(name.removeprefix(f"invites-{STAGE}-"), {})
+        assert function["MemorySize"] == own.get("lambda_memory_size", 1024) and function["Timeout"] == 15, name
         variables = function["Environment"]["Variables"]
         assert set(variables) == expected_env
         assert KEY not in json.dumps(variables) and "PIN_SECRET" not in variables

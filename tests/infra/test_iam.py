@@ -123,6 +123,28 @@ def promote_a_guest_invited_by_text(run: StackRun) -> None:
     assert len(texts) == texted + 1 and "You're in!" in texts[-1], texts  # the worker texted the promotion
 
 
+def keep_the_guest_list_by_hand(run: StackRun) -> None:
+    """The owner records a guest's reply, counts in someone without a phone and takes them out again."""
+    client = run.client
+    owner = login(client, "+14155550175", full_name="Holly Host")["auth_token"]
+    guest = login(client, "+14155550176", full_name="Gus Guest")
+    event = {"title": "Picnic", "event_date": "2031-07-05T12:00:00Z", "total_spots": 3}
+    event["invite_phone_numbers"] = ["+14155550176"]
+    created = post_json(client, "/events", event, owner)
+    assert created.status_code == 201, created.body
+    event_id = created.json_body["id"]
+    path = f"/events/{event_id}/invitees/{guest['id']}/reply"
+    replied = post_json(client, path, {"accept": True}, owner, method="PUT")
+    assert replied.status_code == 200 and replied.json_body["replied_by_host"] is True, replied.body
+    added = post_json(client, f"/events/{event_id}/offline_guests", {"name": "Grandpa Joe"}, owner)
+    assert added.status_code == 201, added.body
+    removed = client.http.delete(
+        f"/events/{event_id}/offline_guests/{added.json_body['id']}", headers={"Authorization": f"Bearer {owner}"}
+    )
+    assert removed.status_code == 204, removed.body
+    run.deliver()
+
+
 def drop_a_party_that_no_longer_fits(run: StackRun) -> None:
     """A guest invited by text waits with a party of 2; the owner lowers the total to 1: the worker texts them."""
     client = run.client
@@ -278,6 +300,7 @@ def run_the_stack(run: StackRun, monkeypatch) -> None:
     owner, event_id = run_the_flow(run.client)  # the API's routes as the apps use them; it deletes an account
     promote_a_guest_invited_by_text(run)
     drop_a_party_that_no_longer_fits(run)
+    keep_the_guest_list_by_hand(run)
     stop_from_the_page_and_delete_on_the_web(run)
     delete_someone_with_photos_and_an_export(run)
     keep_guests_in_the_loop(run, monkeypatch)

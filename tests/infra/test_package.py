@@ -138,7 +138,9 @@ def test_chalice_package_for_prod(tmp_path):
         assert function["Runtime"] == "python3.12", name
         assert function["Environment"]["Variables"] == {**config["environment_variables"], **STACK_SETTINGS}, name
         assert "PIN_SECRET" not in json.dumps(sam)
-        assert function["MemorySize"] == config["lambda_memory_size"], name
+        logical_to_function = {load("pipeline").logical_id(f): f for f in config["lambda_functions"]}
+        own = config["lambda_functions"][logical_to_function[name]].get("lambda_memory_size")
+        assert function["MemorySize"] == (own or config["lambda_memory_size"]), name
         assert function["Timeout"] == config["lambda_timeout"], name
         role_name = function["Role"]["Fn::GetAtt"][0]
         roles.add(role_name)

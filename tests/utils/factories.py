@@ -6,7 +6,7 @@ import itertools
 from datetime import UTC, datetime, timedelta
 
 from chalicelib.models.auth import Pin, pin_pk
-from chalicelib.models.events import META_SK, Event, EventsTable, event_pk
+from chalicelib.models.events import META_SK, Event, EventsTable, Invitation, event_pk, invitation_sk
 from chalicelib.models.users import User
 from chalicelib.services import auth, events, users
 
@@ -61,6 +61,12 @@ def make_event(owner: Person, *guests: Person, title: str = "Dinner", when: date
         **extra,
     )
     return events.create_event(owner.user, data).event
+
+
+def make_cohost(event_id: int, person: Person) -> None:
+    """Mark ``person``'s invitation to the event a co-host's, as the owner's appointment stores it."""
+    invitation = Invitation.get(event_pk(event_id), invitation_sk(person.id), consistent_read=True)
+    invitation.update(actions=[Invitation.cohost.set(True)])
 
 
 def stored_event(event_id: int) -> Event:

@@ -1,0 +1,107 @@
+"""Stored items read into model objects (chalicelib/models/base.py): the one-pass reading gives exactly what
+PynamoDB's own ``_instantiate`` gives, for every model and every way an attribute can be stored or missing."""
+
+from __future__ import annotations
+
+import copy
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from pynamodb.attributes import Attribute, AttributeContainer, MapAttribute
+
+from chalicelib.models.auth import AuthTable
+from chalicelib.models.base import TableModel
+from chalicelib.models.events import EventsTable, Location
+from chalicelib.models.users import UsersTable
+from tests.utils.api import get, post_json
+from tests.utils.factories import add_message, add_poll, make_event, make_person
+
+TABLES = (UsersTable, AuthTable, EventsTable)
+
+
+def pynamodb_reading(table: type, raw: dict):
+    """What PynamoDB itself makes of ``raw`` (its ``_instantiate``, not the table's)."""
+    return AttributeContainer._instantiate.__func__(table, copy.deepcopy(raw))
+
+
+def _plain(value):
+    if isinstance(value, MapAttribute):
+        return (type(value), {name: _plain(v) for name, v in value.attribute_values.items()})
+    return value
+
+
+def _state(item) -> tuple:
+    return type(item), {name: _plain(value) for name, value in item.attribute_values.items()}
+
+
+def _every_item_kind() -> list[tuple[type, type]]:
+    return [(table, kind) for table in TABLES for kind in table._get_discriminator_attribute()._class_map]
+
+
+def test_every_stored_item_reads_as_pynamodb_reads_it(aws, client):
+    # GIVEN items of every table as the app writes them: people, tokens, pins and counters of a login, an event
+    # with a place, guests, an answer, messages and a poll
+    owner, guest = make_person("Olivia Owner"), make_person("Gus Guest")
+    event = make_event(owner, guest, location=Location(latitude=48.85, longitude=2.35), address="1 Rue")
+    post_json(client, f"/events/{event.id}/accept", {}, guest.token)
+    now = datetime.now(UTC).replace(microsecond=0)
+    add_message(event.id, guest, "See you", now)
+    add_poll(event.id, owner, "Cafe", now + timedelta(days=3), now)
+    assert post_json(client, "/auth", {"phone_number": "+12025550177"}).status_code == 204
+    stored = {table: [item.serialize() for item in table.scan()] for table in TABLES}  # test-only scans
+    assert all(stored.values())
+    for table, raws in stored.items():
+        for raw in raws:
+            # WHEN one is read into its model THEN it is what PynamoDB makes of it
+            assert _state(table.from_raw_data(copy.deepcopy(raw))) == _state(pynamodb_reading(table, raw))
+
+
+@pytest.mark.parametrize(("table", "kind"), _every_item_kind(), ids=lambda c: c.__name__)
+def test_defaults_nulls_and_missing_attributes_read_as_pynamodb_reads_them(table, kind):
+    discriminator = table._get_discriminator_attribute()
+    keys = {"pk": {"S": "X#1"}, "kind": {"S": discriminator.get_discriminator(kind)}}
+    if "sk" in table.get_attributes():
+        keys["sk"] = {"S": "Y#1"}
+    nulls = {a.attr_name: {"NULL": True} for n, a in kind.get_attributes().items() if n not in ("pk", "sk", "kind")}
+    for raw in (keys, {**nulls, **keys}):
+        for reader in (table, kind):
+            assert _state(reader.from_raw_data(copy.deepcopy(raw))) == _state(pynamodb_reading(reader, raw))
+
+
+def test_an_item_of_another_kind_is_refused_as_pynamodb_refuses_it():
+    from chalicelib.models.events import Event, Invitation
+
+    raw = {"pk": {"S": "EVENT#1"}, "sk": {"S": "META"}, "kind": {"S": "event"}}
+    with pytest.raises(ValueError, match="Cannot instantiate a Invitation"):
+        Invitation.from_raw_data(raw)
+    assert type(EventsTable.from_raw_data(raw)) is Event and issubclass(Event, TableModel)
+
+
+def test_reading_an_event_sets_no_default_and_stores_values_without_the_descriptors(aws, client, monkeypatch):
+    # GIVEN an event with five guests and a message
+    owner = make_person("Olivia Owner")
+    guests = [make_person(f"Guest {n}") for n in range(5)]
+    event = make_event(owner, *guests)
+    add_message(event.id, guests[0], "Hello", datetime.now(UTC).replace(microsecond=0))
+    calls = {"defaults": 0, "stored": 0, "items": 0}
+    set_defaults, store, instantiate = AttributeContainer._set_defaults, Attribute.__set__, TableModel._instantiate
+
+    def counted(name, original):
+        def wrapper(*args, **kwargs):
+            calls[name] += 1
+            return original(*args, **kwargs)
+
+        return wrapper
+
+    monkeypatch.setattr(AttributeContainer, "_set_defaults", counted("defaults", set_defaults))
+    monkeypatch.setattr(Attribute, "__set__", counted("stored", store))
+    monkeypatch.setattr(TableModel, "_instantiate", classmethod(counted("items", instantiate.__func__)))
+    # WHEN a guest reads it
+    response = get(client, f"/events/{event.id}", guests[1].token)
+    assert response.status_code == 200 and len(response.json_body["invitees"]) == 6
+    # THEN its items (token and profile, the partition's 8, the 6 people) are read without PynamoDB setting any
+    # default and with only each item's kind going through a descriptor (PynamoDB's own reading: every default
+    # twice and every value through its descriptor, hundreds of calls)
+    assert calls["items"] >= 15
+    assert calls["defaults"] == 0
+    assert calls["stored"] < 2 * calls["items"], calls
