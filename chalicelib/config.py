@@ -36,7 +36,8 @@ class Settings:
     pin_key_parameter: str = ""
     # SSM SecureString of the stop list's own key (64 hex digits), never rotated (chalicelib/pinkey.py).
     stop_list_key_parameter: str = ""
-    pin_ttl_seconds: int = 600
+    # The contract's login text promises 15 minutes ("It expires in 15 minutes"); the text is built from this.
+    pin_ttl_seconds: int = 900
     pin_max_attempts: int = 5
     token_ttl_days: int = 365
     # Pins texted to one number per window (15 minutes): also the longest someone else can hold a

@@ -97,6 +97,8 @@ READ_PATH_MODULES = frozenset(
         "chalicelib.config",
         "chalicelib.domain",
         "chalicelib.domain.event_fields",
+        "chalicelib.domain.questions",  # the answers a detail shows
+        "chalicelib.domain.visibility",  # what the caller may see of the event
         "chalicelib.domain.roles",
         "chalicelib.domain.waitlist",
         "chalicelib.errors",

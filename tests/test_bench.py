@@ -52,4 +52,4 @@ def test_benchmark_smoke_run_writes_every_figure(tmp_path):
     assert trips["GET /events/{id}"]["calls"] <= 2
     assert trips["GET /events/stats"]["calls"] == 1
     assert trips["GET /events"]["sequential"] <= 3
-    assert trips["GET /i/{code}"] == {"calls": 3, "sequential": 2, "scans": 0, "auth": 0}
+    assert trips["GET /i/{code}"] == {"calls": 4, "sequential": 2, "scans": 0, "auth": 0}

@@ -19,7 +19,7 @@ def test_defaults_match_the_contract():
     assert defaults.devices_per_user == 10
     assert defaults.messages_per_event == 200
     assert defaults.avatar_max_bytes == defaults.request_max_bytes == 4 * 1024 * 1024  # docs/api.md, Limits
-    assert defaults.pin_ttl_seconds == 600 and defaults.pin_max_attempts == 5
+    assert defaults.pin_ttl_seconds == 900 and defaults.pin_max_attempts == 5
 
 
 def test_input_limits_default_to_the_contract():

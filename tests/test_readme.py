@@ -89,6 +89,22 @@ def test_the_walkthroughs_guest_answer_works_pasted_line_by_line(client):
         client, f"{path}/rsvp", {"csrf": token.strip(), "answer": "accept", "message": "See you there"}
     )
     assert answered.status_code == 303
-    shown = _shell(_walkthrough_line("curl -s $PAGE | grep"), text_of(page(client, path))).strip()
+    shown = _shell(_walkthrough_line("curl -s $PAGE | grep -o '<p id"), text_of(page(client, path))).strip()
     expected = re.search(r"# (<p id=\"answer\">.*)", section(README, "A walkthrough with curl")).group(1)
     assert shown == expected
+
+
+def test_the_walkthroughs_announcement_shows_on_the_page_as_the_readme_says(client):
+    from tests.utils.api import post_json, texts_to
+    from tests.utils.factories import make_person
+    from tests.utils.web import invite_by_text, link_texted_to, page, text_of
+
+    host, number = make_person(""), "+14155550101"
+    event = invite_by_text(client, host, number)
+    [invitation] = texts_to(number)
+    assert invitation.startswith(f"Invites: Your host (number ending {host.phone[-4:]}) invited you to")
+    said = "We moved to the shade by the tennis courts."
+    assert post_json(client, f"/events/{event['id']}/announcements", {"text": said}, host.token).status_code == 201
+    shown = _shell(_walkthrough_line("curl -s $PAGE | grep -o '<li>"), text_of(page(client, link_texted_to(number))))
+    expected = re.search(r"# (<li><p dir=\"auto\">.*)", section(README, "A walkthrough with curl")).group(1)
+    assert shown.strip() == expected

@@ -329,13 +329,31 @@ def event_page(
 {banners}<dl>
 {details}
 </dl>
-<h2>Your answer</h2>
+{_announcements(page)}<h2>Your answer</h2>
 {answer}
 {action}
 <p><a href="{up}{escape(page.code)}/event.ics" download>Add to calendar</a></p>
 {_stop_form(page, token, stopped, up)}
 <p class="hint"><a href="{up}../account/delete">Delete my account and data</a></p>"""
     return _document(f"{event.title} \u00b7 {_service()}", body, script=True, head=open_graph(page, page_url))
+
+
+def _posted(event, moment: datetime) -> str:
+    """When an announcement was made, in the event's zone: ``Jun 1, 6:30 PM EDT``."""
+    local = moment.astimezone(localtime.zone_of(event))
+    return f"{local.strftime('%b')} {local.day}, {localtime.clock(local)} {localtime.zone_label(local)}"
+
+
+def _announcements(page) -> str:
+    """The host's latest announcements, newest first, each in its own writing direction; nothing when none."""
+    if not page.announcements:
+        return ""
+    items = "\n".join(
+        f'<li><p dir="auto">{escape(item.text)}</p>'
+        f'<time datetime="{format_datetime(item.created)}">{escape(_posted(page.event, item.created))}</time></li>'
+        for item in page.announcements
+    )
+    return f'<h2>From the host</h2>\n<ul class="announcements">\n{items}\n</ul>\n'
 
 
 # --------------------------------------------------------------------------- error pages

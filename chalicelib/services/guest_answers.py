@@ -1,8 +1,9 @@
 """The event page of a guest invited by text, and answering from it. No chalice imports.
 
 Opening a link: the per-address counter and the event's partition in one round (the code names
-the event), then one BatchGetItem of the host, for the name shown: the calls of ``GET /events/{id}``
-with the rate counter in place of authentication. An answer and the calendar entry need no host
+the event), then, side by side, one BatchGetItem of the host, for the name shown, and one Query of the
+latest announcements: the calls of ``GET /events/{id}`` with the rate counter in place of authentication,
+and that Query. An answer and the calendar entry need no host
 and skip that round. The invitation is the one whose ``link_hash`` is the code's SHA-256. A
 malformed code, an unknown one and one past its event by more than ``WEB_LINK_DAYS_AFTER_EVENT``
 are the same NotFound.
@@ -17,22 +18,26 @@ made inactive for the number when invited), so an answer given here is on their 
 from __future__ import annotations
 
 import hmac
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from chalicelib import invite_links, limits
 from chalicelib.config import get_settings
 from chalicelib.domain import visibility
+from chalicelib.domain.host_label import host_label
 from chalicelib.errors import Conflict, EventGone, NotFound
 from chalicelib.parallel import parallel_map
 from chalicelib.services import event_reads, ratelimit, replies, stop_list
 from chalicelib.services.form_tokens import signed_token, signed_token_valid
 from chalicelib.services.ratelimit import Limit, address_subject
 from chalicelib.store import gone_events
+from chalicelib.store.announcements import latest_announcements
 from chalicelib.store.events import load_partition
 from chalicelib.store.records import OWNER, Event, Invitation, User
 from chalicelib.store.users import get_users, user_with_id
 from chalicelib.timeutil import utcnow
+
+ANNOUNCEMENTS_SHOWN = 3  # the latest announcements the page shows
 
 EVENT_PAST = "This event has already taken place."
 EVENT_FULL_FOR_GUEST = "This event is full: there are no spots left."
@@ -50,6 +55,7 @@ class GuestPage:
     waitlist_position: int | None = None  # the guest's place in line (1 = next), None when not waiting
     host: User | None = None  # read by with_host
     host_read: bool = False
+    announcements: list = field(default_factory=list)  # the latest, newest first; read by with_host
 
     @property
     def sight(self) -> visibility.Sight:
@@ -58,8 +64,8 @@ class GuestPage:
 
     @property
     def host_name(self) -> str:
-        """The host's display name; never a phone number, even when the host has no name."""
-        return (self.host.full_name if self.host is not None else "") or "Your host"
+        """The host's name as the texts give it; never a whole phone number (domain/host_label.py)."""
+        return host_label(self.host)
 
     @property
     def spots_left(self) -> int | None:
@@ -138,9 +144,15 @@ def _opens(invitation: Invitation, wanted: str) -> bool:
 
 
 def with_host(page: GuestPage) -> GuestPage:
-    """The host's profile, for the name the page shows: one BatchGetItem, once."""
+    """What the page shows beyond the event's partition, read once and side by side: the host's profile
+    for their name (one BatchGetItem) and the latest announcements (one Query)."""
     if not page.host_read:
-        page.host = get_users([page.event.owner_id]).get(page.event.owner_id)
+        owner_id = page.event.owner_id
+        users, latest = parallel_map(
+            lambda read: read(),
+            [lambda: get_users([owner_id]), lambda: latest_announcements(page.event.id, ANNOUNCEMENTS_SHOWN)],
+        )
+        page.host, page.announcements = users.get(owner_id), latest
         page.host_read = True
     return page
 

@@ -28,6 +28,7 @@ from types import SimpleNamespace
 from chalicelib import localtime
 from chalicelib.config import get_settings
 from chalicelib.domain import visibility
+from chalicelib.domain.host_label import host_label
 from chalicelib.errors import TextsPaused
 from chalicelib.invite_links import hash_code, link_url, new_code
 from chalicelib.messaging import sms_segments, sms_sender
@@ -111,9 +112,8 @@ def cancel_text(owner_name: str, event) -> str:
 
 
 def sender_name(owner) -> str:
-    if owner is None:
-        return "Your host"
-    return owner.full_name if sms_segments.one_line(owner.full_name or "") else owner.phone_number
+    """The host as the texts name them: the same label as the guest page (domain/host_label.py)."""
+    return host_label(owner)
 
 
 def _guests_without_app(view: EventView) -> tuple[dict, list]:

@@ -8,6 +8,7 @@ import time
 
 from chalicelib import limits, localtime
 from chalicelib.config import get_settings
+from chalicelib.domain.host_label import host_label
 from chalicelib.messaging import sms_segments, sms_sender
 from chalicelib.parallel import parallel_map
 from chalicelib.services import stop_list
@@ -89,7 +90,7 @@ def invitation_text(owner: User, event: Event, link: str = "") -> str:
         return lambda who, title: f'{service}: {who} invited you to "{title}", {when}. {reply} {STOP_WORDS}'
 
     templates = [wording(localtime.short_when(event)), wording(localtime.short_when(event, weekday=False))]
-    name = owner.full_name if sms_segments.one_line(owner.full_name or "") else owner.phone_number
+    name = host_label(owner)
     title = event.title if sms_segments.one_line(event.title or "") else NO_TITLE  # only invisible characters
     return sms_segments.fit(templates, name, title, limits)
 
@@ -140,7 +141,7 @@ def promotion_text(owner: User, event: Event, link: str) -> str:
         )
 
     templates = [wording(localtime.short_when(event)), wording(localtime.short_when(event, weekday=False))]
-    name = owner.full_name if sms_segments.one_line(owner.full_name or "") else owner.phone_number
+    name = host_label(owner)
     title = event.title if sms_segments.one_line(event.title or "") else NO_TITLE
     return sms_segments.fit(templates, name, title, limits)
 
@@ -158,7 +159,7 @@ def dropped_text(owner: User, event: Event, link: str) -> str:
         )
 
     templates = [wording(localtime.short_when(event)), wording(localtime.short_when(event, weekday=False))]
-    name = owner.full_name if sms_segments.one_line(owner.full_name or "") else owner.phone_number
+    name = host_label(owner)
     title = event.title if sms_segments.one_line(event.title or "") else NO_TITLE
     return sms_segments.fit(templates, name, title, limits)
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from chalicelib import invite_links, limits
 from chalicelib.domain import visibility
+from chalicelib.domain.host_label import host_label
 from chalicelib.errors import NotFound
 from chalicelib.services import auth, join_links, ratelimit
 from chalicelib.services.form_tokens import signed_token, signed_token_valid
@@ -46,7 +47,7 @@ def open_page(code: str, source_ip: str) -> JoinPage:
     return JoinPage(
         code=code,
         event=event,
-        host_name=(host.full_name if host is not None else "") or "Your host",
+        host_name=host_label(host),
         show_place=visibility.seen_by(event, None).place,  # someone not invited yet
         over=bool(event.cancelled) or event.event_date <= utcnow(),
         approval=join_links.join_mode_of(event) == join_links.APPROVAL,

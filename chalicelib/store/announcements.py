@@ -29,5 +29,13 @@ def announcements_of(event_id: int) -> list[Announcement]:
     return [item for item in query if isinstance(item, Announcement)]
 
 
+def latest_announcements(event_id: int, count: int) -> list[Announcement]:
+    """The event's ``count`` newest announcements, newest first: one Query of at most ``count`` items."""
+    query = EventsTable.query(
+        event_pk(event_id), EventsTable.sk.startswith(ANNOUNCEMENT_PREFIX), scan_index_forward=False, limit=count
+    )
+    return [item for item in query if isinstance(item, Announcement)][:count]
+
+
 def find_announcement(event_id: int, announcement_id: int) -> Announcement | None:
     return next((item for item in announcements_of(event_id) if item.id == announcement_id), None)

@@ -80,6 +80,13 @@ def test_bad_input_is_refused_by_field_and_nothing_is_stored(client):
         ({"text": "x" * 321}, {"text": ["Ensure this field has no more than 320 characters."]}),
         ({"text": "Hi", "to": ["everyone"]}, {"to": ['"everyone" is not a valid choice.']}),
         ({"text": "Hi", "to": []}, {"to": ["Choose one or more of: going, waiting, no_reply, declined."]}),
+        ({"text": 5}, {"text": ["Not a valid string."]}),
+        ({"text": None}, {"text": ["This field may not be null."]}),
+        ({"text": "   "}, {"text": ["This field may not be blank."]}),
+        ({"text": "Hi", "to": "going"}, {"to": ["Choose one or more of: going, waiting, no_reply, declined."]}),
+        ({"text": "Hi", "to": None}, {"to": ["Choose one or more of: going, waiting, no_reply, declined."]}),
+        ({"text": "Hi", "to": [5]}, {"to": ["Not a valid choice."]}),
+        ({"text": "Hi", "to": ["going" * 1000]}, {"to": [f'"{"going" * 1000}" is not a valid choice.']}),
     ]
     for payload, errors in cases:
         response = _announce(client, alice, event, payload)
@@ -158,3 +165,14 @@ def test_an_announcement_or_nudge_repeated_with_its_idempotency_key_is_answered_
     nudged = post_json(client, f"/events/{event.id}/nudge", {}, alice.token, headers=nudge_key)
     repeated = post_json(client, f"/events/{event.id}/nudge", {}, alice.token, headers=nudge_key)
     assert (nudged.status_code, repeated.status_code) == (200, 200) and body(nudged) == body(repeated)
+
+
+def test_a_nameless_hosts_announcement_and_nudge_name_them_as_the_guest_page_does(client):
+    host, guest = make_person(""), make_person("", active=False)
+    event = make_event(host, guest, title="Board games", when=future(days=5))
+    label = f"Your host (number ending {host.phone[-4:]})"
+    assert _announce(client, host, event, {"text": "Bring dice"}).status_code == 201
+    assert post_json(client, f"/events/{event.id}/nudge", {}, host.token).status_code == 200
+    announcement, nudge = texts_to(guest.phone)[-2:]
+    for text in (announcement, nudge):
+        assert text.startswith(f"Invites: {label} ") and host.phone[2:] not in text

@@ -23,7 +23,7 @@ def test_auth_texts_a_six_digit_pin_to_the_normalised_number(client):
     assert response.status_code == 204
     assert response.body == b""
     [text] = texts_to(PHONE)
-    assert text == f"Your Invites pin is {last_pin(PHONE)}. It expires in 10 minutes. Don't share it."
+    assert text == f"Your Invites pin is {last_pin(PHONE)}. It expires in 15 minutes. Don't share it."
 
 
 def test_pin_is_stored_only_as_hmac(client):
@@ -32,7 +32,7 @@ def test_pin_is_stored_only_as_hmac(client):
     stored = stored_pin(PHONE)
     assert stored is not None and stored.attempts == 0
     assert pin not in str(stored.attribute_values)
-    assert 590 <= stored.expires_at.timestamp() - __import__("time").time() <= 600
+    assert 890 <= stored.expires_at.timestamp() - __import__("time").time() <= 900
 
 
 @pytest.mark.parametrize(
@@ -312,12 +312,25 @@ def test_pin_is_void_after_five_wrong_tries(client):
     assert response.status_code == 400 and body(response) == {"pin": ["Invalid pin."]}
 
 
+def test_pin_still_works_eleven_minutes_later_as_its_text_promises(client, monkeypatch):
+    import time
+
+    post_json(client, "/auth", {"phone_number": PHONE})
+    pin = last_pin(PHONE)
+    [text] = texts_to(PHONE)
+    assert "It expires in 15 minutes." in text
+    later = time.time() + 11 * 60
+    monkeypatch.setattr("chalicelib.services.auth.time.time", lambda: later)
+    response = post_json(client, "/auth/verify_pin", {"phone_number": PHONE, "pin": pin})
+    assert response.status_code == 200 and body(response)["auth_token"]
+
+
 def test_expired_pin_is_400(client, monkeypatch):
     import time
 
     post_json(client, "/auth", {"phone_number": PHONE})
     pin = last_pin(PHONE)
-    later = time.time() + 601
+    later = time.time() + 15 * 60 + 1
     monkeypatch.setattr("chalicelib.services.auth.time.time", lambda: later)
     response = post_json(client, "/auth/verify_pin", {"phone_number": PHONE, "pin": pin})
     assert response.status_code == 400 and body(response) == {"pin": ["Invalid pin."]}

@@ -64,3 +64,17 @@ def test_a_bad_token_is_refused_by_field(client):
     for bad in ({}, {"device_token": "short"}, {"device_token": "spaces are not allowed in a token"}):
         response = post_json(client, "/notifications/add_android_device", bad, bob.token)
         assert response.status_code == 400 and "device_token" in body(response)
+
+
+def test_a_token_of_the_wrong_type_missing_or_too_long_is_400_and_no_endpoint_is_made(client):
+    bob = make_person("Bob")
+    cases = [
+        ({"device_token": 12345678901234567890}, "Not a valid string."),
+        ({"device_token": None}, "This field may not be null."),
+        ({"device_token": ""}, "This field may not be blank."),
+        ({"device_token": "A" * 4097}, "Ensure this field has no more than 4096 characters."),
+    ]
+    for payload, message in cases:
+        response = post_json(client, "/notifications/add_android_device", payload, bob.token)
+        assert (response.status_code, body(response)) == (400, {"device_token": [message]})
+    assert endpoints() == {}

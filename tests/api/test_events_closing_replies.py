@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+import pytest
+
 from tests.utils.api import body, get, post_event, post_json
 from tests.utils.factories import make_person, phone
 from tests.utils.web import answer, form_token, invite_by_text, link_texted_to, page, post_form, text_of
@@ -80,3 +82,32 @@ def test_the_page_says_replies_are_closed_and_offers_only_decline(client):
     assert answer(client, path, "decline").status_code == 303
     rows = body(get(client, f"/events/{event['id']}", alice.token))["invitees"]
     assert [row["is_attending"] for row in rows if row["phone_number"] == number] == [False]
+
+
+LONG_TEXT = "2030-05-30T12:00:00Z" + "0" * 1000
+WRONG_DATETIME = (
+    "Datetime has wrong format. Use one of these formats instead: YYYY-MM-DDThh:mm[:ss[.uuuuuu]][+HH:MM|-HH:MM|Z]."
+)
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "message"),
+    [
+        ("rsvp_deadline", 20300530, WRONG_DATETIME),
+        ("rsvp_deadline", "next friday", WRONG_DATETIME),
+        ("rsvp_deadline", LONG_TEXT, WRONG_DATETIME),
+        ("replies_paused", "yes please", "Must be a valid boolean."),
+        ("replies_paused", None, "This field may not be null."),
+        ("replies_paused", "true" * 300, "Must be a valid boolean."),
+    ],
+)
+def test_a_wrong_closing_value_is_400_by_field_and_nothing_is_stored(client, name, value, message):
+    alice = make_person("Alice")
+    refused = post_event(client, alice, **{name: value})
+    assert (refused.status_code, body(refused)) == (400, {name: [message]})
+    assert body(get(client, "/events", alice.token))["count"] == 0
+    created = body(post_event(client, alice))
+    edited = _edit(client, alice, created["id"], **{name: value})
+    assert edited.status_code == 400 and body(edited) == body(refused)
+    shown = body(get(client, f"/events/{created['id']}", alice.token))
+    assert shown["rsvp_deadline"] is None and shown["replies_paused"] is False

@@ -150,12 +150,16 @@ def test_the_page_shows_the_event_and_counts_but_no_numbers_or_other_guests(clie
     assert not re.search(r"""(src|href)=["']?https?:""", html)
 
 
-def test_a_host_without_a_name_is_never_shown_by_number(client):
+def test_a_host_without_a_name_is_named_alike_on_the_page_and_in_the_text_never_by_whole_number(client):
     owner = make_person("")
-    _, _, path = invited(client, owner)
+    _, number, path = invited(client, owner)
+    label = f"Your host (number ending {owner.phone[-4:]})"
     html = text_of(page(client, path))
-    assert '<span dir="auto">Your host</span> invited you' in html
-    assert owner.phone not in html and owner.phone[2:] not in html
+    assert f'<span dir="auto">{label}</span> invited you' in html
+    [text] = texts_to(number)
+    assert text.startswith(f"Invites: {label} invited you to")
+    for shown in (html, text):
+        assert owner.phone not in shown and owner.phone[2:] not in shown
 
 
 def test_an_event_without_time_shows_its_day(client):
@@ -622,9 +626,26 @@ def test_the_page_reads_the_event_with_its_usual_calls(client, aws):
     _, _, path = invited(client, make_person("Alice"), total_spots=3)
     aws.reset()
     assert page(client, path).status_code == 200
-    # the rate counter, the event's partition, one BatchGetItem of host and guest: detail's 2 + 1
-    assert aws.of("dynamodb") == {"UpdateItem": 1, "Query": 1, "BatchGetItem": 1}
-    assert aws.total("dynamodb") == 3
+    # the rate counter, the event's partition, one BatchGetItem of the host and one Query of the latest
+    # announcements (side by side): detail's 2 + 2
+    assert aws.of("dynamodb") == {"UpdateItem": 1, "Query": 2, "BatchGetItem": 1}
+    assert aws.total("dynamodb") == 4
+
+
+def test_the_page_shows_the_latest_three_announcements_newest_first_each_in_its_direction(client, aws):
+    owner = make_person("Alice")
+    event, _, path = invited(client, owner)
+    assert "From the host" not in text_of(page(client, path))
+    said = ["First news", "שלום לכולם", "مرحبا 🎉", "Bring <dice> & snacks 🎲"]
+    for text in said:
+        response = post_json(client, f"/events/{event['id']}/announcements", {"text": text}, owner.token)
+        assert response.status_code == 201
+    aws.reset()
+    html = text_of(page(client, path))
+    assert aws.of("dynamodb") == {"UpdateItem": 1, "Query": 2, "BatchGetItem": 1}
+    shown = re.findall(r'<li><p dir="auto">(.*?)</p><time datetime="[0-9T:-]+Z">', html)
+    assert shown == ["Bring &lt;dice&gt; &amp; snacks 🎲", said[2], said[1]]
+    assert "First news" not in html and html.index("From the host") < html.index("Your answer")
 
 
 def test_an_answer_reads_the_event_once_and_writes_through_the_rsvp_transaction(client, aws, override_settings):

@@ -141,3 +141,11 @@ def test_a_cancelled_event_says_it_is_over_and_offers_no_form(client):
     shown = page(client, f"/j/{code}")
     assert shown.status_code == 200 and "This event is over" in text_of(shown)
     assert 'name="phone_number"' not in text_of(shown)
+
+
+def test_a_host_without_a_name_is_named_as_on_the_guest_page_never_by_whole_number(client):
+    host = make_person("")
+    event = _event(host)
+    shown = text_of(page(client, f"/j/{_code(client, host, event)}"))
+    assert f'Hosted by <span dir="auto">Your host (number ending {host.phone[-4:]})</span>' in shown
+    assert host.phone not in shown and host.phone[2:] not in shown

@@ -34,6 +34,10 @@ def test_patch_me_changes_only_the_fields_sent(client):
     ("payload", "expected"),
     [
         ({"notify_new_invite": "no"}, {"notify_new_invite": ["Must be a valid boolean."]}),
+        ({"notify_announcements": "nope"}, {"notify_announcements": ["Must be a valid boolean."]}),
+        ({"notify_announcements": None}, {"notify_announcements": ["This field may not be null."]}),
+        ({"notify_announcements": "false" * 300}, {"notify_announcements": ["Must be a valid boolean."]}),
+        ({"notify_announcements": [False]}, {"notify_announcements": ["Must be a valid boolean."]}),
         ({"full_name": ""}, {"full_name": ["This field may not be blank."]}),
         ({"full_name": "x" * 257}, {"full_name": ["Ensure this field has no more than 256 characters."]}),
         ({"email": "nope"}, {"email": ["Enter a valid email address."]}),
@@ -51,6 +55,7 @@ def test_patch_me_bad_input_is_400_by_field_and_nothing_stored(client, payload, 
     assert body(response) == expected
     stored = User.get(user_pk(user["id"]), "PROFILE")
     assert stored.full_name == "Ann Smith" and stored.notify_new_invite is True
+    assert stored.notify_announcements is True
 
 
 def test_patch_me_never_writes_other_fields(client):

@@ -233,3 +233,13 @@ def test_a_deleted_hosts_guests_find_their_link_saying_the_event_was_cancelled(c
     late = datetime(2030, 1, 19, 2, 0, tzinfo=UTC)
     monkeypatch.setattr(guest_answers, "utcnow", lambda: late)
     assert "This link doesn" in text_of(page(client, path))
+
+
+def test_a_nameless_hosts_cancellation_names_them_as_the_guest_page_does(client):
+    host, guest = make_person(""), make_person("", active=False)
+    event = make_event(host, guest, title="Board games", when=WHEN, time_zone=ZONE)
+    assert put(client, f"/events/{event.id}/cancel_event", host.token).status_code == 204
+    assert _cancel_texts(guest) == [
+        f'Invites: Your host (number ending {host.phone[-4:]}) cancelled "Board games" (Fri, Jan 11 at 8:30 PM EST).'
+        " Reply STOP to opt out."
+    ]

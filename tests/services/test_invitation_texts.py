@@ -128,7 +128,7 @@ def test_only_the_minimums_in_emoji_with_the_deployed_link_go_past_three_segment
 
 def test_a_title_or_name_of_only_invisible_characters_is_never_an_empty_pair_of_quotes(aws):
     text = event_texts.invitation_text(_owner("\u200b\u200e"), _event("\u200b\u2060\u00a0"))
-    assert text.startswith('Invites: +12025550111 invited you to "(no title)", ')
+    assert text.startswith('Invites: Your host (number ending 0111) invited you to "(no title)", ')
 
 
 def _normalised(words: str) -> str:
@@ -146,7 +146,7 @@ def test_any_name_and_title_keep_their_minimums_within_the_segment_limit(name, t
     link = DEPLOYED_LINK[-link_length:] if link_length else ""
     event = Event(title=title, event_date=datetime(2030, 9, 25, 19, 30, tzinfo=UTC), is_time_specified=timed)
     text = event_texts.invitation_text(_owner(name), event, link)
-    name, title = _normalised(name) or _owner("").phone_number, _normalised(title) or "(no title)"
+    name, title = _normalised(name) or "Your host (number ending 0111)", _normalised(title) or "(no title)"
     kept_name, kept_title = name[:10].rstrip(), title[:20].rstrip()
     assert kept_name and kept_title  # never an empty name or title
     assert text.startswith(f"Invites: {kept_name}")
@@ -228,3 +228,13 @@ def test_a_promotion_text_keeps_its_link_whole_within_two_segments(aws):
     assert text.startswith('Invites: a spot opened at "Board games') and "You're in!" in text
     assert text.endswith(f"{link} Reply STOP to opt out.")
     assert sms.segments(text) <= 2
+
+
+def test_a_nameless_host_is_named_alike_in_the_invitation_promotion_and_drop_texts(aws):
+    owner, event, link = _owner(""), _event("Picnic"), "http://x.test/i/abc"
+    label = "Your host (number ending 0111)"
+    assert event_texts.invitation_text(owner, event, link).startswith(f"Invites: {label} invited you to")
+    assert f'"Picnic" by {label}, ' in event_texts.promotion_text(owner, event, link)
+    assert f'"Picnic" by {label}, ' in event_texts.dropped_text(owner, event, link)
+    for text in (event_texts.invitation_text(owner, event, link), event_texts.promotion_text(owner, event, link)):
+        assert "+12025550111" not in text and "2025550111" not in text
