@@ -1,13 +1,16 @@
-"""/events: the list, create, timeline, stats, sample replies, detail, edits, cancel, RSVP, seen."""
+"""/events: the list, create, timeline, stats, sample replies, detail, edits, cancel, RSVP, seen, and the hosts'
+tools: the guest list as CSV, the clone, the cover."""
 
 from __future__ import annotations
 
 from datetime import datetime
 from typing import TYPE_CHECKING
 
+from chalice import Response
+
 from chalicelib import localtime
 from chalicelib.api.blueprint import ApiBlueprint
-from chalicelib.api.request import NO_BODY, RequestContext
+from chalicelib.api.request import MULTIPART_BODY, NO_BODY, RequestContext
 from chalicelib.api.responses import NO_CONTENT, HandlerResult
 from chalicelib.config import get_settings
 from chalicelib.domain import event_fields, questions
@@ -374,3 +377,56 @@ def end_cohost(ctx: RequestContext):
 
     cohosts.end(ctx.user, ctx.path_id("event_id"), ctx.path_id("user_id"))
     return NO_CONTENT
+
+
+@blueprint.route("/events/{event_id}/guests.csv", ["GET"], body=NO_BODY)
+def guest_list_csv(ctx: RequestContext):
+    from chalicelib import download_names
+    from chalicelib.domain.guest_sheet import CONTENT_TYPE
+    from chalicelib.services import guest_list_export  # off the API's cold start
+
+    sheet = guest_list_export.guest_list_sheet(ctx.user, ctx.path_id("event_id"))
+    headers = {
+        "Content-Type": CONTENT_TYPE,
+        "Content-Disposition": download_names.content_disposition(sheet.title, ".csv"),
+        "Cache-Control": "private, no-store",  # phone numbers: never kept by a shared cache
+    }
+    return Response(body="" if ctx.method == "HEAD" else sheet.text, status_code=200, headers=headers)
+
+
+@blueprint.route("/events/{event_id}/clone", ["POST"], idempotent=True)
+def clone_event(ctx: RequestContext):
+    from chalicelib.services import event_clone  # event writes and messaging: off the API's cold start
+
+    body = ctx.json_object()
+    fields = Fields(body)
+    event_date = fields.datetime("event_date", required=True)
+    invite_same_guests = fields.boolean("invite_same_guests")
+    fields.raise_if_errors()
+    view = event_clone.clone_event(
+        ctx.user,
+        ctx.path_id("event_id"),
+        event_date,
+        _sent_offset(body.get("event_date")),
+        bool(invite_same_guests),
+    )
+    return HandlerResult(representations.event_json(view, ctx.user.id, representations.CREATE), status=201)
+
+
+@blueprint.route("/events/{event_id}/cover", ["PUT"], body=MULTIPART_BODY)
+def change_cover(ctx: RequestContext):
+    from chalicelib.api.multipart import photo_from_multipart  # the multipart parser: off the API's cold start
+    from chalicelib.services import covers  # Pillow and S3: off the API's cold start
+
+    event_id = ctx.path_id("event_id")
+    photo = photo_from_multipart(ctx.header("content-type") or "", ctx.request.raw_body)
+    view = covers.change_cover(ctx.user, event_id, photo)
+    return representations.event_json(view, ctx.user.id, representations.DETAIL)
+
+
+@blueprint.route("/events/{event_id}/cover", ["DELETE"], body=NO_BODY)
+def remove_cover(ctx: RequestContext):
+    from chalicelib.services import covers  # Pillow and S3: off the API's cold start
+
+    view = covers.remove_cover(ctx.user, ctx.path_id("event_id"))
+    return representations.event_json(view, ctx.user.id, representations.DETAIL)

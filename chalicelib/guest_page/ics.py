@@ -13,13 +13,11 @@ escaped and lines folded at 75 octets, with CRLF endings.
 
 from __future__ import annotations
 
-import re
-import unicodedata
 from datetime import UTC, datetime, timedelta, timezone, tzinfo
-from urllib.parse import quote, urlsplit
+from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo
 
-from chalicelib import localtime
+from chalicelib import download_names, localtime
 from chalicelib.config import get_settings
 from chalicelib.domain import visibility
 from chalicelib.messaging.sms_segments import one_line
@@ -27,9 +25,6 @@ from chalicelib.store.records import Event
 
 CONTENT_TYPE = "text/calendar; charset=utf-8"
 LINE_OCTETS = 75
-FILENAME_CHARACTERS = 60
-_UNSAFE_IN_FILENAME = re.compile(r'[\\/:*?"<>|\x00-\x1f\x7f]+')
-_NOT_PLAIN = re.compile(r"[^A-Za-z0-9 ._-]+")
 
 
 def _utc(moment: datetime) -> str:
@@ -173,16 +168,6 @@ def calendar(event: Event, page_url: str, now: datetime, *, with_place: bool = T
     return "".join(fold(line) + "\r\n" for line in lines)
 
 
-def filename(title: str) -> tuple[str, str]:
-    """(a plain ASCII file name, the full Unicode one) for ``title``, both ending in ``.ics``."""
-    words = _UNSAFE_IN_FILENAME.sub(" ", one_line(unicodedata.normalize("NFC", title)))
-    words = " ".join(words.split())[:FILENAME_CHARACTERS].strip(" .") or "event"
-    ascii_words = unicodedata.normalize("NFKD", words).encode("ascii", "ignore").decode("ascii")
-    ascii_words = " ".join(_NOT_PLAIN.sub(" ", ascii_words).split()).strip(" .") or "event"
-    return f"{ascii_words}.ics", f"{words}.ics"
-
-
 def content_disposition(title: str) -> str:
-    """``attachment`` with the ASCII name and, for browsers that read it, the UTF-8 one (RFC 6266, RFC 5987)."""
-    plain, full = filename(title)
-    return f"attachment; filename=\"{plain}\"; filename*=UTF-8''{quote(full, safe='')}"
+    """``attachment`` named after the title (an ASCII name, and the UTF-8 one for browsers that read it)."""
+    return download_names.content_disposition(title, ".ics")

@@ -34,19 +34,10 @@ def _csp_hash(text: str) -> str:
     return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode("ascii") + "'"
 
 
-@cache
 def security_headers() -> dict[str, str]:
-    """Headers of every response under /i/: not indexed, no referrer, only the page's own inline code."""
-    policy = "; ".join(
-        [
-            "default-src 'none'",
-            f"script-src {_csp_hash(_asset('page.js'))}",
-            f"style-src {_csp_hash(_asset('page.css'))}",
-            "form-action 'self'",
-            "base-uri 'none'",
-            "frame-ancestors 'none'",
-        ]
-    )
+    """Headers of every response under /i/: not indexed, no referrer, only the page's own inline code and
+    images from where the service keeps them (an event's cover)."""
+    policy = "; ".join([*_fixed_policy(), f"img-src {_media_origin()}"])
     return {
         "Content-Security-Policy": policy,
         "X-Robots-Tag": "noindex",
@@ -54,6 +45,34 @@ def security_headers() -> dict[str, str]:
         "X-Content-Type-Options": "nosniff",
         "Cache-Control": "no-store",
     }
+
+
+@cache
+def _fixed_policy() -> tuple[str, ...]:
+    return (
+        "default-src 'none'",
+        f"script-src {_csp_hash(_asset('page.js'))}",
+        f"style-src {_csp_hash(_asset('page.css'))}",
+        "form-action 'self'",
+        "base-uri 'none'",
+        "frame-ancestors 'none'",
+    )
+
+
+def _media_origin() -> str:
+    """The scheme and host the stored images are served from (services.representations.media_url)."""
+    from urllib.parse import urlsplit
+
+    from chalicelib.services.representations import media_url
+
+    parts = urlsplit(media_url("x"))
+    return f"{parts.scheme}://{parts.netloc}"
+
+
+def _media_url(key: str | None) -> str | None:
+    from chalicelib.services.representations import media_url
+
+    return media_url(key)
 
 
 def open_graph(page, page_url: str) -> str:
@@ -66,6 +85,19 @@ def open_graph(page, page_url: str) -> str:
         "og:description": _preview_line(page.event),
         "og:url": page_url,
     }
+    card = _media_url(getattr(page.event, "cover_card_key", None))
+    if card:  # the cover's card: the size and shape large link previews draw (services/images.py CARD_SIZE)
+        from chalicelib.services.images import CARD_SIZE, JPEG_CONTENT_TYPE
+
+        tags.update(
+            {
+                "og:image": card,
+                "og:image:type": JPEG_CONTENT_TYPE,
+                "og:image:width": str(CARD_SIZE[0]),
+                "og:image:height": str(CARD_SIZE[1]),
+                "og:image:alt": page.event.title,
+            }
+        )
     return "\n".join(f'<meta property="{name}" content="{escape(value)}">' for name, value in tags.items())
 
 
@@ -290,7 +322,9 @@ def event_page(
         banners += f'<p class="notice" role="status">{escape(notice)}</p>\n'
     if problem:
         banners += f'<p class="problem" role="alert">{escape(problem)}</p>\n'
-    body = f"""<p class="kicker"><span dir="auto">{escape(page.host_name)}</span> invited you</p>
+    cover = _media_url(getattr(event, "cover_key", None))
+    picture = f'<img class="cover" src="{escape(cover)}" alt="">\n' if cover else ""
+    body = f"""{picture}<p class="kicker"><span dir="auto">{escape(page.host_name)}</span> invited you</p>
 <h1 dir="auto">{escape(event.title)}</h1>
 {banners}<dl>
 {details}

@@ -13,7 +13,8 @@ Off the request, on the notifications queue (message ``account_deletion``), the 
    the event's counters lowered, then the invitation, with the spot given back if they had accepted;
 3. the user's partition: devices (their SNS endpoints first, when the token is still theirs),
    favorites, tokens, the export record;
-4. S3: every object (every version) under the person's prefixes: avatars, favorite photos, exports;
+4. S3: every object (every version) under the person's prefixes: avatars, favorite photos, exports, and the
+   covers of their events;
 5. the job item, once no invitation of theirs is left.
 
 Each step reads what is left and removes it, conditionally: a crash anywhere is resumed by the
@@ -44,8 +45,8 @@ log = logging.getLogger("invites")
 
 ACCOUNT_DELETION = "account_deletion"
 OWNED_EVENT_DELETION = "owned_event_deletion"
-# Prefixes of a user's objects in the bucket (services/avatars.py, services/contacts.py, data_export.py).
-OBJECT_FOLDERS = ("avatars", "favorites", "exports")
+# Prefixes of a user's objects in the bucket (services/avatars.py, contacts.py, data_export.py, covers.py).
+OBJECT_FOLDERS = ("avatars", "favorites", "exports", "covers")
 # A job with no step started for this long is queued again by the hourly schedule (its message was lost or
 # parked); one a worker started a step of lately is still running (an invocation lasts 15 s at most).
 STUCK_AFTER = timedelta(minutes=15)
@@ -98,7 +99,7 @@ def _on_owned_event_deletion(message: dict) -> Outcome:
 
 
 def delete_owned_event(event_id: int, owner_id: int, owner_name: str) -> None:
-    """Cancel the event, tell its guests as a cancel does, then delete everything in it."""
+    """Cancel the event, tell its guests as a cancel does, then delete everything in it (its cover first)."""
     view = load_partition(event_id)
     if view is not None:
         if view.event.owner_id != owner_id:
@@ -109,6 +110,7 @@ def delete_owned_event(event_id: int, owner_id: int, owner_name: str) -> None:
         if outcome.failed:
             raise RetryLater(f"{outcome.failed} cancel notices of event {event_id} failed")
         _remember_for_guest_links(view)
+        _delete_cover(view.event)
     store.delete_event(event_id)
 
 
@@ -127,6 +129,22 @@ def _remember_for_guest_links(view) -> None:
     gone_events.remember(
         view.event.id, view.event.title, view.event.event_date, hashes, shown_until + timedelta(days=1)
     )
+
+
+def _delete_cover(event) -> None:
+    """The cover's objects, every version (both sizes share one folder); S3 refusing any raises, so the step
+    is done again."""
+    if not event.cover_key:
+        return
+    bucket, s3 = get_settings().avatar_bucket, aws.s3()
+    page = s3.list_object_versions(Bucket=bucket, Prefix=event.cover_key.rsplit("/", 1)[0] + "/")
+    versions = page.get("Versions", []) + page.get("DeleteMarkers", [])
+    if not versions:
+        return
+    objects = [{"Key": v["Key"], "VersionId": v["VersionId"]} for v in versions]
+    answer = s3.delete_objects(Bucket=bucket, Delete={"Objects": objects, "Quiet": True})
+    if answer.get("Errors"):
+        raise RetryLater(f"{len(answer['Errors'])} cover objects of a deleted event not deleted")
 
 
 def _leave_event(event_id: int, user_id: int) -> None:

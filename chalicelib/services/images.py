@@ -1,4 +1,5 @@
-"""Validate an uploaded photo and re-encode it as two clean JPEGs (1024 px and a 200x200 square).
+"""Validate an uploaded photo and re-encode it as clean JPEGs: 1024 px, and a 200x200 square (avatars) or a
+1024x536 link-preview card (event covers).
 
 Pillow is imported inside the functions so importing this module costs nothing at Lambda cold start.
 """
@@ -19,6 +20,9 @@ if TYPE_CHECKING:
 
 BIG_SIDE = 1024
 SMALL_SIDE = 200
+# A link preview's image (og:image): 1.91:1 as Facebook, LinkedIn and X's large card draw it, cropped from the
+# big image so nothing is upscaled past what it holds; above the 600x315 the large previews ask at least.
+CARD_SIZE = (1024, 536)
 JPEG_QUALITY = 85
 JPEG_CONTENT_TYPE = "image/jpeg"
 
@@ -44,6 +48,7 @@ _DECODE_ERRORS = (
 class ProcessedImage:
     big: bytes  # JPEG, longest side at most BIG_SIDE (never upscaled)
     small: bytes | None  # JPEG, exactly SMALL_SIDE x SMALL_SIDE, centre crop of `big`; None when not asked for
+    card: bytes | None = None  # JPEG, exactly CARD_SIZE, centre crop of `big`; None when not asked for
     content_type: str = JPEG_CONTENT_TYPE
 
 
@@ -55,9 +60,10 @@ def process_image(
     max_pixels: int,
     square: bool = True,
     raw_max_bytes: int | None = None,
+    card: bool = False,
 ) -> ProcessedImage:
-    """Check an uploaded JPEG/PNG and return it oriented, metadata-free and resized as two JPEGs
-    (only the big one without ``square``).
+    """Check an uploaded JPEG/PNG and return it oriented, metadata-free and resized as JPEGs: the big one,
+    the square unless ``square`` is False, the link-preview card when ``card``.
 
     Raises PayloadTooLarge above `max_bytes`, and ValidationError keyed by `field` for anything
     that is not a sound JPEG/PNG, that has more than `max_pixels` pixels, or a PNG whose pixel data
@@ -81,7 +87,8 @@ def process_image(
     image = _decode(data, image, field)
     big = _to_rgb(_orient(_shrink(image, BIG_SIDE)))
     small = _encode_jpeg(_square(big, SMALL_SIDE)) if square else None
-    return ProcessedImage(big=_encode_jpeg(big), small=small)
+    preview = _encode_jpeg(_crop_to(big, CARD_SIZE)) if card else None
+    return ProcessedImage(big=_encode_jpeg(big), small=small, card=preview)
 
 
 def decoded_pixels(data: bytes) -> int:
@@ -261,9 +268,14 @@ def _to_srgb(image: Image.Image) -> Image.Image:
 
 def _square(image: Image.Image, side: int) -> Image.Image:
     """Centre crop to a square and resize to side x side."""
+    return _crop_to(image, (side, side))
+
+
+def _crop_to(image: Image.Image, size: tuple[int, int]) -> Image.Image:
+    """Centre crop to the aspect of ``size`` and resize to it."""
     from PIL import Image, ImageOps
 
-    return ImageOps.fit(image, (side, side), Image.Resampling.LANCZOS)
+    return ImageOps.fit(image, size, Image.Resampling.LANCZOS)
 
 
 def _encode_jpeg(image: Image.Image) -> bytes:

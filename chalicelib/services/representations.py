@@ -226,6 +226,7 @@ def event_json(view: EventView, caller_id: int, style: str) -> dict:
         "guest_invites": _shown(event, "guest_invites"),
         "guest_list": _shown(event, "guest_list"),
         "place_visibility": _shown(event, "place_visibility"),
+        "cover_url": media_url(getattr(event, "cover_key", None)),
         "questions": list(event.questions or []),
         "time_zone": event.time_zone or None,
         "duration_minutes": localtime.duration_minutes(event),

@@ -349,3 +349,30 @@ def mark_cancelled(event: Event, now: datetime) -> None:
     """META cancelled and out of the reminders' ``upcoming`` index; calendars take it as a new revision."""
     actions = [Event.cancelled.set(True), Event.remind_day.remove(), Event.modified.set(now)]
     event.update(actions=actions + _calendar_revision(now), condition=Event.pk.exists())
+
+
+def _same_cover_keys(event: Event):
+    """META still holds the cover keys read into ``event``."""
+    condition = Event.pk.exists()
+    for attribute, value in ((Event.cover_key, event.cover_key), (Event.cover_card_key, event.cover_card_key)):
+        condition &= attribute.does_not_exist() if value is None else attribute == value
+    return condition
+
+
+def set_cover_keys(event: Event, key: str, card_key: str, now: datetime) -> None:
+    """Point META at a new cover, on condition it still holds the keys read and is live (else Refused)."""
+    actions = [Event.cover_key.set(key), Event.cover_card_key.set(card_key), Event.modified.set(now)]
+    live = Event.cancelled.does_not_exist() | (Event.cancelled == False)  # noqa: E712 (a condition)
+    with refusals():
+        event.update(actions=actions, condition=_same_cover_keys(event) & live)
+
+
+def clear_cover_keys(event: Event, now: datetime) -> None:
+    """Remove META's cover keys, on condition it still holds the keys read (else Refused)."""
+    actions = [Event.cover_key.remove(), Event.cover_card_key.remove(), Event.modified.set(now)]
+    with refusals():
+        event.update(actions=actions, condition=_same_cover_keys(event))
+
+
+def reread_event(event: Event) -> None:
+    event.refresh(consistent_read=True)

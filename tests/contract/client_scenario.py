@@ -23,6 +23,8 @@ generated package, and runs it against the local stack with the pins the stack's
 
 from __future__ import annotations
 
+import base64
+import io
 import sys
 import time
 from collections.abc import Callable
@@ -47,15 +49,19 @@ from invites_client.api.events import (
     accept_invitation,
     add_offline_guest,
     appoint_cohost,
+    clone_event,
     create_event,
     end_cohost,
+    export_guest_list,
     get_event,
     join_event,
     list_events,
     list_join_requests,
     new_join_link,
+    remove_event_cover,
     remove_offline_guest,
     reply_for_guest,
+    set_event_cover,
     update_event,
 )
 from invites_client.api.users import delete_me, get_me, get_my_data_export, request_my_data_export
@@ -66,7 +72,9 @@ from invites_client.models import (
     Answers,
     AnswersInput,
     AuthenticationFailed,
+    CloneInput,
     Coordinates,
+    CoverUpload,
     EventCreate,
     EventCreated,
     EventDetail,
@@ -88,6 +96,7 @@ from invites_client.models import (
     OfflineGuest,
     OfflineGuestInput,
     OwnerAttending,
+    PermissionDenied,
     PhoneLookup,
     PhoneNumbersLookup,
     PinRequest,
@@ -101,6 +110,7 @@ from invites_client.models import (
     UserWithToken,
     VerifyPin,
 )
+from invites_client.types import File
 
 Answer = TypeVar("Answer")
 PinOf = Callable[[str], str]
@@ -108,6 +118,18 @@ TIMEOUT = httpx.Timeout(30.0)
 UNKNOWN_EVENT_ID = 9_007_199_254_740_991
 POLLS = 30  # work done off the request (the export, the deletion's cascade) is asked after up to this many times
 POLL_SECONDS = 2.0
+# An 8x8 JPEG, the cover the host sets.
+COVER_JPEG = base64.b64decode(
+    "/9j/4AAQSkZJRgABAQAAAQABAAD/2wBDABALDA4MChAODQ4SERATGCgaGBYWGDEjJR0oOjM9PDkzODdASFxOQERXRTc4UG1RV19i"
+    "Z2hnPk1xeXBkeFxlZ2P/2wBDARESEhgVGC8aGi9jQjhCY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2Nj"
+    "Y2NjY2NjY2P/wAARCAAIAAgDASIAAhEBAxEB/8QAHwAAAQUBAQEBAQEAAAAAAAAAAAECAwQFBgcICQoL/8QAtRAAAgEDAwIEAwUF"
+    "BAQAAAF9AQIDAAQRBRIhMUEGE1FhByJxFDKBkaEII0KxwRVS0fAkM2JyggkKFhcYGRolJicoKSo0NTY3ODk6Q0RFRkdISUpTVFVW"
+    "V1hZWmNkZWZnaGlqc3R1dnd4eXqDhIWGh4iJipKTlJWWl5iZmqKjpKWmp6ipqrKztLW2t7i5usLDxMXGx8jJytLT1NXW19jZ2uHi"
+    "4+Tl5ufo6erx8vP09fb3+Pn6/8QAHwEAAwEBAQEBAQEBAQAAAAAAAAECAwQFBgcICQoL/8QAtREAAgECBAQDBAcFBAQAAQJ3AAEC"
+    "AxEEBSExBhJBUQdhcRMiMoEIFEKRobHBCSMzUvAVYnLRChYkNOEl8RcYGRomJygpKjU2Nzg5OkNERUZHSElKU1RVVldYWVpjZGVm"
+    "Z2hpanN0dXZ3eHl6goOEhYaHiImKkpOUlZaXmJmaoqOkpaanqKmqsrO0tba3uLm6wsPExcbHyMnK0tPU1dbX2Nna4uPk5ebn6Onq"
+    "8vP09fb3+Pn6/9oADAMBAAIRAxEAPwDMooorqPBP/9k="
+)
 
 
 class ScenarioFailed(AssertionError):
@@ -280,6 +302,24 @@ def run(
     check(isinstance(detail.location, Coordinates) and detail.location.latitude == 48.8566, f"{detail.location!r}")
     check(len(detail.messages) == stored and [p.id for p in detail.polls] == [poll.id], "messages and polls")
     check(detail.cohost_ids == [], f"co-hosts after stepping down {detail.cohost_ids!r}")
+
+    # The host's tools: the guest list as a spreadsheet (the body is the file, text/csv), which a guest may not
+    # take; a cover, then none; a second edition a week later with the same people invited again.
+    sheet = export_guest_list.sync_detailed(created.id, client=as_owner)
+    rows = sheet.content.decode("utf-8-sig").split("\r\n")
+    check(sheet.status_code == HTTPStatus.OK and rows[0].startswith("name,phone,answer,"), f"the sheet {rows[:1]!r}")
+    check(rows[1].startswith("Gus Guest,'+") and ",going," in rows[1], f"the guest's row {rows[1]!r}")
+    not_theirs = export_guest_list.sync(created.id, client=as_guest)
+    check(isinstance(not_theirs, PermissionDenied), f"the guest's sheet: {not_theirs!r}")
+    photo = File(payload=io.BytesIO(COVER_JPEG), file_name="cover.jpg", mime_type="image/jpeg")
+    covered = expect(set_event_cover.sync(created.id, client=as_owner, body=CoverUpload(photo=photo)), EventDetail)
+    check(isinstance(covered.cover_url, str) and covered.cover_url.endswith("/cover.jpg"), f"{covered.cover_url!r}")
+    uncovered = expect(remove_event_cover.sync(created.id, client=as_owner), EventDetail)
+    check(uncovered.cover_url is None, f"the removed cover: {uncovered.cover_url!r}")
+    again = CloneInput(event_date=starts + timedelta(days=7), invite_same_guests=True)
+    second = expect(clone_event.sync(created.id, client=as_owner, body=again), EventCreated)
+    check([i.phone_number for i in second.invitees] == [i.phone_number for i in created.invitees], "the same guests")
+    check(second.title == created.title and all(i.is_attending is None for i in second.invitees[1:]), "no replies")
 
     # The guest becomes a favorite contact; which of the numbers have an account.
     favorites = [

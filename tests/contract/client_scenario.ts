@@ -133,6 +133,33 @@ export async function dinner(
   }
   const ended = await api.DELETE("/events/{event_id}/cohosts/{user_id}", { params: { path: cohost } });
   if (ended.response.status !== 204) throw new ScenarioFailed(`end co-host: ${ended.response.status}`);
+  // The host's tools: the guest list as a spreadsheet (a text body, parsed as text), the cover (multipart,
+  // the image in "photo"), and a second edition a week later with the same guests invited again.
+  const sheet = await api.GET("/events/{event_id}/guests.csv", { params: { path }, parseAs: "text" });
+  if (sheet.data === undefined || !sheet.data.replace(/^\uFEFF/, "").startsWith("name,phone,answer,")) {
+    throw new ScenarioFailed(`guest list: ${sheet.response.status} ${JSON.stringify(sheet.error)}`);
+  }
+  const cover = await api.PUT("/events/{event_id}/cover", {
+    params: { path },
+    body: { photo: "" },
+    bodySerializer: () => {
+      const form = new FormData();
+      form.append("photo", new Blob([coverJpeg()], { type: "image/jpeg" }), "cover.jpg");
+      return form;
+    },
+  });
+  if (cover.data === undefined || cover.data.cover_url === null) {
+    throw new ScenarioFailed(`cover: ${cover.response.status} ${JSON.stringify(cover.error)}`);
+  }
+  const uncovered = await api.DELETE("/events/{event_id}/cover", { params: { path } });
+  if (uncovered.data?.cover_url !== null) throw new ScenarioFailed(`cover removed: ${uncovered.response.status}`);
+  const second = await api.POST("/events/{event_id}/clone", {
+    params: { path },
+    body: { event_date: "2031-05-08T19:00:00Z", invite_same_guests: true },
+  });
+  if (second.data === undefined || second.data.invitees.length !== created.data.invitees.length) {
+    throw new ScenarioFailed(`clone: ${second.response.status} ${JSON.stringify(second.error)}`);
+  }
   // The guest said yes by voice: the owner records it for them, and the row says a host replied.
   const guestRow = detail.data.invitees[1];
   if (guestRow === undefined) throw new ScenarioFailed("the guest is not among the invitees");
@@ -147,6 +174,22 @@ export async function dinner(
   const guest = await logIn(baseUrl, guestPhone, pinOf);
   await exportThenDelete(baseUrl, guest);
   return { event: detail.data, limit };
+}
+
+// An 8x8 JPEG, the cover the host sets.
+const COVER_JPEG_BASE64 =
+  "/9j/4AAQSkZJRgABAQAAAQABAAD/2wBDABALDA4MChAODQ4SERATGCgaGBYWGDEjJR0oOjM9PDkzODdASFxOQERXRTc4UG1RV19iZ2hnPk1xeXBkeFxlZ2P/" +
+  "2wBDARESEhgVGC8aGi9jQjhCY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2P/wAARCAAIAAgDASIAAhEBAxEB/8QA" +
+  "HwAAAQUBAQEBAQEAAAAAAAAAAAECAwQFBgcICQoL/8QAtRAAAgEDAwIEAwUFBAQAAAF9AQIDAAQRBRIhMUEGE1FhByJxFDKBkaEII0KxwRVS0fAkM2JyggkK" +
+  "FhcYGRolJicoKSo0NTY3ODk6Q0RFRkdISUpTVFVWV1hZWmNkZWZnaGlqc3R1dnd4eXqDhIWGh4iJipKTlJWWl5iZmqKjpKWmp6ipqrKztLW2t7i5usLDxMXG" +
+  "x8jJytLT1NXW19jZ2uHi4+Tl5ufo6erx8vP09fb3+Pn6/8QAHwEAAwEBAQEBAQEBAQAAAAAAAAECAwQFBgcICQoL/8QAtREAAgECBAQDBAcFBAQAAQJ3AAEC" +
+  "AxEEBSExBhJBUQdhcRMiMoEIFEKRobHBCSMzUvAVYnLRChYkNOEl8RcYGRomJygpKjU2Nzg5OkNERUZHSElKU1RVVldYWVpjZGVmZ2hpanN0dXZ3eHl6goOE" +
+  "hYaHiImKkpOUlZaXmJmaoqOkpaanqKmqsrO0tba3uLm6wsPExcbHyMnK0tPU1dbX2Nna4uPk5ebn6Onq8vP09fb3+Pn6/9oADAMBAAIRAxEAPwDMooorqPBP/9k=";
+
+function coverJpeg(): ArrayBuffer {
+  const bytes = new Uint8Array(new ArrayBuffer(atob(COVER_JPEG_BASE64).length));
+  bytes.set(Array.from(atob(COVER_JPEG_BASE64), (char) => char.charCodeAt(0)));
+  return bytes.buffer;
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

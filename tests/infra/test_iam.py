@@ -21,7 +21,7 @@ from chalicelib.parallel import chunks
 from chalicelib.services import account_deletion
 from tests.infra.test_policy import GUEST, OWNER, disable_push_endpoints, run_the_flow
 from tests.utils.api import login, post_json, texts_to
-from tests.utils.avatars import upload_avatar
+from tests.utils.avatars import multipart, upload_avatar
 from tests.utils.aws_env import ACCOUNT, REGION, aws_client
 from tests.utils.images import jpeg
 from tests.utils.inbound_sms import sns_event
@@ -201,14 +201,23 @@ def stop_from_the_page_and_delete_on_the_web(run: StackRun) -> None:
 
 
 def delete_someone_with_photos_and_an_export(run: StackRun) -> None:
-    """The cascade deletes every kind of object a person leaves: avatars, favorites' photos, exports."""
+    """The cascade deletes every kind of object a person leaves: avatars, favorites' photos, exports, the covers
+    of their events (one set, removed and set again, so the API deletes one too; then copied to a clone)."""
     from chalicelib.config import get_settings
 
     client = run.client
     person = login(client, "+14155550195", full_name="Fay Files")
-    token, folders = person["auth_token"], ("avatars", "favorites", "exports")
+    token, folders = person["auth_token"], ("avatars", "favorites", "exports", "covers")
     auth = {"Authorization": f"Bearer {token}"}
     assert upload_avatar(client, token, jpeg()).status_code == 200
+    created = post_json(client, "/events", {"title": "Show", "event_date": "2031-07-04T18:00:00Z"}, token)
+    cover = f"/events/{created.json_body['id']}/cover"
+    payload, headers = multipart(jpeg())
+    assert client.http.request("PUT", cover, body=payload, headers={**headers, **auth}).status_code == 200
+    assert client.http.request("DELETE", cover, headers=auth).status_code == 200
+    assert client.http.request("PUT", cover, body=payload, headers={**headers, **auth}).status_code == 200
+    clone = post_json(client, f"/events/{created.json_body['id']}/clone", {"event_date": "2031-07-11T18:00:00Z"}, token)
+    assert clone.status_code == 201 and clone.json_body["cover_url"], clone.body  # the cover copied
     favorite = [{"contact_name": "Ann", "phone_number": "+14155550196", "photo": base64.b64encode(jpeg()).decode()}]
     assert post_json(client, "/users/favorite_contacts", favorite, token).status_code in (200, 201)
     assert client.http.post("/users/me/export", headers=auth).status_code == 202

@@ -211,7 +211,11 @@ def test_export_files_are_not_served_by_the_distribution_and_expire(template):
     statements = resources["AvatarBucketPolicy"]["Properties"]["PolicyDocument"]["Statement"]
     (allow,) = [s for s in statements if s["Effect"] == "Allow"]
     readable = [entry["Fn::Sub"] for entry in allow["Resource"]]
-    assert readable == ["${AvatarBucket.Arn}/avatars/*", "${AvatarBucket.Arn}/favorites/*"]
+    assert readable == [
+        "${AvatarBucket.Arn}/avatars/*",
+        "${AvatarBucket.Arn}/favorites/*",
+        "${AvatarBucket.Arn}/covers/*",
+    ]
     rules = resources["AvatarBucket"]["Properties"]["LifecycleConfiguration"]["Rules"]
     (rule,) = [r for r in rules if r.get("Prefix") == "exports/"]
     assert rule["Status"] == "Enabled" and rule["ExpirationInDays"] == 1

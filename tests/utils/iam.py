@@ -29,7 +29,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import urlparse
+from urllib.parse import unquote, urlparse
 
 import pytest
 from botocore.exceptions import ClientError
@@ -201,6 +201,14 @@ def _s3(operation: str, params: dict) -> list[Request]:
         return [Request("s3:ListBucket", bucket)]
     if operation == "HeadObject":
         return [Request("s3:GetObject", f"{bucket}/{params['Key']}")]
+    if operation == "CopyObject":  # IAM authorises reading the source and writing the copy
+        source = params["CopySource"]  # "bucket/key" (URL-quoted) once botocore has built it from the dict
+        if isinstance(source, dict):
+            source = f"{source['Bucket']}/{source['Key']}"
+        return [
+            Request("s3:GetObject", f"arn:aws:s3:::{unquote(source.split('?')[0])}"),
+            Request("s3:PutObject", f"{bucket}/{params['Key']}"),
+        ]
     if operation == "DeleteObject" and params.get("VersionId"):
         return [Request("s3:DeleteObjectVersion", f"{bucket}/{params['Key']}")]
     if "Key" in params:

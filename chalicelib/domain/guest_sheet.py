@@ -1,0 +1,73 @@
+"""The host's guest list as a spreadsheet (CSV): the rows, their cells, the file's name. No storage here.
+
+RFC 4180: comma-separated, fields quoted when they hold a comma, quote or line break (quotes doubled),
+CRLF between records. The text starts with a UTF-8 byte order mark: Excel opens a CSV without one in the
+machine's legacy code page, which garbles every name outside Latin-1 (Hebrew, Cyrillic, emoji); with it,
+Excel, Numbers, LibreOffice and Google Sheets all read UTF-8, and none shows the mark. A cell a spreadsheet
+would run as a formula (starting with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return) gets a
+leading ``'``, which spreadsheets take as "text" (OWASP's advice for CSV injection).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+BYTE_ORDER_MARK = "\ufeff"
+CONTENT_TYPE = "text/csv; charset=utf-8"
+MAX_ROWS = 500  # an event invites at most 500 numbers; the sheet never grows past that many rows
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+GOING, DECLINED, WAITING, NO_REPLY = "going", "declined", "waiting", "no reply"
+COLUMNS = ("name", "phone", "answer", "extra guests", "waitlist position", "message")
+
+
+@dataclass(frozen=True)
+class Question:
+    """One column of answers: the question's id and the words shown as the column's heading."""
+
+    id: str
+    label: str
+
+
+@dataclass(frozen=True)
+class GuestRow:
+    name: str
+    phone: str  # E.164, "" for a guest without a phone
+    answer: str  # GOING, DECLINED, WAITING or NO_REPLY
+    extra_guests: int = 0
+    waitlist_position: int | None = None
+    message: str = ""
+    answers: dict[str, str] = field(default_factory=dict)  # question id: the guest's answer
+
+
+def answer_of(has_accepted: bool | None, waiting: bool) -> str:
+    if waiting:
+        return WAITING
+    if has_accepted is True:
+        return GOING
+    if has_accepted is False:
+        return DECLINED
+    return NO_REPLY
+
+
+def safe_cell(value: object) -> str:
+    """The cell as text, with a leading ``'`` when a spreadsheet would read it as a formula."""
+    text = "" if value is None else str(value)
+    return f"'{text}" if text.startswith(FORMULA_STARTS) else text
+
+
+def sheet(rows: Iterable[GuestRow], questions: Sequence[Question] = ()) -> str:
+    """The CSV text: a heading row, then one row per guest (at most MAX_ROWS), one column per question."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")  # the csv module quotes as RFC 4180 asks
+    writer.writerow([safe_cell(name) for name in (*COLUMNS, *(question.label for question in questions))])
+    for count, row in enumerate(rows):
+        if count == MAX_ROWS:
+            break
+        cells = [row.name, row.phone, row.answer, row.extra_guests, row.waitlist_position or "", row.message]
+        cells += [row.answers.get(question.id, "") for question in questions]
+        writer.writerow([safe_cell(cell) for cell in cells])
+    return BYTE_ORDER_MARK + out.getvalue()

