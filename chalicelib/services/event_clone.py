@@ -36,7 +36,7 @@ def clone_event(caller, event_id: int, event_date: datetime, utc_offset_minutes:
     view = events.create_event(caller, data)
     _copy_cover(source.event, view.event)
     if invite_same_guests:
-        carry_cohosts(source, view)
+        view = carry_cohosts(caller, source, view)
     return view
 
 
@@ -86,8 +86,13 @@ def _invitee_numbers(source: EventView) -> list[str]:
     return numbers
 
 
-def carry_cohosts(source: EventView, clone: EventView) -> None:
-    """Make the original's co-hosts co-hosts of the clone (they were just invited again). Appointing co-hosts
-    is not stored yet; where it comes to be, this appoints each invitee of ``clone`` whose invitation in
-    ``source`` is a co-host's, through the same write as the owner's appointing."""
-    return None
+def carry_cohosts(caller, source: EventView, clone: EventView) -> EventView:
+    """Make the original's co-hosts co-hosts of the clone (they were just invited again), through the owner's
+    own appointing; returns the clone as it now is. One who could not be invited again (stop list, limits)
+    is left out."""
+    from chalicelib.services import cohosts  # only when the original has co-hosts
+
+    for inv in source.invitations:
+        if inv.cohost and clone.invitation_of(inv.user_id) is not None:
+            clone = cohosts.appoint(caller, clone.event.id, inv.user_id)
+    return clone

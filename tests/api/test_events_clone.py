@@ -9,7 +9,7 @@ from chalicelib.domain import event_fields
 from chalicelib.models.events import Invitation
 from chalicelib.services import stop_list
 from tests.utils.api import body, get, post_event, post_json, texts_to
-from tests.utils.factories import make_person, phone, stored_event, table_items
+from tests.utils.factories import make_person, phone, put, stored_event, table_items
 
 NEW_DATE = "2031-03-07T19:00:00+01:00"
 EVERY_FIELD = {
@@ -100,6 +100,20 @@ def test_a_clone_of_a_clone_works(client):
     assert third.status_code == 201
     assert body(third)["title"] == "Third Thursday"
     assert [invitee["user_id"] for invitee in body(third)["invitees"]] == [alice.id, bob.id]
+
+
+def test_co_hosts_are_carried_when_the_same_guests_are_invited_and_not_otherwise(client):
+    alice, bob, carol = make_person("Alice"), make_person("Bob"), make_person("Carol")
+    first = _created(client, alice, invite_phone_numbers=[bob.phone, carol.phone])
+    assert put(client, f"/events/{first['id']}/cohosts/{bob.id}", alice.token).status_code == 200
+    same = body(_clone(client, alice, first["id"], {"event_date": NEW_DATE, "invite_same_guests": True}))
+    assert same["cohost_ids"] == [bob.id]
+    rows = {
+        row["user_id"]: row["is_cohost"] for row in body(get(client, f"/events/{same['id']}", bob.token))["invitees"]
+    }
+    assert rows == {alice.id: False, bob.id: True, carol.id: False}
+    alone = body(_clone(client, alice, first["id"], {"event_date": NEW_DATE}))
+    assert alone["cohost_ids"] == [] and [row["user_id"] for row in alone["invitees"]] == [alice.id]
 
 
 def test_a_stopped_number_is_not_texted_again(client):
