@@ -210,52 +210,6 @@ def test_join_takes_an_idempotency_key(client):
     assert other.status_code == 422
 
 
-# Rows for the role table (tests/api/test_roles_over_http.py): (method, path, body, {role: status}).
-# The co-host is made by setting the invitation's flag directly, as the co-host routes will.
-JOIN_ROUTE_ROWS = [
-    ("POST", "/events/{event_id}/join_link", {}, {"owner": 200, "cohost": 200, "guest": 403, "stranger": 404}),
-    ("GET", "/events/{event_id}/join_requests", None, {"owner": 200, "cohost": 200, "guest": 403, "stranger": 404}),
-    (
-        "POST",
-        "/events/{event_id}/join_requests/{asker_id}/approve",
-        None,
-        {"owner": 204, "cohost": 204, "guest": 403, "stranger": 404},
-    ),
-    (
-        "POST",
-        "/events/{event_id}/join_requests/{asker_id}/decline",
-        None,
-        {"owner": 204, "cohost": 204, "guest": 403, "stranger": 404},
-    ),
-    ("POST", "/events/join", {"code": "{code}"}, {"owner": 403, "cohost": 200, "guest": 200, "link_holder": 202}),
-]
-
-
-def _cast(client):
-    """An approval event with an owner, a co-host, a guest, a stranger, someone who asked, and a code."""
-    people = {name: make_person(name.title()) for name in ("owner", "cohost", "guest", "stranger", "link_holder")}
-    event = _event(people["owner"], people["cohost"], people["guest"], join_mode="approval")
-    invitation = Invitation.get(f"EVENT#{event.id}", f"INV#{people['cohost'].user.id}")
-    invitation.update(actions=[Invitation.cohost.set(True)])
-    code = _link(client, people["owner"], event)
-    asker = make_person("Asker")
-    assert _join(client, asker, code).status_code == 202
-    return people, event, asker, code
-
-
-def test_each_role_gets_the_answer_of_the_role_table_on_the_join_routes(client):
-    for method, template, payload, expected in JOIN_ROUTE_ROWS:
-        for role, status in expected.items():
-            people, event, asker, code = _cast(client)
-            path = template.format(event_id=event.id, asker_id=asker.user.id)
-            sent = {"code": code} if payload == {"code": "{code}"} else payload
-            if method == "GET":
-                response = get(client, path, people[role].token)
-            else:
-                response = post_json(client, path, sent, people[role].token)
-            assert response.status_code == status, (method, template, role, response.body)
-
-
 def test_a_deleted_event_takes_its_join_link_lookup_with_it(client):
     from chalicelib.models.events import JoinCode
     from chalicelib.store import account_deletion
