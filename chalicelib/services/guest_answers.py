@@ -24,11 +24,11 @@ from datetime import datetime, timedelta
 from chalicelib import invite_links, limits
 from chalicelib.config import get_settings
 from chalicelib.domain import visibility
-from chalicelib.domain.host_label import host_label
 from chalicelib.errors import Conflict, EventGone, NotFound
 from chalicelib.parallel import parallel_map
 from chalicelib.services import event_reads, ratelimit, replies, stop_list
 from chalicelib.services.form_tokens import signed_token, signed_token_valid
+from chalicelib.services.host_label import host_label
 from chalicelib.services.ratelimit import Limit, address_subject
 from chalicelib.store import gone_events
 from chalicelib.store.announcements import latest_announcements
@@ -64,7 +64,7 @@ class GuestPage:
 
     @property
     def host_name(self) -> str:
-        """The host's name as the texts give it; never a whole phone number (domain/host_label.py)."""
+        """The host's name as the texts give it; never a whole phone number (services/host_label.py)."""
         return host_label(self.host)
 
     @property

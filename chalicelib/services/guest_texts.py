@@ -28,12 +28,12 @@ from types import SimpleNamespace
 from chalicelib import localtime
 from chalicelib.config import get_settings
 from chalicelib.domain import visibility
-from chalicelib.domain.host_label import host_label
 from chalicelib.errors import TextsPaused
 from chalicelib.invite_links import hash_code, link_url, new_code
 from chalicelib.messaging import sms_segments, sms_sender
 from chalicelib.messaging.notifications import queueing
 from chalicelib.messaging.notifications.messages import EVENT_CANCELLED, Outcome, RetryLater, event_expiry
+from chalicelib.services.host_label import host_label
 from chalicelib.services.invitation_texts import NO_TITLE, STOP_WORDS, allowed_now, reachable
 from chalicelib.store import claims, guest_notices
 from chalicelib.store.events import GUEST, EventView, load_partition
@@ -112,7 +112,7 @@ def cancel_text(owner_name: str, event) -> str:
 
 
 def sender_name(owner) -> str:
-    """The host as the texts name them: the same label as the guest page (domain/host_label.py)."""
+    """The host as the texts name them: the same label as the guest page (services/host_label.py)."""
     return host_label(owner)
 
 

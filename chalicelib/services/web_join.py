@@ -14,10 +14,10 @@ from dataclasses import dataclass
 
 from chalicelib import invite_links, limits
 from chalicelib.domain import visibility
-from chalicelib.domain.host_label import host_label
 from chalicelib.errors import NotFound
 from chalicelib.services import auth, join_links, ratelimit
 from chalicelib.services.form_tokens import signed_token, signed_token_valid
+from chalicelib.services.host_label import host_label
 from chalicelib.services.ratelimit import Limit, address_subject
 from chalicelib.services.users import find_or_create_user
 from chalicelib.store import invitations as invitation_store
