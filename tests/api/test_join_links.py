@@ -95,6 +95,18 @@ def test_invite_only_unknown_or_malformed_codes_answer_404(client):
     assert post_json(client, "/events/join", {"code": code}).status_code == 401
 
 
+def test_a_code_of_the_wrong_type_or_too_long_is_400_by_field_and_joins_nobody(client):
+    alice, bob = make_person("Alice"), make_person("Bob")
+    event = _event(alice, join_mode="open")
+    code = _link(client, alice, event)
+    for sent in (123, [code], {"code": code}, None):
+        response = post_json(client, "/events/join", {"code": sent}, bob.token)
+        assert response.status_code == 400 and list(body(response)) == ["code"], sent
+    too_long = post_json(client, "/events/join", {"code": code + "A" * 5000}, bob.token)
+    assert too_long.status_code == 400 and list(body(too_long)) == ["code"]
+    assert _invited(event.id) == {alice.user.id}
+
+
 def test_a_cancelled_event_answers_409_and_takes_nobody(client):
     alice, bob = make_person("Alice"), make_person("Bob")
     event = _event(alice)
