@@ -57,7 +57,8 @@ answers and messages in other people's events, your favorites and your photos. I
     return document(_title("Delete your account"), body)
 
 
-def pin_page(token: str, number: str, *, error: str | None = None) -> str:
+def pin_page(token: str, number: str, *, error: str | None = None, button: str = "Continue") -> str:
+    """The pin form of a page that logs a number in (account deletion, joining by link)."""
     field = _field(
         "pin",
         "The pin we texted you",
@@ -74,7 +75,7 @@ def pin_page(token: str, number: str, *, error: str | None = None) -> str:
 <input type="hidden" name="csrf" value="{escape(token)}">
 <input type="hidden" name="phone_number" value="{escape(number)}">
 {field}
-<div class="buttons"><button type="submit" class="accept">Continue</button></div>
+<div class="buttons"><button type="submit" class="accept">{escape(button)}</button></div>
 </form>"""
     return document(_title("Enter your pin"), body)
 

@@ -11,14 +11,11 @@ from html import escape
 
 from chalicelib import localtime
 from chalicelib.config import get_settings
-from chalicelib.guest_page.account_pages import _field, _problem, message_page
+from chalicelib.guest_page import account_pages
+from chalicelib.guest_page.account_pages import _field, _problem, _title, message_page
 from chalicelib.guest_page.pages import _document, _when, _where
 
 EXPIRED = "This page was open for too long. Please try again."
-
-
-def _title(heading: str) -> str:
-    return f"{heading} \u00b7 {get_settings().service_name}"
 
 
 def open_graph(event, page_url: str) -> str:
@@ -73,25 +70,7 @@ def event_page(page, token: str, page_url: str, *, number: str = "", error: str 
 
 
 def pin_page(token: str, number: str, *, error: str | None = None) -> str:
-    field = _field(
-        "pin",
-        "The pin we texted you",
-        "6 digits. It is valid for 10 minutes.",
-        "",
-        error,
-        inputmode="numeric",
-        autocomplete="one-time-code",
-        maxlength="6",
-    )
-    body = f"""<h1>Enter your pin</h1>
-<p>We texted a pin to {escape(number)}.</p>
-<form method="post" action="verify">
-<input type="hidden" name="csrf" value="{escape(token)}">
-<input type="hidden" name="phone_number" value="{escape(number)}">
-{field}
-<div class="buttons"><button type="submit" class="accept">Join</button></div>
-</form>"""
-    return _document(_title("Enter your pin"), body, script=False)
+    return account_pages.pin_page(token, number, error=error, button="Join")
 
 
 def requested_page() -> str:
