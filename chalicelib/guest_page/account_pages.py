@@ -58,11 +58,13 @@ answers and messages in other people's events, your favorites and your photos. I
 
 
 def pin_page(token: str, number: str, *, error: str | None = None, button: str = "Continue") -> str:
-    """The pin form of a page that logs a number in (account deletion, joining by link)."""
+    """The pin form of a page that logs a number in (account deletion, joining by link); the hint names the
+    pin's real lifetime."""
+    minutes = get_settings().pin_ttl_seconds // 60
     field = _field(
         "pin",
         "The pin we texted you",
-        "6 digits. It is valid for 10 minutes.",
+        f"6 digits. It is valid for {minutes} minutes.",
         "",
         error,
         inputmode="numeric",

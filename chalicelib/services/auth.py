@@ -1,6 +1,6 @@
 """Login by pin, bearer tokens, and their limits (openapi.yaml, tag "auth").
 
-Pins are 6 random digits kept only as an HMAC under the server key, for 10 minutes, single use,
+Pins are 6 random digits kept only as an HMAC under the server key, for PIN_TTL_SECONDS (15 minutes), single use,
 void after 5 wrong tries. Tokens are ``<user id>.<secret>`` and kept only as a SHA-256, so one
 BatchGetItem reads both the token and its user.
 """

@@ -149,3 +149,18 @@ def test_a_host_without_a_name_is_named_as_on_the_guest_page_never_by_whole_numb
     shown = text_of(page(client, f"/j/{_code(client, host, event)}"))
     assert f'Hosted by <span dir="auto">Your host (number ending {host.phone[-4:]})</span>' in shown
     assert host.phone not in shown and host.phone[2:] not in shown
+
+
+def test_the_pin_forms_name_the_pins_real_lifetime(client, override_settings):
+    """The pin forms of the join page and the deletion page say how long the texted pin is valid."""
+    alice = make_person("Alice Host")
+    code = _code(client, alice, _event(alice))
+    opened = text_of(page(client, f"/j/{code}"))
+    join_pin = post_form(client, f"/j/{code}/pin", {"csrf": _value(opened, "csrf"), "phone_number": NEWCOMER})
+    assert "It is valid for 15 minutes." in text_of(join_pin)
+    override_settings(pin_ttl_seconds=1200)
+    deletion = text_of(page(client, "/account/delete"))
+    deletion_pin = post_form(
+        client, "/account/delete/pin", {"csrf": _value(deletion, "csrf"), "phone_number": alice.phone}
+    )
+    assert "It is valid for 20 minutes." in text_of(deletion_pin)
