@@ -7,13 +7,9 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime, timedelta
 
-import pytest
-
 from chalicelib import inline_queue
 from chalicelib.jobs import queue_handler
 from chalicelib.messaging import sms_segments
-from chalicelib.messaging.notifications import queueing
-from chalicelib.services import events as events_service
 from chalicelib.services import guest_texts, replies
 from tests.utils.api import post_json, texts_to
 from tests.utils.factories import make_event, make_person, phone, put
@@ -21,34 +17,6 @@ from tests.utils.notifications import drain, use_queue
 
 ZONE = "America/New_York"  # UTC-5 in winter
 WHEN = datetime(2030, 1, 12, 1, 30, tzinfo=UTC)  # Fri, Jan 11 at 8:30 PM EST
-
-
-@pytest.fixture
-def clock(monkeypatch):
-    """The scheduled side's clock: ``clock.now`` is what it reads."""
-
-    class Clock:
-        now = datetime(2030, 1, 5, 15, 0, tzinfo=UTC)  # 10:00 in New York
-
-    monkeypatch.setattr(guest_texts, "utcnow", lambda: Clock.now)
-    monkeypatch.setattr(events_service, "utcnow", lambda: Clock.now)
-    return Clock
-
-
-@pytest.fixture
-def due(monkeypatch) -> list[dict]:
-    """Delayed ``change_texts_due`` messages, held here instead of being processed at once."""
-    held = []
-    handed = queueing.enqueue
-
-    def enqueue(message_type, *, delay_seconds=0, **fields):
-        if message_type != guest_texts.CHANGE_TEXTS_DUE:
-            return handed(message_type, delay_seconds=delay_seconds, **fields)
-        held.append({"type": message_type, "id": len(held), **fields, "delay": delay_seconds})
-        return True
-
-    monkeypatch.setattr(queueing, "enqueue", enqueue)
-    return held
 
 
 def _change_texts(person) -> list[str]:

@@ -6,12 +6,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-import pytest
-
 from chalicelib.jobs import queue_handler
-from chalicelib.messaging.notifications import queueing
-from chalicelib.services import events as events_service
-from chalicelib.services import guest_texts, replies
+from chalicelib.services import replies
 from tests.utils.api import post_json, texts_to
 from tests.utils.factories import make_event, make_person
 from tests.utils.notifications import add_device, pushes
@@ -19,32 +15,6 @@ from tests.utils.notifications import add_device, pushes
 ZONE = "America/New_York"
 WHEN = datetime(2030, 1, 12, 1, 30, tzinfo=UTC)  # Fri, Jan 11 at 8:30 PM EST
 TOKEN_BOB, TOKEN_DAN, TOKEN_ALICE = "d4" * 32, "e5" * 32, "f6" * 32
-
-
-@pytest.fixture
-def clock(monkeypatch):
-    class Clock:
-        now = datetime(2030, 1, 5, 15, 0, tzinfo=UTC)  # 10:00 in New York
-
-    monkeypatch.setattr(guest_texts, "utcnow", lambda: Clock.now)
-    monkeypatch.setattr(events_service, "utcnow", lambda: Clock.now)
-    return Clock
-
-
-@pytest.fixture
-def due(monkeypatch) -> list[dict]:
-    """The delayed ``change_texts_due`` messages, held here to be processed by the test."""
-    held = []
-    handed = queueing.enqueue
-
-    def enqueue(message_type, *, delay_seconds=0, **fields):
-        if message_type != guest_texts.CHANGE_TEXTS_DUE:
-            return handed(message_type, delay_seconds=delay_seconds, **fields)
-        held.append({"type": message_type, "id": len(held), **fields})
-        return True
-
-    monkeypatch.setattr(queueing, "enqueue", enqueue)
-    return held
 
 
 def _edit(client, owner, event, **fields):
