@@ -44,6 +44,7 @@ class Action(StrEnum):
     DECIDE_JOIN_REQUESTS = "decide_join_requests"
     JOIN = "join"  # by a join link's code
     REPLY_FOR_GUEST = "reply_for_guest"
+    REPLY_FOR_COHOST = "reply_for_cohost"  # a reply on a co-host's behalf: declining for them ends the role
     MANAGE_OFFLINE_GUESTS = "manage_offline_guests"
     EXPORT_GUEST_LIST = "export_guest_list"  # guests.csv
     CLONE = "clone"
@@ -70,6 +71,7 @@ PERMITTED: dict[Action, frozenset[Role]] = {
     Action.DECIDE_JOIN_REQUESTS: _HOSTS,
     Action.JOIN: frozenset({Role.LINK_HOLDER, Role.COHOST, Role.GUEST}),  # an invitee joining again: no change
     Action.REPLY_FOR_GUEST: _HOSTS,
+    Action.REPLY_FOR_COHOST: frozenset({Role.OWNER}),
     Action.MANAGE_OFFLINE_GUESTS: _HOSTS,
     Action.EXPORT_GUEST_LIST: _HOSTS,
     Action.CLONE: frozenset({Role.OWNER}),

@@ -16,13 +16,14 @@ from chalicelib.store.events import EventView, load_partition
 
 MAX_COHOSTS = 5
 ONLY_INVITEES = "Only an invitee can be a co-host."
+NOT_DECLINED = "Only an invitee who has not declined can be a co-host."
 TOO_MANY = f"An event has at most {MAX_COHOSTS} co-hosts."
 ATTEMPTS = 5
 
 
 def appoint(caller, event_id: int, user_id: int) -> EventView:
     """The owner makes the invitee ``user_id`` a co-host (again: no change). 400 keyed by ``user_id`` for
-    anyone who is not a guest of the event, or past ``MAX_COHOSTS``."""
+    anyone who is not a guest of the event, a guest who declined, or past ``MAX_COHOSTS``."""
 
     def attempt(_attempt: int) -> EventView:
         view = permitted_view(caller, event_id, Action.APPOINT_COHOSTS)
@@ -32,6 +33,8 @@ def appoint(caller, event_id: int, user_id: int) -> EventView:
             raise ValidationError.field("user_id", ONLY_INVITEES)
         if target.cohost:
             return view
+        if target.has_accepted is False:
+            raise ValidationError.field("user_id", NOT_DECLINED)
         if int(view.event.cohost_count or 0) >= MAX_COHOSTS:
             raise ValidationError.field("user_id", TOO_MANY)
         try:

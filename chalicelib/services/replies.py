@@ -16,7 +16,7 @@ from chalicelib import store
 from chalicelib.config import get_settings
 from chalicelib.domain import capacity, questions
 from chalicelib.domain import waitlist as line_rules
-from chalicelib.domain.roles import Action, require, role_of
+from chalicelib.domain.roles import Action, Role, require, role_of
 from chalicelib.errors import Conflict, NotFound, OutOfRange, PermissionDenied, ValidationError
 from chalicelib.messaging import notifications
 from chalicelib.retry import AttemptsSpent, TryAgain, jittered, retry
@@ -71,7 +71,8 @@ def reply_for_guest(caller, event_id: int, user_id: int, *, accept: bool, extra_
     """A host records the reply of invitee ``user_id`` (who answered by voice, say) under the very rules of
     the guest's own reply: capacity, waitlist, deadline. The invitation shows ``replied_by_host`` until the
     guest replies themself. Nobody is told: the guest gave the answer to the host, and the hosts see it."""
-    require(role_of(invitation_store.find_invitation(event_id, caller.id)), Action.REPLY_FOR_GUEST)
+    caller_role = role_of(invitation_store.find_invitation(event_id, caller.id))
+    require(caller_role, Action.REPLY_FOR_GUEST)
     if user_id == caller.id:  # a co-host's own reply
         return rsvp(caller, event_id, accept=accept, message=None, extra_guests=extra_guests)
 
@@ -79,7 +80,10 @@ def reply_for_guest(caller, event_id: int, user_id: int, *, accept: bool, extra_
         invitation, event = invitation_store.reply_state(event_id, user_id)
         if invitation is None or event is None:
             raise NotFound()
-        require(role_of(invitation), Action.REPLY)  # the owner's own invitation takes no reply: 403
+        guest_role = role_of(invitation)
+        require(guest_role, Action.REPLY)  # the owner's own invitation takes no reply: 403
+        if guest_role == Role.COHOST:  # a co-host's reply, and so their role, is the owner's to change
+            require(caller_role, Action.REPLY_FOR_COHOST)
         return invitation, event
 
     reply = _reply(state, accept, None, extra_guests, by_host=True)

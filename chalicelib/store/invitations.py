@@ -76,6 +76,16 @@ def unchanged_reply(invitation: Invitation):
     return Invitation.pk.exists() & reply & same_party & Invitation.wait_key.does_not_exist()
 
 
+def not_declined():
+    """A condition on an invitation: no reply yet, or an accept (a declined guest cannot become a co-host)."""
+    return Invitation.has_accepted.does_not_exist() | (Invitation.has_accepted == True)  # noqa: E712
+
+
+def same_cohost(invitation: Invitation):
+    """A condition on an invitation: a co-host's or not, as read (a reply never lands on a role it did not see)."""
+    return (Invitation.cohost == True) if invitation.cohost else Invitation.cohost.does_not_exist()  # noqa: E712
+
+
 def replier_action(by_host: bool):
     """The update action marking who gave a reply: a host on the guest's behalf, or the guest."""
     return Invitation.replied_by_host.set(True) if by_host else Invitation.replied_by_host.remove()
@@ -111,7 +121,7 @@ def write_reply(
         actions.append(Invitation.answers.set(answers))
     event_key = Event(event_pk(event.id), META_SK)
     with refusals(), transact_write() as transaction:
-        transaction.update(invitation, actions=actions, condition=unchanged_reply(invitation))
+        transaction.update(invitation, actions=actions, condition=unchanged_reply(invitation) & same_cohost(invitation))
         if delta > 0:
             condition = live & room_for(event, delta, max_spots_filled) & nobody_waiting()
             transaction.update(event_key, actions=_counter_actions(delta, now), condition=condition)
@@ -249,7 +259,7 @@ def give_page_link(invitation: Invitation, link_hash: str) -> None:
 
 def make_cohost(event: Event, invitation: Invitation, most: int) -> None:
     """Mark a guest's invitation as a co-host's and count it on META, in one transaction: refused (Refused)
-    when META already counts ``most`` co-hosts, or the invitation is gone or already a co-host's."""
+    when META already counts ``most`` co-hosts, or the invitation is gone, declined or already a co-host's."""
     below_most = Event.cohost_count.does_not_exist() | (Event.cohost_count < most)
     with refusals(), transact_write() as transaction:
         transaction.update(
@@ -258,7 +268,10 @@ def make_cohost(event: Event, invitation: Invitation, most: int) -> None:
         transaction.update(
             invitation,
             actions=[Invitation.cohost.set(True)],
-            condition=Invitation.pk.exists() & (Invitation.role == GUEST) & Invitation.cohost.does_not_exist(),
+            condition=Invitation.pk.exists()
+            & (Invitation.role == GUEST)
+            & Invitation.cohost.does_not_exist()
+            & not_declined(),
         )
 
 

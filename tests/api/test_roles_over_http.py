@@ -102,6 +102,8 @@ ROUTES = [
     # gets the event unchanged, the owner is refused, and a code that opens nothing finds no event
     Route("POST", "/events/join", Action.JOIN, 200, {"code": "{code}"}, success_of={Role.LINK_HOLDER: 202}),
     Route("PUT", EVENT + "/invitees/{guest_id}/reply", Action.REPLY_FOR_GUEST, 200, {"accept": True}),
+    # the same route for a co-host other than the caller: the owner's alone
+    Route("PUT", EVENT + "/invitees/{cohost_id}/reply", Action.REPLY_FOR_COHOST, 200, {"accept": False}),
     Route("POST", EVENT + "/offline_guests", Action.MANAGE_OFFLINE_GUESTS, 201, {"name": "Grandpa Joe"}),
     Route("DELETE", EVENT + "/offline_guests/{offline_id}", Action.MANAGE_OFFLINE_GUESTS, 204),
     Route("GET", EVENT + "/guests.csv", Action.EXPORT_GUEST_LIST, 200),

@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+import threading
+
+import pytest
+
 from chalicelib.errors import ValidationError
-from chalicelib.services import cohosts, event_reads
+from chalicelib.services import cohosts, event_reads, replies
+from chalicelib.store import invitations as invitation_store
+from chalicelib.store.invitations import find_invitation
 from tests.utils.factories import make_event, make_person, stored_event
 from tests.utils.races import race
 
@@ -17,3 +23,42 @@ def test_eight_parallel_appointments_make_exactly_five_cohosts(aws):
     view = event_reads.get_event(owner.user, event.id)
     assert sum(1 for inv in view.invitations if inv.cohost) == 5
     assert stored_event(event.id).cohost_count == 5
+
+
+@pytest.mark.parametrize("round_", range(3))
+def test_a_decline_racing_an_appointment_never_leaves_a_cohost_who_declined(aws, monkeypatch, round_):
+    """The guest declines while the owner appoints them, both reading before either writes: whichever lands
+    first, the other is refused (400) or reads again, and the invitation is never a declined co-host's."""
+    owner, guest = make_person("Owner"), make_person("Guest")
+    event = make_event(owner, guest)
+    both_read = threading.Barrier(2, timeout=10)
+    monkeypatch.setattr(cohosts, "permitted_view", _after(cohosts.permitted_view, both_read))
+    monkeypatch.setattr(invitation_store, "reply_state", _after(invitation_store.reply_state, both_read))
+
+    def act(n: int) -> None:
+        if n == 0:
+            cohosts.appoint(owner.user, event.id, guest.user.id)
+        else:
+            replies.rsvp(guest.user, event.id, accept=False, message=None)
+
+    race(act, 2, refused=ValidationError, workers=2)
+    stored = find_invitation(event.id, guest.user.id)
+    assert stored.has_accepted is False
+    assert not stored.cohost and not stored_event(event.id).cohost_count
+
+
+def _after(read, barrier: threading.Barrier):
+    """``read``, each thread's first call waiting for the other racer's (every racer reads before writing)."""
+    local = threading.local()
+
+    def wrapped(*args, **kwargs):
+        result = read(*args, **kwargs)
+        if not getattr(local, "done", False):
+            local.done = True
+            try:
+                barrier.wait()
+            except threading.BrokenBarrierError:
+                pass
+        return result
+
+    return wrapped
