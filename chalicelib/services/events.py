@@ -23,17 +23,17 @@ from chalicelib import invite_links, store
 from chalicelib.config import get_settings
 from chalicelib.domain import capacity, event_fields, questions
 from chalicelib.domain.roles import Action, Role
-from chalicelib.errors import Conflict, OutOfRange, PermissionDenied, ValidationError
+from chalicelib.errors import Conflict, OutOfRange, ValidationError
 from chalicelib.ids import new_id
 from chalicelib.messaging import notifications
 from chalicelib.retry import AttemptsSpent, TryAgain, retry
 from chalicelib.services import guest_texts
 from chalicelib.services.event_reads import participant_view, permitted_view, require_live, role_in, with_users
+from chalicelib.services.guest_invites import GuestCharge
 from chalicelib.services.invitation_texts import reachable, send_invitation_texts
 from chalicelib.services.invitees import Invitees, check_invitees_fit, resolve_invitees
 from chalicelib.services.waitlist import fit_line_to_event, promote_waiting
 from chalicelib.store import events as event_store
-from chalicelib.store import invitations as invitation_store
 from chalicelib.store.events import GUEST, OWNER, EventEdit, EventView, flag_invitations_cancelled
 from chalicelib.store.invitations import save_new_invitations
 from chalicelib.timeutil import format_datetime, utcnow
@@ -161,50 +161,39 @@ def update_event(caller, event_id: int, data: EventInput) -> EventView:
     within the event's ``guest_invites`` (domain.roles). 409 once cancelled."""
     view = permitted_view(caller, event_id, _edit_action(data))
     require_live(view.event)
-    as_guest = role_in(caller, view) == Role.GUEST
-    if as_guest:
-        _guest_room(view, caller)
+    charge = GuestCharge(caller, view) if role_in(caller, view) == Role.GUEST else None
+    if charge is not None:
+        charge.check_room()
     told_before = guest_texts.told_state(view.event)  # what guests without the app were told, for change texts
     kept_deadline = None if data.rsvp_deadline == "" else (data.rsvp_deadline or view.event.rsvp_deadline)
     _check_deadline(kept_deadline, data.event_date or view.event.event_date)
     new_total = data.total_spots if data.total_spots is not None else view.event.total_spots
     _check_spots(view.event, new_total, data.spot_filled or 0)
-    # unknown numbers are made into users before the event changes
-    existing = {inv.user_id for inv in view.invitations}
-    invitees = resolve_invitees(caller, data.invite_phone_numbers or [], skip_user_ids=existing, view=view)
-    adding = len(invitees.users)
-    textable = reachable(invitees.to_text)  # before the edit: a 503 here leaves the event as it was
-    own = view.invitation_of(caller.id)
-    if as_guest and adding and not invitation_store.charge_guest_invites(own, adding, _guest_allowance(view)):
-        raise PermissionDenied(CANNOT_INVITE_MORE)
+    if charge is None:
+        return _resolve_edit_and_invite(caller, event_id, data, view, told_before)[0]
+    charge.before_resolving(data.invite_phone_numbers)
     try:
-        view, added = _edit_and_invite(caller, event_id, data, view, invitees, textable, told_before)
+        view, added = _resolve_edit_and_invite(caller, event_id, data, view, told_before, charge)
+    except ValidationError as error:
+        charge.give_back()
+        raise charge.refusal(error) from None
     except Exception:
-        if as_guest and adding:
-            invitation_store.give_back_guest_invites(own, adding)
+        charge.give_back()
         raise
-    if as_guest and len(added) < adding:  # some were invited by someone else meanwhile: not this guest's
-        invitation_store.give_back_guest_invites(own, adding - len(added))
+    charge.settle(len(added))
     return view
 
 
-CANNOT_INVITE_MORE = "You cannot invite more people to this event."
-
-
-def _guest_allowance(view: EventView) -> int:
-    return int(view.event.guest_invites or 0)
-
-
-def _guest_room(view: EventView, caller) -> None:
-    """A guest adds numbers only while the event lets guests invite (else 403 as for any edit) and within
-    what is left of their ``guest_invites`` (else 403 saying so). The stored count is checked again by the
-    conditional write that charges it."""
-    allowed = _guest_allowance(view)
-    if not allowed:
-        raise PermissionDenied()
-    used = int(view.invitation_of(caller.id).guests_invited or 0)
-    if used >= allowed:
-        raise PermissionDenied(CANNOT_INVITE_MORE)
+def _resolve_edit_and_invite(
+    caller, event_id: int, data: EventInput, view: EventView, told_before, charge: GuestCharge | None = None
+) -> tuple[EventView, list[int]]:
+    """The numbers made into users (before the event changes), the edit, then the new invitations."""
+    existing = {inv.user_id for inv in view.invitations}
+    invitees = resolve_invitees(caller, data.invite_phone_numbers or [], skip_user_ids=existing, view=view)
+    textable = reachable(invitees.to_text)  # before the edit: a 503 here leaves the event as it was
+    if charge is not None:
+        charge.after_resolving(len(invitees.users))
+    return _edit_and_invite(caller, event_id, data, view, invitees, textable, told_before)
 
 
 def _edit_and_invite(

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from chalicelib import store
 from chalicelib.config import get_settings
-from chalicelib.domain import capacity, questions
+from chalicelib.domain import capacity, questions, visibility
 from chalicelib.domain import waitlist as line_rules
 from chalicelib.domain.roles import Action, Role, require, role_of
 from chalicelib.errors import Conflict, NotFound, OutOfRange, PermissionDenied, ValidationError
@@ -274,13 +274,15 @@ def _tell_owner(invitation: Invitation, *, accepted: bool, message: str) -> None
 
 
 def mark_seen(caller, event_id: int, invitation_id: int) -> tuple[Invitation, int | None]:
-    """Only the invited person marks their invitation seen; one Query and one UpdateItem. Returns the
-    invitation and its place on the waitlist."""
+    """Only the invited person marks their invitation seen. The caller's own invitation and META come first
+    (one BatchGetItem: someone outside the event reads none of its rows), then one Query and one UpdateItem.
+    Someone else's invitation the caller cannot see in the guest list is 404 like an unknown id; one they
+    can see, 403. Returns the invitation and its place on the waitlist."""
+    own, event = invitation_store.reply_state(event_id, caller.id)
+    require(role_of(own if event is not None else None), Action.READ)
     invitations = invitation_store.invitations_of(event_id)
-    own = next((inv for inv in invitations if inv.user_id == caller.id), None)
-    require(role_of(own), Action.READ)
     target = next((inv for inv in invitations if inv.id == invitation_id), None)
-    if target is None:
+    if target is None or not visibility.seen_by(event, own).sees_row(target):
         raise NotFound()
     if target.user_id != caller.id:  # each person marks only their own invitation, the owner too
         raise PermissionDenied()

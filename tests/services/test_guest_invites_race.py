@@ -38,3 +38,18 @@ def test_numbers_someone_else_invited_meanwhile_are_not_charged_to_the_guest(aws
     view = event_reads.get_event(owner.user, event.id)
     assert len(view.invitations) == 3
     assert view.invitation_of(guest.user.id).guests_invited == 1
+
+
+def test_under_a_hidden_list_parallel_invites_of_invited_numbers_spend_the_allowance_exactly(aws):
+    owner, guest = make_person("Owner"), make_person("Guest")
+    others = [make_person(f"Other {n}") for n in range(6)]
+    event = make_event(owner, guest, *others, guest_invites=2, guest_list="hosts_only")
+
+    def invite(n: int) -> None:
+        events.update_event(guest.user, event.id, events.EventInput(invite_phone_numbers=[others[n].phone]))
+
+    outcomes = race(invite, 6, refused=PermissionDenied)
+    assert outcomes.count("ok") == 2 and outcomes.count("refused") == 4
+    view = event_reads.get_event(owner.user, event.id)
+    assert len(view.invitations) == 2 + 6
+    assert view.invitation_of(guest.user.id).guests_invited == 2
