@@ -1,11 +1,13 @@
 """The host's guest list as a spreadsheet (CSV): the rows, their cells, the file's name. No storage here.
 
-RFC 4180: comma-separated, fields quoted when they hold a comma, quote or line break (quotes doubled),
-CRLF between records. The text starts with a UTF-8 byte order mark: Excel opens a CSV without one in the
-machine's legacy code page, which garbles every name outside Latin-1 (Hebrew, Cyrillic, emoji); with it,
-Excel, Numbers, LibreOffice and Google Sheets all read UTF-8, and none shows the mark. A cell a spreadsheet
-would run as a formula (starting with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return) gets a
-leading ``'``, which spreadsheets take as "text" (OWASP's advice for CSV injection).
+RFC 4180: comma-separated, every field quoted (quotes doubled), CRLF between records. Quoting every cell
+keeps a cell whole in a spreadsheet whose list separator is ``;`` (much of Europe): ``a;=1+1`` unquoted
+would split there into a cell starting with ``=``. The text starts with a UTF-8 byte order mark: Excel
+opens a CSV without one in the machine's legacy code page, which garbles every name outside Latin-1
+(Hebrew, Cyrillic, emoji); with it, Excel, Numbers, LibreOffice and Google Sheets all read UTF-8, and none
+shows the mark. A cell a spreadsheet would run as a formula (starting with ``=``, ``+``, ``-``, ``@``, a
+tab or a carriage return) gets a leading ``'``, which spreadsheets take as "text" (OWASP's advice for CSV
+injection).
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from dataclasses import dataclass, field
 
 BYTE_ORDER_MARK = "\ufeff"
 CONTENT_TYPE = "text/csv; charset=utf-8"
-MAX_ROWS = 500  # an event invites at most 500 numbers; the sheet never grows past that many rows
+MAX_ROWS = 600  # 500 invitees and 100 offline guests at most: every row fits, the sheet never grows past it
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 GOING, DECLINED, WAITING, NO_REPLY = "going", "declined", "waiting", "no reply"
@@ -62,7 +64,7 @@ def safe_cell(value: object) -> str:
 def sheet(rows: Iterable[GuestRow], questions: Sequence[Question] = ()) -> str:
     """The CSV text: a heading row, then one row per guest (at most MAX_ROWS), one column per question."""
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\r\n")  # the csv module quotes as RFC 4180 asks
+    writer = csv.writer(out, lineterminator="\r\n", quoting=csv.QUOTE_ALL)  # RFC 4180, quotes doubled
     writer.writerow([safe_cell(name) for name in (*COLUMNS, *(question.label for question in questions))])
     for count, row in enumerate(rows):
         if count == MAX_ROWS:

@@ -10,8 +10,11 @@ import pytest
 from chalice import Response
 
 from chalicelib.api.responses import to_response
+from chalicelib.models.events import GUEST, EventsTable, OfflineGuest, event_pk, offline_sk
+from chalicelib.store.events import new_invitation
+from chalicelib.timeutil import utcnow
 from tests.utils.api import body, get, post_event, post_json
-from tests.utils.factories import make_person
+from tests.utils.factories import make_event, make_person
 
 BOM = "\ufeff"
 
@@ -147,3 +150,20 @@ def test_a_clone_asks_the_same_questions_without_the_answers(client):
     assert [question["text"] for question in body(clone)["questions"]] == ["Dietary needs?"]
     sheet = _rows(get(client, f"/events/{body(clone)['id']}/guests.csv", alice.token))
     assert sheet[1][2] == "no reply" and sheet[1][6] == ""
+
+
+def test_a_full_event_has_every_invitee_and_every_offline_guest_in_the_sheet(client):
+    """500 invitees (the cap) and 100 offline guests (theirs): 600 rows, none left out."""
+    alice = make_person("Alice")
+    event = make_event(alice)
+    now = utcnow()
+    with EventsTable.batch_write() as batch:
+        for n in range(500):
+            batch.save(new_invitation(event, 10_000 + n, GUEST, 20_000 + n, now))
+        for n in range(100):
+            batch.save(OfflineGuest(event_pk(event.id), offline_sk(30_000 + n), id=30_000 + n, name=f"Offline {n}",
+                                    created=now))  # fmt: skip
+    rows = _rows(get(client, f"/events/{event.id}/guests.csv", alice.token))
+    assert len(rows) == 1 + 600
+    assert sum(1 for row in rows[1:] if row[0].startswith("Offline ")) == 100
+    assert rows[-1][:3] == ["Offline 99", "", "going"]

@@ -54,11 +54,21 @@ def test_one_column_per_question_in_order_with_the_guests_answers():
     assert read[2][6:] == ["", ""]
 
 
-def test_the_sheet_holds_at_most_500_rows():
-    rows = (GuestRow(f"Guest {n}", "", WAITING, waitlist_position=n + 1) for n in range(600))
+def test_the_sheet_holds_at_most_600_rows():
+    rows = (GuestRow(f"Guest {n}", "", WAITING, waitlist_position=n + 1) for n in range(700))
     read = _read(guest_sheet.sheet(rows))
-    assert len(read) == 1 + guest_sheet.MAX_ROWS
-    assert read[-1][:5] == ["Guest 499", "", "waiting", "0", "500"]
+    assert len(read) == 1 + 600 == 1 + guest_sheet.MAX_ROWS
+    assert read[-1][:5] == ["Guest 599", "", "waiting", "0", "600"]
+
+
+@pytest.mark.parametrize("value", ["a;=1+1", "Ann; Bob", ";", "x;+1"])
+def test_a_cell_holding_a_semicolon_is_quoted_and_read_with_semicolons_stays_one_cell(value):
+    row = GuestRow(name=value, phone="", answer=GOING, message=value)
+    text = guest_sheet.sheet([row], [Question("q", value)])
+    assert f'"{value}"' in text
+    for line in text[1:].split("\r\n")[:2]:
+        assert not any(cell.startswith(guest_sheet.FORMULA_STARTS) for cell in _split_outside_quotes(line, ";"))
+    assert _read(text)[1][0] == value and _read(text)[0][6] == value
 
 
 @pytest.mark.parametrize(
@@ -67,3 +77,18 @@ def test_the_sheet_holds_at_most_500_rows():
 )
 def test_the_answer_words(has_accepted, waiting, answer):
     assert guest_sheet.answer_of(has_accepted, waiting=waiting) == answer
+
+
+def _split_outside_quotes(line: str, separator: str) -> list[str]:
+    """The cells a spreadsheet whose list separator is ``separator`` makes of ``line``: it splits at each
+    separator outside quotes (a quote toggles quoting), each cell's quotes then dropped."""
+    cells, cell, quoted = [], "", False
+    for char in line:
+        if char == '"':
+            quoted = not quoted
+        elif char == separator and not quoted:
+            cells.append(cell)
+            cell = ""
+        else:
+            cell += char
+    return [*cells, cell]
