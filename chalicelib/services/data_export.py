@@ -115,6 +115,8 @@ def collect(user: User, now: datetime) -> dict:
     received = [(inv, found) for inv, found in partitions if inv.role != OWNER]
     people = {item.user_id for _, found in owned for item in found if isinstance(item, (Invitation, Message))}
     people |= {inv.owner_id for inv in invitations}
+    added = _added_by(user.id, received)
+    people |= {item.user_id for item in added}
     users = get_users(people | {user.id})
     users[user.id] = user
     return {
@@ -129,18 +131,29 @@ def collect(user: User, now: datetime) -> dict:
             representations.favorite_json(item, owner_id=user.id) for item in items if isinstance(item, Favorite)
         ],
         "events_owned": [_owned_event(found, users, user.id) for _, found in owned],
-        "numbers_invited": _numbers_invited(owned, users),
+        "numbers_invited": _numbers_invited(owned, added, users),
         "invitations_received": [_received(inv, found, users, user.id) for inv, found in received],
     }
 
 
-def _numbers_invited(owned: list, users: dict[int, User]) -> list[dict]:
-    """Each phone number the person invited to their events, with those events' ids."""
+def _added_by(me: int, received: list) -> list[Invitation]:
+    """The invitations the person added to other people's events, as a guest or a co-host."""
+    return [
+        item
+        for _, found in received
+        for item in found
+        if isinstance(item, Invitation) and getattr(item, "invited_by", None) == me
+    ]
+
+
+def _numbers_invited(owned: list, added: list[Invitation], users: dict[int, User]) -> list[dict]:
+    """Each phone number the person invited, with those events' ids: to their own events, and to other
+    people's as a guest or a co-host (``added``)."""
+    invited = [item for _, found in owned for item in found if isinstance(item, Invitation) and item.role != OWNER]
     events_of: dict[str, set[int]] = {}
-    for _, found in owned:
-        for item in found:
-            if isinstance(item, Invitation) and item.role != OWNER and item.user_id in users:
-                events_of.setdefault(users[item.user_id].phone_number, set()).add(item.event_id)
+    for item in invited + added:
+        if item.user_id in users:
+            events_of.setdefault(users[item.user_id].phone_number, set()).add(item.event_id)
     return [{"phone_number": number, "event_ids": sorted(ids)} for number, ids in sorted(events_of.items())]
 
 

@@ -131,3 +131,29 @@ def test_the_file_holds_the_party_the_place_in_line_and_the_numbers_invited(clie
         {"phone_number": FRIEND, "event_ids": [my_event]},
         {"phone_number": unknown, "event_ids": [my_event]},
     ]
+
+
+def test_numbers_invited_hold_those_invited_as_guest_and_as_cohost(client):
+    # GIVEN a person who invited a number to their own event, one as a guest and one as a co-host
+    me = login(client, ME, full_name="Mia Me")
+    friend = login(client, FRIEND, full_name="Fred Friend")
+    token, friends = me["auth_token"], friend["auth_token"]
+    own_pick, as_guest, as_cohost = "+14155550711", "+14155550712", "+14155550713"
+    fields = {"event_date": "2031-07-01T12:00:00Z", "invite_phone_numbers": [ME]}
+    guest_event = body(post_json(client, "/events", {"title": "Open", "guest_invites": 2, **fields}, friends))["id"]
+    cohost_event = body(post_json(client, "/events", {"title": "Shared", **fields}, friends))["id"]
+    assert client.http.put(f"/events/{cohost_event}/cohosts/{me['id']}",
+                           headers={"Authorization": f"Bearer {friends}"}).status_code == 200  # fmt: skip
+    for event_id, number in ((guest_event, as_guest), (cohost_event, as_cohost)):
+        invited = post_json(client, f"/events/{event_id}", {"invite_phone_numbers": [number]}, token, method="PATCH")
+        assert invited.status_code == 200, invited.body
+    mine = body(post_json(client, "/events", {"title": "Mine", **fields, "invite_phone_numbers": [own_pick]}, token))
+    # WHEN an export is made
+    assert _export(client, token).status_code == 202
+    data, _ = _file_of(body(get(client, "/users/me/export", token))["url"])
+    # THEN every number the person invited is there, whoever's event it was; the host's own invitees are not
+    assert data["numbers_invited"] == [
+        {"phone_number": own_pick, "event_ids": [mine["id"]]},
+        {"phone_number": as_guest, "event_ids": [guest_event]},
+        {"phone_number": as_cohost, "event_ids": [cohost_event]},
+    ]
