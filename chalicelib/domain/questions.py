@@ -16,6 +16,7 @@ from chalicelib.validation import (
     NOT_LIST,
     NOT_STRING,
     REQUIRED,
+    comparable_text,
     max_length_message,
     text_error,
 )
@@ -67,14 +68,15 @@ def _question(raw: object) -> tuple[dict | None, dict]:
         elif not MIN_CHOICES <= len(sent) <= MAX_CHOICES:
             errors["choices"] = [f"Give between {MIN_CHOICES} and {MAX_CHOICES} choices."]
         else:
-            item_errors = {}
+            item_errors, seen = {}, set()
             for index, item in enumerate(sent):
                 choice, problem = _string(item, MAX_CHOICE)
                 if problem:
                     item_errors[str(index)] = [problem]
-                elif choice in choices:
+                elif comparable_text(choice) in seen:  # as people read them: "Yes" and " yes" are one choice
                     item_errors[str(index)] = ["Each choice may be given once."]
                 else:
+                    seen.add(comparable_text(choice))
                     choices.append(choice)
             if item_errors:
                 errors["choices"] = item_errors

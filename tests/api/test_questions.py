@@ -12,6 +12,7 @@ from tests.utils.factories import make_event, make_person, stored_event
 DIET = {"text": "Anything you don't eat?", "kind": "text"}
 TOO_LONG = "Ensure this field has no more than 140 characters."
 CHOICES = "Give between 2 and 6 choices."
+ONCE = "Each choice may be given once."
 MAIN = {"text": "Main course", "kind": "choice", "choices": ["Fish", "Veggie"], "required": True}
 
 
@@ -106,6 +107,12 @@ def test_a_guest_sees_only_their_own_answers_and_hosts_see_every_row(client):
         ([DIET, {"text": "x" * 141}], {"questions": [{}, {"text": [TOO_LONG]}]}),
         ([{"text": "Pick", "kind": "choice", "choices": ["One"]}], {"questions": [{"choices": [CHOICES]}]}),
         ([{"text": "Pick", "kind": "poll"}], {"questions": [{"kind": ['"poll" is not a valid choice.']}]}),
+        # choices compare as people read them: NFC-normalised, case-folded, trimmed
+        ([{"text": "Pick", "kind": "choice", "choices": ["Yes", "yes"]}], {"questions": [{"choices": {"1": [ONCE]}}]}),
+        ([{"text": "Pick", "kind": "choice", "choices": ["Café", "CAFE\u0301 ", "STRASSE", "straße"]}],
+         {"questions": [{"choices": {"1": [ONCE], "3": [ONCE]}}]}),
+        ([{"text": "Pick", "kind": "choice", "choices": ["כן", " כן", "はい", "ハイ"]}],
+         {"questions": [{"choices": {"1": [ONCE]}}]}),
         ([{"text": "Pick", "required": "yes"}], {"questions": [{"required": ["Must be a valid boolean."]}]}),
         ([DIET] * 6, {"questions": ["Ensure this field has no more than 5 elements."]}),
         ("Pick", {"questions": ['Expected a list of items but got type "str".']}),
