@@ -316,7 +316,7 @@ def reject(ctx: RequestContext):
     return _rsvp(ctx, False)
 
 
-@blueprint.route("/events/{event_id}/invitees/{user_id}/reply", ["PUT"])
+@blueprint.route("/events/{event_id}/invitees/{user_id}/reply", ["PUT"], idempotent=True)
 def reply_for_guest(ctx: RequestContext):
     from chalicelib.services import replies  # replies and messaging: off the API's cold start
 
@@ -332,7 +332,7 @@ def reply_for_guest(ctx: RequestContext):
     return representations.invitation_json(reply.invitation, reply.guest, reply.waitlist_position)
 
 
-@blueprint.route("/events/{event_id}/offline_guests", ["POST"])
+@blueprint.route("/events/{event_id}/offline_guests", ["POST"], idempotent=True)
 def add_offline_guest(ctx: RequestContext):
     from chalicelib.services import offline_guests  # capacity and the waitlist: off the API's cold start
 
@@ -363,7 +363,7 @@ def mark_seen(ctx: RequestContext):
     return representations.invitation_json(invitation, ctx.user, position)
 
 
-@blueprint.route("/events/{event_id}/cohosts/{user_id}", ["PUT"], body=NO_BODY)
+@blueprint.route("/events/{event_id}/cohosts/{user_id}", ["PUT"], body=NO_BODY, idempotent=True)
 def appoint_cohost(ctx: RequestContext):
     from chalicelib.services import cohosts  # event writes: off the API's cold start
 

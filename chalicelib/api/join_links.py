@@ -16,7 +16,7 @@ blueprint = ApiBlueprint(__name__)
 CODE_MAX_LENGTH = 64
 
 
-@blueprint.route("/events/{event_id}/join_link", ["POST"])
+@blueprint.route("/events/{event_id}/join_link", ["POST"], idempotent=True)
 def new_join_link(ctx: RequestContext):
     from chalicelib.services import join_links  # off the API's cold start
 
@@ -52,7 +52,7 @@ def join_requests(ctx: RequestContext):
     ]
 
 
-@blueprint.route("/events/{event_id}/join_requests/{user_id}/approve", ["POST"], body=NO_BODY)
+@blueprint.route("/events/{event_id}/join_requests/{user_id}/approve", ["POST"], body=NO_BODY, idempotent=True)
 def approve(ctx: RequestContext):
     from chalicelib.services import join_links  # off the API's cold start
 
