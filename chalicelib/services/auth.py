@@ -12,6 +12,7 @@ import hmac
 import secrets
 import time
 from datetime import timedelta
+from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from chalicelib import store
@@ -34,11 +35,22 @@ OPTED_OUT = "This number has opted out of texts from {service}. Reply START to o
 PIN_DIGITS = 6
 
 
-def _pin_hmac(e164: str, pin: str) -> str:
+class PinPurpose(StrEnum):
+    """What a pin opens: logging in to the app, or one page's action. A pin opens only its own."""
+
+    LOGIN = "login"
+    JOIN = "join"  # the join page's (services/web_join.py)
+    DELETION = "deletion"  # the deletion page's (services/web_account.py)
+
+
+def _pin_hmac(e164: str, pin: str, purpose: PinPurpose) -> str:
+    """The pin as kept: an HMAC of the number, the pin and (but for a login pin, whose form pins already
+    issued keep) its purpose, so a pin checked for another purpose never matches."""
     from chalicelib.pinkey import pin_key  # the pin key (SSM): off the API's cold start
 
+    message = f"{e164}:{pin}" if purpose == PinPurpose.LOGIN else f"{purpose.value}:{e164}:{pin}"
     # deployed stages: the SSM key, 503 without one (never the public development key)
-    return hmac.new(pin_key(), f"{e164}:{pin}".encode(), hashlib.sha256).hexdigest()
+    return hmac.new(pin_key(), message.encode(), hashlib.sha256).hexdigest()
 
 
 def hash_token(token: str) -> str:
@@ -58,15 +70,16 @@ def _number_limit(e164: str) -> RollingLimit:
 LOGIN_PIN = "Your {service} pin is {pin}. It expires in {minutes} minutes. Don't share it."
 DELETION_PIN = "Your {service} pin to delete your account is {pin}. If you did not ask for this, ignore this text."
 JOIN_PIN = "Your {service} pin to join an event is {pin}. If you did not ask for this, ignore this text."
+PIN_WORDING = {PinPurpose.LOGIN: LOGIN_PIN, PinPurpose.JOIN: JOIN_PIN, PinPurpose.DELETION: DELETION_PIN}
 
 
-def request_pin(e164: str, source_ip: str, *, wording: str = LOGIN_PIN) -> None:
-    """Issue a pin for ``e164`` and text it. The number's rolling limit, the address's hourly limit and
-    the pin are written in one transaction (the number's log read first, read again when a parallel
-    request moved it), and undone when the text cannot be sent, so a failed send costs nothing (past the
-    month's text budget: 503 TextsPaused, undone the same way). A
-    number on SNS's opt-out list is refused (400) before anything is written or sent; the stop list,
-    which is for invitation texts only, does not apply: the person asked for this pin."""
+def request_pin(e164: str, source_ip: str, *, purpose: PinPurpose = PinPurpose.LOGIN) -> None:
+    """Issue a pin for ``e164`` that opens ``purpose`` only, and text it worded for that purpose. The
+    number's rolling limit, the address's hourly limit and the pin are written in one transaction (the
+    number's log read first, read again when a parallel request moved it), and undone when the text
+    cannot be sent, so a failed send costs nothing (past the month's text budget: 503 TextsPaused, undone
+    the same way). A number on SNS's opt-out list is refused (400) before anything is written or sent;
+    the stop list, which is for invitation texts only, does not apply: the person asked for this pin."""
     from chalicelib import limits
     from chalicelib.messaging import sms_sender  # the messaging package: off the API's cold start
     from chalicelib.services.ratelimit import (  # rolling limits: off the API's cold start
@@ -82,7 +95,7 @@ def request_pin(e164: str, source_ip: str, *, wording: str = LOGIN_PIN) -> None:
     number_limit = _number_limit(e164)
     address_limit = Limit.of(limits.PINS_PER_ADDRESS, address_subject(source_ip))
     pin = f"{secrets.randbelow(10**PIN_DIGITS):0{PIN_DIGITS}d}"
-    item = tokens.new_pin(e164, _pin_hmac(e164, pin), secrets.token_hex(8), settings.pin_ttl_seconds)
+    item = tokens.new_pin(e164, _pin_hmac(e164, pin, purpose), secrets.token_hex(8), settings.pin_ttl_seconds)
 
     def attempt(_number: int) -> LogCharge:
         usage = number_limit.read(now)
@@ -105,7 +118,7 @@ def request_pin(e164: str, source_ip: str, *, wording: str = LOGIN_PIN) -> None:
     try:
         sms_sender.send_sms(
             e164,
-            wording.format(service=settings.service_name, pin=pin, minutes=settings.pin_ttl_seconds // 60),
+            PIN_WORDING[purpose].format(service=settings.service_name, pin=pin, minutes=settings.pin_ttl_seconds // 60),
             priority=sms_sender.Priority.ASKED,
             origination=settings.sms_origination_pins,
         )
@@ -129,7 +142,7 @@ def verify_pin(e164: str, pin: str, source_ip: str) -> tuple:
     invitee."""
     from chalicelib.messaging import notifications  # the messaging package: off the API's cold start
 
-    item, claim = _checked_pin(e164, pin, source_ip)
+    item, claim = _checked_pin(e164, pin, source_ip, PinPurpose.LOGIN)
     user, created = users.user_for_login(e164, claim)
     activating = not user.is_active
     token, token_item = _new_token(user)
@@ -146,23 +159,25 @@ def verify_pin(e164: str, pin: str, source_ip: str) -> tuple:
     return user, token
 
 
-def _checked_pin(e164: str, pin: str, source_ip: str) -> tuple:
-    """Spend one try of the pin (within the address's limit) and compare it; 400 when it does not match.
+def _checked_pin(e164: str, pin: str, source_ip: str, purpose: PinPurpose) -> tuple:
+    """Spend one try of the pin (within the address's limit) and compare it; 400 when it does not match,
+    or was issued for another purpose.
     Returns the pin (for the caller to consume) and the number's phone claim."""
     from chalicelib.pinkey import pin_key  # the pin key (SSM): off the API's cold start
 
     pin_key()  # a stage without its key answers 503 before a try is spent
     item, claim = _first_round(e164, source_ip)
     expired = item.expires_at is None or item.expires_at.timestamp() <= time.time()
-    if expired or not hmac.compare_digest(item.pin_hmac, _pin_hmac(e164, pin)):
+    if expired or not hmac.compare_digest(item.pin_hmac, _pin_hmac(e164, pin, purpose)):
         raise ValidationError.field("pin", INVALID_PIN)
     return item, claim
 
 
-def prove_number(e164: str, pin: str, source_ip: str) -> int | None:
-    """Check and consume a pin as ``verify_pin`` does, with its limits, without logging in: the id of the
-    user holding the number (None when nobody does). For acts on an account outside the app."""
-    item, claim = _checked_pin(e164, pin, source_ip)
+def prove_number(e164: str, pin: str, source_ip: str, purpose: PinPurpose) -> int | None:
+    """Check and consume a pin issued for ``purpose`` as ``verify_pin`` does, with its limits, without
+    logging in: the id of the user holding the number (None when nobody does). For acts on an account
+    outside the app."""
+    item, claim = _checked_pin(e164, pin, source_ip, purpose)
     try:
         tokens.consume_pin(item)
     except store.Refused:  # used by a parallel request meanwhile

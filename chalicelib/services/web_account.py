@@ -35,13 +35,13 @@ def pin_form_valid(e164: str, token: str | None) -> bool:
 def send_pin(e164: str, source_ip: str) -> None:
     """Text a pin to the number, as ``POST /auth`` does (the same limits: 429 beyond them), worded as a
     deletion pin so nobody takes it for a login pin."""
-    auth.request_pin(e164, source_ip, wording=auth.DELETION_PIN)
+    auth.request_pin(e164, source_ip, purpose=auth.PinPurpose.DELETION)
 
 
 def grant_for(e164: str, pin: str, source_ip: str) -> str | None:
     """Check the pin (400 when wrong, 429 past the address's tries); the confirm form's token for the
     number's user, or None when the number has no account."""
-    user_id = auth.prove_number(e164, pin, source_ip)
+    user_id = auth.prove_number(e164, pin, source_ip, auth.PinPurpose.DELETION)
     if user_id is None or get_user(user_id) is None:
         return None
     return f"{user_id}.{signed_token(f'{SUBJECT}:grant:{user_id}')}"

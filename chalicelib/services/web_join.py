@@ -74,14 +74,14 @@ def send_pin(code: str, e164: str, source_ip: str) -> None:
     """Text a pin worded for joining, as ``POST /auth`` does (its limits: 429 beyond; the month's text
     budget: 503), once the code still opens an event."""
     join_links.event_of_code(code)
-    auth.request_pin(e164, source_ip, wording=auth.JOIN_PIN)
+    auth.request_pin(e164, source_ip, purpose=auth.PinPurpose.JOIN)
 
 
 def join_with_pin(code: str, e164: str, pin: str, source_ip: str) -> str | None:
     """Check the pin (400 when wrong, 429 past the address's tries), then join. The code of the person's own
     guest page when they are an invitee now (or were), None when their request waits for the hosts."""
     join_links.event_of_code(code)  # 404 before the pin is spent when the link was replaced meanwhile
-    user_id = auth.prove_number(e164, pin, source_ip)
+    user_id = auth.prove_number(e164, pin, source_ip, auth.PinPurpose.JOIN)
     user = get_user(user_id) if user_id is not None else None
     if user is None:
         user, _ = find_or_create_user(e164, active=False)
