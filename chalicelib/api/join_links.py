@@ -5,7 +5,7 @@ from __future__ import annotations
 from chalicelib.api.blueprint import ApiBlueprint
 from chalicelib.api.request import NO_BODY, RequestContext
 from chalicelib.api.responses import NO_CONTENT, HandlerResult
-from chalicelib.services import event_reads, representations
+from chalicelib.services import join_answers, representations
 from chalicelib.timeutil import format_datetime
 from chalicelib.validation import Fields
 
@@ -37,7 +37,9 @@ def join(ctx: RequestContext):
     outcome = join_links.join(ctx.user, code)
     if not outcome.joined:
         return HandlerResult({"status": "pending"}, status=202)
-    view = event_reads.get_event(ctx.user, outcome.event_id)
+    view = join_answers.joined_view(ctx.user, outcome.event_id)
+    if view is None:  # saved, but the event could not be read back: say so, never a 503
+        return HandlerResult(join_answers.saved_answer(outcome.event_id), status=202)
     return representations.event_json(view, ctx.user.id, representations.DETAIL)
 
 
