@@ -1,8 +1,9 @@
 """Reading events: one event as a participant sees it, a person's events (list, timeline, stats), and the
 checks every rule starts from (a participant, the owner, a live event). No chalice imports.
 
-- one event: one Query of its partition, then one BatchGetItem of the people in it (100 keys a call,
-  in parallel beyond that);
+- one event: one GetItem of the caller's invitation (someone outside the event reads nothing more), one
+  Query of its partition, then one BatchGetItem of the people in it (100 keys a call, in parallel beyond
+  that);
 - a person's events: a Query of the ``by_user`` index, then the page's partitions queried in parallel,
   then one parallel round of BatchGetItem for all the people.
 """
@@ -21,7 +22,7 @@ from chalicelib.store.events import (
     EventView,
     load_partition,
 )
-from chalicelib.store.invitations import count_unanswered, date_of_key, invitations_by_date
+from chalicelib.store.invitations import count_unanswered, date_of_key, find_invitation, invitations_by_date
 from chalicelib.store.users import get_users
 from chalicelib.timeutil import format_datetime, utcnow
 
@@ -60,7 +61,10 @@ def role_in(caller, view: EventView) -> Role:
 
 def permitted_view(caller, event_id: int, action: Action) -> EventView:
     """The event (no people yet) when the caller's role permits ``action``: 404 for a stranger, 403 for a
-    participant whose role does not."""
+    participant whose role does not. The caller's own invitation comes first (one GetItem), so someone
+    outside the event reads none of its rows: their 404 costs the same for an event of any size as for an
+    id that names none (timing tells nothing). The role is then checked again on the partition as read."""
+    require(role_of(find_invitation(event_id, caller.id)), action)
     view = load_partition(event_id)
     if view is None:
         raise NotFound()
@@ -69,7 +73,7 @@ def permitted_view(caller, event_id: int, action: Action) -> EventView:
 
 
 def get_event(caller, event_id: int) -> EventView:
-    """Detail: one Query plus one BatchGetItem."""
+    """Detail: one GetItem, one Query and one BatchGetItem."""
     return with_users([participant_view(caller, event_id)])[0]
 
 

@@ -1,6 +1,7 @@
 """The host's guest list as a spreadsheet (GET /events/{id}/guests.csv). No chalice imports.
 
-One Query of the event's partition and one BatchGetItem of its people, whatever the number of guests.
+One GetItem of the caller's invitation, one Query of the event's partition and one BatchGetItem of its
+people, whatever the number of guests.
 The rows come from the invitations (the owner is the host, not a row) and from ``offline_rows``; the
 columns of answers from the event's questions when it has any.
 """
