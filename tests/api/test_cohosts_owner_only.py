@@ -3,6 +3,8 @@ invitee who has not declined can be made a co-host."""
 
 from __future__ import annotations
 
+import pytest
+
 from tests.utils.api import body, get, post_json
 from tests.utils.factories import make_event, make_person, stored_event
 
@@ -37,23 +39,16 @@ def test_a_cohost_may_not_decline_for_another_cohost_and_the_role_stays(client):
     assert row["is_attending"] is True and row["replied_by_host"] is False
 
 
-def test_the_owner_declining_for_a_cohost_ends_the_role(client):
+@pytest.mark.parametrize("accept", [False, True], ids=["declining ends the role", "accepting keeps it"])
+def test_the_owner_replies_for_a_cohost(client, accept):
     owner, cohost = make_person("Owner"), make_person("Cohost")
     event = make_event(owner, cohost)
     _appoint(client, event.id, owner, cohost.user.id)
-    answered = _reply_for(client, owner, event.id, cohost.user.id, {"accept": False})
-    assert answered.status_code == 200 and body(answered)["has_accepted_invite"] is False
-    assert _cohost_ids(client, event.id, owner) == []
-    assert stored_event(event.id).cohost_count == 0
-
-
-def test_the_owner_accepting_for_a_cohost_keeps_the_role(client):
-    owner, cohost = make_person("Owner"), make_person("Cohost")
-    event = make_event(owner, cohost)
-    _appoint(client, event.id, owner, cohost.user.id)
-    answered = _reply_for(client, owner, event.id, cohost.user.id, {"accept": True})
-    assert answered.status_code == 200 and body(answered)["replied_by_host"] is True
-    assert _cohost_ids(client, event.id, owner) == [cohost.user.id]
+    answered = _reply_for(client, owner, event.id, cohost.user.id, {"accept": accept})
+    assert answered.status_code == 200 and body(answered)["has_accepted_invite"] is accept
+    assert body(answered)["replied_by_host"] is True
+    assert _cohost_ids(client, event.id, owner) == ([cohost.user.id] if accept else [])
+    assert int(stored_event(event.id).cohost_count or 0) == (1 if accept else 0)
 
 
 def test_a_cohost_still_replies_for_a_plain_guest_and_for_themself(client):

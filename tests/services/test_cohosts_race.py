@@ -11,7 +11,7 @@ from chalicelib.services import cohosts, event_reads, replies
 from chalicelib.store import invitations as invitation_store
 from chalicelib.store.invitations import find_invitation
 from tests.utils.factories import make_event, make_person, stored_event
-from tests.utils.races import race
+from tests.utils.races import race, waiting_after_first_call
 
 
 def test_eight_parallel_appointments_make_exactly_five_cohosts(aws):
@@ -32,8 +32,10 @@ def test_a_decline_racing_an_appointment_never_leaves_a_cohost_who_declined(aws,
     owner, guest = make_person("Owner"), make_person("Guest")
     event = make_event(owner, guest)
     both_read = threading.Barrier(2, timeout=10)
-    monkeypatch.setattr(cohosts, "permitted_view", _after(cohosts.permitted_view, both_read))
-    monkeypatch.setattr(invitation_store, "reply_state", _after(invitation_store.reply_state, both_read))
+    monkeypatch.setattr(cohosts, "permitted_view", waiting_after_first_call(cohosts.permitted_view, both_read))
+    monkeypatch.setattr(
+        invitation_store, "reply_state", waiting_after_first_call(invitation_store.reply_state, both_read)
+    )
 
     def act(n: int) -> None:
         if n == 0:
@@ -45,20 +47,3 @@ def test_a_decline_racing_an_appointment_never_leaves_a_cohost_who_declined(aws,
     stored = find_invitation(event.id, guest.user.id)
     assert stored.has_accepted is False
     assert not stored.cohost and not stored_event(event.id).cohost_count
-
-
-def _after(read, barrier: threading.Barrier):
-    """``read``, each thread's first call waiting for the other racer's (every racer reads before writing)."""
-    local = threading.local()
-
-    def wrapped(*args, **kwargs):
-        result = read(*args, **kwargs)
-        if not getattr(local, "done", False):
-            local.done = True
-            try:
-                barrier.wait()
-            except threading.BrokenBarrierError:
-                pass
-        return result
-
-    return wrapped

@@ -28,18 +28,23 @@ def read_together(monkeypatch, owner: object, name: str, parties: int, *, timeou
     """Patch ``owner.name`` so that each thread's first call returns only once ``parties`` threads
     have made theirs: every racer reads before any writes, as on a loaded machine where requests
     overlap whole. Later calls of a thread pass straight through."""
-    original = getattr(owner, name)
-    barrier = threading.Barrier(parties)
+    barrier = threading.Barrier(parties, timeout=timeout)
+    monkeypatch.setattr(owner, name, waiting_after_first_call(getattr(owner, name), barrier))
+
+
+def waiting_after_first_call(function: Callable, barrier: threading.Barrier) -> Callable:
+    """``function``, each thread's first call returning only once the barrier's other parties reached it
+    (different reads can share one barrier: racers of different kinds all read before any writes)."""
     seen = threading.local()
 
     def wrapped(*args, **kwargs):
-        result = original(*args, **kwargs)
+        result = function(*args, **kwargs)
         if not getattr(seen, "done", False):
             seen.done = True
             try:
-                barrier.wait(timeout)
+                barrier.wait()
             except threading.BrokenBarrierError:
                 pass  # fewer racers reached the read (some were refused before it): go on
         return result
 
-    monkeypatch.setattr(owner, name, wrapped)
+    return wrapped
