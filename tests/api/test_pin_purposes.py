@@ -3,23 +3,14 @@ the deletion's confirm, and logging in to the app takes a login pin; none opens 
 
 from __future__ import annotations
 
-import html
-import re
-
 from chalicelib.models.events import Invitation
 from chalicelib.services import events
 from tests.utils.api import body, get, last_pin, login, post_json
 from tests.utils.factories import future, make_event, make_person
-from tests.utils.web import page, post_form, text_of
+from tests.utils.web import form_token, page, post_form, text_of
 
 ME = "+14155550871"
 INVALID = {"pin": ["Invalid pin."]}
-
-
-def _value(page_html: str, name: str) -> str:
-    found = re.search(rf'name="{name}" value="([^"]*)"', page_html)
-    assert found, page_html
-    return html.unescape(found.group(1))
 
 
 def _join_code(client, owner) -> tuple[int, str]:
@@ -32,9 +23,9 @@ def _join_code(client, owner) -> tuple[int, str]:
 def _pin_form(client, start: str, pin_path: str, number: str) -> str:
     """The pin form's token once the page texted a pin to ``number``."""
     opened = page(client, start)
-    pin_page = post_form(client, pin_path, {"csrf": _value(text_of(opened), "csrf"), "phone_number": number})
+    pin_page = post_form(client, pin_path, {"csrf": form_token(text_of(opened)), "phone_number": number})
     assert pin_page.status_code == 200, text_of(pin_page)
-    return _value(text_of(pin_page), "csrf")
+    return form_token(text_of(pin_page))
 
 
 def _members(event_id: int) -> list[int]:
