@@ -89,5 +89,7 @@ def verify(ctx: RequestContext):
         return _html(ctx, join_pages.pin_page(web_join.pin_form_token(code, number), number, error=message), 400)
     if page_code is None:
         return _html(ctx, join_pages.requested_page())
+    if page_code == web_join.JOINED_WITHOUT_PAGE:  # saved, but no page link just now: say so, never a 503
+        return _html(ctx, join_pages.joined_page())
     # /j/<code>/verify -> /i/<page code>, under any stage path
     return Response(body="", status_code=303, headers={"Location": f"../../i/{page_code}", "Cache-Control": "no-store"})

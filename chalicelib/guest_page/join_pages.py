@@ -80,5 +80,13 @@ def requested_page() -> str:
     )
 
 
+def joined_page() -> str:
+    """A join that was saved whose page link could not be made just then."""
+    return message_page(
+        "You joined",
+        "You are on the guest list. Open the join link again in a moment to see your page and answer.",
+    )
+
+
 def expired_page() -> str:
     return message_page("This page was open for too long", "Open the join link again.")

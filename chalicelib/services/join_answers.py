@@ -7,6 +7,8 @@ what is known, rather than a 503 that would have the client try again a join tha
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
+from typing import TypeVar
 
 from chalicelib.aws_errors import is_transient
 from chalicelib.errors import ServiceUnavailable
@@ -14,12 +16,13 @@ from chalicelib.services.event_reads import get_event
 from chalicelib.store.events import EventView
 
 log = logging.getLogger("invites")
+T = TypeVar("T")
 
 
-def joined_view(caller, event_id: int) -> EventView | None:
-    """The event as the person who joined it sees it, or None when it cannot be read now."""
+def built_or_none(build: Callable[[], T]) -> T | None:
+    """``build()``, the answer to a join already saved, or None when an AWS fault keeps it from being built."""
     try:
-        return get_event(caller, event_id)
+        return build()
     except ServiceUnavailable:
         log.warning("a saved join answered without its event: retries spent")
         return None
@@ -28,6 +31,11 @@ def joined_view(caller, event_id: int) -> EventView | None:
             raise
         log.warning("a saved join answered without its event: %s", type(exc).__name__)
         return None
+
+
+def joined_view(caller, event_id: int) -> EventView | None:
+    """The event as the person who joined it sees it, or None when it cannot be read now."""
+    return built_or_none(lambda: get_event(caller, event_id))
 
 
 def saved_answer(event_id: int) -> dict:

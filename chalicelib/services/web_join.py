@@ -18,6 +18,7 @@ from chalicelib.errors import NotFound
 from chalicelib.services import auth, join_links, ratelimit
 from chalicelib.services.form_tokens import signed_token, signed_token_valid
 from chalicelib.services.host_label import host_label
+from chalicelib.services.join_answers import built_or_none
 from chalicelib.services.ratelimit import Limit, address_subject
 from chalicelib.services.users import find_or_create_user
 from chalicelib.store import invitations as invitation_store
@@ -79,7 +80,8 @@ def send_pin(code: str, e164: str, source_ip: str) -> None:
 
 def join_with_pin(code: str, e164: str, pin: str, source_ip: str) -> str | None:
     """Check the pin (400 when wrong, 429 past the address's tries), then join. The code of the person's own
-    guest page when they are an invitee now (or were), None when their request waits for the hosts."""
+    guest page when they are an invitee now (or were), None when their request waits for the hosts, and
+    ``JOINED_WITHOUT_PAGE`` when they joined but the page link could not be made (a saved join answers)."""
     join_links.event_of_code(code)  # 404 before the pin is spent when the link was replaced meanwhile
     user_id = auth.prove_number(e164, pin, source_ip, auth.PinPurpose.JOIN)
     user = get_user(user_id) if user_id is not None else None
@@ -88,9 +90,18 @@ def join_with_pin(code: str, e164: str, pin: str, source_ip: str) -> str | None:
     outcome = join_links.join(user, code)
     if not outcome.joined:
         return None
-    invitation = invitation_store.find_invitation(outcome.event_id, user.id)
+    page_code = built_or_none(lambda: _page_link(outcome.event_id, user.id))
+    return JOINED_WITHOUT_PAGE if page_code is None else page_code
+
+
+JOINED_WITHOUT_PAGE = ""  # joined, but the link to the guest's page could not be made just then (an AWS fault)
+
+
+def _page_link(event_id: int, user_id: int) -> str:
+    """A new code of the guest page of ``user_id``'s invitation."""
+    invitation = invitation_store.find_invitation(event_id, user_id)
     if invitation is None:
         raise NotFound()
-    page_code = invite_links.new_code(outcome.event_id)
+    page_code = invite_links.new_code(event_id)
     invitation_store.give_page_link(invitation, invite_links.hash_code(page_code))
     return page_code
