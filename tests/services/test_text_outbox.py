@@ -1,0 +1,191 @@
+"""The text outbox: every kind of text survives SNS's throttles and failures (tried again by the queue, sent
+once), a text abandoned after the retry window gives back the owner's quota and the month's budget and reads
+``failed``, a lost answer never sends a text twice, and two workers with one record send it once.
+
+SNS's faults are injected into the texts' Publish calls with botocore's event hooks (tests/utils/sms_faults.py);
+the in-process queue keeps each delayed retry until the test runs it (chalicelib/inline_queue.py)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from chalicelib import inline_queue
+from chalicelib.jobs import queue_handler
+from chalicelib.services import text_outbox
+from chalicelib.store import join_links as store_links
+from chalicelib.timeutil import utcnow
+from tests.utils import sms_faults
+from tests.utils.api import post_json, texts_to
+from tests.utils.factories import make_event, make_person, phone
+from tests.utils.web import answer, form_token, invite_by_text, link_texted_to, page, post_form, text_of
+
+ZONE = "America/New_York"
+WHEN = datetime(2030, 1, 12, 1, 30, tzinfo=UTC)
+
+
+@pytest.fixture
+def faults(client):
+    hooked, undo = sms_faults.install()
+    yield hooked
+    undo()
+
+
+@pytest.fixture
+def retried(monkeypatch) -> list[str]:
+    """The record keys of every text retry the queue handled."""
+    keys = []
+    handle = queue_handler.HANDLERS[text_outbox.TEXT_RETRY]
+
+    def spy(message):
+        keys.append(message["key"])
+        return handle(message)
+
+    monkeypatch.setitem(queue_handler.HANDLERS, text_outbox.TEXT_RETRY, spy)
+    return keys
+
+
+def _run_retries() -> int:
+    """Run every text retry the queue holds until none is left; how many runs."""
+    runs = 0
+    while inline_queue.run_put_off():
+        runs += 1
+        assert runs < 50, "the retries never end"
+    return runs
+
+
+def _edit(client, owner, event_id, **fields):
+    response = post_json(client, f"/events/{event_id}", fields, owner.token, method="PATCH")
+    assert response.status_code == 200, response.body
+
+
+# --- each kind: set up, then a trigger whose one text is the one under test -----------------------------------
+
+
+def _invitation(client, _due):
+    alice, number = make_person("Alice"), phone()
+    return number, " invited you to ", lambda: invite_by_text(client, alice, number)
+
+
+def _join_approval(client, _due):
+    alice, guest = make_person("Alice"), make_person("", active=False)
+    event = make_event(alice, title="Picnic", when=WHEN)
+    store_links.save_request(event.id, guest.id, utcnow(), 50)
+
+    def trigger():
+        path = f"/events/{event.id}/join_requests/{guest.id}/approve"
+        assert post_json(client, path, None, alice.token).status_code == 204
+
+    return guest.phone, " invited you to ", trigger
+
+
+def _waiting_guest(client, **fields):
+    """An event of one spot (or ``fields``) that Bob holds, and a texted guest waiting for it."""
+    alice, bob, number = make_person("Alice"), make_person("Bob"), phone()
+    event_id = invite_by_text(client, alice, number, waitlist=True, **fields)["id"]
+    _edit(client, alice, event_id, invite_phone_numbers=[bob.phone])
+    return alice, bob, number, event_id
+
+
+def _promotion(client, _due):
+    alice, bob, number, event_id = _waiting_guest(client, total_spots=1)
+    assert post_json(client, f"/events/{event_id}/accept", {}, bob.token).status_code == 200
+    assert answer(client, link_texted_to(number), "accept").status_code == 303  # in line
+
+    def trigger():
+        assert post_json(client, f"/events/{event_id}/reject", {}, bob.token).status_code == 200
+
+    return number, "You're in!", trigger
+
+
+def _drop(client, _due):
+    alice, bob, number, event_id = _waiting_guest(client, total_spots=3, max_extra_guests=2)
+    assert post_json(client, f"/events/{event_id}/accept", {"extra_guests": 1}, bob.token).status_code == 200
+    path = link_texted_to(number)
+    fields = {"csrf": form_token(text_of(page(client, path))), "message": "", "answer": "accept", "extra_guests": "2"}
+    assert post_form(client, f"{path}/rsvp", fields).status_code == 303  # in line: a party of three
+    return number, "off the waitlist", lambda: _edit(client, alice, event_id, total_spots=2)
+
+
+def _party():
+    alice, guest = make_person("Alice"), make_person("", active=False)
+    event = make_event(alice, guest, title="Board games", when=WHEN, time_zone=ZONE)
+    return alice, guest, event
+
+
+def _change(client, due):
+    alice, guest, event = _party()
+
+    def trigger():
+        _edit(client, alice, event.id, venue_name="Cafe Nord")
+        queue_handler.process(due[-1])
+
+    return guest.phone, " is now ", trigger
+
+
+def _cancellation(client, _due):
+    alice, guest, event = _party()
+
+    def trigger():
+        assert post_json(client, f"/events/{event.id}/cancel_event", None, alice.token, method="PUT").status_code == 204
+
+    return guest.phone, " cancelled ", trigger
+
+
+def _announcement(client, _due):
+    alice, guest, event = _party()
+
+    def trigger():
+        path = f"/events/{event.id}/announcements"
+        assert post_json(client, path, {"text": "Bring dice"}, alice.token).status_code == 201
+
+    return guest.phone, " about ", trigger
+
+
+def _nudge(client, _due):
+    alice, guest, event = _party()
+
+    def trigger():
+        assert post_json(client, f"/events/{event.id}/nudge", {}, alice.token).status_code == 200
+
+    return guest.phone, "is waiting for your answer", trigger
+
+
+KINDS = {
+    "invitation": _invitation,
+    "join_approval": _join_approval,
+    "promotion": _promotion,
+    "change": _change,
+    "cancellation": _cancellation,
+    "drop": _drop,
+    "announcement": _announcement,
+    "nudge": _nudge,
+}
+FAULTS = {
+    "throttled": [sms_faults.THROTTLED] * 3,
+    "internal_error": [sms_faults.INTERNAL_ERROR, sms_faults.INTERNAL_ERROR],
+    "mixed": [sms_faults.THROTTLED, sms_faults.KMS_THROTTLING, sms_faults.INTERNAL_ERROR],
+}
+
+
+def _texts(number: str, marker: str) -> list[str]:
+    return [text for text in texts_to(number) if marker in text]
+
+
+@pytest.mark.parametrize("fault", sorted(FAULTS))
+@pytest.mark.parametrize("kind", sorted(KINDS))
+def test_every_kind_of_text_comes_through_sns_faults_exactly_once(client, faults, retried, clock, due, kind, fault):
+    number, marker, trigger = KINDS[kind](client, due)
+    before = len(_texts(number, marker))
+    faults.throttle(*FAULTS[fault])
+    trigger()
+    assert len(_texts(number, marker)) == before  # SNS took nothing yet
+    _run_retries()
+    assert len(_texts(number, marker)) == before + 1
+    assert faults.pending == [] and faults.tries == len(FAULTS[fault]) + 1
+    # the queue delivers every retry again: nobody is texted twice
+    assert retried
+    for key in set(retried):
+        queue_handler.process({"type": text_outbox.TEXT_RETRY, "id": "again", "key": key})
+    assert len(_texts(number, marker)) == before + 1

@@ -1,0 +1,73 @@
+"""SNS faults on the service's text Publish calls, through botocore's own event hooks (moto cannot make them).
+
+``throttle(...)`` answers the next Publish calls with SNS's error responses (before the request is sent: SNS took
+nothing); ``lose_answers(n)`` lets the next n reach the emulator (the text is out) and then raises botocore's
+ReadTimeoutError where a lost answer raises it, inside the SDK's retry loop."""
+
+from __future__ import annotations
+
+from botocore.exceptions import ReadTimeoutError
+
+from chalicelib import aws
+
+# SNS Publish errors as botocore's sns model lists them, with the throttle SNS documents.
+THROTTLED = ("Throttled", 429)  # ThrottledException
+INTERNAL_ERROR = ("InternalError", 500)  # InternalErrorException
+KMS_THROTTLING = ("KMSThrottling", 400)  # KMSThrottlingException
+INVALID_PARAMETER = ("InvalidParameter", 400)  # refused for good
+
+
+class _Status:
+    def __init__(self, status: int):
+        self.status_code = status
+        self.headers = {}
+
+
+class PublishFaults:
+    """Faults for the texts' Publish calls (those with a PhoneNumber); ``tries`` counts the calls that reached
+    the hooks since the last ``throttle``."""
+
+    def __init__(self):
+        self.pending: list[tuple[str, int]] = []
+        self.answers_to_lose = 0
+        self.tries = 0
+
+    def throttle(self, *faults: tuple[str, int]) -> None:
+        """The next Publish calls answer ``faults``, in order; ``tries`` counts from here."""
+        self.pending.extend(faults)
+        self.tries = 0
+
+    def lose_answers(self, count: int = 1) -> None:
+        self.answers_to_lose += count
+
+    def before_call(self, params, **_kwargs):
+        sent = params.get("body")  # the request as serialised: the query protocol's parameters
+        if not isinstance(sent, dict) or "PhoneNumber" not in sent:
+            return None
+        self.tries += 1
+        if not self.pending:
+            return None
+        code, status = self.pending.pop(0)
+        error = {"Error": {"Code": code, "Message": "injected", "Type": "Sender"}}
+        return _Status(status), {**error, "ResponseMetadata": {"HTTPStatusCode": status}}
+
+    def after_send(self, request, **_kwargs):
+        body = request.body.decode() if isinstance(request.body, bytes) else str(request.body or "")
+        if self.answers_to_lose and "PhoneNumber=" in body:
+            self.answers_to_lose -= 1
+            raise ReadTimeoutError(endpoint_url=request.url)
+
+
+def install(client=None) -> tuple[PublishFaults, callable]:
+    """Hook a PublishFaults into the texts' SNS client (``client``: another one); returns it and its undo."""
+    faults = PublishFaults()
+    events = (client or aws.sms_publisher()).meta.events
+    events.register("before-call.sns.Publish", faults.before_call)
+    # after moto's own before-send handler, which answers (and keeps the text): the answer is then lost
+    events.register("before-send.sns.Publish", faults.after_send)
+
+    def undo() -> None:
+        events.unregister("before-call.sns.Publish", faults.before_call)
+        events.unregister("before-send.sns.Publish", faults.after_send)
+
+    return faults, undo
