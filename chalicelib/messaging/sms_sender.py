@@ -40,7 +40,7 @@ UNASKED_SHARE = 80  # percent of the month's budget that texts nobody asked for 
 BUDGET_ATTEMPTS = 5  # reads of the month's counter when parallel senders keep moving it
 PAUSE_RETRY_BOUND = 3600  # Retry-After of a paused pin at most (until the month turns; the budget may be raised)
 KEEP_COUNTER = timedelta(days=35)  # a month's counter stays readable this long after the month ends
-SENT, HELD, FAILED = "sent", "held", "failed"
+SENT, HELD, FAILED, BUSY, LOST = "sent", "held", "failed", "busy", "lost"
 
 
 class Priority(enum.Enum):
@@ -219,10 +219,11 @@ def send_sms(e164: str, text: str, *, priority: Priority, origination: str = "")
         raise
 
 
-def send_each(texts: Sequence[tuple[str, str]], *, priority: Priority, origination: str = "") -> list[str]:
+def send_each(texts: Sequence[tuple[str, str]], *, priority: Priority, origination: str = "") -> list[tuple[str, str]]:
     """Send each ``(number, text)`` as ``send_sms`` does, side by side, as far as the month's budget goes (in
-    order): one count for all of them. What became of each: SENT, HELD (no room in the budget) or FAILED
-    (SNS refused or was down: logged; its segments are given back)."""
+    order): one count for all of them. What became of each, with SNS's MessageId when it took it: SENT, HELD (no
+    room in the budget), BUSY (SNS was busy or down: worth trying again), LOST (SNS's answer was lost: it may be
+    out) or FAILED (SNS refused it). The segments of BUSY and FAILED texts are given back."""
     if not texts:
         return []
     now = datetime.now(UTC)
@@ -231,14 +232,18 @@ def send_each(texts: Sequence[tuple[str, str]], *, priority: Priority, originati
     if taken < len(texts):
         log.warning("sms budget: %d of %d texts (%s) held back", len(texts) - taken, len(texts), priority.value)
 
-    def send(item: tuple[str, str]) -> str:
+    def send(item: tuple[str, str]) -> tuple[str, str]:
         try:
-            _publish(item[0], item[1], origination)
+            return SENT, _publish(item[0], item[1], origination)
+        except AnswerLost:
+            return LOST, ""
+        except SnsBusy:
+            return BUSY, ""
         except Exception as exc:  # noqa: BLE001 - reported to the caller, which decides what it means
             log.warning("sms not sent: %s", error_code(exc) or type(exc).__name__)
-            return FAILED
-        return SENT
+            return FAILED, ""
 
-    outcomes = parallel_map(send, list(texts[:taken])) + [HELD] * (len(texts) - taken)
-    _give_back(sum(cost for cost, outcome in zip(costs, outcomes, strict=True) if outcome == FAILED), now)
+    outcomes = parallel_map(send, list(texts[:taken])) + [(HELD, "")] * (len(texts) - taken)
+    given_back = [cost for cost, (outcome, _) in zip(costs, outcomes, strict=True) if outcome in (BUSY, FAILED)]
+    _give_back(sum(given_back), now)
     return outcomes

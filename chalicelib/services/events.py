@@ -138,7 +138,7 @@ def create_event(owner, data: EventInput) -> EventView:
         ]
         texted = {user.id for user in invitees.to_text}
         links = invite_links.attach_links(inv for inv in invitations if inv.user_id in texted)
-        text_outbox.plan([inv for inv in invitations if inv.user_id in texted], {user.id for user in textable})
+        text_outbox.plan(inv for inv in invitations if inv.user_id in texted)
         if not event_store.save_new_event(event, invitations, invitees.marks):
             raise TryAgain()
         return event, invitations, links
@@ -341,7 +341,7 @@ def _invite_more(inviter, view: EventView, invitees: Invitees, textable: list) -
             invitation.invited_by = inviter.id
     texted = {user.id for user in invitees.to_text}
     links = invite_links.attach_links(inv for inv in added if inv.user_id in texted)
-    text_outbox.plan([inv for inv in added if inv.user_id in texted], {user.id for user in textable})
+    text_outbox.plan(inv for inv in added if inv.user_id in texted)
 
     stored = save_new_invitations(added, invitees.marks)
     view.invitations += stored

@@ -114,8 +114,6 @@ def send_invitation_texts(
     chosen = texts_allowed(owner, people, now)
     if len(chosen) < len(people):
         log.info("invitation texts not sent: %d of %d over a limit", len(people) - len(chosen), len(people))
-        chosen_ids = {person.id for person in chosen}
-        text_outbox.not_texted(kind, event.id, [person.id for person in people if person.id not in chosen_ids])
     quota = (owner_quota_key(owner, now),)
     expires = event_expiry(event)
     texts = [
@@ -131,16 +129,11 @@ def send_invitation_texts(
         )
         for person in chosen
     ]
-
-    def send(text: text_outbox.Text) -> str:
-        try:
-            return text_outbox.send_text(text)
-        except Exception:  # noqa: BLE001 - the record could not be claimed (DynamoDB down): the invitation stands
-            log.warning("%s text to user %s not sent: its record could not be claimed", kind, text.user_id)
-            return text_outbox.FAILED
-
     states = dict.fromkeys((person.id for person in people), text_outbox.NOT_SENT)
-    states.update(zip((text.user_id for text in texts), parallel_map(send, texts), strict=True))
+    try:
+        states.update(text_outbox.send_texts(texts))
+    except Exception:  # noqa: BLE001 - the records could not be written (DynamoDB down): the invitations stand
+        log.warning("%s texts not sent: their records could not be written", kind)
     return states
 
 

@@ -179,7 +179,7 @@ def approve(caller, event_id: int, user_id: int) -> None:
     links = invite_links.attach_links([invitation]) if texted else {}
     textable = reachable([person]) if texted else []  # before the write: a 503 here changes nothing
     if texted:
-        text_outbox.plan([invitation], {person.id for person in textable})
+        text_outbox.plan([invitation])
     try:
         store_links.approve_request(event_id, invitation, settings.invitees_per_event)
     except store.Refused as refused:

@@ -75,11 +75,11 @@ class Text:
         return claims.claim_key(self.kind, self.occurrence, self.user_id, SMS_DEVICE)
 
 
-def plan(invitations, textable_ids: set[int]) -> None:
-    """Before new invitations are stored: those whose people are to be texted read ``queued``, or ``not_sent``
-    when the stop list or SNS's opt-out list left them out (``textable_ids``: who is left to text)."""
+def plan(invitations) -> None:
+    """Before new invitations whose people are to be texted are stored: they read ``not_sent`` until their text
+    is tried (so a text a limit keeps back costs no write)."""
     for invitation in invitations:
-        invitation.text_status = QUEUED if invitation.user_id in textable_ids else NOT_SENT
+        invitation.text_status = NOT_SENT
 
 
 def shown_in(invitations, states: dict[int, str]) -> None:
@@ -102,6 +102,61 @@ def send_text(text: Text) -> str:
     return _give_up(None, text, FAILED)
 
 
+def send_texts(texts: list[Text]) -> dict[int, str]:
+    """The first try of texts never claimed before (a request's new invitations: their keys are new), side by side,
+    in a few calls: their records written 25 a BatchWriteItem, the month's budget counted once, the records
+    settled 25 a BatchWriteItem, the invitations' ``text_status`` 100 a transaction. Each person's state by id;
+    a text SNS could not take now is tried again by the queue like any other."""
+    if not texts:
+        return {}
+    held = records.open_many([(text.key, text.expires_at) for text in texts])
+    first = int(utcnow().timestamp())
+    try:
+        outcomes = sms_sender.send_each(
+            [(text.phone_number, text.body) for text in texts],
+            priority=sms_sender.Priority.UNASKED,
+            origination=get_settings().sms_origination_invites,
+        )
+    except Exception:  # noqa: BLE001 - the month's budget could not be counted: nothing went out, try later
+        log.warning("text outbox: %d texts not sent now, the text budget could not be counted", len(texts))
+        outcomes = [(sms_sender.BUSY, "")] * len(texts)
+    states = [
+        _settled(record, text, *outcome, first) for record, text, outcome in zip(held, texts, outcomes, strict=True)
+    ]
+    records.write_many(held)
+    _give_back([text for text, state in zip(texts, states, strict=True) if state in (FAILED, NOT_SENT)])
+    for text, state in zip(texts, states, strict=True):
+        if state == QUEUED and not queueing.enqueue(TEXT_RETRY, key=text.key, delay_seconds=FIRST_RETRY_DELAY):
+            log.error("text outbox: a %s text waits for a retry that could not be queued", text.kind)
+    by_person = {text.user_id: state for text, state in zip(texts, states, strict=True)}
+    shown = {text.user_id: by_person[text.user_id] for text in texts if text.kind in SHOWN_ON_INVITATION}
+    if shown:
+        try:
+            records.set_text_statuses(texts[0].event_id, shown)
+        except Exception:  # noqa: BLE001 - the rows show the state before; the texts' own records are right
+            log.warning("text outbox: %d invitations' text_status not written", len(shown))
+    return by_person
+
+
+def _settled(record, text: Text, outcome: str, message_id: str, first_tried_at: int) -> str:
+    """Set a held record (not yet written) to what its first try in a batch ended in; the text's state."""
+    if outcome == sms_sender.SENT:
+        record.state, record.message_id = SENT, message_id or None
+        return SENT
+    if outcome == sms_sender.LOST:
+        log.warning("text outbox: SNS's answer to a %s text was lost; counted as sent, not tried again", text.kind)
+        record.state, record.answer_lost = SENT, True
+        return SENT
+    if outcome in (sms_sender.FAILED, sms_sender.HELD):
+        record.state = FAILED if outcome == sms_sender.FAILED else NOT_SENT
+        return record.state
+    record.state, record.attempts, record.first_tried_at = QUEUED, 1, first_tried_at
+    record.phone_number, record.body = text.phone_number, text.body
+    record.quota_keys = set(text.quota_keys) or None
+    record.invitation_event_id = text.event_id if text.kind in SHOWN_ON_INVITATION else None
+    return QUEUED
+
+
 def send_held(claim, text: Text) -> str:
     """The first try of ``text``, whose record the caller holds (``claim``)."""
     first = int(utcnow().timestamp())
@@ -115,12 +170,6 @@ def send_held(claim, text: Text) -> str:
 def not_sending(claim) -> None:
     """A claimed text that will not be sent (the stop list, the opt-out list or a limit kept it back): ``not_sent``."""
     records.settle(claim, NOT_SENT)
-
-
-def not_texted(kind: str, event_id: int, user_ids: list[int]) -> None:
-    """Invitees of ``kind`` that were never claimed a text (a limit kept it back): their rows read ``not_sent``."""
-    for user_id in user_ids:
-        _show(Text(kind, str(event_id), event_id, user_id, "", "", utcnow()), NOT_SENT)
 
 
 def _try(claim, text: Text, *, attempts: int, first_tried_at: int) -> str:
@@ -183,12 +232,21 @@ def _later(claim, text: Text, attempts: int, first_tried_at: int, exc: Exception
 def _give_up(claim, text: Text, state: str) -> str:
     if claim is not None:
         records.settle(claim, state)
-    for key in text.quota_keys:
-        try:
-            counters.add(key, -1)
-        except Exception:  # noqa: BLE001 - the owner's quota is short by one until its hour ends
-            log.warning("text outbox: the quota of a text not sent was not given back")
+    _give_back([text])
     return _show(text, state)
+
+
+def _give_back(texts: list[Text]) -> None:
+    """The owner's quota charged for texts not sent, given back: one ADD per counter."""
+    charged: dict[str, int] = {}
+    for text in texts:
+        for key in text.quota_keys:
+            charged[key] = charged.get(key, 0) + 1
+    for key, count in charged.items():
+        try:
+            counters.add(key, -count)
+        except Exception:  # noqa: BLE001 - the owner's quota is short until its hour ends
+            log.warning("text outbox: the quota of %d texts not sent was not given back", count)
 
 
 def _show(text: Text, state: str) -> str:

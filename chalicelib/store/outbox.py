@@ -16,18 +16,41 @@ from __future__ import annotations
 import logging
 import secrets
 import time
+from datetime import datetime
 
 from chalicelib.models.auth import SentNotification
+from chalicelib.models.base import transact_write
 from chalicelib.models.events import Invitation, event_pk, invitation_sk
-from chalicelib.store import Refused, refusals
+from chalicelib.parallel import chunks
+from chalicelib.store import Contended, Refused, refusals
 from chalicelib.store.claims import SENDING, SENT
 
 log = logging.getLogger("invites")
 
 QUEUED, FAILED, NOT_SENT = "queued", "failed", "not_sent"
+TRANSACTION_ITEMS = 100  # DynamoDB's limit of items in one TransactWriteItems
 DONE = frozenset({SENT, FAILED, NOT_SENT})
 # What only a queued record needs; a settled one forgets it (the number and the words among it).
 _PAYLOAD = ("phone_number", "body", "quota_keys")
+
+
+def open_many(keys: list[tuple[str, datetime]]) -> list[SentNotification]:
+    """Records for texts never claimed before (their keys name a new invitation), held by this worker: one
+    BatchWriteItem per 25, unconditional (a batch write cannot carry a condition)."""
+    now = int(time.time())
+    opened = [
+        SentNotification(key, state=SENDING, nonce=secrets.token_hex(8), claimed_at=now, expires_at=expires_at)
+        for key, expires_at in keys
+    ]
+    write_many(opened)
+    return opened
+
+
+def write_many(held: list[SentNotification]) -> None:
+    """Store records this worker holds as they now are (one BatchWriteItem per 25)."""
+    with SentNotification.batch_write() as batch:
+        for record in held:
+            batch.save(record)
 
 
 def take(key: str, lease_seconds: int) -> SentNotification | None:
@@ -74,6 +97,22 @@ def settle(record: SentNotification, state: str, message_id: str = "", *, answer
         record.update(actions=actions, condition=SentNotification.nonce == record.nonce)
     except Exception:  # noqa: BLE001 - logged; the record stays "sending" for its lease
         log.warning("text outbox: could not mark a text %s", state)
+
+
+def set_text_statuses(event_id: int, states: dict[int, str]) -> None:
+    """Several invitations' ``text_status`` at once: one transaction per 100 (each conditional on the invitation
+    being there); when one is refused (an invitation removed meanwhile), one by one."""
+    for chunk in chunks(list(states.items()), TRANSACTION_ITEMS):
+        try:
+            with refusals(), transact_write() as transaction:
+                for user_id, status in chunk:
+                    invitation = Invitation(event_pk(event_id), invitation_sk(user_id))
+                    transaction.update(
+                        invitation, actions=[Invitation.text_status.set(status)], condition=Invitation.pk.exists()
+                    )
+        except (Refused, Contended):
+            for user_id, status in chunk:
+                set_text_status(event_id, user_id, status)
 
 
 def set_text_status(event_id: int, user_id: int, status: str) -> None:

@@ -7,18 +7,27 @@ the in-process queue keeps each delayed retry until the test runs it (chalicelib
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+import time
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
 from chalicelib import inline_queue
 from chalicelib.jobs import queue_handler
+from chalicelib.limits import INVITE_TEXTS_PER_OWNER
+from chalicelib.messaging import sms_sender
+from chalicelib.messaging.notifications import queueing
+from chalicelib.models.auth import SentNotification
 from chalicelib.services import text_outbox
+from chalicelib.services.ratelimit import Limit
+from chalicelib.store import counters
 from chalicelib.store import join_links as store_links
+from chalicelib.store import outbox as records
 from chalicelib.timeutil import utcnow
 from tests.utils import sms_faults
-from tests.utils.api import post_json, texts_to
+from tests.utils.api import body, get, post_json, texts_to
 from tests.utils.factories import make_event, make_person, phone
+from tests.utils.races import race, read_together
 from tests.utils.web import answer, form_token, invite_by_text, link_texted_to, page, post_form, text_of
 
 ZONE = "America/New_York"
@@ -189,3 +198,91 @@ def test_every_kind_of_text_comes_through_sns_faults_exactly_once(client, faults
     for key in set(retried):
         queue_handler.process({"type": text_outbox.TEXT_RETRY, "id": "again", "key": key})
     assert len(_texts(number, marker)) == before + 1
+
+
+def _budget_count() -> int:
+    return counters.count_of(sms_sender.budget_key(datetime.now(UTC)))
+
+
+def _status_of(client, owner, event_id: int, number: str) -> str | None:
+    detail = body(get(client, f"/events/{event_id}", owner.token))
+    [row] = [row for row in detail["invitees"] if row["phone_number"] == number]
+    return row["text_status"]
+
+
+def test_a_text_sns_keeps_refusing_is_tried_for_an_hour_then_abandoned_giving_back_quota_and_budget(
+    client, faults, override_settings, monkeypatch
+):
+    override_settings(sms_monthly_segments=1000)
+    alice, number = make_person("Alice"), phone()
+    quota_key = Limit.of(INVITE_TEXTS_PER_OWNER, alice.id).key(time.time())
+    now = [utcnow()]
+    delays = []
+    handed = queueing.enqueue
+
+    def enqueue(message_type, *, delay_seconds=0, **fields):
+        if message_type == text_outbox.TEXT_RETRY:
+            delays.append(delay_seconds)
+            now[0] += timedelta(seconds=delay_seconds)  # the queue hands it back after its delay
+        return handed(message_type, delay_seconds=delay_seconds, **fields)
+
+    monkeypatch.setattr(queueing, "enqueue", enqueue)
+    monkeypatch.setattr(text_outbox, "utcnow", lambda: now[0])
+    faults.throttle(*[sms_faults.THROTTLED] * 100)
+    created = invite_by_text(client, alice, number)
+    [row] = [row for row in created["invitees"] if row["phone_number"] == number]
+    assert row["text_status"] == "queued"
+    assert counters.count_of(quota_key) == 1 and _budget_count() == 0  # each failed try gives its segments back
+    _run_retries()
+    assert texts_to(number) == []
+    assert _status_of(client, alice, created["id"], number) == "failed"
+    assert counters.count_of(quota_key) == 0 and _budget_count() == 0
+    # backed off, at most SQS's 15 minutes a hop, for at least an hour
+    assert delays == sorted(delays) and max(delays) == 900 and sum(delays) >= 3600
+    assert faults.tries == len(delays) + 1
+    faults.pending.clear()
+    _run_retries()
+    queue_handler.process({"type": text_outbox.TEXT_RETRY, "id": "late", "key": _key(created["id"], number)})
+    assert texts_to(number) == []  # abandoned for good
+
+
+def _key(event_id: int, number: str) -> str:
+    from chalicelib.services.users import find_user_by_phone
+
+    return text_outbox.Text(
+        text_outbox.INVITATION, str(event_id), event_id, find_user_by_phone(number).id, "", "", utcnow()
+    ).key
+
+
+def test_a_text_whose_answer_was_lost_after_sns_took_it_is_never_sent_again(client, faults):
+    alice, number = make_person("Alice"), phone()
+    faults.lose_answers(1)
+    created = invite_by_text(client, alice, number)
+    assert len(texts_to(number)) == 1 and faults.tries == 1  # one Publish: the SDK did not try it again
+    _run_retries()
+    queue_handler.process({"type": text_outbox.TEXT_RETRY, "id": "again", "key": _key(created["id"], number)})
+    assert len(texts_to(number)) == 1
+    assert _status_of(client, alice, created["id"], number) == "sent"
+
+
+def test_a_change_text_whose_answer_was_lost_is_never_sent_again(client, faults, clock, due):
+    number, marker, trigger = _change(client, due)
+    faults.lose_answers(1)
+    trigger()
+    queue_handler.process(due[-1])  # the burst's message delivered again
+    _run_retries()
+    assert len(_texts(number, marker)) == 1 and faults.tries == 1
+
+
+def test_two_workers_with_the_same_queued_text_send_it_once(client, faults, monkeypatch):
+    alice, number = make_person("Alice"), phone()
+    faults.throttle(sms_faults.THROTTLED, sms_faults.THROTTLED)
+    created = invite_by_text(client, alice, number)
+    [message] = inline_queue.put_off()
+    inline_queue.discard_put_off()
+    read_together(monkeypatch, records, "take", 8)  # every worker asks for the record before any has it
+    outcomes = race(lambda _n: queue_handler.process(message), 8, refused=())
+    assert outcomes == ["ok"] * 8
+    assert len(texts_to(number)) == 1
+    assert _status_of(client, alice, created["id"], number) == "sent"
+    assert SentNotification.get(message["key"], consistent_read=True).message_id  # SNS's MessageId is kept

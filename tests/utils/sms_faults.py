@@ -25,7 +25,7 @@ class _Status:
 
 class PublishFaults:
     """Faults for the texts' Publish calls (those with a PhoneNumber); ``tries`` counts the calls that reached
-    the hooks since the last ``throttle``."""
+    the hooks since the last ``throttle`` or ``lose_answers``."""
 
     def __init__(self):
         self.pending: list[tuple[str, int]] = []
@@ -38,7 +38,9 @@ class PublishFaults:
         self.tries = 0
 
     def lose_answers(self, count: int = 1) -> None:
+        """The next ``count`` Publish calls reach SNS, and their answers are lost; ``tries`` counts from here."""
         self.answers_to_lose += count
+        self.tries = 0
 
     def before_call(self, params, **_kwargs):
         sent = params.get("body")  # the request as serialised: the query protocol's parameters
@@ -63,11 +65,12 @@ def install(client=None) -> tuple[PublishFaults, callable]:
     faults = PublishFaults()
     events = (client or aws.sms_publisher()).meta.events
     events.register("before-call.sns.Publish", faults.before_call)
-    # after moto's own before-send handler, which answers (and keeps the text): the answer is then lost
-    events.register("before-send.sns.Publish", faults.after_send)
+    # after moto's own handler of every before-send, which answers (and keeps the text): the answer is then
+    # lost. botocore calls a more specific event's handlers first, so this one listens to every before-send too.
+    events.register("before-send", faults.after_send)
 
     def undo() -> None:
         events.unregister("before-call.sns.Publish", faults.before_call)
-        events.unregister("before-send.sns.Publish", faults.after_send)
+        events.unregister("before-send", faults.after_send)
 
     return faults, undo
