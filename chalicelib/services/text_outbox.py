@@ -125,9 +125,6 @@ def send_texts(texts: list[Text]) -> dict[int, str]:
     ]
     records.write_many(held)
     _give_back([text for text, state in zip(texts, states, strict=True) if state in (FAILED, NOT_SENT)])
-    for text, state in zip(texts, states, strict=True):
-        if state == QUEUED and not queueing.enqueue(TEXT_RETRY, key=text.key, delay_seconds=FIRST_RETRY_DELAY):
-            log.error("text outbox: a %s text waits for a retry that could not be queued", text.kind)
     by_person = {text.user_id: state for text, state in zip(texts, states, strict=True)}
     shown = {text.user_id: by_person[text.user_id] for text in texts if text.kind in SHOWN_ON_INVITATION}
     if shown:
@@ -135,6 +132,9 @@ def send_texts(texts: list[Text]) -> dict[int, str]:
             records.set_text_statuses(texts[0].event_id, shown)
         except Exception:  # noqa: BLE001 - the rows show the state before; the texts' own records are right
             log.warning("text outbox: %d invitations' text_status not written", len(shown))
+    for text, state in zip(texts, states, strict=True):  # after the rows: a retry settles them in its turn
+        if state == QUEUED and not queueing.enqueue(TEXT_RETRY, key=text.key, delay_seconds=FIRST_RETRY_DELAY):
+            log.error("text outbox: a %s text waits for a retry that could not be queued", text.kind)
     return by_person
 
 

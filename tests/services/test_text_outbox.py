@@ -286,3 +286,14 @@ def test_two_workers_with_the_same_queued_text_send_it_once(client, faults, monk
     assert len(texts_to(number)) == 1
     assert _status_of(client, alice, created["id"], number) == "sent"
     assert SentNotification.get(message["key"], consistent_read=True).message_id  # SNS's MessageId is kept
+
+
+@pytest.mark.parametrize("fault", [sms_faults.THROTTLED, sms_faults.INTERNAL_ERROR, sms_faults.KMS_THROTTLING])
+def test_a_pin_sns_cannot_take_now_answers_503_with_retry_after_and_stays_out_of_the_outbox(client, faults, fault):
+    number = phone()
+    faults.throttle(fault)
+    response = post_json(client, "/auth", {"phone_number": number})
+    assert response.status_code == 503 and int(response.headers["Retry-After"]) >= 1
+    assert inline_queue.put_off() == [] and texts_to(number) == []
+    assert post_json(client, "/auth", {"phone_number": number}).status_code == 204  # SNS is back: the pin goes
+    assert len(texts_to(number)) == 1

@@ -8,8 +8,6 @@ from __future__ import annotations
 
 from botocore.exceptions import ReadTimeoutError
 
-from chalicelib import aws
-
 # SNS Publish errors as botocore's sns model lists them, with the throttle SNS documents.
 THROTTLED = ("Throttled", 429)  # ThrottledException
 INTERNAL_ERROR = ("InternalError", 500)  # InternalErrorException
@@ -55,22 +53,29 @@ class PublishFaults:
 
     def after_send(self, request, **_kwargs):
         body = request.body.decode() if isinstance(request.body, bytes) else str(request.body or "")
-        if self.answers_to_lose and "PhoneNumber=" in body:
+        if self.answers_to_lose and "Action=Publish" in body and "PhoneNumber=" in body:
             self.answers_to_lose -= 1
             raise ReadTimeoutError(endpoint_url=request.url)
 
 
 def install(client=None) -> tuple[PublishFaults, callable]:
-    """Hook a PublishFaults into the texts' SNS client (``client``: another one); returns it and its undo."""
+    """Hook a PublishFaults into every client the service makes from now on (the session's handlers, which each
+    client copies when it is made), or into ``client`` alone; returns it and its undo."""
+    from chalicelib import aws
+
     faults = PublishFaults()
-    events = (client or aws.sms_publisher()).meta.events
+    events = client.meta.events if client is not None else aws.session()
     events.register("before-call.sns.Publish", faults.before_call)
     # after moto's own handler of every before-send, which answers (and keeps the text): the answer is then
     # lost. botocore calls a more specific event's handlers first, so this one listens to every before-send too.
     events.register("before-send", faults.after_send)
+    if client is None:
+        aws.reset_clients()
 
     def undo() -> None:
         events.unregister("before-call.sns.Publish", faults.before_call)
         events.unregister("before-send", faults.after_send)
+        if client is None:
+            aws.reset_clients()
 
     return faults, undo
