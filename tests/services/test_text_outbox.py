@@ -297,3 +297,23 @@ def test_a_pin_sns_cannot_take_now_answers_503_with_retry_after_and_stays_out_of
     assert inline_queue.put_off() == [] and texts_to(number) == []
     assert post_json(client, "/auth", {"phone_number": number}).status_code == 204  # SNS is back: the pin goes
     assert len(texts_to(number)) == 1
+
+
+def test_a_claimed_text_abandoned_after_the_window_gives_the_owners_quota_back_and_is_never_sent(
+    client, faults, monkeypatch
+):
+    alice, guest, event = _party()
+    quota_key = Limit.of(INVITE_TEXTS_PER_OWNER, alice.id).key(time.time())
+    charged = counters.count_of(quota_key)  # the invitation text
+    later = [utcnow()]
+    monkeypatch.setattr(text_outbox, "utcnow", lambda: later[0])
+    faults.throttle(*[sms_faults.INTERNAL_ERROR] * 100)
+    assert post_json(client, f"/events/{event.id}/cancel_event", None, alice.token, method="PUT").status_code == 204
+    assert counters.count_of(quota_key) == charged + 1  # the cancellation text, waiting for its retry
+    later[0] += timedelta(seconds=text_outbox.RETRY_WINDOW_SECONDS)
+    _run_retries()
+    assert _texts(guest.phone, " cancelled ") == []
+    assert counters.count_of(quota_key) == charged
+    faults.pending.clear()
+    queue_handler.process({"type": "event_cancelled", "id": "again", "event_id": event.id, "actor_id": alice.id})
+    assert _texts(guest.phone, " cancelled ") == []  # abandoned is settled: a redelivery sends nothing
