@@ -317,3 +317,17 @@ def test_a_claimed_text_abandoned_after_the_window_gives_the_owners_quota_back_a
     faults.pending.clear()
     queue_handler.process({"type": "event_cancelled", "id": "again", "event_id": event.id, "actor_id": alice.id})
     assert _texts(guest.phone, " cancelled ") == []  # abandoned is settled: a redelivery sends nothing
+
+
+def test_the_entry_point_sends_a_text_of_any_kind_once_and_tries_again_what_sns_throttled(client, faults):
+    alice, guest, event = _party()
+    words = "Invites: see you tomorrow at Board games. Reply STOP to opt out."
+    text = text_outbox.Text("reminder", str(event.id), event.id, guest.id, guest.phone, words, WHEN)
+    faults.throttle(sms_faults.THROTTLED, sms_faults.THROTTLED)
+    assert text_outbox.send_text(text) == text_outbox.QUEUED
+    assert text_outbox.send_text(text) == text_outbox.SENT  # handed over already: not claimed twice
+    _run_retries()
+    assert texts_to(guest.phone).count(words) == 1
+    record = SentNotification.get(text.key, consistent_read=True)
+    assert (record.state, record.attempts, record.phone_number) == ("sent", 2, None)  # the number forgotten
+    assert text_outbox.send_text(text) == text_outbox.SENT and texts_to(guest.phone).count(words) == 1
