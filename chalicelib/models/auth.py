@@ -128,7 +128,7 @@ class SentNotification(AuthTable, discriminator="sent"):
     phone_number = UnicodeAttribute(null=True)
     body = UnicodeAttribute(null=True)
     quota_keys = UnicodeSetAttribute(null=True)  # rate counters charged for it, each given back one if not sent
-    invitation_event_id = NumberAttribute(null=True)  # the invitation whose row shows the text's status
+    event_id = NumberAttribute(null=True)  # the event it is about (a retry sends nothing once it is cancelled)
 
 
 class StoppedNumber(AuthTable, discriminator="stop"):

@@ -34,7 +34,7 @@ from chalicelib.config import get_settings
 from chalicelib.errors import TextsPaused
 from chalicelib.messaging import sms_sender
 from chalicelib.messaging.notifications import queueing
-from chalicelib.messaging.notifications.messages import Outcome, RetryLater
+from chalicelib.messaging.notifications.messages import EVENT_CANCELLED, Outcome, RetryLater
 from chalicelib.store import claims, counters
 from chalicelib.store import outbox as records
 from chalicelib.timeutil import utcnow
@@ -153,7 +153,7 @@ def _settled(record, text: Text, outcome: str, message_id: str, first_tried_at: 
     record.state, record.attempts, record.first_tried_at = QUEUED, 1, first_tried_at
     record.phone_number, record.body = text.phone_number, text.body
     record.quota_keys = set(text.quota_keys) or None
-    record.invitation_event_id = text.event_id if text.kind in SHOWN_ON_INVITATION else None
+    record.event_id = text.event_id
     return QUEUED
 
 
@@ -216,7 +216,7 @@ def _later(claim, text: Text, attempts: int, first_tried_at: int, exc: Exception
             phone_number=text.phone_number,
             body=text.body,
             quota_keys=set(text.quota_keys) or None,
-            invitation_event_id=text.event_id if text.kind in SHOWN_ON_INVITATION else None,
+            event_id=text.event_id,
         )
     except store.Refused:
         return QUEUED  # another worker holds it now (this one's lease ran out): it is theirs to settle
@@ -269,6 +269,10 @@ def retry_text(message: dict) -> Outcome:
     if text is None:
         records.settle(record, FAILED)
         return Outcome()
+    if text.kind != EVENT_CANCELLED and not records.event_is_live(text.event_id):
+        log.info("text outbox: a %s text not sent, its event was cancelled meanwhile", text.kind)
+        _give_up(record, text, NOT_SENT)
+        return Outcome()
     outcome = _try(record, text, attempts=int(record.attempts or 0) + 1, first_tried_at=int(record.first_tried_at))
     if outcome == NOT_QUEUED:
         raise RetryLater("a text's next try could not be queued")
@@ -284,7 +288,7 @@ def _text_of(record) -> Text | None:
     return Text(
         kind=kind,
         occurrence=occurrence,
-        event_id=int(record.invitation_event_id or 0),
+        event_id=int(record.event_id or 0),
         user_id=int(user_id),
         phone_number=record.phone_number,
         body=record.body,

@@ -20,7 +20,7 @@ from datetime import datetime
 
 from chalicelib.models.auth import SentNotification
 from chalicelib.models.base import transact_write
-from chalicelib.models.events import Invitation, event_pk, invitation_sk
+from chalicelib.models.events import META_SK, Event, Invitation, event_pk, invitation_sk
 from chalicelib.parallel import chunks
 from chalicelib.store import Contended, Refused, refusals
 from chalicelib.store.claims import SENDING, SENT
@@ -97,6 +97,15 @@ def settle(record: SentNotification, state: str, message_id: str = "", *, answer
         record.update(actions=actions, condition=SentNotification.nonce == record.nonce)
     except Exception:  # noqa: BLE001 - logged; the record stays "sending" for its lease
         log.warning("text outbox: could not mark a text %s", state)
+
+
+def event_is_live(event_id: int) -> bool:
+    """Whether the event is still there and not cancelled (one consistent GetItem of its META)."""
+    try:
+        event = Event.get(event_pk(event_id), META_SK, consistent_read=True)
+    except Event.DoesNotExist:
+        return False
+    return not event.cancelled
 
 
 def set_text_statuses(event_id: int, states: dict[int, str]) -> None:

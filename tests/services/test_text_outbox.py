@@ -331,3 +331,17 @@ def test_the_entry_point_sends_a_text_of_any_kind_once_and_tries_again_what_sns_
     record = SentNotification.get(text.key, consistent_read=True)
     assert (record.state, record.attempts, record.phone_number) == ("sent", 2, None)  # the number forgotten
     assert text_outbox.send_text(text) == text_outbox.SENT and texts_to(guest.phone).count(words) == 1
+
+
+def test_a_queued_invitation_text_is_not_sent_once_its_event_is_cancelled(client, faults):
+    alice, number = make_person("Alice"), phone()
+    faults.throttle(sms_faults.THROTTLED, sms_faults.THROTTLED)
+    created = invite_by_text(client, alice, number)
+    quota_key = Limit.of(INVITE_TEXTS_PER_OWNER, alice.id).key(time.time())
+    assert counters.count_of(quota_key) == 1
+    cancelled = post_json(client, f"/events/{created['id']}/cancel_event", None, alice.token, method="PUT")
+    assert cancelled.status_code == 204
+    _run_retries()
+    assert [text for text in texts_to(number) if " invited you to " in text] == []
+    assert _status_of(client, alice, created["id"], number) == "not_sent"
+    assert counters.count_of(quota_key) == 1  # its quota back; the cancellation text took one
