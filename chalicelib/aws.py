@@ -58,14 +58,19 @@ CLIENT_LIMITS = {
 # Every fan-out (chalicelib/parallel.py) runs up to MAX_WORKERS calls on one client at once: a connection each,
 # none waiting for another's (urllib3 would otherwise open and drop extra connections past the pool).
 MAX_POOL_CONNECTIONS = MAX_WORKERS
+# A text's Publish is tried once: after a read timeout SNS may have taken it already, so the SDK's own retry could
+# text the person twice. The text outbox (services/text_outbox.py) tries again through the queue, and only a text
+# SNS answered with an error; a longer read leaves fewer answers in doubt.
+SMS_PUBLISH_LIMITS = ClientLimits(connect=1, read=5, attempts=1)
 DYNAMODB_MAX_RETRY_ATTEMPTS = CLIENT_LIMITS["dynamodb"].attempts - 1  # PynamoDB's models take the same
 
 
-def client_config(service: str):
-    """The botocore Config of ``service``'s client: its limits, the pool, and what the service needs."""
+def client_config(service: str, limits: ClientLimits | None = None):
+    """The botocore Config of ``service``'s client: its limits (``limits``, else the service's), the pool, and
+    what the service needs."""
     from botocore.config import Config
 
-    limits = CLIENT_LIMITS[service]
+    limits = limits or CLIENT_LIMITS[service]
     extra = {}
     if service == "dynamodb":
         extra["parameter_validation"] = False  # as PynamoDB: it builds valid requests, and checking costs time
@@ -125,20 +130,22 @@ def packaged_first_loader(directory: str, more_paths: list[str] = ()):
     return PackagedFirstLoader(extra_search_paths=[directory, *(os.path.expanduser(p) for p in more_paths if p)])
 
 
-def _client(service: str):
-    client = _clients.get(service)
+def _client(service: str, name: str | None = None, limits: ClientLimits | None = None):
+    """The cached client ``name`` (default: the service's own) of ``service``, with ``limits``."""
+    name = name or service
+    client = _clients.get(name)
     if client is not None:
         return client
     with _client_lock:
-        if service not in _clients:
+        if name not in _clients:
             settings = get_settings()
-            _clients[service] = session().create_client(
+            _clients[name] = session().create_client(
                 service,
                 region_name=settings.aws_region,
                 endpoint_url=settings.aws_endpoint_url or None,
-                config=client_config(service),
+                config=client_config(service, limits),
             )
-        return _clients[service]
+        return _clients[name]
 
 
 def dynamodb():
@@ -148,6 +155,11 @@ def dynamodb():
 
 def sns():
     return _client("sns")
+
+
+def sms_publisher():
+    """The SNS client that publishes texts: one attempt per call (``SMS_PUBLISH_LIMITS``)."""
+    return _client("sns", "sns-texts", SMS_PUBLISH_LIMITS)
 
 
 def s3():

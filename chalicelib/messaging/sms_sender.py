@@ -24,7 +24,7 @@ from datetime import UTC, datetime, timedelta
 from chalicelib import aws, store
 from chalicelib.aws_errors import error_code, is_transient
 from chalicelib.config import get_settings
-from chalicelib.errors import TextsPaused
+from chalicelib.errors import ServiceUnavailable, TextsPaused
 from chalicelib.messaging.local_echo import echo
 from chalicelib.messaging.sms_segments import segments
 from chalicelib.parallel import parallel_map
@@ -40,7 +40,7 @@ UNASKED_SHARE = 80  # percent of the month's budget that texts nobody asked for 
 BUDGET_ATTEMPTS = 5  # reads of the month's counter when parallel senders keep moving it
 PAUSE_RETRY_BOUND = 3600  # Retry-After of a paused pin at most (until the month turns; the budget may be raised)
 KEEP_COUNTER = timedelta(days=35)  # a month's counter stays readable this long after the month ends
-SENT, HELD, FAILED = "sent", "held", "failed"
+SENT, HELD, FAILED, BUSY, LOST = "sent", "held", "failed", "busy", "lost"
 
 
 class Priority(enum.Enum):
@@ -50,8 +50,26 @@ class Priority(enum.Enum):
     UNASKED = "unasked"  # invitations, promotions, changes, announcements, nudges: up to UNASKED_SHARE percent
 
 
+# SNS's throttles that aws_errors.TRANSIENT_CODES does not name: ``Throttled`` (HTTP 429, botocore's sns model's
+# ThrottledException) and KMS's ``KMSThrottling`` (400). Any 429 means the same.
+SMS_THROTTLE_CODES = frozenset({"Throttled", "KMSThrottling"})
+
+
 class SmsRefused(Exception):
     """SNS refused a text for a reason that will not pass; carries only the error code."""
+
+
+class SnsBusy(ServiceUnavailable):
+    """SNS throttled a text or failed: it did not take it, so trying again later cannot text anyone twice."""
+
+
+class AnswerLost(ServiceUnavailable):
+    """SNS's answer to a Publish did not arrive in time: the text may have gone out, so it is never tried again."""
+
+
+def _sns_busy(exc) -> bool:
+    status = exc.response.get("ResponseMetadata", {}).get("HTTPStatusCode") or 0
+    return is_transient(exc) or error_code(exc) in SMS_THROTTLE_CODES or status == 429
 
 
 def opted_out(e164: str) -> bool:
@@ -151,8 +169,11 @@ def _give_back(spent: int, now: datetime) -> None:
 # --- sending ---------------------------------------------------------------------------------------------
 
 
-def _publish(e164: str, text: str, origination: str) -> None:
-    from botocore.exceptions import ClientError
+def _publish(e164: str, text: str, origination: str) -> str:
+    """Publish one text (one attempt: ``aws.sms_publisher``); SNS's MessageId. Raises SnsBusy when SNS answered
+    that it is busy or down (or could not be reached), AnswerLost when its answer did not come back (a read
+    timeout: the text may be out), SmsRefused when it refused the text for good."""
+    from botocore.exceptions import ClientError, ReadTimeoutError
 
     settings = get_settings()
     attributes = {"AWS.SNS.SMS.SMSType": {"DataType": "String", "StringValue": "Transactional"}}
@@ -163,36 +184,46 @@ def _publish(e164: str, text: str, origination: str) -> None:
     if origination:
         attributes[ORIGINATION_ATTRIBUTE] = {"DataType": "String", "StringValue": origination}
     try:
-        aws.sns().publish(PhoneNumber=e164, Message=text, MessageAttributes=attributes)
+        answer = aws.sms_publisher().publish(PhoneNumber=e164, Message=text, MessageAttributes=attributes)
+    except ReadTimeoutError as exc:
+        raise AnswerLost("Texts are unavailable, try again later.") from exc
     except ClientError as exc:
-        if is_transient(exc):
-            raise
-        # SNS's message may quote the number; the logged traceback must not
+        if _sns_busy(exc):
+            # SNS's message may quote the number; the logged traceback must not
+            raise SnsBusy("Texts are unavailable, try again later.") from None
         raise SmsRefused(error_code(exc) or "unknown") from None
+    except Exception as exc:
+        if is_transient(exc):  # no connection: the request never reached SNS
+            raise SnsBusy("Texts are unavailable, try again later.") from exc
+        raise
     echo("sms", e164, text)
+    return answer.get("MessageId", "")
 
 
-def send_sms(e164: str, text: str, *, priority: Priority, origination: str = "") -> None:
+def send_sms(e164: str, text: str, *, priority: Priority, origination: str = "") -> str:
     """Send one transactional text of ``priority``, from ``origination`` (a number or pool of the account; "":
-    the account's default), counted in the month's budget. Raises TextsPaused (a 503) when the budget has no
-    room for it at its priority, the AWS error when SNS is down, SmsRefused when it refuses; a text not sent
-    costs the budget nothing."""
+    the account's default), counted in the month's budget; SNS's MessageId. Raises TextsPaused (a 503) when the
+    budget has no room for it at its priority, SnsBusy (a 503) when SNS is busy or down, AnswerLost (a 503)
+    when its answer was lost, SmsRefused when it refuses; a text surely not sent costs the budget nothing."""
     now = datetime.now(UTC)
     cost = segments(text)
     if not _reserve([cost], priority, now):
         log.warning("sms budget: a text (%s) held back, the month's budget is spent", priority.value)
         raise TextsPaused(pause_seconds(now))
     try:
-        _publish(e164, text, origination)
+        return _publish(e164, text, origination)
+    except AnswerLost:
+        raise  # SNS may have taken it: it stays counted
     except Exception:
         _give_back(cost, now)
         raise
 
 
-def send_each(texts: Sequence[tuple[str, str]], *, priority: Priority, origination: str = "") -> list[str]:
+def send_each(texts: Sequence[tuple[str, str]], *, priority: Priority, origination: str = "") -> list[tuple[str, str]]:
     """Send each ``(number, text)`` as ``send_sms`` does, side by side, as far as the month's budget goes (in
-    order): one count for all of them. What became of each: SENT, HELD (no room in the budget) or FAILED
-    (SNS refused or was down: logged; its segments are given back)."""
+    order): one count for all of them. What became of each, with SNS's MessageId when it took it: SENT, HELD (no
+    room in the budget), BUSY (SNS was busy or down: worth trying again), LOST (SNS's answer was lost: it may be
+    out) or FAILED (SNS refused it). The segments of BUSY and FAILED texts are given back."""
     if not texts:
         return []
     now = datetime.now(UTC)
@@ -201,14 +232,18 @@ def send_each(texts: Sequence[tuple[str, str]], *, priority: Priority, originati
     if taken < len(texts):
         log.warning("sms budget: %d of %d texts (%s) held back", len(texts) - taken, len(texts), priority.value)
 
-    def send(item: tuple[str, str]) -> str:
+    def send(item: tuple[str, str]) -> tuple[str, str]:
         try:
-            _publish(item[0], item[1], origination)
+            return SENT, _publish(item[0], item[1], origination)
+        except AnswerLost:
+            return LOST, ""
+        except SnsBusy:
+            return BUSY, ""
         except Exception as exc:  # noqa: BLE001 - reported to the caller, which decides what it means
             log.warning("sms not sent: %s", error_code(exc) or type(exc).__name__)
-            return FAILED
-        return SENT
+            return FAILED, ""
 
-    outcomes = parallel_map(send, list(texts[:taken])) + [HELD] * (len(texts) - taken)
-    _give_back(sum(cost for cost, outcome in zip(costs, outcomes, strict=True) if outcome == FAILED), now)
+    outcomes = parallel_map(send, list(texts[:taken])) + [(HELD, "")] * (len(texts) - taken)
+    given_back = [cost for cost, (outcome, _) in zip(costs, outcomes, strict=True) if outcome in (BUSY, FAILED)]
+    _give_back(sum(given_back), now)
     return outcomes

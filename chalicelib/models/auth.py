@@ -5,7 +5,7 @@
 | Pin          | PIN#<e164>                          |
 | RateCounter  | RATE#<scope>#<subject>#<window>     |
 | RateLog      | RATELOG#<scope>#<subject>           |
-| SentNotification | SENT#<type>#<occurrence>#<user id>#<device> |
+| SentNotification | SENT#<type>#<occurrence>#<user id>#<device> (a push; ``sms``: a text) |
 | StoppedNumber | STOP#<HMAC of the e164 number>       |
 | HeldChangeTexts | HELD#<event id>                     |
 | ToldGuest    | TOLD#<event id>#<user id>           |
@@ -18,6 +18,7 @@ Every item but StoppedNumber expires through TTL: a number stays stopped until i
 from __future__ import annotations
 
 from pynamodb.attributes import (
+    BooleanAttribute,
     DiscriminatorAttribute,
     ListAttribute,
     NumberAttribute,
@@ -118,6 +119,16 @@ class SentNotification(AuthTable, discriminator="sent"):
     nonce = UnicodeAttribute()
     claimed_at = NumberAttribute()
     expires_at = TTLAttribute()
+    # A text's record in the outbox (services/text_outbox.py) also keeps SNS's MessageId once SNS took it, and,
+    # while it waits for another try ("queued"), what it needs to be tried again and what to give back.
+    message_id = UnicodeAttribute(null=True)
+    answer_lost = BooleanAttribute(null=True)  # SNS's answer never came: "sent" without a MessageId
+    attempts = NumberAttribute(null=True)
+    first_tried_at = NumberAttribute(null=True)
+    phone_number = UnicodeAttribute(null=True)
+    body = UnicodeAttribute(null=True)
+    quota_keys = UnicodeSetAttribute(null=True)  # rate counters charged for it, each given back one if not sent
+    event_id = NumberAttribute(null=True)  # the event it is about (a retry sends nothing once it is cancelled)
 
 
 class StoppedNumber(AuthTable, discriminator="stop"):

@@ -233,6 +233,8 @@ class Invitation(EventsTable, discriminator="invitation"):
     link_hash = UnicodeAttribute(null=True)
     # a second link, minted when a waitlisted guest without an account is promoted and texted again
     notice_link_hash = UnicodeAttribute(null=True)
+    # what became of the invitation text to a guest without an account (services/text_outbox.py); hosts see it
+    text_status = UnicodeAttribute(null=True)
     extra_guests = NumberAttribute(default=0)  # people the guest brings: the party takes 1 + extra_guests spots
     wait_key = UnicodeAttribute(null=True)  # the sort key of the guest's WAIT# item while waiting
     user_pk = UnicodeAttribute()

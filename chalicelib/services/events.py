@@ -27,7 +27,7 @@ from chalicelib.errors import Conflict, OutOfRange, ValidationError
 from chalicelib.ids import new_id
 from chalicelib.messaging import notifications
 from chalicelib.retry import AttemptsSpent, TryAgain, retry
-from chalicelib.services import guest_texts
+from chalicelib.services import guest_texts, text_outbox
 from chalicelib.services.event_reads import participant_view, permitted_view, require_live, role_in, with_users
 from chalicelib.services.guest_invites import GuestCharge
 from chalicelib.services.invitation_texts import reachable, send_invitation_texts
@@ -138,6 +138,7 @@ def create_event(owner, data: EventInput) -> EventView:
         ]
         texted = {user.id for user in invitees.to_text}
         links = invite_links.attach_links(inv for inv in invitations if inv.user_id in texted)
+        text_outbox.plan(inv for inv in invitations if inv.user_id in texted)
         if not event_store.save_new_event(event, invitations, invitees.marks):
             raise TryAgain()
         return event, invitations, links
@@ -146,7 +147,7 @@ def create_event(owner, data: EventInput) -> EventView:
         event, invitations, links = retry(draw, attempts=CREATE_ATTEMPTS)
     except AttemptsSpent:
         raise RuntimeError("could not draw a free event id") from None
-    send_invitation_texts(owner, event, textable, links)
+    text_outbox.shown_in(invitations, send_invitation_texts(owner, event, textable, links))
     _enqueue_new_invites(owner, event, invitees.users)
     users = {user.id: user for user in invitees.users}
     users[owner.id] = owner
@@ -329,11 +330,13 @@ def _invite_more(inviter, view: EventView, invitees: Invitees, textable: list) -
             invitation.invited_by = inviter.id
     texted = {user.id for user in invitees.to_text}
     links = invite_links.attach_links(inv for inv in added if inv.user_id in texted)
+    text_outbox.plan(inv for inv in added if inv.user_id in texted)
 
     stored = save_new_invitations(added, invitees.marks)
     view.invitations += stored
     invited = {inv.user_id for inv in stored}
-    send_invitation_texts(inviter, view.event, [user for user in textable if user.id in invited], links)
+    sent = send_invitation_texts(inviter, view.event, [user for user in textable if user.id in invited], links)
+    text_outbox.shown_in(stored, sent)
     _enqueue_new_invites(inviter, view.event, [user for user in invitees.users if user.id in invited])
     return sorted(invited)
 

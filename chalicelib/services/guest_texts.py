@@ -22,19 +22,20 @@ from __future__ import annotations
 
 import json
 import logging
+import time
 from datetime import datetime, timedelta
 from types import SimpleNamespace
 
 from chalicelib import localtime
 from chalicelib.config import get_settings
 from chalicelib.domain import visibility
-from chalicelib.errors import TextsPaused
 from chalicelib.invite_links import hash_code, link_url, new_code
-from chalicelib.messaging import sms_segments, sms_sender
+from chalicelib.messaging import sms_segments
 from chalicelib.messaging.notifications import queueing
 from chalicelib.messaging.notifications.messages import EVENT_CANCELLED, Outcome, RetryLater, event_expiry
+from chalicelib.services import text_outbox
 from chalicelib.services.host_label import host_label
-from chalicelib.services.invitation_texts import NO_TITLE, STOP_WORDS, allowed_now, reachable
+from chalicelib.services.invitation_texts import NO_TITLE, STOP_WORDS, allowed_now, owner_quota_key, reachable
 from chalicelib.store import claims, guest_notices
 from chalicelib.store.events import GUEST, EventView, load_partition
 from chalicelib.store.users import get_users
@@ -123,9 +124,11 @@ def _guests_without_app(view: EventView) -> tuple[dict, list]:
     return users, [users[uid] for uid in ids if uid in users and not users[uid].is_active]
 
 
-def send_claimed(owner, event, people: list, kind: str, occurrence: str, word) -> tuple[list, int]:
-    """Claim, check and send one text per person (``word(person)`` gives it); returns (texted, failed).
-    Those the stop list, the opt-out list or the quota leave out are marked done: no retry texts them."""
+def send_claimed(owner, event, people: list, kind: str, occurrence: str, word, *, allowed=allowed_now) -> tuple:
+    """Claim, check and send one text per person (``word(person)`` gives it) through the text outbox; returns
+    (texted, failed): texted are those SNS took or whose text the outbox will try again, failed those to try
+    again with the caller's message. Those the stop list, the opt-out list or the quota (``allowed``, charging
+    the owner's hourly quota) leave out are marked done: no retry texts them."""
     lease = get_settings().notification_lease_seconds
     claimed = {}
     for person in people:
@@ -135,33 +138,34 @@ def send_claimed(owner, event, people: list, kind: str, occurrence: str, word) -
             claimed[person.id] = (person, claim)
     if not claimed:
         return [], 0
+    now = time.time()
     try:
-        allowed = allowed_now(owner, reachable([person for person, _ in claimed.values()]))
+        chosen = {person.id for person in allowed(owner, reachable([person for person, _ in claimed.values()]), now)}
     except Exception:  # noqa: BLE001 - the checks failed: nobody texted, the queue tries again
         log.warning("%s texts not sent: the stop list or the opt-out check failed", kind)
         for _, claim in claimed.values():
             claims.release_claim(claim)
         return [], len(claimed)
-    chosen = {person.id for person in allowed}
+    quota = (owner_quota_key(owner, now),)
     texted, failed = [], 0
-    origination = get_settings().sms_origination_invites
     for person, claim in claimed.values():
         if person.id not in chosen:
-            claims.mark_claim_sent(claim)
+            text_outbox.not_sending(claim)
             continue
         try:
-            sms_sender.send_sms(
-                person.phone_number, word(person), priority=sms_sender.Priority.UNASKED, origination=origination
-            )
-        except (sms_sender.SmsRefused, TextsPaused):
-            claims.mark_claim_sent(claim)  # refused for good, or past the month's share for unasked texts
-            continue
-        except Exception:  # noqa: BLE001 - SNS down: the queue delivers the message again
+            body = word(person)
+        except Exception:  # noqa: BLE001 - its link could not be written: the queue delivers the message again
             claims.release_claim(claim)
             failed += 1
             continue
-        claims.mark_claim_sent(claim)
-        texted.append(person)
+        text = text_outbox.Text(
+            kind, occurrence, event.id, person.id, person.phone_number, body, event_expiry(event), quota
+        )
+        outcome = text_outbox.send_held(claim, text)
+        if outcome in (text_outbox.SENT, text_outbox.QUEUED):
+            texted.append(person)
+        elif outcome == text_outbox.NOT_QUEUED:
+            failed += 1
     return texted, failed
 
 

@@ -9,8 +9,9 @@ import time
 from chalicelib import limits, localtime
 from chalicelib.config import get_settings
 from chalicelib.messaging import sms_segments, sms_sender
+from chalicelib.messaging.notifications.messages import event_expiry
 from chalicelib.parallel import parallel_map
-from chalicelib.services import stop_list
+from chalicelib.services import stop_list, text_outbox
 from chalicelib.services.host_label import host_label
 from chalicelib.services.ratelimit import Limit, RollingLimit, charge_each, take_up_to
 from chalicelib.store import counters
@@ -48,14 +49,18 @@ def reachable(people: list[User]) -> list[User]:
     return kept
 
 
-def _texts_allowed(owner: User, people: list[User]) -> list[User]:
+def owner_quota_key(owner: User, now: float) -> str:
+    """The counter of the owner's hourly text quota at ``now``: a text not sent gives one back to it."""
+    return Limit.of(limits.INVITE_TEXTS_PER_OWNER, owner.id).key(now)
+
+
+def texts_allowed(owner: User, people: list[User], now: float) -> list[User]:
     """Those of ``people`` the limits let text now, counted: the owner's hourly quota (the first as
     far as it goes), then each number's daily cap, read and counted only for the numbers the quota
     let through (one read, one transaction per 100). Texts the caps refuse go back to the owner.
     Never a 429: an answer that changed when the quota runs out would tell the owner which numbers
     have no account (they are the ones texted)."""
     owner_limit = Limit.of(limits.INVITE_TEXTS_PER_OWNER, owner.id)
-    now = time.time()
     taken = take_up_to(owner_limit, len(people), now)
     candidates = people[:taken]
     allowed = charge_each([_stranger_limit(person) for person in candidates], now)
@@ -65,13 +70,13 @@ def _texts_allowed(owner: User, people: list[User]) -> list[User]:
     return chosen
 
 
-def allowed_now(owner: User, people: list[User]) -> list[User]:
+def allowed_now(owner: User, people: list[User], now: float) -> list[User]:
     """Those of ``people`` (already ``reachable``) the owner's hourly quota lets text now, counted: for news
     about an event they were invited to (its own per-guest limits apply on top, not the strangers' cap)."""
     if not people:
         return []
     owner_limit = Limit.of(limits.INVITE_TEXTS_PER_OWNER, owner.id)
-    return people[: take_up_to(owner_limit, len(people), time.time())]
+    return people[: take_up_to(owner_limit, len(people), now)]
 
 
 def invitation_text(owner: User, event: Event, link: str = "") -> str:
@@ -95,38 +100,41 @@ def invitation_text(owner: User, event: Event, link: str = "") -> str:
     return sms_segments.fit(templates, name, title, limits)
 
 
-def send_invitation_texts(owner: User, event: Event, people: list[User], links: dict[int, str]) -> None:
+def send_invitation_texts(
+    owner: User, event: Event, people: list[User], links: dict[int, str], kind: str = text_outbox.INVITATION
+) -> dict[int, str]:
     """Text ``people`` (invitees without an account, already ``reachable``), each with the link to their
-    event page, as far as the limits allow, from the invitations' origination identity; the invitations
-    stand either way, and the answer is the same. A failed text is logged, never undoes the invitation."""
+    event page, as far as the limits allow, through the text outbox (``kind``: an invitation or a join
+    approval); the invitations stand either way, and the answer is the same. Each row's ``text_status`` tells
+    the hosts what became of its text; a text that could not even be claimed is logged. Returns each person's
+    ``text_status`` by user id."""
     if not people:
-        return
-    chosen = _texts_allowed(owner, people)
+        return {}
+    now = time.time()
+    chosen = texts_allowed(owner, people, now)
     if len(chosen) < len(people):
         log.info("invitation texts not sent: %d of %d over a limit", len(people) - len(chosen), len(people))
-
-    texts = [(person.phone_number, invitation_text(owner, event, links.get(person.id, ""))) for person in chosen]
-    _send(texts, chosen, "invitation")
-
-
-def _send(texts: list[tuple[str, str]], people: list[User], purpose: str, *, raise_uncounted: bool = False) -> None:
-    """Send texts nobody asked for, from the invitations' origination identity, as far as the month's
-    budget lets them (sms_sender.Priority.UNASKED); those held back or failed are logged, never raised. When
-    the budget cannot be counted (DynamoDB down) nothing is sent: logged, or raised with ``raise_uncounted``."""
-    try:
-        outcomes = sms_sender.send_each(
-            texts, priority=sms_sender.Priority.UNASKED, origination=get_settings().sms_origination_invites
+    quota = (owner_quota_key(owner, now),)
+    expires = event_expiry(event)
+    texts = [
+        text_outbox.Text(
+            kind,
+            str(event.id),
+            event.id,
+            person.id,
+            person.phone_number,
+            invitation_text(owner, event, links.get(person.id, "")),
+            expires,
+            quota,
         )
-    except Exception:
-        if raise_uncounted:
-            raise
-        log.warning("%s texts not sent: the text budget could not be counted", purpose)
-        return
-    for person, outcome in zip(people, outcomes, strict=True):
-        if outcome == sms_sender.FAILED:
-            log.warning("%s text failed for user %s", purpose, person.id)
-        elif outcome == sms_sender.HELD:
-            log.info("%s text held back for user %s: the month's text budget", purpose, person.id)
+        for person in chosen
+    ]
+    states = dict.fromkeys((person.id for person in people), text_outbox.NOT_SENT)
+    try:
+        states.update(text_outbox.send_texts(texts))
+    except Exception:  # noqa: BLE001 - the records could not be written (DynamoDB down): the invitations stand
+        log.warning("%s texts not sent: their records could not be written", kind)
+    return states
 
 
 def promotion_text(owner: User, event: Event, link: str) -> str:
@@ -162,24 +170,3 @@ def dropped_text(owner: User, event: Event, link: str) -> str:
     name = host_label(owner)
     title = event.title if sms_segments.one_line(event.title or "") else NO_TITLE
     return sms_segments.fit(templates, name, title, limits)
-
-
-def send_promotion_texts(
-    owner: User, event: Event, people: list[User], links: dict[int, str], wording=promotion_text
-) -> None:
-    """Text each promoted guest their page link (or, with ``wording``, another waitlist notice such as
-    :func:`dropped_text`), as invitation texts go: not to numbers on the stop list
-    or SNS's opt-out list, within the same limits (the owner's hourly quota, each number's daily cap),
-    from the invitations' origination identity. The seats stand whatever happens here: a failed check, or a
-    month's text budget that cannot be counted, sends nothing and raises (the queue message comes back, its
-    claims released by the caller); a failed text, or one the budget holds back, is logged."""
-    people = reachable(people)
-    chosen = _texts_allowed(owner, people)
-    if len(chosen) < len(people):
-        log.info("promotion texts not sent: %d of %d over a limit", len(people) - len(chosen), len(people))
-    try:
-        texts = [(person.phone_number, wording(owner, event, links[person.id])) for person in chosen]
-    except Exception:  # noqa: BLE001 - the seats stand; the texts are best effort
-        log.warning("promotion texts not sent: a text could not be written")
-        return
-    _send(texts, chosen, "promotion", raise_uncounted=True)  # the queue message comes back

@@ -22,6 +22,7 @@ from chalicelib.errors import Conflict, NotFound, Throttled
 from chalicelib.ids import new_id
 from chalicelib.messaging import notifications
 from chalicelib.retry import AttemptsSpent, TryAgain, retry
+from chalicelib.services import text_outbox
 from chalicelib.services.event_reads import permitted_view, require_live, role_in
 from chalicelib.services.invitation_texts import reachable, send_invitation_texts
 from chalicelib.services.invitees import guest_count
@@ -177,6 +178,8 @@ def approve(caller, event_id: int, user_id: int) -> None:
     texted = not person.is_active
     links = invite_links.attach_links([invitation]) if texted else {}
     textable = reachable([person]) if texted else []  # before the write: a 503 here changes nothing
+    if texted:
+        text_outbox.plan([invitation])
     try:
         store_links.approve_request(event_id, invitation, settings.invitees_per_event)
     except store.Refused as refused:
@@ -189,7 +192,7 @@ def approve(caller, event_id: int, user_id: int) -> None:
             return
         raise Conflict(NO_ROOM) from None
     if texted:
-        send_invitation_texts(caller, view.event, textable, links)
+        send_invitation_texts(caller, view.event, textable, links, kind=text_outbox.JOIN_APPROVAL)
     else:
         notifications.enqueue(notifications.NEW_INVITE, event_id=event_id, actor_id=caller.id, user_ids=[user_id])
 

@@ -258,6 +258,10 @@ def event_json(view: EventView, caller_id: int, style: str) -> dict:
     for row in rows:
         mine_or_hosting = hosting or row["user_id"] == caller_id
         row["answers"] = questions.shown_answers(asked, held.get(row["user_id"])) if mine_or_hosting else None
+    if hosting:  # what became of each invitation text: hosts only, a guest's rows never carry the key
+        text_states = {inv.user_id: inv.text_status for inv in view.invitations}
+        for row in rows:
+            row["text_status"] = text_states.get(row["user_id"])
     return body
 
 

@@ -45,7 +45,9 @@ def test_list_holds_owned_and_invited_events_by_date(client):
         "waitlist_position": None,
         "replied_by_host": False,
         "answers": {},
+        "text_status": None,  # for the hosts: Bob has the app, no invitation text
     }
+    assert "text_status" not in first["invitations"][0]  # never on a guest's rows
     assert "invitees" not in second
 
 

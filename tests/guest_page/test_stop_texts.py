@@ -34,11 +34,12 @@ def stopped_by_page(client, number: str) -> str:
     return path
 
 
-VARY = ("id", "user_id", "phone_number", "created", "modified")  # differ between any two events or people
+VARY = ("id", "user_id", "phone_number", "created", "modified", "text_status")  # differ between events, people
 
 
 def _without_ids(event: dict) -> dict:
-    """An event's JSON with what differs between any two events set aside (ids, times, the number)."""
+    """An event's JSON with what differs between any two events set aside (ids, times, the number, and what
+    became of its text: ``not_sent`` as for a limit, see test_text_status.py)."""
     invitees = [{k: v for k, v in row.items() if k not in VARY} for row in event["invitees"]]
     return {**{k: v for k, v in event.items() if k not in (*VARY, "invitees")}, "invitees": invitees}
 
@@ -76,6 +77,8 @@ def test_the_owner_cannot_tell_a_stopped_number_from_another(client):
     assert [answer.status_code for answer in answers] == [201, 201]
     assert _without_ids(answers[0].json_body) == _without_ids(answers[1].json_body)
     assert len(texts_to(fresh)) == 1 and len(texts_to(stopped)) == 1  # the fresh one texted, the stopped not
+    # the host sees the stopped number's text as not sent, as any text a limit or the budget kept back
+    assert [row["text_status"] for row in answers[0].json_body["invitees"]] == [None, "not_sent"]
 
     # adding the numbers to an existing event: the same answer again
     edits = []

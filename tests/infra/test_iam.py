@@ -37,6 +37,7 @@ MESSAGE_KINDS = set(HANDLERS)  # every kind the queue's worker handles
 GRANTED_WITHOUT_A_CALL = {"dynamodb:DescribeTable", "dynamodb:TransactWriteItems"}
 TEXTED, WAITING, STOPPER = "+14155550190", "+14155550191", "+14155550192"
 DROPPED = "+14155550196"
+RETRIED = "+14155550178"
 
 
 class StackRun:
@@ -235,6 +236,26 @@ def delete_someone_with_photos_and_an_export(run: StackRun) -> None:
     assert objects() == dict.fromkeys(folders, 0)
 
 
+def text_again_what_sns_throttled(run: StackRun, monkeypatch) -> None:
+    """SNS throttles an invitation text: the API function queues its retry, the worker sends it, once."""
+    from chalicelib.services import text_outbox
+    from tests.utils import sms_faults
+
+    monkeypatch.setattr(text_outbox, "FIRST_RETRY_DELAY", 0)  # visible to the run's next delivery at once
+    owner = login(run.client, "+14155550177", full_name="Tess Throttled")["auth_token"]
+    faults, undo = sms_faults.install()
+    try:
+        faults.throttle(sms_faults.THROTTLED)
+        event = {"title": "Tea", "event_date": "2031-08-01T16:00:00Z", "invite_phone_numbers": [RETRIED]}
+        created = post_json(run.client, "/events", event, owner)
+        assert created.status_code == 201, created.body
+        assert texts_to(RETRIED) == []
+        run.deliver()
+    finally:
+        undo()
+    assert len(texts_to(RETRIED)) == 1  # the worker's retry texted the guest
+
+
 def keep_guests_in_the_loop(run: StackRun, monkeypatch) -> None:
     """Change texts (the burst's due message without its delay), announcements, a nudge, an Android device."""
     from chalicelib.services import guest_texts
@@ -305,6 +326,7 @@ def run_the_stack(run: StackRun, monkeypatch) -> None:
     delete_someone_with_photos_and_an_export(run)
     keep_guests_in_the_loop(run, monkeypatch)
     join_by_link(run)
+    text_again_what_sns_throttled(run, monkeypatch)
     # the hourly schedule before the worker has run the deletion: it is queued again
     monkeypatch.setattr(account_deletion, "STUCK_AFTER", timedelta(0))
     run.schedule()

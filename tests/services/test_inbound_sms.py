@@ -12,6 +12,7 @@ import json
 
 import pytest
 
+from chalicelib.messaging import sms_sender
 from chalicelib.services import inbound_sms, stop_list
 from tests.utils.api import texts_to
 from tests.utils.factories import make_person, phone
@@ -162,5 +163,5 @@ def test_a_message_that_is_not_a_two_way_text_is_ignored(client, message):
 
 def test_sns_down_while_answering_help_raises_so_lambda_retries(aws, fail_aws):
     fail_aws("sns", "Publish", "Throttling")
-    with pytest.raises(Exception, match="Throttling"):
+    with pytest.raises(sms_sender.SnsBusy):
         inbound_sms.handle(json.dumps({"originationNumber": phone(), "messageBody": "HELP"}))
