@@ -296,6 +296,26 @@ def join_by_link(run: StackRun) -> None:
     run.deliver()
 
 
+def bring_a_push_endpoint_back(run: StackRun) -> None:
+    """A phone registered again after SNS disabled its endpoint: the registration enables it."""
+    client, token = run.client, "e6" * 32
+    owner = login(client, "+14155550185")["auth_token"]
+    assert post_json(client, "/notifications/add_ios_device", {"token": token}, owner).status_code == 204
+    disable_push_endpoints()
+    assert post_json(client, "/notifications/add_ios_device", {"token": token}, owner).status_code == 204
+    sns = aws_client("sns")
+    applications = sns.list_platform_applications()["PlatformApplications"]
+    found = [
+        endpoint["Attributes"]
+        for application in applications
+        for endpoint in sns.list_endpoints_by_platform_application(
+            PlatformApplicationArn=application["PlatformApplicationArn"]
+        )["Endpoints"]
+        if endpoint["Attributes"]["Token"] == token
+    ]
+    assert found == [{"Token": token, "Enabled": "true"}]
+
+
 def run_the_stack(run: StackRun, monkeypatch) -> None:
     owner, event_id = run_the_flow(run.client)  # the API's routes as the apps use them; it deletes an account
     promote_a_guest_invited_by_text(run)
@@ -305,6 +325,7 @@ def run_the_stack(run: StackRun, monkeypatch) -> None:
     delete_someone_with_photos_and_an_export(run)
     keep_guests_in_the_loop(run, monkeypatch)
     join_by_link(run)
+    bring_a_push_endpoint_back(run)
     # the hourly schedule before the worker has run the deletion: it is queued again
     monkeypatch.setattr(account_deletion, "STUCK_AFTER", timedelta(0))
     run.schedule()
