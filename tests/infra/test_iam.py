@@ -288,9 +288,10 @@ def join_by_link(run: StackRun) -> None:
     assert post_json(client, "/events/join", {"code": code}, askers[1]).status_code == 200
     form = text_of(page(client, f"/j/{code}"))  # on the web: the page, a pin texted, the join
     newcomer = "+14155550184"
-    pin_page = post_form(client, f"/j/{code}/pin", {"csrf": form_token(form), "phone_number": newcomer})
+    typed = {"phone_number": newcomer, "full_name": "Nell Newcomer"}
+    pin_page = post_form(client, f"/j/{code}/pin", {"csrf": form_token(form), **typed})
     assert pin_page.status_code == 200, text_of(pin_page)
-    fields = {"csrf": form_token(text_of(pin_page)), "phone_number": newcomer}
+    fields = {"csrf": form_token(text_of(pin_page)), **typed}
     fields["pin"] = next(word.rstrip(".") for word in texts_to(newcomer)[-1].split() if word.rstrip(".").isdigit())
     assert post_form(client, f"/j/{code}/verify", fields).status_code == 303
     run.deliver()
