@@ -37,7 +37,7 @@ from chalicelib.models.events import (
 from chalicelib.models.users import User, user_pk
 from chalicelib.parallel import chunks, parallel_map
 from chalicelib.retry import linear, retry
-from chalicelib.store import Refused, owned_events, refusals
+from chalicelib.store import Refused, refusals
 from chalicelib.store.batch import index_keys
 
 TRANSACTION_ITEMS = 100  # DynamoDB's limit of items in one TransactWriteItems
@@ -206,6 +206,8 @@ def save_new_event(event: Event, invitations: list[Invitation], marks: Sequence 
     """META, the owner's record of it (store/owned_events.py) and the first other items in one transaction
     (False on an id clash; InvalidToken when the owner's account was closed meanwhile), the rest 100 a
     transaction side by side: the invitations, then ``marks`` (store.users.invited_marks)."""
+    from chalicelib.store import owned_events  # only creation writes it: off the cold start of the reads
+
     items = [*invitations, *marks]
     first = items[: TRANSACTION_ITEMS - 1 - owned_events.ITEMS_PER_CREATION]
     rest = chunks(items[len(first) :], TRANSACTION_ITEMS)
