@@ -13,6 +13,7 @@ import base64
 import contextlib
 import json
 from datetime import UTC, datetime, timedelta
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -336,7 +337,9 @@ def run_the_stack(run: StackRun, monkeypatch) -> None:
     disable_push_endpoints()  # APNS dropped the tokens: the next pushes make the worker forget them
     guest = {"Authorization": f"Bearer {login(run.client, GUEST)['auth_token']}"}
     export = run.client.http.get("/users/me/export", headers=guest).json_body
-    assert export["status"] == "ready" and export["url"], export  # a presigned URL: the API's right to read it
+    assert export["status"] == "ready" and export["url"], export
+    opened = run.client.http.get(urlsplit(export["url"]).path)  # the link, opened without a bearer token
+    assert opened.status_code == 303, opened.body  # a presigned URL: the API's right to read the file
     changed = post_json(run.client, f"/events/{event_id}", {"venue_name": "The Pier"}, owner, method="PATCH")
     assert changed.status_code == 200, changed.body
     run.deliver()
