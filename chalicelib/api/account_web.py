@@ -113,5 +113,6 @@ def confirm(ctx: RequestContext):
 
     form = _form(ctx)
     if not web_account.redeem(form.get("grant")):
-        return _html(ctx, account_pages.expired_page(), 403)
+        token, problem = web_account.number_form_token(), account_pages.CONFIRM_EXPIRED
+        return _html(ctx, account_pages.number_page(token, problem=problem, again=True), 403)
     return _html(ctx, account_pages.done_page())

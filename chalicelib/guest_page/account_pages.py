@@ -14,6 +14,7 @@ from chalicelib.guest_page.pages import document
 EXPIRED = "This page was open for too long. Please try again."
 # The pin form's token was too old: the number form comes back holding the number, for a new pin.
 PIN_FORM_EXPIRED = "This page was open for too long, so the pin was not checked. Ask for a new pin below."
+CONFIRM_EXPIRED = "This page was open for too long, so nothing was deleted. Ask for a new pin below."
 # Where the number form posts, relative to the page it is shown on: the first step's page (/account/delete) or
 # a page shown at a form's own address (/account/delete/pin, /account/delete/verify).
 FIRST_PAGE_ACTION, AGAIN_ACTION = "delete/pin", "pin"

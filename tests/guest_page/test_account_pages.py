@@ -63,3 +63,21 @@ def test_a_stale_pin_form_gives_the_number_form_back_for_a_new_pin(client, overr
     where, again = submit(client, where, stale, "phone_number", {})
     assert where == "/account/delete/pin" and again.status_code == 200 and "Enter your pin" in text_of(again)
     assert len(texts_to(NUMBER)) == texted + 2
+
+
+def test_a_stale_confirm_page_gives_the_number_form_back_and_deletes_nothing(client, monkeypatch):
+    from chalicelib.services import web_account
+
+    me = login(client, NUMBER, full_name="Dana Gone")
+    opened = page(client, "/account/delete")
+    where, pin_page = submit(client, "/account/delete", opened, "phone_number", {"phone_number": NUMBER})
+    where, confirm = submit(client, where, pin_page, "pin", {"pin": last_pin(NUMBER)})
+    monkeypatch.setattr(web_account, "GRANT_SECONDS", -61)  # the confirm page was left open past its lifetime
+    where, stale = submit(client, where, confirm, "grant", {})
+    assert where == "/account/delete/confirm" and stale.status_code == 403
+    html = text_of(stale)
+    assert "This page was open for too long, so nothing was deleted. Ask for a new pin below." in html
+    monkeypatch.undo()
+    where, again = submit(client, where, stale, "phone_number", {"phone_number": NUMBER})
+    assert where == "/account/delete/pin" and again.status_code == 200 and "Enter your pin" in text_of(again)
+    assert client.http.get("/users/me", headers={"Authorization": f"Bearer {me['auth_token']}"}).status_code == 200

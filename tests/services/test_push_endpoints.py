@@ -88,3 +88,15 @@ def test_a_registration_of_a_live_endpoint_only_reads_it(client):
     aws.sns().meta.events.register("before-call.sns.*", lambda model, **_: calls.append(model.name))
     assert _register(client, guest) == 204
     assert calls == ["GetEndpointAttributes"]
+
+
+def test_a_throttled_endpoint_read_is_503_and_the_device_stays_as_it_was(client, fail_aws):
+    guest = make_person("Gil")
+    assert _register(client, guest) == 204
+    arn = _stored_endpoint(guest)
+    _disable(arn)
+    fail_aws("sns", "GetEndpointAttributes", "Throttling")
+    response = post_json(client, "/notifications/add_ios_device", {"token": TOKEN}, guest.token)
+    assert response.status_code == 503 and "Retry-After" in response.headers
+    fail_aws("sns", "GetEndpointAttributes", "")  # SNS is back
+    assert _stored_endpoint(guest) == arn and _attributes(arn)["Enabled"] == "false"
