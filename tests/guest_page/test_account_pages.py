@@ -3,19 +3,11 @@ where it is shown, and a stale form gives a fresh one holding the number."""
 
 from __future__ import annotations
 
-from chalicelib.config import get_settings
 from tests.utils.api import last_pin, login, texts_to
-from tests.utils.page_forms import field_tag, submit
+from tests.utils.page_forms import field_tag, forms_go_stale, submit
 from tests.utils.web import page, text_of
 
 NUMBER = "+14155550871"
-
-
-def _forms_go_stale(override_settings):
-    """Every form token older than its lifetime from now on (as after leaving the page open); returns the undo."""
-    lifetime = get_settings().web_form_ttl_seconds
-    override_settings(web_form_ttl_seconds=-61)
-    return lambda: override_settings(web_form_ttl_seconds=lifetime)
 
 
 def test_a_refused_number_then_a_corrected_one_reaches_the_pin_and_the_deletion(client):
@@ -37,7 +29,7 @@ def test_a_refused_number_then_a_corrected_one_reaches_the_pin_and_the_deletion(
 
 def test_a_stale_number_form_gives_a_fresh_one_holding_the_number(client, override_settings):
     opened = page(client, "/account/delete")
-    fresh_again = _forms_go_stale(override_settings)
+    fresh_again = forms_go_stale(override_settings)
     where, stale = submit(client, "/account/delete", opened, "phone_number", {"phone_number": NUMBER})
     assert stale.status_code == 403
     html = text_of(stale)
@@ -53,7 +45,7 @@ def test_a_stale_pin_form_gives_the_number_form_back_for_a_new_pin(client, overr
     texted = len(texts_to(NUMBER))
     opened = page(client, "/account/delete")
     where, pin_page = submit(client, "/account/delete", opened, "phone_number", {"phone_number": NUMBER})
-    fresh_again = _forms_go_stale(override_settings)
+    fresh_again = forms_go_stale(override_settings)
     where, stale = submit(client, where, pin_page, "pin", {"pin": last_pin(NUMBER)})
     assert where == "/account/delete/verify" and stale.status_code == 403
     html = text_of(stale)

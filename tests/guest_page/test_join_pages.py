@@ -6,22 +6,14 @@ from __future__ import annotations
 
 import pytest
 
-from chalicelib.config import get_settings
 from chalicelib.services import events
 from tests.utils.api import body, get, last_pin, post_json, texts_to
 from tests.utils.factories import future, make_event, make_person
-from tests.utils.page_forms import field_tag, submit
+from tests.utils.page_forms import field_tag, forms_go_stale, submit
 from tests.utils.web import page, text_of
 
 NEWCOMER = "+14155550861"
 NAME = "נועה כהן-לוי"
-
-
-def _forms_go_stale(override_settings):
-    """Every form token older than its lifetime from now on (as after leaving the page open); returns the undo."""
-    lifetime = get_settings().web_form_ttl_seconds
-    override_settings(web_form_ttl_seconds=-61)
-    return lambda: override_settings(web_form_ttl_seconds=lifetime)
 
 
 def _code(client, join_mode: str = "open"):
@@ -82,7 +74,7 @@ def test_the_hosts_see_the_name_the_person_gave(client):
 def test_a_stale_number_form_gives_a_fresh_one_holding_what_was_typed(client, override_settings):
     _, _, code = _code(client)
     opened = page(client, f"/j/{code}")
-    fresh_again = _forms_go_stale(override_settings)
+    fresh_again = forms_go_stale(override_settings)
     where, stale = submit(client, f"/j/{code}", opened, "phone_number", {"full_name": NAME, "phone_number": NEWCOMER})
     assert stale.status_code == 403
     html = text_of(stale)
@@ -99,7 +91,7 @@ def test_a_stale_pin_form_gives_the_number_form_back_for_a_new_pin(client, overr
     where, pin_page = submit(
         client, f"/j/{code}", opened, "phone_number", {"full_name": NAME, "phone_number": NEWCOMER}
     )
-    fresh_again = _forms_go_stale(override_settings)
+    fresh_again = forms_go_stale(override_settings)
     where, stale = submit(client, where, pin_page, "pin", {"pin": last_pin(NEWCOMER)})
     assert where == f"/j/{code}/verify" and stale.status_code == 403
     html = text_of(stale)

@@ -43,7 +43,8 @@ def _environment() -> dict[str, str]:
     return env
 
 
-def _package(tmp_path, settings: dict, env: dict | None = None) -> subprocess.CompletedProcess:
+def package_stage(tmp_path, settings: dict, env: dict | None = None) -> subprocess.CompletedProcess:
+    """`chalice_cli.py --settings <a stage file of settings> package` of prod with the pipeline's merge template."""
     pipeline = load("pipeline")
     stages = json.loads((ROOT / "infra" / "stages.json").read_text())
     (tmp_path / "settings.json").write_text(json.dumps({"environment_variables": settings}))
@@ -62,11 +63,11 @@ def _package(tmp_path, settings: dict, env: dict | None = None) -> subprocess.Co
 
 
 def test_packaging_refuses_placeholders_and_a_pin_key_in_the_environment(tmp_path):
-    result = _package(tmp_path, {**STACK_SETTINGS, "AVATAR_BUCKET": "<stack output AvatarBucketName>"})
+    result = package_stage(tmp_path, {**STACK_SETTINGS, "AVATAR_BUCKET": "<stack output AvatarBucketName>"})
     assert result.returncode == 1 and "AVATAR_BUCKET is still a placeholder" in result.stderr
-    result = _package(tmp_path, {**STACK_SETTINGS, "PIN_SECRET": "x" * 64})
+    result = package_stage(tmp_path, {**STACK_SETTINGS, "PIN_SECRET": "x" * 64})
     assert result.returncode == 1 and "PIN_SECRET must not be in the environment" in result.stderr
-    result = _package(tmp_path, {k: v for k, v in STACK_SETTINGS.items() if k != "NOTIFICATIONS_QUEUE_URL"})
+    result = package_stage(tmp_path, {k: v for k, v in STACK_SETTINGS.items() if k != "NOTIFICATIONS_QUEUE_URL"})
     assert result.returncode == 1 and "NOTIFICATIONS_QUEUE_URL is not set" in result.stderr
     assert not (tmp_path / "out").exists()
 
@@ -78,7 +79,7 @@ def test_chalice_package_for_prod(tmp_path):
     out = tmp_path / "out"
     # GIVEN the prod stage with its stack's settings, in an account with what the stage needs, WHEN it is packaged
     with emulated_account() as (env, _, _):
-        result = _package(tmp_path, COMPLETE, env)
+        result = package_stage(tmp_path, COMPLETE, env)
     assert result.returncode == 0, result.stdout + result.stderr
 
     # THEN the deployment zip is under 25 MB and holds the app and its dependencies

@@ -15,6 +15,7 @@ import pytest
 
 from tests.infra.scripts import load
 from tests.infra.stage_account import COMPLETE, KEY, PIN_PARAMETER, STAGE, STOP_LIST_PARAMETER, emulated_account
+from tests.infra.test_package import package_stage
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -24,16 +25,6 @@ def account():
     """An emulated account with everything the stage needs: (process environment, its SSM and SNS clients)."""
     with emulated_account() as found:
         yield found
-
-
-def _package(tmp_path, env: dict, settings: dict) -> subprocess.CompletedProcess:
-    pipeline = load("pipeline")
-    stages = json.loads((ROOT / "infra" / "stages.json").read_text())
-    (tmp_path / "stage.json").write_text(json.dumps({"environment_variables": settings}))
-    (tmp_path / "merge.json").write_text(json.dumps(pipeline.merge_template(STAGE, stages[STAGE])))
-    command = [sys.executable, str(ROOT / "scripts" / "chalice_cli.py"), "--settings", str(tmp_path / "stage.json")]
-    command += ["package", "--stage", STAGE, "--merge-template", str(tmp_path / "merge.json"), str(tmp_path / "out")]
-    return subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
 
 
 def _without(name: str) -> dict:
@@ -71,7 +62,7 @@ def _without(name: str) -> dict:
 def test_the_pipelines_packaging_refuses_a_stage_that_lacks_something_and_says_what(tmp_path, account, change, message):
     env, ssm, sns = account
     settings = change(None, ssm, sns)
-    result = _package(tmp_path, env, settings)
+    result = package_stage(tmp_path, settings, env)
     assert result.returncode == 1, result.stdout + result.stderr
     assert f"stage {STAGE} is not deployable" in result.stderr and message in result.stderr, result.stderr
     assert not (tmp_path / "out").exists()

@@ -33,3 +33,12 @@ def field_tag(page_html: str, name: str) -> str:
     found = re.search(rf'<input type="text" id="{name}"[^>]*>', page_html)
     assert found, page_html
     return found[0]
+
+
+def forms_go_stale(override_settings):
+    """Every form token older than its lifetime from now on (as after leaving the page open); returns the undo."""
+    from chalicelib.config import get_settings
+
+    lifetime = get_settings().web_form_ttl_seconds
+    override_settings(web_form_ttl_seconds=-61)
+    return lambda: override_settings(web_form_ttl_seconds=lifetime)
