@@ -366,9 +366,14 @@ def is_placeholder(value) -> bool:
 
 
 def stage_problems(stage: str, stage_config: dict) -> list[str]:
-    """What stops a deployable stage: missing or placeholder settings, a pin key in the environment."""
+    """What stops a deployable stage: missing or placeholder settings (the stack's, and the texting guards of
+    scripts/stage_needs.py), a pin key in the environment."""
+    import stage_needs
+
     env = stage_config.get("environment_variables", {})
     found = [f"{name} is not set (run `make deploy STAGE={stage}`)" for name in REQUIRED_SETTINGS if not env.get(name)]
+    named_above = tuple(f"{name} " for name in REQUIRED_SETTINGS)
+    found += [problem for problem in stage_needs.settings_problems(env) if not problem.startswith(named_above)]
     found += [f"{name} is still a placeholder: {value}" for name, value in env.items() if is_placeholder(value)]
     found += [
         f"{name} must not be in the environment (the key is read from SSM)"
@@ -382,6 +387,20 @@ def stage_problems(stage: str, stage_config: dict) -> list[str]:
     if env.get("STAGE") and env["STAGE"] != stage:
         found.append(f"STAGE is {env['STAGE']!r}, not {stage!r}")
     return found
+
+
+def aws_needs_problems(stage: str, stage_config: dict, stage_settings: dict) -> list[str]:
+    """scripts/stage_needs.py's list checked in AWS with the caller's credentials, as ``make deploy`` checks it."""
+    import boto3
+    import stage_needs
+    from botocore.exceptions import BotoCoreError, ClientError
+
+    env = stage_config.get("environment_variables", {})
+    try:
+        return stage_needs.stage_problems(boto3.session.Session(), stage, env, stage_settings)
+    except (BotoCoreError, ClientError) as error:
+        return [f"could not check the stage's keys and spend limit in AWS ({error}): package with the credentials "
+                "of the account the stage deploys to (docs/deploy.md)"]  # fmt: skip
 
 
 def merged_config(config: dict, stage: str | None, settings: dict | None) -> dict:
@@ -471,6 +490,8 @@ def _install_settings(argv: list[str], settings_file: str | None) -> None:
             config = with_architecture(config, stage, stages[stage])
         if command in ("deploy", "package") and stage in DEPLOYED_STAGES:
             problems = stage_problems(stage, config["stages"].get(stage, {}))
+            if not problems:  # then what only AWS knows: the keys in SSM, SNS's spend limit
+                problems = aws_needs_problems(stage, config["stages"][stage], stages.get(stage, {}))
             if problems:
                 raise DeployRefused(f"stage {stage} is not deployable:\n  " + "\n  ".join(problems))
         return config

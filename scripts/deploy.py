@@ -48,6 +48,7 @@ sys.path.insert(0, str(ROOT))
 import gateway  # noqa: E402
 import pipeline  # noqa: E402
 import stage_config  # noqa: E402
+import stage_needs  # noqa: E402
 from chalice_cli import is_placeholder  # noqa: E402
 
 STAGES_FILE = ROOT / "infra" / "stages.json"
@@ -100,33 +101,22 @@ def stage_settings(stage: str) -> dict:
     return settings
 
 
-# The stage's texting guards (docs/deploy.md, "Sizing the text budget"): each is required in a deployed stage.
-COUNTRY_LIST = re.compile(r"[A-Z]{2}(,[A-Z]{2})*")
+# The stage's texting guards (docs/deploy.md, "Sizing the text budget"): each is required in a deployed stage. The
+# countries, maximum price and monthly budget are scripts/stage_needs.py's (the pipeline's packaging checks them too).
 MIN_SUCCESS_SAMPLING = 10  # percent of delivered texts SNS logs, at least (every failed one is logged)
-
-
-def _positive(settings: dict, key: str, kind: type) -> float:
-    value = settings.get(key)
-    try:
-        number = kind(value)
-    except (TypeError, ValueError):
-        number = 0
-    if isinstance(value, bool) or number <= 0:
-        raise Stop(f"{key} {value!r}: a positive {kind.__name__} is required in every deployed stage (docs/deploy.md)")
-    return number
 
 
 def check_texting_settings(settings: dict) -> None:
     """Refuse a stage that could text anywhere, at any price, or without a budget."""
-    countries = str(settings.get("sms_countries") or "").replace(" ", "")
-    if not COUNTRY_LIST.fullmatch(countries):
-        raise Stop(
-            f"sms_countries {settings.get('sms_countries')!r}: the ISO 3166 codes of the countries the stage may "
-            'text, comma-separated (e.g. "US,CA"), are required in every deployed stage (docs/deploy.md)'
-        )
-    _positive(settings, "sms_max_price_usd", float)
-    _positive(settings, "sms_monthly_segments", int)
-    _positive(settings, "sms_segment_cost_usd", float)
+    for setting in stage_needs.SETTINGS:
+        problem = setting.problem(settings.get(setting.stage_key))
+        if problem:
+            raise Stop(f"{setting.stage_key} {settings.get(setting.stage_key)!r}: {problem} in every deployed stage "
+                       "(docs/deploy.md)")  # fmt: skip
+    cost = settings.get("sms_segment_cost_usd")
+    problem = stage_needs.positive(float)(cost)
+    if problem:
+        raise Stop(f"sms_segment_cost_usd {cost!r}: {problem} in every deployed stage (docs/deploy.md)")
     sampling = settings.get("sms_delivery_success_sampling_percent", MIN_SUCCESS_SAMPLING)
     if not isinstance(sampling, int) or not MIN_SUCCESS_SAMPLING <= sampling <= 100:
         raise Stop(f"sms_delivery_success_sampling_percent {sampling!r}: from {MIN_SUCCESS_SAMPLING} to 100")
@@ -134,7 +124,7 @@ def check_texting_settings(settings: dict) -> None:
 
 def budget_cost_usd(settings: dict) -> float:
     """What the stage's monthly text budget costs when all of it is sent."""
-    return int(settings["sms_monthly_segments"]) * float(settings["sms_segment_cost_usd"])
+    return stage_needs.budget_cost_usd(settings["sms_monthly_segments"], settings["sms_segment_cost_usd"])
 
 
 def _walk(value, path: str = ""):
@@ -150,56 +140,29 @@ def chalice_stage(stage: str) -> dict:
 
 
 def check_pin_key(session, stage: str) -> None:
-    from chalicelib.pinkey import unusable
-
-    name = chalice_stage(stage)["environment_variables"]["PIN_KEY_PARAMETER"]
-    ssm = session.client("ssm")
-    try:
-        value = ssm.get_parameter(Name=name, WithDecryption=True)["Parameter"]
-    except ssm.exceptions.ParameterNotFound:
-        raise Stop(
-            f"no SSM parameter {name}: aws ssm put-parameter --name {name} --type SecureString "
-            '--value "$(openssl rand -hex 32)"'
-        ) from None
-    if value["Type"] != "SecureString":
-        raise Stop(f"SSM parameter {name} is a {value['Type']}, not a SecureString")
-    problem = unusable(value["Value"])
-    if problem:
-        raise Stop(f"SSM parameter {name} {problem}: put a random key (openssl rand -hex 32)")
+    env = chalice_stage(stage)["environment_variables"]
+    problems = stage_needs.key_problems(session.client("ssm"), env, stage, ("PIN_KEY_PARAMETER",))
+    if problems:
+        raise Stop(problems[0])
 
 
 def ensure_stop_list_key(session, stage: str) -> None:
-    """The stop list's own key (STOP_LIST_KEY_PARAMETER), made once: as the key the list had when it was derived
-    from the pin key, so the numbers already on it stay on it. From then on rotating the pin key leaves it."""
-    from chalicelib.pinkey import STOP_LIST_KEY_FORMAT, derived_stop_list_key
-
+    """The stop list's own key (STOP_LIST_KEY_PARAMETER), made once from the pin key (scripts/stage_needs.py)."""
     env = chalice_stage(stage)["environment_variables"]
-    name = env["STOP_LIST_KEY_PARAMETER"]
-    ssm = session.client("ssm")
-    try:
-        value = ssm.get_parameter(Name=name, WithDecryption=True)["Parameter"]
-    except ssm.exceptions.ParameterNotFound:
-        pin = ssm.get_parameter(Name=env["PIN_KEY_PARAMETER"], WithDecryption=True)["Parameter"]["Value"]
-        key = derived_stop_list_key(pin.encode()).hex()
-        ssm.put_parameter(Name=name, Type="SecureString", Value=key, Overwrite=False)
-        say(f"stop list key {name} created (the stop list no longer depends on the pin key)")
-        return
-    if value["Type"] != "SecureString" or not STOP_LIST_KEY_FORMAT.fullmatch(value["Value"].strip()):
-        raise Stop(f"SSM parameter {name} must be a SecureString of 64 hex digits; never change it once made")
+    if stage_needs.ensure_stop_list_key(session.client("ssm"), env):
+        say(f"stop list key {env['STOP_LIST_KEY_PARAMETER']} created (the stop list no longer depends on the pin key)")
+    problems = stage_needs.key_problems(session.client("ssm"), env, stage, ("STOP_LIST_KEY_PARAMETER",))
+    if problems:
+        raise Stop(problems[0])
 
 
 def check_spend_limit(session, settings: dict) -> None:
-    """SNS's account-wide MonthlySpendLimit must be above the budget's cost, so that the service (which keeps
-    pins going after invitations stop) decides what stops first, not SNS (which stops every text)."""
-    attributes = session.client("sns").get_sms_attributes(attributes=["MonthlySpendLimit"])["attributes"]
-    limit = float(attributes.get("MonthlySpendLimit") or 0)
-    cost = budget_cost_usd(settings)
-    if limit <= cost:
-        raise Stop(
-            f"SNS MonthlySpendLimit is {limit:g} USD, not above the text budget's cost of {cost:.2f} USD "
-            f"(sms_monthly_segments x sms_segment_cost_usd): aws sns set-sms-attributes --attributes "
-            f'MonthlySpendLimit={int(cost * 1.25) + 1} (docs/deploy.md, "Sizing the text budget")'
-        )
+    """SNS's account-wide MonthlySpendLimit above the budget's cost (scripts/stage_needs.py)."""
+    problem = stage_needs.spend_limit_problem(
+        session.client("sns"), settings["sms_monthly_segments"], settings["sms_segment_cost_usd"]
+    )
+    if problem:
+        raise Stop(problem)
 
 
 def apns_platform_application(session, stage: str) -> str:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from chalice import Response
+
 from chalicelib.api.blueprint import ApiBlueprint
 from chalicelib.api.request import NO_BODY, RequestContext
 from chalicelib.api.responses import HandlerResult
@@ -22,4 +24,14 @@ def request_export(ctx: RequestContext):
 def export_status(ctx: RequestContext):
     from chalicelib.services import data_export  # the export job and S3: off the API's cold start
 
-    return data_export.export_status(ctx.user)
+    return data_export.export_status(ctx.user, link_base=ctx.absolute_url())
+
+
+@blueprint.route("/users/me/export/{token}", ["GET"], auth=False, body=NO_BODY)
+def download_export(ctx: RequestContext):
+    """The link of a ready export: a 303 to a fresh S3 URL of the file (the token in the path is the credential)."""
+    from chalicelib.services import export_links  # the export's link and S3: off the API's cold start
+
+    location = export_links.download_url(ctx.params.get("token") or "")
+    headers = {"Location": location, "Cache-Control": "no-store", "Referrer-Policy": "no-referrer"}
+    return Response(body="", status_code=303, headers=headers)

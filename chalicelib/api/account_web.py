@@ -69,17 +69,19 @@ def send_pin(ctx: RequestContext):
     from chalicelib.services import web_account  # the web deletion flow and pin key: off the API's cold start
 
     form = _form(ctx)
-    token = web_account.number_form_token()
+    token, typed = web_account.number_form_token(), form.get("phone_number", "")
+    # shown again here, at /account/delete/pin: the form posts to "pin", not the first page's "delete/pin"
     if not web_account.number_form_valid(form.get("csrf")):
-        return _html(ctx, account_pages.number_page(token, problem=account_pages.EXPIRED), 403)
+        expired = account_pages.number_page(token, number=typed, problem=account_pages.EXPIRED, again=True)
+        return _html(ctx, expired, 403)
     number, error = _number(form)
     if error:
-        return _html(ctx, account_pages.number_page(token, number=form.get("phone_number", ""), error=error), 400)
+        return _html(ctx, account_pages.number_page(token, number=typed, error=error, again=True), 400)
     try:
         web_account.send_pin(number, ctx.source_ip)
     except ValidationError as refused:  # an opted-out number, say
         message = next(iter(body_of(refused).values()))[0]
-        return _html(ctx, account_pages.number_page(token, number=number, error=message), 400)
+        return _html(ctx, account_pages.number_page(token, number=number, error=message, again=True), 400)
     return _html(ctx, account_pages.pin_page(web_account.pin_form_token(number), number))
 
 
@@ -91,7 +93,9 @@ def verify(ctx: RequestContext):
     form = _form(ctx)
     number, error = _number(form)
     if error or not web_account.pin_form_valid(number, form.get("csrf")):
-        return _html(ctx, account_pages.expired_page(), 403)
+        problem, token = account_pages.PIN_FORM_EXPIRED, web_account.number_form_token()
+        typed = form.get("phone_number", "")
+        return _html(ctx, account_pages.number_page(token, number=typed, problem=problem, again=True), 403)
     try:
         grant = web_account.grant_for(number, (form.get("pin") or "").strip()[:32], ctx.source_ip)
     except ValidationError as refused:
@@ -109,5 +113,6 @@ def confirm(ctx: RequestContext):
 
     form = _form(ctx)
     if not web_account.redeem(form.get("grant")):
-        return _html(ctx, account_pages.expired_page(), 403)
+        token, problem = web_account.number_form_token(), account_pages.CONFIRM_EXPIRED
+        return _html(ctx, account_pages.number_page(token, problem=problem, again=True), 403)
     return _html(ctx, account_pages.done_page())

@@ -30,10 +30,10 @@ STOPPED = (
     "Done: this number gets no more invitation texts from {service}, from anyone. "
     "You can still answer here, and invitations still reach you in the app."
 )
-# A form token that is missing, spoiled or too old: what the page says, whatever the cause.
-EXPIRED_FORM = (
-    "The security code of this form is missing, out of date or from another page. Reload the page and try again."
-)
+# A form token that is missing, spoiled or too old: what the page says, whatever the cause. It shows a fresh form
+# (with a fresh token) holding what was entered, so pressing the button again sends it.
+EXPIRED_FORM = "This form was open too long, so your answer was not sent. It is filled in below: send it again."
+EXPIRED_SWITCH = "This form was open too long, so nothing changed. Press the button again."
 STARTED = "Done: invitation texts to this number are back on."
 CHOOSE = "Choose Accept or Decline."
 CHOOSE_GUESTS = "Choose how many people you bring from the list."
@@ -135,45 +135,60 @@ def event_page(ctx: RequestContext):
 
 @blueprint.route("/i/{code}/rsvp", ["POST"], auth=False, body=FORM_BODY, error_page=error_page)
 def answer(ctx: RequestContext):
-    from chalicelib.guest_page import pages  # the HTML pages: off the API's cold start
+    from chalicelib.guest_page import answer_form, pages  # the HTML pages: off the API's cold start
     from chalicelib.services import guest_answers  # the guest page's use cases: off the API's cold start
 
     if not posted_from_the_page(ctx.request.headers):
         raise PermissionDenied()
     page = guest_answers.open_link(_code(ctx), ctx.source_ip, host=False)  # an answer needs no host's name
     form = ctx.body or {}
+    entered = answer_form.entered_from(form)
 
-    def again(status: int, **shown) -> Response:
+    def again(status: int, problem: str | None = None, errors: dict | None = None) -> Response:
         shown_page = guest_answers.with_host(page)
         token = guest_answers.form_token(shown_page)
-        html = pages.event_page(shown_page, page_url=_page_url(ctx), now=utcnow(), token=token, at_action=True, **shown)
+        entered.errors = errors or {}
+        html = pages.event_page(
+            shown_page, page_url=_page_url(ctx), now=utcnow(), token=token, at_action=True, problem=problem,
+            entered=entered,
+        )  # fmt: skip
         return _html(ctx, html, status)
 
     if not guest_answers.form_token_valid(page, form.get("csrf")):
-        return again(403, problem=EXPIRED_FORM, message=form.get("message", ""))
+        return again(403, problem=EXPIRED_FORM)
     if form.get("answer") not in ANSWERS:
-        return again(400, problem=CHOOSE, message=form.get("message", ""))
+        return again(400, problem=CHOOSE)
     fields = Fields({"message": form.get("message", "")})
     message = fields.string("message", max_length=60)
     if fields.errors:
-        return again(400, message=form.get("message", ""), message_error=fields.errors["message"][0])
+        return again(400, errors={answer_form.MESSAGE_FIELD: fields.errors["message"][0]})
     extra_guests = _extra_guests(form.get("extra_guests"))
     if extra_guests is False:
-        return again(400, problem=CHOOSE_GUESTS, message=form.get("message", ""))
-    prefix = pages.ANSWER_FIELD
-    answers = {key[len(prefix) :]: value for key, value in form.items() if key.startswith(prefix)}
+        return again(400, problem=CHOOSE_GUESTS, errors={answer_form.EXTRA_GUESTS_FIELD: CHOOSE_GUESTS})
     try:
         guest_answers.answer(
-            page, accept=ANSWERS[form["answer"]], message=message or "", extra_guests=extra_guests, answers=answers
-        )
+            page, accept=ANSWERS[form["answer"]], message=message or "", extra_guests=extra_guests,
+            answers=entered.answers,
+        )  # fmt: skip
     except ValidationError as invalid:
-        problem = ANSWER_QUESTIONS if "answers" in invalid.errors else CHOOSE_GUESTS
-        return again(400, problem=problem, message=form.get("message", ""))
+        return again(400, *_refused_fields(invalid))
     except Conflict as refused:
         page = guest_answers.open_link(_code(ctx), ctx.source_ip, counted=False)  # show what changed
         return again(409, problem=body_of(refused).get("detail"))
     location = f"../{page.code}?answered=1"  # /i/<code>/rsvp -> /i/<code>, under any stage path
     return Response(body="", status_code=303, headers=_headers(pages.HTML, Location=location))
+
+
+def _refused_fields(invalid: ValidationError) -> tuple[str, dict[str, str]]:
+    """The page's sentence for a refused answer, and each refused field's message by its name on the form."""
+    from chalicelib.guest_page import answer_form  # the HTML pages: off the API's cold start
+
+    answers = invalid.errors.get("answers")
+    if answers:
+        by_question = answers if isinstance(answers, dict) else {}
+        fields = {answer_form.question_field(key): messages[0] for key, messages in by_question.items()}
+        return ANSWER_QUESTIONS, fields
+    return CHOOSE_GUESTS, {answer_form.EXTRA_GUESTS_FIELD: CHOOSE_GUESTS}
 
 
 @blueprint.route("/i/{code}/stop", ["POST"], auth=False, body=FORM_BODY, error_page=error_page)
@@ -204,7 +219,7 @@ def _switch_texts(ctx: RequestContext, switch, *, shown: str):
         shown_page = guest_answers.with_host(page)
         token = guest_answers.form_token(shown_page)
         html = pages.event_page(
-            shown_page, page_url=_page_url(ctx), now=utcnow(), token=token, problem=EXPIRED_FORM, at_action=True
+            shown_page, page_url=_page_url(ctx), now=utcnow(), token=token, problem=EXPIRED_SWITCH, at_action=True
         )
         return _html(ctx, html, 403)
     switch(page)

@@ -16,6 +16,7 @@ from chalicelib.api.error_responses import body_of
 from chalicelib.api.guest_page import _html, error_page, posted_from_the_page
 from chalicelib.api.request import FORM_BODY, NO_BODY, RequestContext
 from chalicelib.errors import PermissionDenied, ValidationError
+from chalicelib.validation import Fields
 
 # The pages and the join flow: imported inside the handlers, so a cold start of the API skips them.
 
@@ -58,18 +59,27 @@ def send_pin(ctx: RequestContext):
     form = _form(ctx)
     page = web_join.open_page(code, ctx.source_ip)
     token, url = web_join.number_form_token(code), _page_url(ctx)
+    typed = {"number": form.get("phone_number", ""), "name": form.get("full_name", "")}
     if not web_join.number_form_valid(code, form.get("csrf")):
-        return _html(ctx, join_pages.event_page(page, token, url, problem=join_pages.EXPIRED), 403)
+        return _html(ctx, join_pages.event_page(page, token, url, problem=join_pages.EXPIRED, again=True, **typed), 403)
     number, error = _number(form)
-    if not error:
+    name, name_error = _name(form)
+    if not error and not name_error:
         try:
             web_join.send_pin(code, number, ctx.source_ip)
         except ValidationError as refused:  # an opted-out number, say
             error = next(iter(body_of(refused).values()))[0]
-    if error:
-        shown = number or form.get("phone_number", "")
-        return _html(ctx, join_pages.event_page(page, token, url, number=shown, error=error), 400)
-    return _html(ctx, join_pages.pin_page(web_join.pin_form_token(code, number), number))
+    if error or name_error:
+        shown = join_pages.event_page(page, token, url, error=error, name_error=name_error, again=True, **typed)
+        return _html(ctx, shown, 400)
+    return _html(ctx, join_pages.pin_page(web_join.pin_form_token(code, number), number, name))
+
+
+def _name(form: dict) -> tuple[str | None, str | None]:
+    """The person's name, validated as ``full_name`` is everywhere, or the message saying what is wrong."""
+    fields = Fields({"full_name": form.get("full_name", "")})
+    name = fields.person_name("full_name", required=True, min_length=2, max_length=256)
+    return name, (fields.errors.get("full_name") or [None])[0]
 
 
 @blueprint.route("/j/{code}/verify", ["POST"], auth=False, body=FORM_BODY, error_page=error_page)
@@ -80,13 +90,19 @@ def verify(ctx: RequestContext):
     code = _code(ctx)
     form = _form(ctx)
     number, error = _number(form)
-    if error or not web_join.pin_form_valid(code, number, form.get("csrf")):
-        return _html(ctx, join_pages.expired_page(), 403)
+    name, name_error = _name(form)
+    if error or name_error or not web_join.pin_form_valid(code, number, form.get("csrf")):
+        page = web_join.open_page(code, ctx.source_ip)
+        typed = {"number": form.get("phone_number", ""), "name": form.get("full_name", "")}
+        token, problem = web_join.number_form_token(code), join_pages.PIN_FORM_EXPIRED
+        return _html(ctx, join_pages.event_page(page, token, _page_url(ctx), problem=problem, again=True, **typed), 403)
+    pin = (form.get("pin") or "").strip()[:32]
     try:
-        page_code = web_join.join_with_pin(code, number, (form.get("pin") or "").strip()[:32], ctx.source_ip)
+        page_code = web_join.join_with_pin(code, number, pin, ctx.source_ip, full_name=name)
     except ValidationError as refused:
         message = body_of(refused).get("pin", ["Invalid pin."])[0]
-        return _html(ctx, join_pages.pin_page(web_join.pin_form_token(code, number), number, error=message), 400)
+        shown = join_pages.pin_page(web_join.pin_form_token(code, number), number, name, error=message)
+        return _html(ctx, shown, 400)
     if page_code is None:
         return _html(ctx, join_pages.requested_page())
     if page_code == web_join.JOINED_WITHOUT_PAGE:  # saved, but no page link just now: say so, never a 503

@@ -12,6 +12,12 @@ from chalicelib.config import get_settings
 from chalicelib.guest_page.pages import document
 
 EXPIRED = "This page was open for too long. Please try again."
+# The pin form's token was too old: the number form comes back holding the number, for a new pin.
+PIN_FORM_EXPIRED = "This page was open for too long, so the pin was not checked. Ask for a new pin below."
+CONFIRM_EXPIRED = "This page was open for too long, so nothing was deleted. Ask for a new pin below."
+# Where the number form posts, relative to the page it is shown on: the first step's page (/account/delete) or
+# a page shown at a form's own address (/account/delete/pin, /account/delete/verify).
+FIRST_PAGE_ACTION, AGAIN_ACTION = "delete/pin", "pin"
 
 
 def _title(heading: str) -> str:
@@ -34,7 +40,10 @@ def _field(name: str, label: str, hint: str, value: str, error: str | None, **at
 {error_line}"""
 
 
-def number_page(token: str, *, number: str = "", error: str | None = None, problem: str | None = None) -> str:
+def number_page(
+    token: str, *, number: str = "", error: str | None = None, problem: str | None = None, again: bool = False
+) -> str:
+    """The first step's form; ``again``: shown at a form's own address after a refusal, so it posts to ``pin``."""
     service = get_settings().service_name
     field = _field(
         "phone_number",
@@ -49,7 +58,7 @@ def number_page(token: str, *, number: str = "", error: str | None = None, probl
     body = f"""<h1>Delete your {escape(service)} account</h1>
 {_problem(problem)}<p>This deletes your profile, your events (their guests are told they are cancelled), your
 answers and messages in other people's events, your favorites and your photos. It cannot be undone.</p>
-<form method="post" action="delete/pin">
+<form method="post" action="{AGAIN_ACTION if again else FIRST_PAGE_ACTION}">
 <input type="hidden" name="csrf" value="{escape(token)}">
 {field}
 <div class="buttons"><button type="submit" class="accept">Text me a pin</button></div>
@@ -57,9 +66,11 @@ answers and messages in other people's events, your favorites and your photos. I
     return document(_title("Delete your account"), body)
 
 
-def pin_page(token: str, number: str, *, error: str | None = None, button: str = "Continue") -> str:
+def pin_page(
+    token: str, number: str, *, error: str | None = None, button: str = "Continue", kept: dict | None = None
+) -> str:
     """The pin form of a page that logs a number in (account deletion, joining by link); the hint names the
-    pin's real lifetime."""
+    pin's real lifetime. ``kept``: more fields of the first step, carried on as hidden fields."""
     minutes = get_settings().pin_ttl_seconds // 60
     field = _field(
         "pin",
@@ -76,10 +87,16 @@ def pin_page(token: str, number: str, *, error: str | None = None, button: str =
 <form method="post" action="verify">
 <input type="hidden" name="csrf" value="{escape(token)}">
 <input type="hidden" name="phone_number" value="{escape(number)}">
-{field}
+{_hidden(kept or {})}{field}
 <div class="buttons"><button type="submit" class="accept">{escape(button)}</button></div>
 </form>"""
     return document(_title("Enter your pin"), body)
+
+
+def _hidden(fields: dict) -> str:
+    return "".join(
+        f'<input type="hidden" name="{escape(name)}" value="{escape(value)}">\n' for name, value in fields.items()
+    )
 
 
 def confirm_page(grant: str, number: str) -> str:

@@ -40,10 +40,23 @@ def _event_lines(page) -> str:
 
 
 def event_page(page, token: str, page_url: str, *, number: str = "", error: str | None = None,
-               problem: str | None = None) -> str:  # fmt: skip
+               problem: str | None = None, name: str = "", name_error: str | None = None,
+               again: bool = False) -> str:  # fmt: skip
+    """The event and the name and number form; ``again``: shown at a form's own address (``/j/<code>/pin``,
+    ``/verify``) after a refusal, so the form posts to ``pin`` there."""
     if page.over:
         body = f"{_event_lines(page)}\n<p>This event is over: nobody can join it any more.</p>"
         return _document(_title(page.event.title), body, script=False, head=open_graph(page.event, page_url))
+    name_field = _field(
+        "full_name",
+        "Your name",
+        "So the hosts know who is asking to join.",
+        name,
+        name_error,
+        autocomplete="name",
+        maxlength="256",
+        dir="auto",
+    )
     field = _field(
         "phone_number",
         "Your phone number",
@@ -61,16 +74,17 @@ def event_page(page, token: str, page_url: str, *, number: str = "", error: str 
     )
     body = f"""{_event_lines(page)}
 {_problem(problem)}<p>{escape(how)}</p>
-<form method="post" action="{escape(page.code)}/pin">
+<form method="post" action="{"pin" if again else escape(page.code) + "/pin"}">
 <input type="hidden" name="csrf" value="{escape(token)}">
+{name_field}
 {field}
 <div class="buttons"><button type="submit" class="accept">Text me a pin</button></div>
 </form>"""
     return _document(_title(page.event.title), body, script=False, head=open_graph(page.event, page_url))
 
 
-def pin_page(token: str, number: str, *, error: str | None = None) -> str:
-    return account_pages.pin_page(token, number, error=error, button="Join")
+def pin_page(token: str, number: str, name: str, *, error: str | None = None) -> str:
+    return account_pages.pin_page(token, number, error=error, button="Join", kept={"full_name": name})
 
 
 def requested_page() -> str:
@@ -88,5 +102,4 @@ def joined_page() -> str:
     )
 
 
-def expired_page() -> str:
-    return message_page("This page was open for too long", "Open the join link again.")
+PIN_FORM_EXPIRED = account_pages.PIN_FORM_EXPIRED

@@ -19,6 +19,8 @@ from pathlib import Path
 
 from chalicelib import localtime
 from chalicelib.config import get_settings
+from chalicelib.guest_page.answer_form import ANSWER_FIELD as ANSWER_FIELD  # the field names, for the routes
+from chalicelib.guest_page.answer_form import Entered, answer_form
 from chalicelib.timeutil import format_datetime
 
 HERE = Path(__file__).resolve().parent
@@ -172,87 +174,7 @@ def _answer_text(has_accepted: bool | None, extra_guests: int, waitlist_position
     return "You haven't answered yet."
 
 
-def _extra_guests_choice(page) -> str:
-    """A choice of how many people to bring, when the event lets guests bring anyone."""
-    allowed = int(page.event.max_extra_guests or 0)
-    if allowed <= 0:
-        return ""
-    current = min(int(page.invitation.extra_guests or 0), allowed)
-    options = "".join(
-        f'<option value="{n}"{" selected" if n == current else ""}>{n}</option>' for n in range(allowed + 1)
-    )
-    return f"""<label for="extra_guests">People you bring (up to {allowed})</label>
-<select id="extra_guests" name="extra_guests">{options}</select>
-"""
-
-
-ANSWER_FIELD = "answer_"  # the form field of a question's answer: answer_<question id>
-
-
-def _questions(page) -> str:
-    """The event's questions, each with the answer already given: a text field, or one radio button per
-    choice. None is marked required in HTML (declining needs no answer); the server asks again."""
-    asked = list(page.event.questions or [])
-    if not asked:
-        return ""
-    held = page.invitation.answers or {}
-    parts = ['<fieldset class="questions"><legend>When you accept</legend>']
-    for question in asked:
-        name = f"{ANSWER_FIELD}{question['id']}"
-        label = escape(question["text"]) + (" (required)" if question["required"] else "")
-        given = held.get(question["id"], "")
-        if question["kind"] == "choice":
-            radios = "".join(
-                f'<label class="choice"><input type="radio" name="{escape(name)}" value="{escape(choice)}"'
-                f'{" checked" if choice == given else ""}> <span dir="auto">{escape(choice)}</span></label>'
-                for choice in question["choices"]
-            )
-            parts.append(f'<fieldset class="question"><legend dir="auto">{label}</legend>{radios}</fieldset>')
-        else:
-            parts.append(
-                f'<label for="{escape(name)}" dir="auto">{label}</label>'
-                f'<input type="text" id="{escape(name)}" name="{escape(name)}" maxlength="280" dir="auto"'
-                f' autocomplete="off" value="{escape(given)}">'
-            )
-    parts.append("</fieldset>")
-    return "\n".join(parts) + "\n"
-
-
-def _pressed(chosen: bool) -> str:
-    return ' aria-pressed="true"' if chosen else ' aria-pressed="false"'
-
-
-REPLIES_CLOSED = "Replies are closed for this event. You can still say you can't make it."
 PLACE_AFTER_ACCEPTING = "The host shares the place with the guests who accept."
-
-
-def _form(page, token: str, message: str, error: str | None, accepting_closed: bool = False, up: str = "") -> str:
-    """The answer form: the message field holds ``message``, the guest's current answer is the pressed button."""
-    described = "message-hint message-error" if error else "message-hint"
-    invalid = ' aria-invalid="true"' if error else ""
-    error_line = f'<p id="message-error" class="problem">{escape(error)}</p>' if error else ""
-    answered = page.invitation.has_accepted
-    accept = (
-        f'<button type="submit" name="answer" value="accept" class="accept"{_pressed(answered is True)}>Accept</button>'
-    )
-    decline = (
-        f'<button type="submit" name="answer" value="decline" class="decline"{_pressed(answered is False)}>'
-        "Decline</button>"
-    )
-    buttons = decline if accepting_closed else f"{accept}\n{decline}"
-    closed_line = f'<p class="closed">{escape(REPLIES_CLOSED)}</p>\n' if accepting_closed else ""
-    return f"""{closed_line}<form method="post" action="{up}{escape(page.code)}/rsvp">
-<input type="hidden" name="csrf" value="{escape(token)}">
-<label for="message">Message to <span dir="auto">{escape(page.host_name)}</span> (optional)</label>
-<input type="text" id="message" name="message" maxlength="60" autocomplete="off" dir="auto"
- value="{escape(message)}" aria-describedby="{described}"{invalid}>
-<p id="message-hint" class="hint">Up to 60 characters.</p>
-{error_line}
-{"" if accepting_closed else _extra_guests_choice(page)}
-{"" if accepting_closed else _questions(page)}<div class="buttons">
-{buttons}
-</div>
-</form>"""
 
 
 def _stop_form(page, token: str, stopped: bool, up: str = "") -> str:
@@ -279,13 +201,13 @@ def event_page(
     token: str,
     notice: str | None = None,
     problem: str | None = None,
-    message: str | None = None,
-    message_error: str | None = None,
+    entered: Entered | None = None,
     stopped: bool = False,
     at_action: bool = False,
 ) -> str:
-    """The guest's page: the event, counts, their answer, and the form or why there is none. ``at_action``:
-    shown again at a form's own address (``/i/<code>/rsvp``), one level deeper, so its links climb one more."""
+    """The guest's page: the event, counts, their answer, and the form or why there is none. ``entered``: what a
+    refused submission carried, shown again as entered. ``at_action``: shown again at a form's own address
+    (``/i/<code>/rsvp``), one level deeper, so its links climb one more."""
     up = "../" if at_action else ""
     event, invitation, sight = page.event, page.invitation, page.sight
     rows = [("When", _when(event))]
@@ -311,12 +233,9 @@ def event_page(
         answer += f' Your message: \u201c<span dir="auto">{escape(own_message)}</span>\u201d'
     answer += "</p>"
     closed = page.closed_reason(now)
-    shown_message = own_message if message is None else message  # a refused answer shows what was typed
-    action = (
-        f'<p class="closed">{escape(closed)}</p>'
-        if closed
-        else _form(page, token, shown_message, message_error, page.accepting_closed(now), up)
-    )
+    shown_message = own_message if entered is None else entered.message  # a refused answer shows what was typed
+    form = answer_form(page, token, shown_message, entered, now, up) if not closed else ""
+    action = f'<p class="closed">{escape(closed)}</p>' if closed else form
     banners = ""
     if notice:
         banners += f'<p class="notice" role="status">{escape(notice)}</p>\n'

@@ -198,3 +198,17 @@ class DeletionJob(UsersTable, discriminator="deletion_job"):
     @property
     def last_progress(self):
         return self.worked_on or self.requested
+
+
+OWNED_EVENT_PREFIX = "OWNS#"
+
+
+def owned_event_sk(event_id: int) -> str:
+    return f"{OWNED_EVENT_PREFIX}{event_id}"
+
+
+class OwnedEvent(UsersTable, discriminator="owned_event"):
+    """An event this user owns, written in the transaction that creates it and deleted with it: deleting the
+    account finds every owned event by a consistent read of the user's partition (store/owned_events.py)."""
+
+    event_id = NumberAttribute()

@@ -70,7 +70,7 @@ def _on_account_deletion(message: dict) -> Outcome:
         return Outcome()  # finished already
     store.mark_worked_on(user_id)
     left = store.invitations_of(user_id)
-    owned = store.owned_event_ids(left)
+    owned = store.owned_event_ids(user_id, left)
     if owned:
         if not get_settings().notifications_queue_url:  # local runs: one process does it all
             parallel_map(lambda event_id: delete_owned_event(event_id, user_id, job.full_name), owned)
@@ -111,7 +111,7 @@ def delete_owned_event(event_id: int, owner_id: int, owner_name: str) -> None:
             raise RetryLater(f"{outcome.failed} cancel notices of event {event_id} failed")
         _remember_for_guest_links(view)
         _delete_cover(view.event)
-    store.delete_event(event_id)
+    store.delete_event(event_id, owner_id)
 
 
 def _remember_for_guest_links(view) -> None:

@@ -5,7 +5,8 @@ pending record, unless one is pending already (then it is that one's answer: one
 queue's worker (message ``data_export``) reads everything the person has, writes one JSON file to the
 bucket under ``exports/<user id>/<random>.json`` (server-side encrypted; removed by the bucket's
 lifecycle rule after a day, and never served by the avatar distribution), and marks the record ready.
-``GET`` then answers a presigned URL valid for an hour.
+``GET`` then answers a link to the service valid for an hour, which signs a fresh download each time it is
+opened (services/export_links.py).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from chalicelib.errors import NotFound
 from chalicelib.messaging import notifications
 from chalicelib.messaging.notifications import Outcome
 from chalicelib.parallel import parallel_map
-from chalicelib.services import representations
+from chalicelib.services import export_links, representations
 from chalicelib.services.ratelimit import RollingLimit
 from chalicelib.store import exports as store
 from chalicelib.store.account_deletion import device_tokens, event_items, invitations_of, user_items
@@ -41,7 +42,6 @@ from chalicelib.store.users import get_user, get_users
 from chalicelib.timeutil import format_datetime, utcnow
 
 DATA_EXPORT = "data_export"
-URL_SECONDS = 3600
 FILE_DAYS = 1  # the bucket's lifecycle rule on exports/ (infra/template.yaml) removes the file after this
 PENDING_LEASE = timedelta(minutes=15)  # a pending export older than this was lost: a new request may start one
 FORMAT_VERSION = 1
@@ -65,20 +65,18 @@ def request_export(user: User) -> dict:
     return {"status": store.PENDING}
 
 
-def export_status(user: User) -> dict:
-    """Pending, or ready with a fresh URL; 404 when never asked (or the file has expired)."""
+def export_status(user: User, link_base: str) -> dict:
+    """Pending, or ready with a link good for an hour (``<link_base>/<token>``, services/export_links.py); 404
+    when never asked (or the file has expired)."""
     now = utcnow()
     record = store.get_record(user.id)
     if record is None or (record.expires_at is not None and record.expires_at <= now):
         raise NotFound()
     if record.state != store.READY:
         return {"status": store.PENDING}
-    url = aws.s3().generate_presigned_url(
-        "get_object",
-        Params={"Bucket": get_settings().avatar_bucket, "Key": record.object_key},
-        ExpiresIn=URL_SECONDS,
-    )
-    return {"status": store.READY, "url": url, "expires_at": format_datetime(now + timedelta(seconds=URL_SECONDS))}
+    expires = export_links.link_expiry(now)
+    url = f"{link_base}/{export_links.link_token(user.id, record.nonce, expires)}"
+    return {"status": store.READY, "url": url, "expires_at": format_datetime(expires)}
 
 
 # --------------------------------------------------------------------------- the worker

@@ -11,6 +11,7 @@ from chalicelib import aws, store
 from chalicelib.config import get_settings
 from chalicelib.errors import ServiceUnavailable
 from chalicelib.retry import AttemptsSpent, TryAgain, retry
+from chalicelib.services import push_endpoints
 from chalicelib.store import devices as device_store
 from chalicelib.timeutil import utcnow
 
@@ -44,18 +45,20 @@ def add_device(user, token: str, platform: str = IOS) -> None:
             endpoint = None  # the one SNS handed back before may be deleted now
             raise TryAgain(pause=REMOVAL_WAIT_SECONDS * (attempt + 1))
         if mine is not None and owner is not None and owner.user_id == user.id:
-            return
-        if mine is not None:
-            endpoint = mine.endpoint_arn
-        elif endpoint is None:
+            if push_endpoints.revive(mine.endpoint_arn, token):
+                return  # registered already; its endpoint, disabled by a push that failed, takes pushes again
+            endpoint = None  # its endpoint was deleted: a new one
+        elif mine is not None:
+            endpoint = mine.endpoint_arn if push_endpoints.revive(mine.endpoint_arn, token) else None
+        if endpoint is None:
             settings = get_settings()
             arn = (
                 settings.fcm_platform_application_arn if platform == ANDROID else settings.apns_platform_application_arn
             )
             if not arn:
                 raise ServiceUnavailable()  # this stage has no platform application for it
-            # Same token, same attributes: SNS hands back the existing endpoint, so a retry is safe.
-            endpoint = aws.sns().create_platform_endpoint(PlatformApplicationArn=arn, Token=token)["EndpointArn"]
+            # Same token: SNS hands back the existing endpoint (enabled again here), so a retry is safe.
+            endpoint = push_endpoints.endpoint_for(arn, token)
         try:
             device_store.take_device(user.id, token, endpoint, owner)
         except (store.Refused, store.Contended):

@@ -40,7 +40,6 @@ from chalicelib.timeutil import utcnow
 ANNOUNCEMENTS_SHOWN = 3  # the latest announcements the page shows
 
 EVENT_PAST = "This event has already taken place."
-EVENT_FULL_FOR_GUEST = "This event is full: there are no spots left."
 
 
 @dataclass
@@ -83,15 +82,19 @@ class GuestPage:
         return event_reads.replies_closed(self.event, now)
 
     def closed_reason(self, now: datetime) -> str | None:
-        """Why the page shows a message instead of the buttons, or None when the guest may answer."""
+        """Why the page shows a message instead of the buttons, or None when the guest may answer (a full
+        event still takes a Decline)."""
         if self.event.cancelled:
             return event_reads.EVENT_CANCELLED
         if self.is_past(now):
             return EVENT_PAST
-        answered = self.invitation.has_accepted is True or self.waitlist_position is not None
-        if self.spots_left == 0 and not answered and not self.event.waitlist:
-            return EVENT_FULL_FOR_GUEST
         return None
+
+    @property
+    def full_for_guest(self) -> bool:
+        """No spot left for this guest and no waitlist to join: the page offers only Decline."""
+        answered = self.invitation.has_accepted is True or self.waitlist_position is not None
+        return self.spots_left == 0 and not answered and not self.event.waitlist
 
 
 def _limit(source_ip: str) -> Limit:

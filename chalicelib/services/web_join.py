@@ -20,7 +20,7 @@ from chalicelib.services.form_tokens import signed_token, signed_token_valid
 from chalicelib.services.host_label import host_label
 from chalicelib.services.join_answers import built_or_none
 from chalicelib.services.ratelimit import Limit, address_subject
-from chalicelib.services.users import find_or_create_user
+from chalicelib.services.users import find_or_create_user, update_profile
 from chalicelib.store import invitations as invitation_store
 from chalicelib.store.users import get_user
 from chalicelib.timeutil import utcnow
@@ -78,15 +78,18 @@ def send_pin(code: str, e164: str, source_ip: str) -> None:
     auth.request_pin(e164, source_ip, purpose=auth.PinPurpose.JOIN)
 
 
-def join_with_pin(code: str, e164: str, pin: str, source_ip: str) -> str | None:
+def join_with_pin(code: str, e164: str, pin: str, source_ip: str, full_name: str = "") -> str | None:
     """Check the pin (400 when wrong, 429 past the address's tries), then join. The code of the person's own
     guest page when they are an invitee now (or were), None when their request waits for the hosts, and
-    ``JOINED_WITHOUT_PAGE`` when they joined but the page link could not be made (a saved join answers)."""
+    ``JOINED_WITHOUT_PAGE`` when they joined but the page link could not be made (a saved join answers).
+    ``full_name`` (validated by the caller) names the person to the hosts, unless their app account has a name."""
     join_links.event_of_code(code)  # 404 before the pin is spent when the link was replaced meanwhile
     user_id = auth.prove_number(e164, pin, source_ip, auth.PinPurpose.JOIN)
     user = get_user(user_id) if user_id is not None else None
     if user is None:
         user, _ = find_or_create_user(e164, active=False)
+    if full_name and (not user.is_active or not user.full_name):
+        user = update_profile(user, {"full_name": full_name})
     outcome = join_links.join(user, code)
     if not outcome.joined:
         return None

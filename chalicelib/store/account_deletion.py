@@ -38,6 +38,7 @@ from chalicelib.models.users import (
     DeletionJob,
     Device,
     DeviceOwner,
+    OwnedEvent,
     PhoneClaim,
     User,
     UsersTable,
@@ -48,6 +49,7 @@ from chalicelib.models.users import (
 )
 from chalicelib.parallel import chunks
 from chalicelib.retry import AttemptsSpent, TryAgain, linear, retry
+from chalicelib.store import owned_events
 from chalicelib.store.batch import batch_get, batch_write
 from chalicelib.store.events import TRANSACTION_ITEMS
 from chalicelib.store.invitations import party_of, unchanged_reply
@@ -123,8 +125,10 @@ def finish_job(user_id: int) -> None:
 
 
 def user_items(user_id: int) -> list[UsersTable]:
-    """Everything under ``USER#<id>``: tokens, devices, favorites, an export record, a profile put back."""
-    return list(UsersTable.query(user_pk(user_id), consistent_read=True))
+    """Everything under ``USER#<id>``: tokens, devices, favorites, an export record, a profile put back; not the
+    records of owned events, which go with their events (store/owned_events.py)."""
+    items = UsersTable.query(user_pk(user_id), consistent_read=True)
+    return [item for item in items if not isinstance(item, OwnedEvent)]
 
 
 def device_owner_of(token: str) -> int | None:
@@ -266,11 +270,12 @@ def cancel_if_live(event: Event) -> None:
             raise
 
 
-def delete_event(event_id: int) -> None:
+def delete_event(event_id: int, owner_id: int) -> None:
     """Delete an event's partition: everything but META and the owner's invitation (25 a
     BatchWriteItem, side by side), then those two in one transaction. The owner's invitation is
     what ``by_user`` shows of the event, so until it goes, the cascade finds the event again. The lookup
-    item of its join link goes with them."""
+    item of its join link goes with them; then the owner's record of the event (store/owned_events.py), also
+    when the partition was gone already."""
     items = event_items(event_id)
     last = [item for item in items if isinstance(item, Event) or (isinstance(item, Invitation) and item.role == OWNER)]
     rest = [item for item in items if item not in last]
@@ -282,6 +287,7 @@ def delete_event(event_id: int) -> None:
                 transaction.delete(item)
                 if isinstance(item, Event) and item.join_code_hash:
                     transaction.delete(JoinCode(f"{JOIN_CODE_PREFIX}{item.join_code_hash}", META_SK))
+    owned_events.forget(owner_id, event_id)
 
 
 def device_tokens(items: list[UsersTable]) -> list[tuple[str, str]]:
@@ -289,8 +295,11 @@ def device_tokens(items: list[UsersTable]) -> list[tuple[str, str]]:
     return [(device_token_of(item.sk), item.endpoint_arn) for item in items if isinstance(item, Device)]
 
 
-def owned_event_ids(invitations: list[Invitation]) -> list[int]:
-    return [inv.event_id for inv in invitations if inv.role == OWNER]
+def owned_event_ids(user_id: int, invitations: list[Invitation]) -> list[int]:
+    """What ``by_user`` lists as owned, and every event the user's partition records (a consistent read: an
+    event the index does not show yet is found all the same)."""
+    listed = {inv.event_id for inv in invitations if inv.role == OWNER}
+    return sorted(listed | owned_events.recorded_event_ids(user_id))
 
 
 def received_event_ids(invitations: list[Invitation]) -> list[int]:

@@ -15,6 +15,7 @@ from datetime import datetime
 from chalicelib.aws_errors import conflicted
 from chalicelib.domain import event_fields
 from chalicelib.domain import waitlist as line_rules
+from chalicelib.errors import InvalidToken
 from chalicelib.models.base import transact_write
 from chalicelib.models.events import GUEST as GUEST  # an invitation's roles, for the services
 from chalicelib.models.events import (
@@ -202,19 +203,25 @@ def new_invitation(event: Event, user_id: int, role: str, invitation_id: int, no
 
 
 def save_new_event(event: Event, invitations: list[Invitation], marks: Sequence = ()) -> bool:
-    """META and the first 99 other items in one transaction (False on an id clash), the rest 100 a
+    """META, the owner's record of it (store/owned_events.py) and the first other items in one transaction
+    (False on an id clash; InvalidToken when the owner's account was closed meanwhile), the rest 100 a
     transaction side by side: the invitations, then ``marks`` (store.users.invited_marks)."""
+    from chalicelib.store import owned_events  # only creation writes it: off the cold start of the reads
+
     items = [*invitations, *marks]
-    first = items[: TRANSACTION_ITEMS - 1]
+    first = items[: TRANSACTION_ITEMS - 1 - owned_events.ITEMS_PER_CREATION]
     rest = chunks(items[len(first) :], TRANSACTION_ITEMS)
     try:
         with refusals(), transact_write() as transaction:
             transaction.save(event, condition=Event.pk.does_not_exist())
+            owned_events.add_to_creation(transaction, event.owner_id, event.id)
             for item in first:
                 transaction.save(item)
     except Refused as refused:
-        if refused.item_failed(0):
+        if refused.item_failed(owned_events.META_POSITION):
             return False
+        if refused.item_failed(owned_events.OWNER_CHECK_POSITION):
+            raise InvalidToken() from None
         raise
     parallel_map(_save_all, rest)
     return True

@@ -8,6 +8,7 @@ from urllib.parse import parse_qs, unquote, urlsplit
 from tests.utils.api import body, get, login, post_json
 from tests.utils.avatars import AVATAR_BUCKET
 from tests.utils.aws_env import aws_client
+from tests.utils.exports import download_location
 from tests.utils.notifications import drain, run_queue
 
 ME, FRIEND = "+14155550701", "+14155550702"
@@ -50,13 +51,14 @@ def test_the_file_holds_everything_of_the_person_and_is_private(client):
     response = _export(client, token)
     assert response.status_code == 202 and body(response) == {"status": "pending"}
     ready = body(get(client, "/users/me/export", token))
-    # THEN (processed at once without a queue) it is ready, with a URL valid for an hour
+    # THEN (processed at once without a queue) it is ready, with a link valid for an hour, which signs a short
+    # download of the file each time it is opened
     assert ready["status"] == "ready" and ready["expires_at"].endswith("Z")
-    query = parse_qs(urlsplit(ready["url"]).query)
-    assert query["X-Amz-Expires"] == ["3600"]
-    data, head = _file_of(ready["url"])
+    download = download_location(client, ready["url"])
+    assert parse_qs(urlsplit(download).query)["X-Amz-Expires"] == ["300"]
+    data, head = _file_of(download)
     assert head["ServerSideEncryption"] == "AES256"
-    assert f"/exports/{me['id']}/" in urlsplit(ready["url"]).path
+    assert f"/exports/{me['id']}/" in urlsplit(download).path
     assert data["profile"]["full_name"] == "Mia Me" and data["profile"]["phone_number"] == ME
     assert data["devices"][0]["token"] == DEVICE
     assert [f["phone_number"] for f in data["favorites"]] == [FRIEND]
@@ -120,7 +122,7 @@ def test_the_file_holds_the_party_the_place_in_line_and_the_numbers_invited(clie
     post_json(client, f"/events/{my_event}/offline_guests", {"name": "Grandpa Joe"}, token)
     # WHEN an export is made
     assert _export(client, token).status_code == 202
-    data, _ = _file_of(body(get(client, "/users/me/export", token))["url"])
+    data, _ = _file_of(download_location(client, body(get(client, "/users/me/export", token))["url"]))
     # THEN it holds the party, the place in line, and each number invited
     received = data["invitations_received"][0]
     assert (received["extra_guests"], received["waitlist_position"], received["has_accepted_invite"]) == (2, 1, None)

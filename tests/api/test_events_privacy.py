@@ -9,14 +9,12 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from urllib.parse import unquote, urlsplit
 
 import pytest
 
 from chalicelib.services import replies
 from tests.utils.api import body, get, post_json
-from tests.utils.avatars import AVATAR_BUCKET
-from tests.utils.aws_env import aws_client
+from tests.utils.exports import exported_file
 from tests.utils.factories import Person, future, make_cohost, make_event, make_person
 
 PLACE = {"venue_name": "The Loft", "address": "5 Elm St", "location": {"latitude": 40.7, "longitude": -74.0}}
@@ -185,8 +183,7 @@ def test_who_has_invited_me_names_only_the_host_of_a_hidden_list(client):
 def _exported(client, person: Person) -> dict:
     assert client.http.post("/users/me/export", headers={"Authorization": f"Bearer {person.token}"}).status_code == 202
     ready = body(get(client, "/users/me/export", person.token))
-    key = "exports/" + unquote(urlsplit(ready["url"]).path).split("/exports/", 1)[1]
-    return json.loads(aws_client("s3").get_object(Bucket=AVATAR_BUCKET, Key=key)["Body"].read())
+    return exported_file(client, ready["url"])
 
 
 def test_a_guests_export_carries_no_other_guests_row_nor_a_hidden_place(client):

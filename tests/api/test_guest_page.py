@@ -457,7 +457,7 @@ def test_forged_and_unknown_codes_get_the_404_page_on_every_route(client):
     assert table_items() == before  # the events table; rate counters live in the auth table
 
 
-def test_a_full_event_shows_a_message_instead_of_the_buttons_and_refuses_an_accept(client):
+def test_a_full_event_offers_only_decline_and_refuses_an_accept(client):
     alice, bob = make_person("Alice"), make_person("Bob")
     event, number, path = invited(client, alice, total_spots=1)
     opened = text_of(page(client, path))
@@ -465,8 +465,8 @@ def test_a_full_event_shows_a_message_instead_of_the_buttons_and_refuses_an_acce
     assert post_json(client, f"/events/{event['id']}/accept", {}, token=bob.token).status_code == 200
 
     html = text_of(page(client, path))
-    assert "This event is full: there are no spots left." in html
-    assert ANSWER_FORM not in html and 'name="answer"' not in html and "0 spots left" in html
+    assert "This event is full: there are no spots left. You can still say you can&#x27;t make it." in html
+    assert 'value="accept"' not in html and 'value="decline"' in html and "0 spots left" in html
     # a form opened before it filled up is refused by the same capacity rule as the app's accept
     fields = {"csrf": form_token(opened), "message": "", "answer": "accept"}
     response = post_form(client, f"{path}/rsvp", fields)
@@ -583,7 +583,8 @@ def test_a_missing_forged_or_expired_form_token_is_refused_and_the_page_offers_a
         response = post_form(client, f"{path}/rsvp", fields)
         assert response.status_code == 403, token
         html = text_of(response)
-        assert "The security code of this form is missing, out of date or from another page." in html
+        assert "This form was open too long, so your answer was not sent." in html and "Reload" not in html
+        assert 'value="hi"' in html  # what was typed is kept
         assert guest_answers.form_token_valid(guest_page, form_token(html))
     assert table_items() == before
 

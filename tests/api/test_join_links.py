@@ -230,7 +230,7 @@ def test_a_deleted_event_takes_its_join_link_lookup_with_it(client):
     event = _event(alice)
     code = _link(client, alice, event)
     code_hash = stored_event(event.id).join_code_hash
-    account_deletion.delete_event(event.id)
+    account_deletion.delete_event(event.id, alice.id)
     assert list(JoinCode.query(f"JOINCODE#{code_hash}")) == []
     assert _join(client, bob, code).status_code == 404
 

@@ -12,6 +12,7 @@ from tests.utils.factories import future, make_event, make_person, stored_event
 from tests.utils.web import FROM_THE_PAGE, page, post_form, text_of
 
 NEWCOMER = "+14155550851"
+NAME = "Noa Newcomer"
 
 
 def _value(page_html: str, name: str) -> str:
@@ -36,9 +37,16 @@ def _code(client, owner, event) -> str:
 def _to_verify(client, code: str, number: str):
     opened = page(client, f"/j/{code}")
     assert opened.status_code == 200, text_of(opened)
-    pin_page = post_form(client, f"/j/{code}/pin", {"csrf": _value(text_of(opened), "csrf"), "phone_number": number})
+    pin_page = post_form(
+        client, f"/j/{code}/pin", {"csrf": _value(text_of(opened), "csrf"), "phone_number": number, "full_name": NAME}
+    )
     assert pin_page.status_code == 200, text_of(pin_page)
-    fields = {"csrf": _value(text_of(pin_page), "csrf"), "phone_number": number, "pin": last_pin(number)}
+    fields = {
+        "csrf": _value(text_of(pin_page), "csrf"),
+        "phone_number": number,
+        "full_name": NAME,
+        "pin": last_pin(number),
+    }
     return post_form(client, f"/j/{code}/verify", fields)
 
 
@@ -102,9 +110,12 @@ def test_forged_posts_are_refused_and_nothing_is_texted(client):
     code = _code(client, alice, _event(alice))
     cross_site = {**FROM_THE_PAGE, "Sec-Fetch-Site": "cross-site"}
     opened = text_of(page(client, f"/j/{code}"))
-    fields = {"csrf": _value(opened, "csrf"), "phone_number": NEWCOMER}
+    fields = {"csrf": _value(opened, "csrf"), "phone_number": NEWCOMER, "full_name": NAME}
     assert post_form(client, f"/j/{code}/pin", fields, cross_site).status_code == 403
-    assert post_form(client, f"/j/{code}/pin", {"csrf": "", "phone_number": NEWCOMER}).status_code == 403
+    assert (
+        post_form(client, f"/j/{code}/pin", {"csrf": "", "phone_number": NEWCOMER, "full_name": NAME}).status_code
+        == 403
+    )
     other = _code(client, alice, _event(alice))
     assert post_form(client, f"/j/{other}/pin", fields).status_code == 403  # a token of another link
     assert texts_to(NEWCOMER) == []
@@ -115,8 +126,8 @@ def test_the_pin_limits_of_login_hold_on_the_join_page(client, override_settings
     alice = make_person("Alice Host")
     code = _code(client, alice, _event(alice))
     token = _value(text_of(page(client, f"/j/{code}")), "csrf")
-    statuses = [post_form(client, f"/j/{code}/pin", {"csrf": token, "phone_number": NEWCOMER}).status_code
-                for _ in range(3)]  # fmt: skip
+    fields = {"csrf": token, "phone_number": NEWCOMER, "full_name": NAME}
+    statuses = [post_form(client, f"/j/{code}/pin", fields).status_code for _ in range(3)]
     assert statuses == [200, 200, 429] and len(texts_to(NEWCOMER)) == 2
 
 
@@ -125,9 +136,11 @@ def test_a_wrong_pin_shows_the_pin_form_again_and_joins_nobody(client):
     event = _event(alice)
     code = _code(client, alice, event)
     opened = text_of(page(client, f"/j/{code}"))
-    pin_page = post_form(client, f"/j/{code}/pin", {"csrf": _value(opened, "csrf"), "phone_number": NEWCOMER})
+    pin_page = post_form(
+        client, f"/j/{code}/pin", {"csrf": _value(opened, "csrf"), "phone_number": NEWCOMER, "full_name": NAME}
+    )
     wrong = "000000" if last_pin(NEWCOMER) != "000000" else "111111"
-    fields = {"csrf": _value(text_of(pin_page), "csrf"), "phone_number": NEWCOMER, "pin": wrong}
+    fields = {"csrf": _value(text_of(pin_page), "csrf"), "phone_number": NEWCOMER, "full_name": NAME, "pin": wrong}
     answer = post_form(client, f"/j/{code}/verify", fields)
     assert answer.status_code == 400 and "Invalid pin." in text_of(answer)
     assert [inv.user_id for inv in Invitation.query(f"EVENT#{event.id}")] == [alice.user.id]
@@ -156,7 +169,9 @@ def test_the_pin_forms_name_the_pins_real_lifetime(client, override_settings):
     alice = make_person("Alice Host")
     code = _code(client, alice, _event(alice))
     opened = text_of(page(client, f"/j/{code}"))
-    join_pin = post_form(client, f"/j/{code}/pin", {"csrf": _value(opened, "csrf"), "phone_number": NEWCOMER})
+    join_pin = post_form(
+        client, f"/j/{code}/pin", {"csrf": _value(opened, "csrf"), "phone_number": NEWCOMER, "full_name": NAME}
+    )
     assert "It is valid for 15 minutes." in text_of(join_pin)
     override_settings(pin_ttl_seconds=1200)
     deletion = text_of(page(client, "/account/delete"))

@@ -14,6 +14,11 @@ PHONE_SCREEN = {"width": 390, "height": 844}
 
 
 def _delete_through_the_pages(stack: LocalStack, page, number: str) -> None:
+    page.fill("#phone_number", number[:-2])  # refused, then corrected on the page shown at the form's address
+    with page.expect_navigation():
+        page.get_by_role("button", name="Text me a pin").click()
+    assert page.locator("#phone_number").get_attribute("aria-invalid") == "true"
+    assert page.input_value("#phone_number") == number[:-2]
     page.fill("#phone_number", number)
     with page.expect_navigation():
         page.get_by_role("button", name="Text me a pin").click()

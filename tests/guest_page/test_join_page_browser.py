@@ -1,6 +1,7 @@
 """/j/<code> as a person without the app uses it: `make run`'s local stack, a real headless Chromium on a
-phone-sized screen. A right-to-left title reads right to left, nothing scrolls sideways, and number, pin,
-then the person's own guest page."""
+phone-sized screen. A right-to-left title reads right to left, nothing scrolls sideways, and name and number
+(a refused number corrected on the page shown after it), pin, then the person's own guest page, where the host
+sees the name."""
 
 from __future__ import annotations
 
@@ -31,6 +32,12 @@ def test_a_newcomer_joins_an_open_event_on_a_phone(chromium, tmp_path):
         assert heading.evaluate("element => getComputedStyle(element).direction") == "rtl"
         assert "Olivia Host" in page.locator(".host").inner_text()
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE_SCREEN["width"]
+        page.fill("#full_name", "Noa Newcomer")
+        page.fill("#phone_number", "+1 415 555")  # a digit short: refused, then corrected on the page shown
+        with page.expect_navigation():
+            page.get_by_role("button", name="Text me a pin").click()
+        assert page.locator("#phone_number").get_attribute("aria-invalid") == "true"
+        assert page.input_value("#full_name") == "Noa Newcomer"
         page.fill("#phone_number", NEWCOMER)
         with page.expect_navigation():
             page.get_by_role("button", name="Text me a pin").click()
@@ -42,3 +49,6 @@ def test_a_newcomer_joins_an_open_event_on_a_phone(chromium, tmp_path):
         assert page.get_by_role("button", name="Accept").count() == 1
         page.screenshot(path=str(tmp_path / "joined.png"), full_page=True)
         context.close()
+        requests = stack.call("GET", f"/events/{event_id}/join_requests", owner)
+        guests = stack.call("GET", f"/events/{event_id}", owner).json()["invitees"]
+        assert requests.status_code == 200 and any(guest["full_name"] == "Noa Newcomer" for guest in guests), guests

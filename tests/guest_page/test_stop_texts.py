@@ -119,7 +119,7 @@ def test_stopping_needs_the_pages_form_token_and_origin(client):
     path = link_texted_to(number)
     forged = post_form(client, f"{path}/stop", {"csrf": "1.deadbeef"})
     assert forged.status_code == 403
-    assert "security code of this form is missing, out of date or from another page" in text_of(forged)
+    assert "This form was open too long, so nothing changed. Press the button again." in text_of(forged)
     cross_site = press_stop(client, path, headers={"Sec-Fetch-Site": "cross-site"})
     assert cross_site.status_code == 403
     other_origin = press_stop(client, path, headers={"Origin": "https://evil.example"})

@@ -13,6 +13,7 @@ import base64
 import contextlib
 import json
 from datetime import UTC, datetime, timedelta
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -309,12 +310,33 @@ def join_by_link(run: StackRun) -> None:
     assert post_json(client, "/events/join", {"code": code}, askers[1]).status_code == 200
     form = text_of(page(client, f"/j/{code}"))  # on the web: the page, a pin texted, the join
     newcomer = "+14155550184"
-    pin_page = post_form(client, f"/j/{code}/pin", {"csrf": form_token(form), "phone_number": newcomer})
+    typed = {"phone_number": newcomer, "full_name": "Nell Newcomer"}
+    pin_page = post_form(client, f"/j/{code}/pin", {"csrf": form_token(form), **typed})
     assert pin_page.status_code == 200, text_of(pin_page)
-    fields = {"csrf": form_token(text_of(pin_page)), "phone_number": newcomer}
+    fields = {"csrf": form_token(text_of(pin_page)), **typed}
     fields["pin"] = next(word.rstrip(".") for word in texts_to(newcomer)[-1].split() if word.rstrip(".").isdigit())
     assert post_form(client, f"/j/{code}/verify", fields).status_code == 303
     run.deliver()
+
+
+def bring_a_push_endpoint_back(run: StackRun) -> None:
+    """A phone registered again after SNS disabled its endpoint: the registration enables it."""
+    client, token = run.client, "e6" * 32
+    owner = login(client, "+14155550185")["auth_token"]
+    assert post_json(client, "/notifications/add_ios_device", {"token": token}, owner).status_code == 204
+    disable_push_endpoints()
+    assert post_json(client, "/notifications/add_ios_device", {"token": token}, owner).status_code == 204
+    sns = aws_client("sns")
+    applications = sns.list_platform_applications()["PlatformApplications"]
+    found = [
+        endpoint["Attributes"]
+        for application in applications
+        for endpoint in sns.list_endpoints_by_platform_application(
+            PlatformApplicationArn=application["PlatformApplicationArn"]
+        )["Endpoints"]
+        if endpoint["Attributes"]["Token"] == token
+    ]
+    assert found == [{"Token": token, "Enabled": "true"}]
 
 
 def run_the_stack(run: StackRun, monkeypatch) -> None:
@@ -327,6 +349,7 @@ def run_the_stack(run: StackRun, monkeypatch) -> None:
     keep_guests_in_the_loop(run, monkeypatch)
     join_by_link(run)
     text_again_what_sns_throttled(run, monkeypatch)
+    bring_a_push_endpoint_back(run)
     # the hourly schedule before the worker has run the deletion: it is queued again
     monkeypatch.setattr(account_deletion, "STUCK_AFTER", timedelta(0))
     run.schedule()
@@ -336,7 +359,9 @@ def run_the_stack(run: StackRun, monkeypatch) -> None:
     disable_push_endpoints()  # APNS dropped the tokens: the next pushes make the worker forget them
     guest = {"Authorization": f"Bearer {login(run.client, GUEST)['auth_token']}"}
     export = run.client.http.get("/users/me/export", headers=guest).json_body
-    assert export["status"] == "ready" and export["url"], export  # a presigned URL: the API's right to read it
+    assert export["status"] == "ready" and export["url"], export
+    opened = run.client.http.get(urlsplit(export["url"]).path)  # the link, opened without a bearer token
+    assert opened.status_code == 303, opened.body  # a presigned URL: the API's right to read the file
     changed = post_json(run.client, f"/events/{event_id}", {"venue_name": "The Pier"}, owner, method="PATCH")
     assert changed.status_code == 200, changed.body
     run.deliver()

@@ -21,21 +21,13 @@ from pathlib import Path
 import pytest
 
 from tests.infra.scripts import load
+from tests.infra.stage_account import COMPLETE, STACK_SETTINGS, emulated_account
 from tests.infra.test_template import load_template
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
 STAGE = "prod"
 MAX_ZIP_BYTES = 25 * 1024 * 1024
-# What scripts/deploy.py writes to build/stages/prod.json from the stack's outputs.
-STACK_SETTINGS = {
-    "AVATAR_BUCKET": "invites-prod-avatars-123456789012",
-    "AVATAR_BASE_URL": "https://d111111abcdef8.cloudfront.net",
-    "APNS_PLATFORM_APPLICATION_ARN": "arn:aws:sns:us-east-1:123456789012:app/APNS/invites-prod-apns",
-    "FCM_PLATFORM_APPLICATION_ARN": "arn:aws:sns:us-east-1:123456789012:app/GCM/invites-prod-fcm",
-    "NOTIFICATIONS_QUEUE_URL": "https://sqs.us-east-1.amazonaws.com/123456789012/invites-prod-notifications",
-    "SMS_SENDER_ID": "",
-}
 PACKAGE_TIMEOUT_SECONDS = 600
 
 
@@ -45,13 +37,14 @@ def _tool(name: str) -> str | None:
 
 
 def _environment() -> dict[str, str]:
-    """No credentials and no endpoint: packaging must not need AWS."""
+    """No credentials and no endpoint: a stage file with a problem is refused before AWS is asked anything."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("AWS_")}
     env.update(AWS_DEFAULT_REGION="us-east-1", AWS_CONFIG_FILE=os.devnull, AWS_SHARED_CREDENTIALS_FILE=os.devnull)
     return env
 
 
-def _package(tmp_path, settings: dict) -> subprocess.CompletedProcess:
+def package_stage(tmp_path, settings: dict, env: dict | None = None) -> subprocess.CompletedProcess:
+    """`chalice_cli.py --settings <a stage file of settings> package` of prod with the pipeline's merge template."""
     pipeline = load("pipeline")
     stages = json.loads((ROOT / "infra" / "stages.json").read_text())
     (tmp_path / "settings.json").write_text(json.dumps({"environment_variables": settings}))
@@ -61,7 +54,7 @@ def _package(tmp_path, settings: dict) -> subprocess.CompletedProcess:
     return subprocess.run(
         command,
         cwd=ROOT,
-        env=_environment(),
+        env=env or _environment(),
         stdin=subprocess.DEVNULL,
         capture_output=True,
         text=True,
@@ -70,11 +63,11 @@ def _package(tmp_path, settings: dict) -> subprocess.CompletedProcess:
 
 
 def test_packaging_refuses_placeholders_and_a_pin_key_in_the_environment(tmp_path):
-    result = _package(tmp_path, {**STACK_SETTINGS, "AVATAR_BUCKET": "<stack output AvatarBucketName>"})
+    result = package_stage(tmp_path, {**STACK_SETTINGS, "AVATAR_BUCKET": "<stack output AvatarBucketName>"})
     assert result.returncode == 1 and "AVATAR_BUCKET is still a placeholder" in result.stderr
-    result = _package(tmp_path, {**STACK_SETTINGS, "PIN_SECRET": "x" * 64})
+    result = package_stage(tmp_path, {**STACK_SETTINGS, "PIN_SECRET": "x" * 64})
     assert result.returncode == 1 and "PIN_SECRET must not be in the environment" in result.stderr
-    result = _package(tmp_path, {k: v for k, v in STACK_SETTINGS.items() if k != "NOTIFICATIONS_QUEUE_URL"})
+    result = package_stage(tmp_path, {k: v for k, v in STACK_SETTINGS.items() if k != "NOTIFICATIONS_QUEUE_URL"})
     assert result.returncode == 1 and "NOTIFICATIONS_QUEUE_URL is not set" in result.stderr
     assert not (tmp_path / "out").exists()
 
@@ -84,8 +77,9 @@ def test_chalice_package_for_prod(tmp_path):
     if cfn_lint is None:
         pytest.skip("cfn-lint is not installed")
     out = tmp_path / "out"
-    # GIVEN the prod stage with its stack's settings WHEN it is packaged
-    result = _package(tmp_path, STACK_SETTINGS)
+    # GIVEN the prod stage with its stack's settings, in an account with what the stage needs, WHEN it is packaged
+    with emulated_account() as (env, _, _):
+        result = package_stage(tmp_path, COMPLETE, env)
     assert result.returncode == 0, result.stdout + result.stderr
 
     # THEN the deployment zip is under 25 MB and holds the app and its dependencies
@@ -136,7 +130,7 @@ def test_chalice_package_for_prod(tmp_path):
     for name, function in functions.items():
         # every function runs python3.12 with the stage's settings, sizes and its own hand-written policy
         assert function["Runtime"] == "python3.12", name
-        assert function["Environment"]["Variables"] == {**config["environment_variables"], **STACK_SETTINGS}, name
+        assert function["Environment"]["Variables"] == {**config["environment_variables"], **COMPLETE}, name
         assert "PIN_SECRET" not in json.dumps(sam)
         logical_to_function = {load("pipeline").logical_id(f): f for f in config["lambda_functions"]}
         own = config["lambda_functions"][logical_to_function[name]].get("lambda_memory_size")

@@ -75,7 +75,7 @@ def test_a_crash_after_the_cancel_notices_is_resumed_without_sending_them_twice(
     store.close_account(owner.user)
     real_delete = store.delete_event
 
-    def crash(event_id):
+    def crash(event_id, owner_id):
         raise RuntimeError("the worker died")
 
     # WHEN the worker dies after cancelling and telling the guest, before deleting

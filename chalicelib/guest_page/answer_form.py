@@ -1,0 +1,139 @@
+"""The answer form of the guest's page (/i/<code>): message, people brought, the event's questions, and the
+Accept and Decline buttons.
+
+A refused submission shows the form again with everything the guest entered (``Entered``), not what is stored:
+the message, the number of people, every answer; each refused field is marked ``aria-invalid`` and tied to
+its error by ``aria-describedby``. A guest who may not accept (replies closed, or the event full without a
+waitlist) still has Decline.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from html import escape
+
+ANSWER_FIELD = "answer_"  # the form field of a question's answer: answer_<question id>
+EXTRA_GUESTS_FIELD = "extra_guests"
+MESSAGE_FIELD = "message"
+REPLIES_CLOSED = "Replies are closed for this event. You can still say you can't make it."
+FULL = "This event is full: there are no spots left. You can still say you can't make it."
+
+
+@dataclass
+class Entered:
+    """What a refused submission carried, to show as it was entered; ``errors``: field name -> its message."""
+
+    message: str = ""
+    extra_guests: str | None = None
+    answers: dict[str, str] = field(default_factory=dict)
+    errors: dict[str, str] = field(default_factory=dict)
+
+
+def entered_from(form: dict) -> Entered:
+    """The values of a posted answer form."""
+    answers = {key[len(ANSWER_FIELD) :]: value for key, value in form.items() if key.startswith(ANSWER_FIELD)}
+    return Entered(message=form.get(MESSAGE_FIELD, ""), extra_guests=form.get(EXTRA_GUESTS_FIELD), answers=answers)
+
+
+def question_field(question_id: str) -> str:
+    return f"{ANSWER_FIELD}{question_id}"
+
+
+def _marks(name: str, entered: Entered | None, hint: str | None = None) -> tuple[str, str]:
+    """The attributes that tie a field to its hint and error, and the error's line ("" when none)."""
+    error = (entered.errors if entered else {}).get(name)
+    described = " ".join(filter(None, (hint, f"{name}-error" if error else None)))
+    attributes = f' aria-describedby="{escape(described)}"' if described else ""
+    if not error:
+        return attributes, ""
+    return f'{attributes} aria-invalid="true"', f'<p id="{escape(name)}-error" class="problem">{escape(error)}</p>'
+
+
+def _extra_guests_choice(page, entered: Entered | None) -> str:
+    """A choice of how many people to bring, when the event lets guests bring anyone."""
+    allowed = int(page.event.max_extra_guests or 0)
+    if allowed <= 0:
+        return ""
+    current = str(min(int(page.invitation.extra_guests or 0), allowed))
+    if entered is not None and entered.extra_guests is not None:
+        current = entered.extra_guests
+    options = "".join(
+        f'<option value="{n}"{" selected" if str(n) == current else ""}>{n}</option>' for n in range(allowed + 1)
+    )
+    marks, error_line = _marks(EXTRA_GUESTS_FIELD, entered)
+    return f"""<label for="extra_guests">People you bring (up to {allowed})</label>
+<select id="extra_guests" name="extra_guests"{marks}>{options}</select>
+{error_line}"""
+
+
+def _questions(page, entered: Entered | None) -> str:
+    """The event's questions, each with the answer entered (else the one given): a text field, or one radio
+    button per choice. None is marked required in HTML (declining needs no answer); the server asks again."""
+    asked = list(page.event.questions or [])
+    if not asked:
+        return ""
+    held = entered.answers if entered is not None else (page.invitation.answers or {})
+    parts = ['<fieldset class="questions"><legend>When you accept</legend>']
+    for question in asked:
+        name = question_field(question["id"])
+        label = escape(question["text"]) + (" (required)" if question["required"] else "")
+        given = held.get(question["id"], "")
+        marks, error_line = _marks(name, entered)
+        if question["kind"] == "choice":
+            radios = "".join(
+                f'<label class="choice"><input type="radio" name="{escape(name)}" value="{escape(choice)}"'
+                f'{" checked" if choice == given else ""}{marks}> <span dir="auto">{escape(choice)}</span></label>'
+                for choice in question["choices"]
+            )
+            parts.append(
+                f'<fieldset class="question"><legend dir="auto">{label}</legend>{radios}{error_line}</fieldset>'
+            )
+        else:
+            parts.append(
+                f'<label for="{escape(name)}" dir="auto">{label}</label>'
+                f'<input type="text" id="{escape(name)}" name="{escape(name)}" maxlength="280" dir="auto"'
+                f' autocomplete="off" value="{escape(given)}"{marks}>{error_line}'
+            )
+    parts.append("</fieldset>")
+    return "\n".join(parts) + "\n"
+
+
+def _pressed(chosen: bool) -> str:
+    return ' aria-pressed="true"' if chosen else ' aria-pressed="false"'
+
+
+def only_decline(page, now) -> str | None:
+    """Why the guest may only decline (the sentence the form shows), or None when Accept is offered too."""
+    if page.accepting_closed(now):
+        return REPLIES_CLOSED
+    if page.full_for_guest:
+        return FULL
+    return None
+
+
+def answer_form(page, token: str, shown_message: str, entered: Entered | None, now, up: str = "") -> str:
+    """The form: the message field holds ``shown_message``, the guest's current answer is the pressed button."""
+    message_marks, message_error = _marks(MESSAGE_FIELD, entered, hint="message-hint")
+    answered = page.invitation.has_accepted
+    accept = (
+        f'<button type="submit" name="answer" value="accept" class="accept"{_pressed(answered is True)}>Accept</button>'
+    )
+    decline = (
+        f'<button type="submit" name="answer" value="decline" class="decline"{_pressed(answered is False)}>'
+        "Decline</button>"
+    )
+    declining_only = only_decline(page, now)
+    buttons = decline if declining_only else f"{accept}\n{decline}"
+    closed_line = f'<p class="closed">{escape(declining_only)}</p>\n' if declining_only else ""
+    return f"""{closed_line}<form method="post" action="{up}{escape(page.code)}/rsvp">
+<input type="hidden" name="csrf" value="{escape(token)}">
+<label for="message">Message to <span dir="auto">{escape(page.host_name)}</span> (optional)</label>
+<input type="text" id="message" name="message" maxlength="60" autocomplete="off" dir="auto"
+ value="{escape(shown_message)}"{message_marks}>
+<p id="message-hint" class="hint">Up to 60 characters.</p>
+{message_error}
+{"" if declining_only else _extra_guests_choice(page, entered)}
+{"" if declining_only else _questions(page, entered)}<div class="buttons">
+{buttons}
+</div>
+</form>"""
