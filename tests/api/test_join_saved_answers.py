@@ -89,8 +89,17 @@ def test_a_join_by_the_web_page_saved_without_its_page_link_says_it_joined(clien
     event = _open_event(owner)
     code = _code(client, owner, event)
     opened = page(client, f"/j/{code}")
-    pin_page = post_form(client, f"/j/{code}/pin", {"csrf": form_token(text_of(opened)), "phone_number": NEWCOMER})
-    fields = {"csrf": form_token(text_of(pin_page)), "phone_number": NEWCOMER, "pin": last_pin(NEWCOMER)}
+    pin_page = post_form(
+        client,
+        f"/j/{code}/pin",
+        {"csrf": form_token(text_of(opened)), "full_name": "Dana Levi", "phone_number": NEWCOMER},
+    )
+    fields = {
+        "csrf": form_token(text_of(pin_page)),
+        "full_name": "Dana Levi",
+        "phone_number": NEWCOMER,
+        "pin": last_pin(NEWCOMER),
+    }
     reads_fail_after_the_join(lambda op: client_error(op, "ProvisionedThroughputExceededException"))
     answer = post_form(client, f"/j/{code}/verify", fields)
     assert answer.status_code == 200, text_of(answer)

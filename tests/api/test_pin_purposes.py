@@ -23,7 +23,10 @@ def _join_code(client, owner) -> tuple[int, str]:
 def _pin_form(client, start: str, pin_path: str, number: str) -> str:
     """The pin form's token once the page texted a pin to ``number``."""
     opened = page(client, start)
-    pin_page = post_form(client, pin_path, {"csrf": form_token(text_of(opened)), "phone_number": number})
+    fields = {"csrf": form_token(text_of(opened)), "phone_number": number}
+    if pin_path.startswith("/j/"):
+        fields["full_name"] = "Dana Levi"  # the join page asks who is joining
+    pin_page = post_form(client, pin_path, fields)
     assert pin_page.status_code == 200, text_of(pin_page)
     return form_token(text_of(pin_page))
 
@@ -53,7 +56,9 @@ def test_a_login_pin_does_not_join_by_the_join_page(client):
     event_id, code = _join_code(client, alice)
     csrf = _pin_form(client, f"/j/{code}", f"/j/{code}/pin", ME)
     assert post_json(client, "/auth", {"phone_number": ME}).status_code == 204  # a login pin replaces it
-    answer = post_form(client, f"/j/{code}/verify", {"csrf": csrf, "phone_number": ME, "pin": last_pin(ME)})
+    answer = post_form(
+        client, f"/j/{code}/verify", {"csrf": csrf, "full_name": "Dana Levi", "phone_number": ME, "pin": last_pin(ME)}
+    )
     assert answer.status_code == 400 and "Invalid pin." in text_of(answer)
     assert _members(event_id) == [alice.user.id]
 
@@ -82,6 +87,8 @@ def test_each_pin_still_opens_its_own_action(client):
     alice = make_person("Alice Host")
     event_id, code = _join_code(client, alice)
     csrf = _pin_form(client, f"/j/{code}", f"/j/{code}/pin", ME)
-    joined = post_form(client, f"/j/{code}/verify", {"csrf": csrf, "phone_number": ME, "pin": last_pin(ME)})
+    joined = post_form(
+        client, f"/j/{code}/verify", {"csrf": csrf, "full_name": "Dana Levi", "phone_number": ME, "pin": last_pin(ME)}
+    )
     assert joined.status_code == 303 and len(_members(event_id)) == 2
     assert login(client, ME)["auth_token"]
