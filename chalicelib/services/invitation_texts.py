@@ -95,17 +95,21 @@ def invitation_text(owner: User, event: Event, link: str = "") -> str:
     return sms_segments.fit(templates, name, title, limits)
 
 
-def send_invitation_texts(owner: User, event: Event, people: list[User], links: dict[int, str]) -> None:
+def send_invitation_texts(
+    owner: User, event: Event, people: list[User], links: dict[int, str], *, wording=None
+) -> None:
     """Text ``people`` (invitees without an account, already ``reachable``), each with the link to their
     event page, as far as the limits allow, from the invitations' origination identity; the invitations
-    stand either way, and the answer is the same. A failed text is logged, never undoes the invitation."""
+    stand either way, and the answer is the same. A failed text is logged, never undoes the invitation.
+    ``wording(owner, event, link)`` writes another text than :func:`invitation_text` (a plan's decision)."""
     if not people:
         return
     chosen = _texts_allowed(owner, people)
     if len(chosen) < len(people):
         log.info("invitation texts not sent: %d of %d over a limit", len(people) - len(chosen), len(people))
 
-    texts = [(person.phone_number, invitation_text(owner, event, links.get(person.id, ""))) for person in chosen]
+    write = wording or invitation_text
+    texts = [(person.phone_number, write(owner, event, links.get(person.id, ""))) for person in chosen]
     _send(texts, chosen, "invitation")
 
 
