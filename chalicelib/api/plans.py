@@ -6,7 +6,6 @@ from chalicelib import localtime
 from chalicelib.api.blueprint import ApiBlueprint
 from chalicelib.api.request import RequestContext
 from chalicelib.api.responses import HandlerResult
-from chalicelib.domain import plans as rules
 from chalicelib.validation import REQUIRED, Fields
 
 blueprint = ApiBlueprint(__name__)
@@ -16,7 +15,8 @@ UNKNOWN_TIME_ZONE = "Unknown time zone."
 
 def _plan_input(body: dict):
     """Every field checked before anything is written; all errors at once, options keyed by position."""
-    from chalicelib.services.plans import PlanInput  # plan writes and their texts: off the API's cold start
+    from chalicelib.domain import plans as rules  # the plans' modules: off the API's cold start
+    from chalicelib.services.plans import PlanInput
 
     fields = Fields(body)
     title = fields.string("title", required=True, max_length=rules.TITLE_MAX_LENGTH, allow_blank=False)
@@ -47,6 +47,7 @@ def create_plan(ctx: RequestContext):
 
 @blueprint.route("/plans/{plan_id}", ["GET"])
 def plan_detail(ctx: RequestContext):
+    from chalicelib.domain import plans as rules
     from chalicelib.services import plans
 
     view = plans.plan_for(ctx.user.id, ctx.path_id("plan_id"), rules.PlanAction.READ)
@@ -63,6 +64,7 @@ def vote(ctx: RequestContext):
 
 @blueprint.route("/plans/{plan_id}/decide", ["POST"], idempotent=True)
 def decide(ctx: RequestContext):
+    from chalicelib.domain import plans as rules
     from chalicelib.services import plans, representations
 
     fields = Fields(ctx.json_object())

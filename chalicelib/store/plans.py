@@ -100,7 +100,7 @@ def save_new_plan(plan: Plan, members: list[PlanMember], *, most_open: int) -> b
     except Refused as refused:
         if refused.item_failed(0):
             return False
-        if refused.item_failed(1):
+        if refused.item_failed(1 + len(first)):  # PynamoDB sends the puts first, then the updates
             raise TooManyOpenPlans() from None
         raise
     for rest in chunks(members[len(first) :], TRANSACTION_ITEMS):
