@@ -76,3 +76,47 @@ def test_deciding_makes_the_event_and_texts_the_event_link_once(client, owner):
     assert len(texts_to(FRIEND)) == 2
     late = post_json(client, f"/plans/{plan['id']}/votes", {"1": "no"}, friend["auth_token"], method="PUT")
     assert late.status_code == 409
+
+
+def _reading_costs(client, aws, owner, invitees: int) -> dict:
+    numbers = [f"+1415558{n:04d}" for n in range(invitees)]
+    plan = body(make_plan(client, owner, numbers=numbers))
+    aws.reset()
+    response = get(client, f"/plans/{plan['id']}", owner["auth_token"])
+    assert response.status_code == 200 and len(body(response)["votes"]) == invitees
+    return dict(aws.of("dynamodb"))
+
+
+def test_reading_a_plan_costs_the_same_calls_for_3_or_100_invitees(client, aws, owner):
+    small = _reading_costs(client, aws, owner, 3)
+    large = _reading_costs(client, aws, owner, 100)
+    assert small == large
+    assert large.get("Query") == 1  # the plan with every member and vote
+    assert large.get("BatchGetItem") == 2  # the bearer token's read, then the names the owner sees
+    assert sum(large.values()) == 3
+
+
+def test_a_decide_sent_again_with_its_key_answers_the_same_and_does_nothing(client, owner):
+    plan = body(make_plan(client, owner))
+    key = {"Idempotency-Key": "decide-1"}
+    path = f"/plans/{plan['id']}/decide"
+    first = post_json(client, path, {"option": 1}, owner["auth_token"], headers=key)
+    again = post_json(client, path, {"option": 1}, owner["auth_token"], headers=key)
+    assert first.status_code == again.status_code == 201
+    assert body(again) == body(first)
+    assert again.headers.get("Idempotent-Replayed") == "true"
+    assert len(texts_to(FRIEND)) == 2  # the ask, then one decision
+
+
+def test_the_plan_text_keeps_name_and_title_in_other_scripts(client):
+    nameless = login(client, OWNER)  # no name: the host label with the number's last digits, cut first
+    title = "\u05e2\u05e8\u05d1 \u05e9\u05d9\u05e8\u05d9\u05dd \U0001f3b6 " * 8
+    response = make_plan(client, nameless, title=title)
+    assert response.status_code == 201, response.body
+    [text] = texts_to(FRIEND)
+    assert text.startswith("Invites: Your host")
+    assert f'is planning "{title[:20]}' in text  # the title keeps at least its first 20 characters
+    assert text.endswith("Reply STOP to opt out.") and "/p/" in text
+    from chalicelib.messaging.sms_segments import segments
+
+    assert segments(text) <= 3
