@@ -43,7 +43,7 @@ def _vote_fieldset(plan, option, chosen: str | None, error: bool) -> str:
     name = f"{VOTE_FIELD}{option.id}"
     radios = "".join(
         f'<label class="choice"><input type="radio" name="{name}" value="{key}"'
-        f'{" checked" if key == chosen else ""}> {escape(words)}</label>'
+        f"{' checked' if key == chosen else ''}> {escape(words)}</label>"
         for key, words in CHOICE_WORDS.items()
     )
     invalid = ' aria-invalid="true" aria-describedby="votes-problem"' if error else ""
