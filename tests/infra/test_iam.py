@@ -19,6 +19,7 @@ import pytest
 from chalicelib.jobs.queue_handler import HANDLERS
 from chalicelib.parallel import chunks
 from chalicelib.services import account_deletion
+from tests.infra.iam_plans import plan_a_date_together
 from tests.infra.test_policy import GUEST, OWNER, disable_push_endpoints, run_the_flow
 from tests.utils.api import login, post_json, texts_to
 from tests.utils.avatars import multipart, upload_avatar
@@ -305,6 +306,7 @@ def run_the_stack(run: StackRun, monkeypatch) -> None:
     delete_someone_with_photos_and_an_export(run)
     keep_guests_in_the_loop(run, monkeypatch)
     join_by_link(run)
+    plan_a_date_together(run)
     # the hourly schedule before the worker has run the deletion: it is queued again
     monkeypatch.setattr(account_deletion, "STUCK_AFTER", timedelta(0))
     run.schedule()
