@@ -39,7 +39,7 @@ def _option_line(plan, option) -> str:
     return f"{_when(_moment(plan, option))}{label}"
 
 
-def _vote_fieldset(plan, option, chosen: str | None, error: bool) -> str:
+def _vote_fieldset(plan, option, counts: dict[str, int], chosen: str | None, error: bool) -> str:
     name = f"{VOTE_FIELD}{option.id}"
     radios = "".join(
         f'<label class="choice"><input type="radio" name="{name}" value="{key}"'
@@ -47,7 +47,10 @@ def _vote_fieldset(plan, option, chosen: str | None, error: bool) -> str:
         for key, words in CHOICE_WORDS.items()
     )
     invalid = ' aria-invalid="true" aria-describedby="votes-problem"' if error else ""
-    return f'<fieldset class="question"{invalid}><legend>{_option_line(plan, option)}</legend>{radios}</fieldset>'
+    so_far = f'<p class="hint">So far: {escape(_tally(counts))}</p>'
+    return (
+        f'<fieldset class="question"{invalid}><legend>{_option_line(plan, option)}</legend>{so_far}{radios}</fieldset>'
+    )
 
 
 def plan_page(
@@ -68,9 +71,6 @@ def plan_page(
     up = "../" if at_action else ""
     banners = f'<p class="notice" role="status">{escape(notice)}</p>\n' if notice else ""
     banners += f'<p class="problem" role="alert" id="votes-problem">{escape(problem)}</p>\n' if problem else ""
-    rows = "\n".join(
-        f"<dt>{_option_line(plan, option)}</dt><dd>{escape(_tally(counts[option.id]))}</dd>" for option in options
-    )
     deadline = ""
     if plan.vote_deadline is not None and plan.status != "decided":
         moment = SimpleNamespace(
@@ -79,11 +79,7 @@ def plan_page(
         deadline = f'<p class="hint">Voting closes {escape(localtime.long_when(moment))}.</p>\n'
     body = f"""<p class="kicker"><span dir="auto">{escape(page.host_name)}</span> is planning</p>
 <h1 dir="auto">{escape(plan.title)}</h1>
-{banners}{_decided(page, options)}{deadline}<h2>The dates so far</h2>
-<dl>
-{rows}
-</dl>
-{_form(page, options, token, closed, chosen, bool(problem), up)}"""
+{banners}{_decided(page, options)}{deadline}{_form(page, options, counts, token, closed, chosen, bool(problem), up)}"""
     return _document(_title(plan), body, script=True)
 
 
@@ -103,17 +99,32 @@ def _decided(page, options: list) -> str:
     return f'<p class="notice" role="status">The date is set.{when} {way}</p>\n'
 
 
-def _form(page, options: list, token: str, closed: bool, chosen: dict | None, error: bool, up: str) -> str:
+def _tallies(plan, options: list, counts: dict) -> str:
+    """Each date with its tallies, where no form is shown."""
+    items = "\n".join(
+        f'<li><p>{_option_line(plan, option)}</p><p class="hint">{escape(_tally(counts[option.id]))}</p></li>'
+        for option in options
+    )
+    return f'<h2>The dates</h2>\n<ul class="announcements">\n{items}\n</ul>'
+
+
+def _form(
+    page, options: list, counts: dict, token: str, closed: bool, chosen: dict | None, error: bool, up: str
+) -> str:
+    """The vote form of an invitee while voting is open; else the dates with their tallies, and why."""
     plan = page.view.plan
     if page.member is None:
-        return '<p class="hint">You choose the date in the app once your guests have voted.</p>'
+        hint = "" if plan.status == "decided" else "You choose the date in the app once your guests have voted."
+        return _tallies(plan, options, counts) + (f'\n<p class="hint">{hint}</p>' if hint else "")
     if plan.status == "decided":
-        return ""
+        return _tallies(plan, options, counts)
     if closed:
         host = f'<span dir="auto">{escape(page.host_name)}</span>'
-        return f'<p class="closed">Voting has closed. {host} picks the date.</p>'
+        return f'<p class="closed">Voting has closed. {host} picks the date.</p>\n{_tallies(plan, options, counts)}'
     held = chosen if chosen is not None else page.own_votes
-    fieldsets = "\n".join(_vote_fieldset(plan, option, held.get(str(option.id)), error) for option in options)
+    fieldsets = "\n".join(
+        _vote_fieldset(plan, option, counts[option.id], held.get(str(option.id)), error) for option in options
+    )
     return f"""<h2>When can you make it?</h2>
 <form method="post" action="{up}{escape(page.code)}/votes">
 <input type="hidden" name="csrf" value="{escape(token)}">
