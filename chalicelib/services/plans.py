@@ -159,6 +159,8 @@ def decide(owner, plan_id: int, option_id: object):
     view = plan_for(owner.id, plan_id, PlanAction.DECIDE)
     chosen = _chosen(view, option_id)
     if view.plan.status == DECIDED:
+        if view.plan.decided_option == chosen.id and view.plan.event_id is not None:
+            return _decided_answer(owner, plan_id, view)  # the same decision again: done, nothing sent again
         raise Conflict(ALREADY_DECIDED)
     data = events.EventInput(
         title=view.plan.title,
@@ -172,11 +174,20 @@ def decide(owner, plan_id: int, option_id: object):
     try:
         made = events.create_event(owner, data, event_id=view.plan.event_id, wording=decided_text, links_out=links)
     except Conflict:
-        _finish_decided(view)  # a parallel or earlier decide made it: record which date it was
-        raise Conflict(ALREADY_DECIDED) from None
+        # A parallel decide, or this one tried before and stopped short, made the event: record its date. The
+        # same choice is answered as done (nobody is texted again); another one was too late.
+        if _finish_decided(view) != chosen.id:
+            raise Conflict(ALREADY_DECIDED) from None
+        return _decided_answer(owner, plan_id, view)
     plan_store.keep_event_links(view, _sealed(view, links))
     plan_store.mark_decided(view.plan, chosen.id, utcnow())
     return plan_for(owner.id, plan_id, PlanAction.READ), made
+
+
+def _decided_answer(owner, plan_id: int, view: PlanView):
+    from chalicelib.services import event_reads
+
+    return plan_for(owner.id, plan_id, PlanAction.READ), event_reads.get_event(owner, view.plan.event_id)
 
 
 def _chosen(view: PlanView, option_id: object) -> Option:
@@ -188,16 +199,19 @@ def _chosen(view: PlanView, option_id: object) -> Option:
     return found
 
 
-def _finish_decided(view: PlanView) -> None:
-    """The plan marked with the date of the event already made under its id (when that decide stopped short)."""
+def _finish_decided(view: PlanView) -> int | None:
+    """The plan marked with the date of the event already made under its id (when that decide stopped short);
+    the option it was made on."""
     from chalicelib.store import events as event_store
 
     made = event_store.load_partition(view.plan.event_id)
     if made is None:
-        return
+        return None
     option = next((option for option in options_of(view) if option.starts_at == made.event.event_date), None)
-    if option is not None:
-        plan_store.mark_decided(view.plan, option.id, utcnow())
+    if option is None:
+        return None
+    plan_store.mark_decided(view.plan, option.id, utcnow())
+    return option.id
 
 
 def _sealed(view: PlanView, links: dict[int, str]) -> dict[int, str]:
