@@ -120,3 +120,12 @@ def test_unknown_and_malformed_codes_get_the_same_404_page(client):
     malformed = page(client, "/p/nope")
     assert unknown.status_code == malformed.status_code == 404
     assert text_of(unknown) == text_of(malformed)
+
+
+def test_page_views_count_against_the_guest_pages_limit_per_address(client, override_settings):
+    owner, plan, path = _made(client)
+    override_settings(web_requests_per_ip_per_hour=2)
+    assert [page(client, path).status_code for _ in range(2)] == [200, 200]
+    refused = page(client, path)
+    assert refused.status_code == 429 and refused.headers.get("Retry-After")
+    assert "Too many requests" in text_of(refused)
