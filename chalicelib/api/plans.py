@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from chalicelib import localtime
 from chalicelib.api.blueprint import ApiBlueprint
-from chalicelib.api.request import RequestContext
-from chalicelib.api.responses import HandlerResult
+from chalicelib.api.request import NO_BODY, RequestContext
+from chalicelib.api.responses import NO_CONTENT, HandlerResult
 from chalicelib.validation import REQUIRED, Fields
 
 blueprint = ApiBlueprint(__name__)
@@ -52,6 +52,14 @@ def plan_detail(ctx: RequestContext):
 
     view = plans.plan_for(ctx.user.id, ctx.path_id("plan_id"), rules.PlanAction.READ)
     return plans.plan_answer(view, ctx.user.id)
+
+
+@blueprint.route("/plans/{plan_id}", ["DELETE"], body=NO_BODY)
+def drop_plan(ctx: RequestContext):
+    from chalicelib.services import plans
+
+    plans.drop(ctx.user.id, ctx.path_id("plan_id"))
+    return NO_CONTENT
 
 
 @blueprint.route("/plans/{plan_id}/votes", ["PUT"])

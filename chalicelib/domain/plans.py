@@ -40,6 +40,7 @@ class PlanAction(StrEnum):
     SEE_VOTES = "see_votes"  # each person's votes
     VOTE = "vote"
     DECIDE = "decide"
+    DROP = "drop"  # delete the plan without deciding it
 
 
 PLAN_PERMITTED: dict[PlanAction, frozenset[PlanRole]] = {
@@ -47,6 +48,7 @@ PLAN_PERMITTED: dict[PlanAction, frozenset[PlanRole]] = {
     PlanAction.SEE_VOTES: frozenset({PlanRole.OWNER}),
     PlanAction.VOTE: frozenset({PlanRole.INVITEE}),
     PlanAction.DECIDE: frozenset({PlanRole.OWNER}),
+    PlanAction.DROP: frozenset({PlanRole.OWNER}),
 }
 
 

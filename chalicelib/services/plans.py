@@ -190,6 +190,12 @@ def _decided_answer(owner, plan_id: int, view: PlanView):
     return plan_for(owner.id, plan_id, PlanAction.READ), event_reads.get_event(owner, view.plan.event_id)
 
 
+def drop(owner_id: int, plan_id: int) -> None:
+    """The plan and its votes deleted (its pages then answer 404), its place among the owner's open plans freed.
+    An event made from it stays."""
+    plan_store.delete_plan(plan_for(owner_id, plan_id, PlanAction.DROP))
+
+
 def _chosen(view: PlanView, option_id: object) -> Option:
     if isinstance(option_id, bool) or not isinstance(option_id, int):
         raise ValidationError.field("option", "A valid integer is required.")

@@ -136,3 +136,19 @@ def test_a_decide_names_a_real_option(client, owner):
         "option": ["Not an option of this plan."]
     }
     assert body(get(client, f"/plans/{plan['id']}", owner["auth_token"]))["status"] == "open"
+
+
+def test_a_dropped_plan_is_gone_for_everyone_and_frees_its_place(client, owner):
+    from tests.api.test_plan_page import plan_link_of
+    from tests.utils.web import page
+
+    plan = body(make_plan(client, owner))
+    link = plan_link_of(FRIEND)
+    for n in range(9):
+        assert make_plan(client, owner, numbers=(f"+1415557{n:04d}",)).status_code == 201
+    assert make_plan(client, owner, numbers=("+14155579999",)).status_code == 409
+    headers = {"Authorization": f"Bearer {owner['auth_token']}"}
+    assert client.http.request("DELETE", f"/plans/{plan['id']}", headers=headers).status_code == 204
+    assert get(client, f"/plans/{plan['id']}", owner["auth_token"]).status_code == 404
+    assert page(client, link).status_code == 404
+    assert make_plan(client, owner, numbers=("+14155579999",)).status_code == 201
