@@ -10,8 +10,8 @@ PLANNER, TEXTED, WITH_APP = "+14155550171", "+14155550172", "+14155550173"
 
 
 def plan_a_date_together(run) -> None:
-    """A plan made (one number texted, one with the app), voted on in the app and on the page, read, decided,
-    and gone with its owner's account."""
+    """A plan made (one number texted, one with the app), voted on in the app and on the page, read, decided;
+    another made and dropped; the first gone with its owner's account."""
     from tests.api.test_plan_page import plan_link_of
 
     client = run.client
@@ -35,6 +35,10 @@ def plan_a_date_together(run) -> None:
     decided = post_json(client, f"/plans/{plan_id}/decide", {"option": 1}, owner)
     assert decided.status_code == 201, decided.body
     run.deliver()
+    dropped = post_json(client, "/plans", payload, owner)
+    assert dropped.status_code == 201, dropped.body
+    plan_path = f"/plans/{dropped.json_body['id']}"
+    assert client.http.request("DELETE", plan_path, headers={"Authorization": f"Bearer {owner}"}).status_code == 204
     gone = client.http.request("DELETE", "/users/me", headers={"Authorization": f"Bearer {owner}"})
     assert gone.status_code == 204
     run.deliver()
