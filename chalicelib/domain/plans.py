@@ -146,6 +146,8 @@ def check_votes(raw: object, option_ids: set[int]) -> tuple[dict[str, str], dict
         return {}, {"non_field_errors": [f"Invalid data. Expected a dictionary, but got {type(raw).__name__}."]}
     if not raw:
         return {}, {"non_field_errors": ["Vote on at least one option."]}
+    if len(raw) > MAX_OPTIONS:  # a plan has at most 10: a longer body is answered in one line, whatever its size
+        return {}, {"non_field_errors": [f"Ensure this field has no more than {MAX_OPTIONS} elements."]}
     votes, problems = {}, {}
     for key, choice in raw.items():
         if not (isinstance(key, str) and key.isascii() and key.isdigit() and int(key) in option_ids):

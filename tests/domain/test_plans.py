@@ -40,8 +40,10 @@ def test_options_keep_their_order_and_get_ids_by_position():
             {"1": {"label": ["Ensure this field has no more than 60 characters."]}},
         ),
         (
-            [{"starts_at": "2030-06-05T18:00:00Z", "label": "\u05d1\u05d9\u05ea"},
-             {"starts_at": "2030-06-06T18:00:00Z", "label": " \u05d1\u05d9\u05ea "}],
+            [
+                {"starts_at": "2030-06-05T18:00:00Z", "label": "\u05d1\u05d9\u05ea"},
+                {"starts_at": "2030-06-06T18:00:00Z", "label": " \u05d1\u05d9\u05ea "},
+            ],
             {"1": {"label": ["This label is used twice."]}},
         ),  # fmt: skip
         (["2030-06-05T18:00:00Z", "2030-06-05T20:00:00+02:00"], {"1": {"starts_at": ["This date is offered twice."]}}),
@@ -88,3 +90,11 @@ def test_a_stranger_is_answered_404_and_someone_in_the_plan_403(action, role):
     with pytest.raises(expected):
         plans.require(role, action)
     assert PlanRole.STRANGER not in plans.PLAN_PERMITTED[action]
+
+
+def test_a_body_of_more_votes_than_any_plan_has_options_is_one_short_error():
+    sent = {str(n): "maybe" for n in range(10_000)}
+    assert plans.check_votes(sent, {1, 2}) == (
+        {},
+        {"non_field_errors": ["Ensure this field has no more than 10 elements."]},
+    )
