@@ -10,6 +10,7 @@ event there and makes no second one, nor a second text. Who may do what: ``domai
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -27,6 +28,8 @@ from chalicelib.store import plans as plan_store
 from chalicelib.store import users as user_store
 from chalicelib.store.plans import PlanView, TooManyOpenPlans, VotingClosed, ballot
 from chalicelib.timeutil import format_datetime, utcnow
+
+log = logging.getLogger("invites")
 
 CREATE_ATTEMPTS = 5
 TOO_MANY_OPEN = f"You can have at most {rules.MAX_OPEN_PLANS} open plans. Decide one first."
@@ -116,10 +119,19 @@ def create_plan(owner, data: PlanInput) -> CreatedPlan:
         view, links, owner_link = retry(draw, attempts=CREATE_ATTEMPTS)
     except AttemptsSpent:
         raise RuntimeError("could not draw a free plan id") from None
-    if invitees.marks:
-        plan_store.save_marks(invitees.marks)
+    _keep_marks(invitees.marks)
     send_plan_texts(owner, view.plan, textable, links)
     return CreatedPlan(view, plan_links.plan_link_url(owner_link[0]) if owner_link else None)
+
+
+def _keep_marks(marks: list) -> None:
+    """The numbers new to the owner, marked as invited (the lookups allowance then spares them). The plan is made
+    already and its texts are still to go: a failure here is logged, never answered (the worst it does is count
+    those numbers once more)."""
+    try:
+        plan_store.save_marks(marks)
+    except Exception:  # noqa: BLE001 - see above
+        log.warning("plan: %d invited numbers not marked", len(marks))
 
 
 # --------------------------------------------------------------------------- read and vote
@@ -173,7 +185,9 @@ def decide(owner, plan_id: int, option_id: object):
     links: dict[int, str] = {}
     try:
         made = events.create_event(owner, data, event_id=view.plan.event_id, wording=decided_text, links_out=links)
-    except Conflict:
+    except Conflict as refused:
+        if refused.detail != events.EVENT_ALREADY_MADE:
+            raise
         # A parallel decide, or this one tried before and stopped short, made the event: record its date. The
         # same choice is answered as done (nobody is texted again); another one was too late.
         if _finish_decided(view) != chosen.id:

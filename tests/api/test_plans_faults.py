@@ -70,3 +70,15 @@ def test_a_decide_that_stopped_after_making_the_event_is_finished_by_its_retry(c
     assert len(texts_to(FRIEND)) == 2  # the ask and one decision: the retry texted nobody again
     other = post_json(client, path, {"option": 1}, owner["auth_token"])
     assert other.status_code == 409
+
+
+def test_the_texts_go_even_when_marking_the_numbers_fails(client, owner, monkeypatch):
+    from chalicelib.store import plans as plan_store
+
+    def throttled(marks):
+        raise client_error("BatchWriteItem", "ThrottlingException")
+
+    monkeypatch.setattr(plan_store, "save_marks", throttled)
+    response = make_plan(client, owner)
+    assert response.status_code == 201
+    assert len(texts_to(FRIEND)) == 1
