@@ -1,7 +1,8 @@
 """A mobile app's whole flow, written only against the Python client generated from openapi.yaml.
 
 Two people log in with the pin texted to them, one creates an event with spots and a poll and invites
-the other and a number without an account; the guest accepts and writes, the owner reads the detail.
+the other and a number without an account; the guest accepts and writes, the owner reads the detail. Later
+the owner asks both when they can make a game night (a plan), the guest votes, and the owner decides it.
 At the end the guest asks for a copy of their data, waits until it is ready, and deletes the account,
 after which their token is refused.
 Along the way it shows how a caller tells the answers apart:
