@@ -28,6 +28,8 @@ from chalicelib.api import (
     guest_page,
     join_links,
     join_page,
+    plan_page,
+    plans,
     users,
 )
 from chalicelib.config import get_settings
@@ -63,6 +65,8 @@ API_BLUEPRINTS = (
     devices.blueprint,
     guest_page.blueprint,
     join_page.blueprint,
+    plans.blueprint,
+    plan_page.blueprint,
     account_export.blueprint,
     account_web.blueprint,
     docs.blueprint,

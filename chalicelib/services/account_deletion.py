@@ -11,7 +11,8 @@ Off the request, on the notifications queue (message ``account_deletion``), the 
    deletes the event's partition;
 2. invitations to other people's events: the person's messages, polls and time suggestions go with
    the event's counters lowered, then the invitation, with the spot given back if they had accepted;
-3. the user's partition: devices (their SNS endpoints first, when the token is still theirs),
+3. the plans they own, and their votes in others' plans (services/plan_data.py);
+   the user's partition: devices (their SNS endpoints first, when the token is still theirs),
    favorites, tokens, the export record;
 4. S3: every object (every version) under the person's prefixes: avatars, favorite photos, exports, and the
    covers of their events;
@@ -33,6 +34,7 @@ from chalicelib.messaging import notifications
 from chalicelib.messaging.notifications import Outcome, RetryLater
 from chalicelib.messaging.notifications.queueing import send_many
 from chalicelib.parallel import parallel_map
+from chalicelib.services import plan_data
 from chalicelib.services.notification_jobs import cancel_notices
 from chalicelib.services.waitlist import promote_waiting
 from chalicelib.store import account_deletion as store
@@ -78,6 +80,7 @@ def _on_account_deletion(message: dict) -> Outcome:
         elif message.get("fan_out"):
             send_many([{"type": OWNED_EVENT_DELETION, "event_id": event_id, "user_id": user_id} for event_id in owned])
     parallel_map(lambda event_id: _leave_event(event_id, user_id), store.received_event_ids(left))
+    plan_data.forget(user_id)
     _delete_user_items(user_id)
     delete_objects(user_id)
     if not owned:

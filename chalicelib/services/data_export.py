@@ -22,7 +22,7 @@ from chalicelib.errors import NotFound
 from chalicelib.messaging import notifications
 from chalicelib.messaging.notifications import Outcome
 from chalicelib.parallel import parallel_map
-from chalicelib.services import export_links, representations
+from chalicelib.services import export_links, plan_data, representations
 from chalicelib.services.ratelimit import RollingLimit
 from chalicelib.store import exports as store
 from chalicelib.store.account_deletion import device_tokens, event_items, invitations_of, user_items
@@ -131,6 +131,7 @@ def collect(user: User, now: datetime) -> dict:
         "events_owned": [_owned_event(found, users, user.id) for _, found in owned],
         "numbers_invited": _numbers_invited(owned, added, users),
         "invitations_received": [_received(inv, found, users, user.id) for inv, found in received],
+        **plan_data.exported(user.id),
     }
 
 

@@ -106,8 +106,17 @@ def _remind_day(event_date: datetime) -> str:
     return format_datetime(event_date)[:10]
 
 
-def create_event(owner, data: EventInput) -> EventView:
-    """Store the event, the owner's invitation and one per invitee; text those without an account."""
+EVENT_ALREADY_MADE = "This event was already made."
+
+
+def create_event(
+    owner, data: EventInput, *, event_id: int | None = None, wording=None, links_out: dict | None = None
+) -> EventView:
+    """Store the event, the owner's invitation and one per invitee; text those without an account.
+
+    ``event_id``: the id the event must have (a plan's decision): an event already there under it is a
+    Conflict, so the same decision never makes two events. ``wording(owner, event, link)``: the text those
+    without an account get instead of the invitation text; ``links_out`` is given their links by user id."""
     event_date = whole_seconds(data.event_date)
     _check_deadline(data.rsvp_deadline, event_date)
     invitees = resolve_invitees(owner, data.invite_phone_numbers or [], skip_user_ids={owner.id})
@@ -126,8 +135,8 @@ def create_event(owner, data: EventInput) -> EventView:
     asked, last_id = questions.assign_ids(data.questions or [], [], 0)
 
     def draw(_attempt: int):
-        event_id = new_id()
-        event = event_store.new_event(event_id, owner.id, fields, remind_day=_remind_day(event_date), now=now)
+        drawn = event_id or new_id()
+        event = event_store.new_event(drawn, owner.id, fields, remind_day=_remind_day(event_date), now=now)
         if asked:
             event.questions, event.question_last_id = asked, last_id
         ids = _distinct_ids(len(invitees.users) + 1)
@@ -140,6 +149,8 @@ def create_event(owner, data: EventInput) -> EventView:
         links = invite_links.attach_links(inv for inv in invitations if inv.user_id in texted)
         text_outbox.plan(inv for inv in invitations if inv.user_id in texted)
         if not event_store.save_new_event(event, invitations, invitees.marks):
+            if event_id:
+                raise Conflict(EVENT_ALREADY_MADE)
             raise TryAgain()
         return event, invitations, links
 
@@ -147,7 +158,9 @@ def create_event(owner, data: EventInput) -> EventView:
         event, invitations, links = retry(draw, attempts=CREATE_ATTEMPTS)
     except AttemptsSpent:
         raise RuntimeError("could not draw a free event id") from None
-    text_outbox.shown_in(invitations, send_invitation_texts(owner, event, textable, links))
+    if links_out is not None:
+        links_out.update(links)
+    text_outbox.shown_in(invitations, send_invitation_texts(owner, event, textable, links, wording=wording))
     _enqueue_new_invites(owner, event, invitees.users)
     users = {user.id: user for user in invitees.users}
     users[owner.id] = owner

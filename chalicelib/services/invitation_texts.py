@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import time
+from datetime import datetime
 
 from chalicelib import limits, localtime
 from chalicelib.config import get_settings
@@ -101,13 +102,22 @@ def invitation_text(owner: User, event: Event, link: str = "") -> str:
 
 
 def send_invitation_texts(
-    owner: User, event: Event, people: list[User], links: dict[int, str], kind: str = text_outbox.INVITATION
+    owner: User,
+    event: Event,
+    people: list[User],
+    links: dict[int, str],
+    kind: str = text_outbox.INVITATION,
+    *,
+    wording=None,
+    expires: datetime | None = None,
 ) -> dict[int, str]:
     """Text ``people`` (invitees without an account, already ``reachable``), each with the link to their
     event page, as far as the limits allow, through the text outbox (``kind``: an invitation or a join
     approval); the invitations stand either way, and the answer is the same. Each row's ``text_status`` tells
     the hosts what became of its text; a text that could not even be claimed is logged. Returns each person's
-    ``text_status`` by user id."""
+    ``text_status`` by user id. ``wording(owner, event, link)`` writes another text than
+    :func:`invitation_text` (a plan's decision); ``expires``: when the texts' records may go (default: after
+    the event)."""
     if not people:
         return {}
     now = time.time()
@@ -115,7 +125,7 @@ def send_invitation_texts(
     if len(chosen) < len(people):
         log.info("invitation texts not sent: %d of %d over a limit", len(people) - len(chosen), len(people))
     quota = (owner_quota_key(owner, now),)
-    expires = event_expiry(event)
+    expires = expires or event_expiry(event)
     texts = [
         text_outbox.Text(
             kind,
@@ -123,7 +133,7 @@ def send_invitation_texts(
             event.id,
             person.id,
             person.phone_number,
-            invitation_text(owner, event, links.get(person.id, "")),
+            (wording or invitation_text)(owner, event, links.get(person.id, "")),
             expires,
             quota,
         )

@@ -49,6 +49,7 @@ MAX_QUEUE_DELAY = 900  # SQS's longest DelaySeconds
 
 # Kinds of text (the record key's first part), and those an invitee row shows as ``text_status``.
 INVITATION, JOIN_APPROVAL = "invitation", "join_approval"
+PLAN_INVITATION = "plan_invitation"  # asks to vote on a plan's dates: no event behind it (yet)
 SHOWN_ON_INVITATION = frozenset({INVITATION, JOIN_APPROVAL})
 QUEUED, SENT, FAILED, NOT_SENT = records.QUEUED, claims.SENT, records.FAILED, records.NOT_SENT
 # What a try ended in for the caller: one of the states above, or NOT_QUEUED (SNS was busy and the retry could
@@ -269,7 +270,7 @@ def retry_text(message: dict) -> Outcome:
     if text is None:
         records.settle(record, FAILED)
         return Outcome()
-    if text.kind != EVENT_CANCELLED and not records.event_is_live(text.event_id):
+    if text.kind not in (EVENT_CANCELLED, PLAN_INVITATION) and not records.event_is_live(text.event_id):
         log.info("text outbox: a %s text not sent, its event was cancelled meanwhile", text.kind)
         _give_up(record, text, NOT_SENT)
         return Outcome()

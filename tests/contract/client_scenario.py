@@ -1,7 +1,8 @@
 """A mobile app's whole flow, written only against the Python client generated from openapi.yaml.
 
 Two people log in with the pin texted to them, one creates an event with spots and a poll and invites
-the other and a number without an account; the guest accepts and writes, the owner reads the detail.
+the other and a number without an account; the guest accepts and writes, the owner reads the detail. Later
+the owner asks both when they can make a game night (a plan), the guest votes, and the owner decides it.
 At the end the guest asks for a copy of their data, waits until it is ready, and deletes the account,
 after which their token is refused.
 Along the way it shows how a caller tells the answers apart:
@@ -64,6 +65,7 @@ from invites_client.api.events import (
     set_event_cover,
     update_event,
 )
+from invites_client.api.plans import create_plan, decide_plan, get_plan, vote_plan
 from invites_client.api.users import delete_me, get_me, get_my_data_export, request_my_data_export
 from invites_client.models import (
     Announcement,
@@ -73,6 +75,7 @@ from invites_client.models import (
     AnswersInput,
     AuthenticationFailed,
     CloneInput,
+    Conflict,
     Coordinates,
     CoverUpload,
     EventCreate,
@@ -100,6 +103,16 @@ from invites_client.models import (
     PhoneLookup,
     PhoneNumbersLookup,
     PinRequest,
+    Plan,
+    PlanBallot,
+    PlanChoice,
+    PlanCreated,
+    PlanDecided,
+    PlanDecision,
+    PlanInput,
+    PlanLabelledOption,
+    PlanStatus,
+    PlanVotes,
     Poll,
     PollInput,
     QuestionInput,
@@ -378,6 +391,8 @@ def run(
     missing = get_event.sync(UNKNOWN_EVENT_ID, client=as_owner)
     check(isinstance(missing, NotFound), f"an unknown event: {missing!r}")
 
+    pick_a_date_together(as_owner, as_guest, guest, stranger, starts)
+
     # The guest takes a copy of their data, then deletes the account: their token no longer works.
     export = export_my_data(as_guest)
     deleted = delete_me.sync_detailed(client=as_guest)
@@ -390,6 +405,39 @@ def run(
     return Outcome(
         owner=owner, guest=guest, event=detail, messages_stored=stored, limit_reached=limit_reached, export=export
     )
+
+
+def pick_a_date_together(
+    as_owner: AuthenticatedClient, as_guest: AuthenticatedClient, guest: UserWithToken, stranger: str, starts: datetime
+) -> EventCreated:
+    """A plan of three dates for the guest and the number without an account; the guest votes, the owner reads
+    every vote and decides: the event is made on that date with both invited, and the plan takes no more votes."""
+    dates = [starts + timedelta(days=n) for n in (14, 15, 16)]
+    offered: list[datetime | PlanLabelledOption] = [*dates[:2], PlanLabelledOption(starts_at=dates[2], label="Late")]
+    asked = PlanInput(
+        title="Game night",
+        time_zone="Europe/Paris",
+        options=offered,
+        invite_phone_numbers=[guest.phone_number, stranger],
+    )
+    plan = expect(create_plan.sync(client=as_owner, body=asked), PlanCreated)
+    check(plan.status == PlanStatus.OPEN and [o.id for o in plan.options] == [1, 2, 3], f"the plan {plan!r}")
+    check(isinstance(plan.url, str) and "/p/" in plan.url, f"the owner's page {plan.url!r}")
+    votes = PlanVotes.from_dict({"1": "no", "2": "yes", "3": "if_need_be"})
+    voted = expect(vote_plan.sync(plan.id, client=as_guest, body=votes), Plan)
+    mine = voted.my_votes.additional_properties if isinstance(voted.my_votes, PlanBallot) else {}
+    check(mine == {"1": PlanChoice.NO, "2": PlanChoice.YES, "3": PlanChoice.IF_NEED_BE}, f"my votes {mine!r}")
+    seen = expect(get_plan.sync(plan.id, client=as_owner), Plan)
+    check(seen.options[1].tally.yes == 1 and seen.options[0].tally.no == 1, f"tallies {seen.options!r}")
+    rows = seen.votes if isinstance(seen.votes, list) else []
+    check([row.user_id for row in rows if row.votes.additional_properties] == [guest.id], f"votes {rows!r}")
+    decided = expect(decide_plan.sync(plan.id, client=as_owner, body=PlanDecision(option=2)), PlanDecided)
+    check(decided.status == PlanStatus.DECIDED and decided.event.event_date == dates[1], f"decided {decided!r}")
+    invited = [invitee.phone_number for invitee in decided.event.invitees[1:]]
+    check(invited == [guest.phone_number, stranger], f"the event's invitees {invited!r}")
+    late = vote_plan.sync(plan.id, client=as_guest, body=PlanVotes.from_dict({"1": "yes"}))
+    check(isinstance(late, Conflict), f"a vote after the decision: {late!r}")
+    return decided.event
 
 
 def wait_for_invitees(client: AuthenticatedClient, event_id: int, phones: list[str]) -> EventDetail:

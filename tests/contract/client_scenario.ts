@@ -222,3 +222,45 @@ export async function exportThenDelete(
   if (after.response.status !== 401) throw new ScenarioFailed(`a deleted account's token: ${after.response.status}`);
   return ready;
 }
+
+// A plan: three dates offered to a number, votes by option id, then the event made on the chosen date.
+export async function pickADate(
+  baseUrl: string,
+  ownerToken: string,
+  guestToken: string,
+  guestPhone: string,
+): Promise<Schemas["PlanDecided"]> {
+  const asOwner = createClient<paths>({ baseUrl, headers: { Authorization: `Bearer ${ownerToken}` } });
+  const asGuest = createClient<paths>({ baseUrl, headers: { Authorization: `Bearer ${guestToken}` } });
+  const made = await asOwner.POST("/plans", {
+    body: {
+      title: "Game night",
+      time_zone: "Europe/Paris",
+      options: ["2031-06-05T18:00:00Z", "2031-06-06T18:00:00Z", { starts_at: "2031-06-07T18:00:00Z", label: "Late" }],
+      invite_phone_numbers: [guestPhone],
+    },
+  });
+  if (made.data === undefined) {
+    throw new ScenarioFailed(`create plan: ${JSON.stringify(made.error)}`);
+  }
+  const plan_id = made.data.id;
+  const voted = await asGuest.PUT("/plans/{plan_id}/votes", {
+    params: { path: { plan_id } },
+    body: { "1": "no", "2": "yes", "3": "if_need_be" },
+  });
+  if (voted.data?.my_votes?.["2"] !== "yes") {
+    throw new ScenarioFailed(`vote: ${JSON.stringify(voted.data ?? voted.error)}`);
+  }
+  const seen = await asOwner.GET("/plans/{plan_id}", { params: { path: { plan_id } } });
+  if (seen.data?.options[1]?.tally.yes !== 1) {
+    throw new ScenarioFailed(`tallies: ${JSON.stringify(seen.data ?? seen.error)}`);
+  }
+  const decided = await asOwner.POST("/plans/{plan_id}/decide", {
+    params: { path: { plan_id }, header: { "Idempotency-Key": `decide-${plan_id}` } },
+    body: { option: 2 },
+  });
+  if (decided.data === undefined || decided.data.status !== "decided") {
+    throw new ScenarioFailed(`decide: ${JSON.stringify(decided.error)}`);
+  }
+  return decided.data;
+}

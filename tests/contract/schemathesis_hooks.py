@@ -6,7 +6,9 @@ parameters, so the operations on an event reach their 200s and 4xx rules, not on
 
 - ``owned``: events of the caller's; ``invited``: events the caller is invited to;
 - ``disposable``: an event of the caller's that ``cancel_event`` may cancel (the others stay live);
-- ``invitation_ids``: the caller's invitation in an invited event, and another person's.
+- ``invitation_ids``: the caller's invitation in an invited event, and another person's;
+- ``plans_owned``, ``plans_invited``, ``plans_disposable``: plans of the caller's, one they are asked to vote
+  in, and one ``DELETE /plans/{plan_id}`` may drop.
 
 ``/auth/logout`` gets a token of its own, so revoking it leaves the others working; so does
 ``DELETE /users/me`` (an account of its own to delete).
@@ -35,8 +37,22 @@ class BearerToken:
         case.headers = {**(case.headers or {}), "Authorization": f"Bearer {token}"}
 
 
+def _plan_ids(context, path_parameters):
+    """Real plans for ``{plan_id}``: the caller's and one they are invited to; ``DELETE`` drops a disposable one."""
+    generated = path_parameters["plan_id"]
+    if context.operation.method.upper() == "DELETE":
+        plan_ids = FIXTURES["plans_disposable"] + [generated]
+    else:
+        plan_ids = FIXTURES["plans_owned"] + FIXTURES["plans_invited"] + [generated]
+    return st.fixed_dictionaries(
+        {**{k: st.just(v) for k, v in path_parameters.items()}, "plan_id": st.sampled_from(plan_ids)}
+    )
+
+
 @schemathesis.hook
 def flatmap_path_parameters(context, path_parameters):
+    if path_parameters and "plan_id" in path_parameters:
+        return _plan_ids(context, path_parameters)
     if not path_parameters or "event_id" not in path_parameters:
         return st.just(path_parameters)
     generated = path_parameters["event_id"]

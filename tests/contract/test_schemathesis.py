@@ -69,6 +69,11 @@ def prepare(stack: LocalStack) -> dict:
     assert stack.call("POST", f"/events/{owned['id']}/messages", friend_token, {"body": "hello"}).ok
     poll = {"suggested_date": "2031-05-02T18:00:00Z", "suggested_venue": "Park"}
     assert stack.call("POST", f"/events/{owned['id']}/polls", friend_token, poll).ok
+    plan = {"title": "Plan", "time_zone": "UTC", "options": ["2031-05-01T18:00:00Z", "2031-05-02T18:00:00Z"]}
+    plans = [
+        stack.call("POST", "/plans", owner_token, {**plan, "invite_phone_numbers": [invitee]}).json()["id"]
+        for owner_token, invitee in ((token, FRIEND), (friend_token, CALLER), (token, FRIEND))
+    ]
     mine = next(inv["id"] for inv in invited["invitees"] if inv["phone_number"] == CALLER)
     others = next(inv["id"] for inv in owned["invitees"] if inv["phone_number"] == FRIEND)
     return {
@@ -79,6 +84,9 @@ def prepare(stack: LocalStack) -> dict:
         "invited": [invited["id"], invited_full["id"]],
         "disposable": [disposable["id"]],
         "invitation_ids": [mine, others],
+        "plans_owned": plans[:1],
+        "plans_invited": plans[1:2],
+        "plans_disposable": plans[2:],
     }
 
 

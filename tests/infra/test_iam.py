@@ -20,6 +20,7 @@ import pytest
 from chalicelib.jobs.queue_handler import HANDLERS
 from chalicelib.parallel import chunks
 from chalicelib.services import account_deletion
+from tests.infra.iam_plans import plan_a_date_together
 from tests.infra.test_policy import GUEST, OWNER, disable_push_endpoints, run_the_flow
 from tests.utils.api import login, post_json, texts_to
 from tests.utils.avatars import multipart, upload_avatar
@@ -350,6 +351,7 @@ def run_the_stack(run: StackRun, monkeypatch) -> None:
     join_by_link(run)
     text_again_what_sns_throttled(run, monkeypatch)
     bring_a_push_endpoint_back(run)
+    plan_a_date_together(run)
     # the hourly schedule before the worker has run the deletion: it is queued again
     monkeypatch.setattr(account_deletion, "STUCK_AFTER", timedelta(0))
     run.schedule()

@@ -1,0 +1,77 @@
+"""/p/<code>: a plan's page for people without the app, an HTML extension outside API v1.
+
+GET shows the dates offered with their tallies and the invitee's own votes; POST /p/<code>/votes saves them
+(the guest page's forgery protection: the origin check and a form token; then a 303 back to the page). No
+bearer token: the code is the credential. Errors are HTML pages, every 404 the same (api/guest_page.py).
+"""
+
+from __future__ import annotations
+
+from chalice import Response
+
+from chalicelib.api.blueprint import ApiBlueprint
+from chalicelib.api.error_responses import body_of
+from chalicelib.api.guest_page import EXPIRED_FORM, error_page, posted_from_the_page
+from chalicelib.api.request import FORM_BODY, NO_BODY, RequestContext
+from chalicelib.errors import Conflict, PermissionDenied, ValidationError
+from chalicelib.timeutil import utcnow
+
+blueprint = ApiBlueprint(__name__)
+
+SAVED = "Thanks! Your answers are saved."
+CHOOSE = "Choose Yes, If need be or No for at least one date."
+
+
+def _html(ctx: RequestContext, html: str, status: int = 200) -> Response:
+    body = "" if ctx.method == "HEAD" else html
+    return Response(body=body, status_code=status, headers=_page_headers())
+
+
+def _show(ctx: RequestContext, page, status: int = 200, **shown) -> Response:
+    from chalicelib.guest_page import plan_pages
+    from chalicelib.services import plan_page, plans
+
+    options = plans.options_of(page.view)
+    counts = plans.tallies_of(page.view)
+    closed = plans.voting_closed(page.view, utcnow())
+    html = plan_pages.plan_page(page, options, counts, token=plan_page.form_token(page), closed=closed, **shown)
+    return _html(ctx, html, status)
+
+
+@blueprint.route("/p/{code}", ["GET"], auth=False, body=NO_BODY, error_page=error_page)
+def plan_view(ctx: RequestContext):
+    from chalicelib.services import plan_page
+
+    page = plan_page.open_plan_link(ctx.params.get("code") or "", ctx.source_ip)
+    return _show(ctx, page, notice=SAVED if ctx.query("saved") == "1" else None)
+
+
+@blueprint.route("/p/{code}/votes", ["POST"], auth=False, body=FORM_BODY, error_page=error_page)
+def vote(ctx: RequestContext):
+    from chalicelib.guest_page.plan_pages import VOTE_FIELD
+    from chalicelib.services import plan_page
+
+    if not posted_from_the_page(ctx.request.headers):
+        raise PermissionDenied()
+    page = plan_page.open_plan_link(ctx.params.get("code") or "", ctx.source_ip)
+    if page.member is None:
+        raise PermissionDenied()  # the owner's page has no form
+    form = ctx.body or {}
+    sent = {key[len(VOTE_FIELD) :]: value for key, value in form.items() if key.startswith(VOTE_FIELD)}
+    if not plan_page.form_token_valid(page, form.get("csrf")):
+        return _show(ctx, page, 403, problem=EXPIRED_FORM, chosen=sent, at_action=True)
+    try:
+        plan_page.vote(page, sent)
+    except ValidationError:
+        return _show(ctx, page, 400, problem=CHOOSE, chosen=sent, at_action=True)
+    except Conflict as refused:
+        page = plan_page.reread(page)
+        return _show(ctx, page, 409, problem=body_of(refused).get("detail"), at_action=True)
+    location = f"../{page.code}?saved=1"  # /p/<code>/votes -> /p/<code>, under any stage path
+    return Response(body="", status_code=303, headers={"Location": location, **_page_headers()})
+
+
+def _page_headers() -> dict[str, str]:
+    from chalicelib.guest_page import pages
+
+    return {"Content-Type": pages.HTML, **pages.security_headers()}
