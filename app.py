@@ -91,8 +91,8 @@ def remind_upcoming_events(event):
     """Hourly: queue a reminder for each live event starting within the reminder window, and queue again
     any account deletion whose message was lost."""
     # The scheduled job's modules stay off the API's cold start.
-    from chalicelib.services.account_deletion import requeue_stuck_jobs
-    from chalicelib.services.reminders import enqueue_reminders
+    from chalicelib.services.account.account_deletion import requeue_stuck_jobs
+    from chalicelib.services.notifications.reminders import enqueue_reminders
 
     enqueue_reminders()
     requeue_stuck_jobs()
@@ -101,7 +101,7 @@ def remind_upcoming_events(event):
 @app.on_sns_message(topic=get_settings().inbound_sms_topic_name)
 def handle_inbound_sms(event):
     """Texts people send to the service's numbers (two-way SMS): STOP, START, HELP. Returns what was done."""
-    from chalicelib.services.inbound_sms import handle  # the SMS handler's modules stay off the API's cold start
+    from chalicelib.services.texts.inbound_sms import handle  # the SMS handler's modules stay off the API's cold start
 
     return handle(event.message)
 

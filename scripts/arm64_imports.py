@@ -43,7 +43,7 @@ _CHILD = """
 import io, json, platform, sys
 import app  # noqa: F401  - every route declared, as on a cold start
 from PIL import Image
-from chalicelib.services.images import process_image
+from chalicelib.services.media.images import process_image
 import phonenumbers
 out = io.BytesIO()
 Image.new("RGB", (1600, 1200), (200, 120, 40)).save(out, "JPEG")

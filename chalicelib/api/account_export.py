@@ -13,13 +13,13 @@ blueprint = ApiBlueprint(__name__)
 
 @blueprint.route("/users/me/export", ["POST"], body=NO_BODY, idempotent=True)
 def request_export(ctx: RequestContext):
-    from chalicelib.services import data_export  # the export job and S3: off the API's cold start
+    from chalicelib.services.account import data_export  # the export job and S3: off the API's cold start
 
     return HandlerResult(body=data_export.request_export(ctx.user), status=202)
 
 
 @blueprint.route("/users/me/export", ["GET"])
 def export_status(ctx: RequestContext):
-    from chalicelib.services import data_export  # the export job and S3: off the API's cold start
+    from chalicelib.services.account import data_export  # the export job and S3: off the API's cold start
 
     return data_export.export_status(ctx.user)

@@ -58,7 +58,7 @@ def _number(form: dict) -> tuple[str | None, str | None]:
 @blueprint.route("/account/delete", ["GET"], auth=False, body=NO_BODY, error_page=error_page)
 def start(ctx: RequestContext):
     from chalicelib.guest_page import account_pages  # the HTML pages: off the API's cold start
-    from chalicelib.services import web_account  # the web deletion flow and pin key: off the API's cold start
+    from chalicelib.services.web import web_account  # the web deletion flow and pin key: off the API's cold start
 
     return _html(ctx, account_pages.number_page(web_account.number_form_token()))
 
@@ -66,7 +66,7 @@ def start(ctx: RequestContext):
 @blueprint.route("/account/delete/pin", ["POST"], auth=False, body=FORM_BODY, error_page=error_page)
 def send_pin(ctx: RequestContext):
     from chalicelib.guest_page import account_pages  # the HTML pages: off the API's cold start
-    from chalicelib.services import web_account  # the web deletion flow and pin key: off the API's cold start
+    from chalicelib.services.web import web_account  # the web deletion flow and pin key: off the API's cold start
 
     form = _form(ctx)
     token = web_account.number_form_token()
@@ -86,7 +86,7 @@ def send_pin(ctx: RequestContext):
 @blueprint.route("/account/delete/verify", ["POST"], auth=False, body=FORM_BODY, error_page=error_page)
 def verify(ctx: RequestContext):
     from chalicelib.guest_page import account_pages  # the HTML pages: off the API's cold start
-    from chalicelib.services import web_account  # the web deletion flow and pin key: off the API's cold start
+    from chalicelib.services.web import web_account  # the web deletion flow and pin key: off the API's cold start
 
     form = _form(ctx)
     number, error = _number(form)
@@ -105,7 +105,7 @@ def verify(ctx: RequestContext):
 @blueprint.route("/account/delete/confirm", ["POST"], auth=False, body=FORM_BODY, error_page=error_page)
 def confirm(ctx: RequestContext):
     from chalicelib.guest_page import account_pages  # the HTML pages: off the API's cold start
-    from chalicelib.services import web_account  # the web deletion flow and pin key: off the API's cold start
+    from chalicelib.services.web import web_account  # the web deletion flow and pin key: off the API's cold start
 
     form = _form(ctx)
     if not web_account.redeem(form.get("grant")):

@@ -46,7 +46,7 @@ def _audience(fields: Fields) -> list[str]:
 
 @blueprint.route("/events/{event_id}/announcements", ["POST"], idempotent=True)
 def post_announcement(ctx: RequestContext):
-    from chalicelib.services import announcements  # announcements and messaging: off the API's cold start
+    from chalicelib.services.conversation import announcements  # announcements and messaging: off the API's cold start
 
     event_id = ctx.path_id("event_id")
     fields = Fields(ctx.json_object())
@@ -72,7 +72,7 @@ def _positive(ctx: RequestContext, name: str, default: int, errors: dict, most: 
 
 @blueprint.route("/events/{event_id}/announcements", ["GET"])
 def list_announcements(ctx: RequestContext):
-    from chalicelib.services import announcements  # announcements and messaging: off the API's cold start
+    from chalicelib.services.conversation import announcements  # announcements and messaging: off the API's cold start
 
     event_id = ctx.path_id("event_id")
     errors: dict = {}
@@ -103,7 +103,7 @@ def list_announcements(ctx: RequestContext):
 
 @blueprint.route("/events/{event_id}/nudge", ["POST"], idempotent=True)
 def nudge(ctx: RequestContext):
-    from chalicelib.services import announcements  # announcements and messaging: off the API's cold start
+    from chalicelib.services.conversation import announcements  # announcements and messaging: off the API's cold start
 
     event_id = ctx.path_id("event_id")
     if ctx.request.raw_body:

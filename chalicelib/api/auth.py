@@ -5,7 +5,8 @@ from __future__ import annotations
 from chalicelib.api.blueprint import ApiBlueprint
 from chalicelib.api.request import NO_BODY, RequestContext
 from chalicelib.api.responses import NO_CONTENT
-from chalicelib.services import auth, representations, users
+from chalicelib.services.identity import auth, users
+from chalicelib.services.participants import representations
 from chalicelib.validation import Fields
 
 blueprint = ApiBlueprint(__name__)

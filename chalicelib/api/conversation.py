@@ -6,7 +6,7 @@ from chalicelib.api.blueprint import ApiBlueprint
 from chalicelib.api.request import RequestContext
 from chalicelib.api.responses import NO_CONTENT, HandlerResult
 from chalicelib.errors import Required
-from chalicelib.services import representations
+from chalicelib.services.participants import representations
 from chalicelib.validation import Fields
 
 # The conversation services: imported inside the handlers that use them, so a cold start of another route skips them.
@@ -20,7 +20,7 @@ COMMENT_MAX_LENGTH = 500
 
 @blueprint.route("/events/{event_id}/messages", ["POST"], idempotent=True)
 def post_message(ctx: RequestContext):
-    from chalicelib.services import conversation  # the conversation's writes: off the API's cold start
+    from chalicelib.services.conversation import conversation  # the conversation's writes: off the API's cold start
 
     event_id = ctx.path_id("event_id")
     fields = Fields(ctx.json_object())
@@ -36,7 +36,7 @@ def _missing(value: object) -> bool:
 
 @blueprint.route("/events/{event_id}/polls", ["POST"], idempotent=True)
 def post_poll(ctx: RequestContext):
-    from chalicelib.services import conversation  # the conversation's writes: off the API's cold start
+    from chalicelib.services.conversation import conversation  # the conversation's writes: off the API's cold start
 
     event_id = ctx.path_id("event_id")
     data = ctx.json_object()
@@ -52,7 +52,7 @@ def post_poll(ctx: RequestContext):
 
 @blueprint.route("/events/{event_id}/time_suggestions", ["POST"], idempotent=True)
 def suggest_time(ctx: RequestContext):
-    from chalicelib.services import conversation  # the conversation's writes: off the API's cold start
+    from chalicelib.services.conversation import conversation  # the conversation's writes: off the API's cold start
 
     event_id = ctx.path_id("event_id")
     fields = Fields(ctx.json_object())
@@ -73,7 +73,7 @@ def suggest_time(ctx: RequestContext):
 
 @blueprint.route("/events/{event_id}/time_suggestions", ["GET"])
 def list_time_suggestions(ctx: RequestContext):
-    from chalicelib.services import conversation  # the conversation's writes: off the API's cold start
+    from chalicelib.services.conversation import conversation  # the conversation's writes: off the API's cold start
 
     event_id = ctx.path_id("event_id")
     suggestions = conversation.list_time_suggestions(ctx.user, event_id)

@@ -30,7 +30,7 @@ def _device_token(ctx: RequestContext) -> str:
 
 @blueprint.route("/notifications/add_ios_device", ["POST"])
 def add_ios_device(ctx: RequestContext):
-    from chalicelib.services import devices  # SNS devices: off the API's cold start
+    from chalicelib.services.push import devices  # SNS devices: off the API's cold start
 
     devices.add_device(ctx.user, _device_token(ctx))
     return NO_CONTENT
@@ -38,7 +38,7 @@ def add_ios_device(ctx: RequestContext):
 
 @blueprint.route("/notifications/remove_ios_device", ["POST"])
 def remove_ios_device(ctx: RequestContext):
-    from chalicelib.services import devices  # SNS devices: off the API's cold start
+    from chalicelib.services.push import devices  # SNS devices: off the API's cold start
 
     devices.remove_device(ctx.user, _device_token(ctx))
     return NO_CONTENT
@@ -55,7 +55,7 @@ def _android_token(ctx: RequestContext) -> str:
 
 @blueprint.route("/notifications/add_android_device", ["POST"])
 def add_android_device(ctx: RequestContext):
-    from chalicelib.services import devices  # SNS devices: off the API's cold start
+    from chalicelib.services.push import devices  # SNS devices: off the API's cold start
 
     devices.add_device(ctx.user, _android_token(ctx), devices.ANDROID)
     return NO_CONTENT
@@ -63,7 +63,7 @@ def add_android_device(ctx: RequestContext):
 
 @blueprint.route("/notifications/remove_android_device", ["POST"])
 def remove_android_device(ctx: RequestContext):
-    from chalicelib.services import devices  # SNS devices: off the API's cold start
+    from chalicelib.services.push import devices  # SNS devices: off the API's cold start
 
     devices.remove_device(ctx.user, _android_token(ctx))
     return NO_CONTENT

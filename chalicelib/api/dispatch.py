@@ -16,7 +16,7 @@ from chalicelib.api.idempotency import idempotency_key, run_once
 from chalicelib.api.request import RequestContext, bearer_token, check_body_size, check_version, parse_body
 from chalicelib.api.responses import to_response
 from chalicelib.errors import MethodNotAllowed
-from chalicelib.services.auth import authenticate
+from chalicelib.services.identity.auth import authenticate
 
 
 @dataclass(frozen=True)

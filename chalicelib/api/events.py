@@ -16,14 +16,14 @@ from chalicelib.config import get_settings
 from chalicelib.domain import event_fields, questions
 from chalicelib.domain.event_fields import MAX_EXTRA_GUESTS
 from chalicelib.errors import PageOutOfRange, ValidationError
-from chalicelib.services import event_reads, representations
+from chalicelib.services.participants import event_reads, representations
 from chalicelib.timeutil import parse_datetime, parse_iso_as_sent
 from chalicelib.validation import REQUIRED, Fields
 
 # The write services (events, replies) and the messaging they pull in: imported inside the handlers that
 # write, so a cold start that reads an event skips them.
 if TYPE_CHECKING:
-    from chalicelib.services.events import EventInput  # event writes and messaging: off the API's cold start
+    from chalicelib.services.hosting.events import EventInput  # event writes and messaging: off the API's cold start
 
 blueprint = ApiBlueprint(__name__)
 
@@ -126,7 +126,7 @@ def _parsed(fields: Fields, field: event_fields.EventField, creating: bool):
 
 def _event_input(body: dict, *, creating: bool) -> EventInput:
     """Every field checked before anything is written; all errors at once."""
-    from chalicelib.services import events  # event writes and messaging: off the API's cold start
+    from chalicelib.services.hosting import events  # event writes and messaging: off the API's cold start
 
     fields = Fields(body)
     data = events.EventInput(**{field.name: _parsed(fields, field, creating) for field in event_fields.EVENT_FIELDS})
@@ -239,7 +239,7 @@ def list_events(ctx: RequestContext):
 
 @blueprint.route("/events", ["POST"], idempotent=True)
 def create_event(ctx: RequestContext):
-    from chalicelib.services import events  # event writes and messaging: off the API's cold start
+    from chalicelib.services.hosting import events  # event writes and messaging: off the API's cold start
 
     data = _event_input(ctx.json_object(), creating=True)
     view = events.create_event(ctx.user, data)
@@ -281,7 +281,7 @@ def event_detail(ctx: RequestContext):
 
 @blueprint.route("/events/{event_id}", ["PATCH"])
 def edit_event(ctx: RequestContext):
-    from chalicelib.services import events  # event writes and messaging: off the API's cold start
+    from chalicelib.services.hosting import events  # event writes and messaging: off the API's cold start
 
     event_id = ctx.path_id("event_id")
     data = _event_input(ctx.json_object(), creating=False)
@@ -291,14 +291,14 @@ def edit_event(ctx: RequestContext):
 
 @blueprint.route("/events/{event_id}/cancel_event", ["PUT"], body=NO_BODY)
 def cancel_event(ctx: RequestContext):
-    from chalicelib.services import events  # event writes and messaging: off the API's cold start
+    from chalicelib.services.hosting import events  # event writes and messaging: off the API's cold start
 
     events.cancel_event(ctx.user, ctx.path_id("event_id"))
     return NO_CONTENT
 
 
 def _rsvp(ctx: RequestContext, accept: bool):
-    from chalicelib.services import replies  # replies and messaging: off the API's cold start
+    from chalicelib.services.replies import replies  # replies and messaging: off the API's cold start
 
     event_id = ctx.path_id("event_id")
     message, extra_guests, answers = _rsvp_input(ctx, accept=accept)
@@ -318,7 +318,7 @@ def reject(ctx: RequestContext):
 
 @blueprint.route("/events/{event_id}/invitees/{user_id}/reply", ["PUT"])
 def reply_for_guest(ctx: RequestContext):
-    from chalicelib.services import replies  # replies and messaging: off the API's cold start
+    from chalicelib.services.replies import replies  # replies and messaging: off the API's cold start
 
     event_id, user_id = ctx.path_id("event_id"), ctx.path_id("user_id")
     body = dict(ctx.json_object())
@@ -334,7 +334,7 @@ def reply_for_guest(ctx: RequestContext):
 
 @blueprint.route("/events/{event_id}/offline_guests", ["POST"])
 def add_offline_guest(ctx: RequestContext):
-    from chalicelib.services import offline_guests  # capacity and the waitlist: off the API's cold start
+    from chalicelib.services.hosting import offline_guests  # capacity and the waitlist: off the API's cold start
 
     event_id = ctx.path_id("event_id")
     fields = Fields(ctx.json_object())
@@ -347,7 +347,7 @@ def add_offline_guest(ctx: RequestContext):
 
 @blueprint.route("/events/{event_id}/offline_guests/{guest_id}", ["DELETE"], body=NO_BODY)
 def remove_offline_guest(ctx: RequestContext):
-    from chalicelib.services import offline_guests  # capacity and the waitlist: off the API's cold start
+    from chalicelib.services.hosting import offline_guests  # capacity and the waitlist: off the API's cold start
 
     offline_guests.remove(ctx.user, ctx.path_id("event_id"), ctx.path_id("guest_id"))
     return NO_CONTENT
@@ -355,7 +355,7 @@ def remove_offline_guest(ctx: RequestContext):
 
 @blueprint.route("/events/{event_id}/invitations/{invitation_id}/mark_seen", ["PUT"], body=NO_BODY)
 def mark_seen(ctx: RequestContext):
-    from chalicelib.services import replies  # replies and messaging: off the API's cold start
+    from chalicelib.services.replies import replies  # replies and messaging: off the API's cold start
 
     event_id = ctx.path_id("event_id")
     invitation_id = ctx.path_id("invitation_id")
@@ -365,7 +365,7 @@ def mark_seen(ctx: RequestContext):
 
 @blueprint.route("/events/{event_id}/cohosts/{user_id}", ["PUT"], body=NO_BODY)
 def appoint_cohost(ctx: RequestContext):
-    from chalicelib.services import cohosts  # event writes: off the API's cold start
+    from chalicelib.services.participants import cohosts  # event writes: off the API's cold start
 
     view = cohosts.appoint(ctx.user, ctx.path_id("event_id"), ctx.path_id("user_id"))
     return representations.event_json(view, ctx.user.id, representations.DETAIL)
@@ -373,7 +373,7 @@ def appoint_cohost(ctx: RequestContext):
 
 @blueprint.route("/events/{event_id}/cohosts/{user_id}", ["DELETE"], body=NO_BODY)
 def end_cohost(ctx: RequestContext):
-    from chalicelib.services import cohosts  # event writes: off the API's cold start
+    from chalicelib.services.participants import cohosts  # event writes: off the API's cold start
 
     cohosts.end(ctx.user, ctx.path_id("event_id"), ctx.path_id("user_id"))
     return NO_CONTENT
@@ -383,7 +383,7 @@ def end_cohost(ctx: RequestContext):
 def guest_list_csv(ctx: RequestContext):
     from chalicelib import download_names
     from chalicelib.domain.guest_sheet import CONTENT_TYPE
-    from chalicelib.services import guest_list_export  # off the API's cold start
+    from chalicelib.services.hosting import guest_list_export  # off the API's cold start
 
     sheet = guest_list_export.guest_list_sheet(ctx.user, ctx.path_id("event_id"))
     headers = {
@@ -396,7 +396,7 @@ def guest_list_csv(ctx: RequestContext):
 
 @blueprint.route("/events/{event_id}/clone", ["POST"], idempotent=True)
 def clone_event(ctx: RequestContext):
-    from chalicelib.services import event_clone  # event writes and messaging: off the API's cold start
+    from chalicelib.services.hosting import event_clone  # event writes and messaging: off the API's cold start
 
     body = ctx.json_object()
     fields = Fields(body)
@@ -416,7 +416,7 @@ def clone_event(ctx: RequestContext):
 @blueprint.route("/events/{event_id}/cover", ["PUT"], body=MULTIPART_BODY)
 def change_cover(ctx: RequestContext):
     from chalicelib.api.multipart import photo_from_multipart  # the multipart parser: off the API's cold start
-    from chalicelib.services import covers  # Pillow and S3: off the API's cold start
+    from chalicelib.services.hosting import covers  # Pillow and S3: off the API's cold start
 
     event_id = ctx.path_id("event_id")
     photo = photo_from_multipart(ctx.header("content-type") or "", ctx.request.raw_body)
@@ -426,7 +426,7 @@ def change_cover(ctx: RequestContext):
 
 @blueprint.route("/events/{event_id}/cover", ["DELETE"], body=NO_BODY)
 def remove_cover(ctx: RequestContext):
-    from chalicelib.services import covers  # Pillow and S3: off the API's cold start
+    from chalicelib.services.hosting import covers  # Pillow and S3: off the API's cold start
 
     view = covers.remove_cover(ctx.user, ctx.path_id("event_id"))
     return representations.event_json(view, ctx.user.id, representations.DETAIL)

@@ -119,7 +119,7 @@ def _page_url(ctx: RequestContext) -> str:
 @blueprint.route("/i/{code}", ["GET"], auth=False, body=NO_BODY, error_page=error_page)
 def event_page(ctx: RequestContext):
     from chalicelib.guest_page import pages  # the HTML pages: off the API's cold start
-    from chalicelib.services import guest_answers  # the guest page's use cases: off the API's cold start
+    from chalicelib.services.web import guest_answers  # the guest page's use cases: off the API's cold start
 
     page = guest_answers.open_link(_code(ctx), ctx.source_ip)
     notice = SAVED if ctx.query("answered") == "1" else None
@@ -136,7 +136,7 @@ def event_page(ctx: RequestContext):
 @blueprint.route("/i/{code}/rsvp", ["POST"], auth=False, body=FORM_BODY, error_page=error_page)
 def answer(ctx: RequestContext):
     from chalicelib.guest_page import pages  # the HTML pages: off the API's cold start
-    from chalicelib.services import guest_answers  # the guest page's use cases: off the API's cold start
+    from chalicelib.services.web import guest_answers  # the guest page's use cases: off the API's cold start
 
     if not posted_from_the_page(ctx.request.headers):
         raise PermissionDenied()
@@ -179,7 +179,7 @@ def answer(ctx: RequestContext):
 @blueprint.route("/i/{code}/stop", ["POST"], auth=False, body=FORM_BODY, error_page=error_page)
 def stop_texts(ctx: RequestContext):
     """"Stop texting me": no invitation text from anyone to this number (the answers stay as they are)."""
-    from chalicelib.services import guest_answers  # the guest page's use cases: off the API's cold start
+    from chalicelib.services.web import guest_answers  # the guest page's use cases: off the API's cold start
 
     return _switch_texts(ctx, guest_answers.stop_texts, shown="stopped")
 
@@ -187,7 +187,7 @@ def stop_texts(ctx: RequestContext):
 @blueprint.route("/i/{code}/start", ["POST"], auth=False, body=FORM_BODY, error_page=error_page)
 def start_texts(ctx: RequestContext):
     """"Text me again": undoes "Stop texting me" (same forgery protection)."""
-    from chalicelib.services import guest_answers  # the guest page's use cases: off the API's cold start
+    from chalicelib.services.web import guest_answers  # the guest page's use cases: off the API's cold start
 
     return _switch_texts(ctx, guest_answers.start_texts, shown="started")
 
@@ -195,7 +195,7 @@ def start_texts(ctx: RequestContext):
 def _switch_texts(ctx: RequestContext, switch, *, shown: str):
     """A texts on/off form of the page: checked like the answer form, then back to the page saying so."""
     from chalicelib.guest_page import pages  # the HTML pages: off the API's cold start
-    from chalicelib.services import guest_answers  # the guest page's use cases: off the API's cold start
+    from chalicelib.services.web import guest_answers  # the guest page's use cases: off the API's cold start
 
     if not posted_from_the_page(ctx.request.headers):
         raise PermissionDenied()
@@ -215,7 +215,7 @@ def _switch_texts(ctx: RequestContext, switch, *, shown: str):
 @blueprint.route("/i/{code}/event.ics", ["GET"], auth=False, body=NO_BODY, error_page=error_page)
 def calendar_entry(ctx: RequestContext):
     from chalicelib.guest_page import ics  # the HTML pages: off the API's cold start
-    from chalicelib.services import guest_answers  # the guest page's use cases: off the API's cold start
+    from chalicelib.services.web import guest_answers  # the guest page's use cases: off the API's cold start
 
     page = guest_answers.open_link(_code(ctx), ctx.source_ip, host=False)
     with_place = page.sight.place

@@ -5,7 +5,7 @@ from __future__ import annotations
 from chalicelib.api.blueprint import ApiBlueprint
 from chalicelib.api.request import NO_BODY, RequestContext
 from chalicelib.api.responses import NO_CONTENT, HandlerResult
-from chalicelib.services import event_reads, representations
+from chalicelib.services.participants import event_reads, representations
 from chalicelib.timeutil import format_datetime
 from chalicelib.validation import Fields
 
@@ -18,7 +18,7 @@ CODE_MAX_LENGTH = 64
 
 @blueprint.route("/events/{event_id}/join_link", ["POST"])
 def new_join_link(ctx: RequestContext):
-    from chalicelib.services import join_links  # off the API's cold start
+    from chalicelib.services.hosting import join_links  # off the API's cold start
 
     event_id = ctx.path_id("event_id")
     if ctx.request.raw_body:
@@ -29,7 +29,7 @@ def new_join_link(ctx: RequestContext):
 
 @blueprint.route("/events/join", ["POST"], idempotent=True)
 def join(ctx: RequestContext):
-    from chalicelib.services import join_links  # off the API's cold start
+    from chalicelib.services.hosting import join_links  # off the API's cold start
 
     fields = Fields(ctx.json_object())
     code = fields.string("code", required=True, max_length=CODE_MAX_LENGTH)
@@ -43,7 +43,7 @@ def join(ctx: RequestContext):
 
 @blueprint.route("/events/{event_id}/join_requests", ["GET"])
 def join_requests(ctx: RequestContext):
-    from chalicelib.services import join_links  # off the API's cold start
+    from chalicelib.services.hosting import join_links  # off the API's cold start
 
     found = join_links.pending(ctx.user, ctx.path_id("event_id"))
     return [
@@ -54,7 +54,7 @@ def join_requests(ctx: RequestContext):
 
 @blueprint.route("/events/{event_id}/join_requests/{user_id}/approve", ["POST"], body=NO_BODY)
 def approve(ctx: RequestContext):
-    from chalicelib.services import join_links  # off the API's cold start
+    from chalicelib.services.hosting import join_links  # off the API's cold start
 
     join_links.approve(ctx.user, ctx.path_id("event_id"), ctx.path_id("user_id"))
     return NO_CONTENT
@@ -62,7 +62,7 @@ def approve(ctx: RequestContext):
 
 @blueprint.route("/events/{event_id}/join_requests/{user_id}/decline", ["POST"], body=NO_BODY)
 def decline(ctx: RequestContext):
-    from chalicelib.services import join_links  # off the API's cold start
+    from chalicelib.services.hosting import join_links  # off the API's cold start
 
     join_links.decline(ctx.user, ctx.path_id("event_id"), ctx.path_id("user_id"))
     return NO_CONTENT

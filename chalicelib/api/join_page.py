@@ -42,7 +42,7 @@ def _form(ctx: RequestContext) -> dict:
 @blueprint.route("/j/{code}", ["GET"], auth=False, body=NO_BODY, error_page=error_page)
 def join_page(ctx: RequestContext):
     from chalicelib.guest_page import join_pages  # the HTML pages: off the API's cold start
-    from chalicelib.services import web_join  # the web join flow: off the API's cold start
+    from chalicelib.services.web import web_join  # the web join flow: off the API's cold start
 
     code = _code(ctx)
     page = web_join.open_page(code, ctx.source_ip)
@@ -52,7 +52,7 @@ def join_page(ctx: RequestContext):
 @blueprint.route("/j/{code}/pin", ["POST"], auth=False, body=FORM_BODY, error_page=error_page)
 def send_pin(ctx: RequestContext):
     from chalicelib.guest_page import join_pages  # the HTML pages: off the API's cold start
-    from chalicelib.services import web_join  # the web join flow: off the API's cold start
+    from chalicelib.services.web import web_join  # the web join flow: off the API's cold start
 
     code = _code(ctx)
     form = _form(ctx)
@@ -75,7 +75,7 @@ def send_pin(ctx: RequestContext):
 @blueprint.route("/j/{code}/verify", ["POST"], auth=False, body=FORM_BODY, error_page=error_page)
 def verify(ctx: RequestContext):
     from chalicelib.guest_page import join_pages  # the HTML pages: off the API's cold start
-    from chalicelib.services import web_join  # the web join flow: off the API's cold start
+    from chalicelib.services.web import web_join  # the web join flow: off the API's cold start
 
     code = _code(ctx)
     form = _form(ctx)

@@ -5,7 +5,8 @@ from __future__ import annotations
 from chalicelib.api.blueprint import ApiBlueprint
 from chalicelib.api.request import MULTIPART_BODY, NO_BODY, RequestContext
 from chalicelib.api.responses import NO_CONTENT
-from chalicelib.services import representations, users
+from chalicelib.services.identity import users
+from chalicelib.services.participants import representations
 from chalicelib.validation import Fields
 
 # Avatars, multipart parsing, the Facebook link and account deletion: imported inside the handlers that use
@@ -45,8 +46,8 @@ def edit_me(ctx: RequestContext):
 
 @blueprint.route("/users/me", ["DELETE"], body=NO_BODY)
 def delete_me(ctx: RequestContext):
-    """The account closes now; the rest of its data goes off the request (services/account_deletion.py)."""
-    from chalicelib.services import account_deletion  # account deletion: off the API's cold start
+    """The account closes now; the rest of its data goes off the request (services/account/account_deletion.py)."""
+    from chalicelib.services.account import account_deletion  # account deletion: off the API's cold start
 
     account_deletion.delete_account(ctx.user)
     return NO_CONTENT
@@ -55,7 +56,7 @@ def delete_me(ctx: RequestContext):
 @blueprint.route("/users/change_avatar", ["POST"], body=MULTIPART_BODY)
 def change_avatar(ctx: RequestContext):
     from chalicelib.api.multipart import photo_from_multipart  # the multipart parser: off the API's cold start
-    from chalicelib.services import avatars  # avatars, Pillow and S3: off the API's cold start
+    from chalicelib.services.media import avatars  # avatars, Pillow and S3: off the API's cold start
 
     photo = photo_from_multipart(ctx.header("content-type") or "", ctx.request.raw_body)
     return representations.user_json(avatars.change_avatar(ctx.user, photo))
@@ -63,14 +64,14 @@ def change_avatar(ctx: RequestContext):
 
 @blueprint.route("/users/remove_avatar", ["POST"], body=NO_BODY)
 def remove_avatar(ctx: RequestContext):
-    from chalicelib.services import avatars  # avatars, Pillow and S3: off the API's cold start
+    from chalicelib.services.media import avatars  # avatars, Pillow and S3: off the API's cold start
 
     return representations.user_json(avatars.remove_avatar(ctx.user))
 
 
 @blueprint.route("/users/fb_token", ["POST"])
 def link_fb_token(ctx: RequestContext):
-    from chalicelib.services import social  # the Graph API client: off the API's cold start
+    from chalicelib.services.identity import social  # the Graph API client: off the API's cold start
 
     fields = Fields(ctx.json_object())
     token = fields.string("fb_token", required=True, max_length=1024)

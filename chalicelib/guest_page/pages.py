@@ -63,14 +63,14 @@ def _media_origin() -> str:
     """The scheme and host the stored images are served from (services.representations.media_url)."""
     from urllib.parse import urlsplit
 
-    from chalicelib.services.representations import media_url
+    from chalicelib.services.participants.representations import media_url
 
     parts = urlsplit(media_url("x"))
     return f"{parts.scheme}://{parts.netloc}"
 
 
 def _media_url(key: str | None) -> str | None:
-    from chalicelib.services.representations import media_url
+    from chalicelib.services.participants.representations import media_url
 
     return media_url(key)
 
@@ -86,8 +86,8 @@ def open_graph(page, page_url: str) -> str:
         "og:url": page_url,
     }
     card = _media_url(getattr(page.event, "cover_card_key", None))
-    if card:  # the cover's card: the size and shape large link previews draw (services/images.py CARD_SIZE)
-        from chalicelib.services.images import CARD_SIZE, JPEG_CONTENT_TYPE
+    if card:  # the cover's card: the size and shape large link previews draw (services/media/images.py CARD_SIZE)
+        from chalicelib.services.media.images import CARD_SIZE, JPEG_CONTENT_TYPE
 
         tags.update(
             {

@@ -1,7 +1,8 @@
 """The queue side: the SQS Lambda's batch, one message at a time, each handed to the use case its kind names.
 
-``HANDLERS`` is the one registry of message kind -> handler: the notification jobs (services/notification_jobs.py),
-account deletion and data export. The handlers live with their rules in services; this module only dispatches."""
+``HANDLERS`` is the one registry of message kind -> handler: the notification jobs
+(services/notifications/notification_jobs.py), account deletion and data export. The handlers live with their
+rules in services; this module only dispatches."""
 
 from __future__ import annotations
 
@@ -14,7 +15,8 @@ from chalicelib.config import get_settings
 from chalicelib.messaging.notifications.messages import Outcome, RetryLater
 from chalicelib.messaging.notifications.queueing import SQS_BATCH
 from chalicelib.parallel import chunks
-from chalicelib.services import account_deletion, data_export, notification_jobs
+from chalicelib.services.account import account_deletion, data_export
+from chalicelib.services.notifications import notification_jobs
 
 log = logging.getLogger("invites")
 

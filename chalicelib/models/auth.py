@@ -121,7 +121,7 @@ class SentNotification(AuthTable, discriminator="sent"):
 
 
 class StoppedNumber(AuthTable, discriminator="stop"):
-    """A number that asked for no more invitation texts, kept only as a keyed hash (services/stop_list.py).
+    """A number that asked for no more invitation texts, kept only as a keyed hash (services/texts/stop_list.py).
     ``source`` says how it asked: "page" (the guest page's button) or "text" (a STOP reply)."""
 
     source = UnicodeAttribute()

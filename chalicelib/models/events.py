@@ -208,7 +208,7 @@ class Event(EventsTable, discriminator="event"):
     question_last_id = NumberAttribute(null=True)
     cohost_count = NumberAttribute(null=True)  # invitations with ``cohost`` set, at most MAX_COHOSTS
     join_request_count = NumberAttribute(null=True)  # pending JoinRequest items, at most JOIN_REQUESTS_PER_EVENT
-    # The cover image's S3 keys (services/covers.py): the picture, and its link-preview card; absent without one.
+    # The cover image's S3 keys (services/hosting/covers.py): the picture and its link-preview card; absent without.
     cover_key = UnicodeAttribute(null=True)
     cover_card_key = UnicodeAttribute(null=True)
 

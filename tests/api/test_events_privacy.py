@@ -13,7 +13,7 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 
-from chalicelib.services import replies
+from chalicelib.services.replies import replies
 from tests.utils.api import body, get, post_json
 from tests.utils.avatars import AVATAR_BUCKET
 from tests.utils.aws_env import aws_client

@@ -18,7 +18,7 @@ import pytest
 
 from chalicelib.jobs.queue_handler import HANDLERS
 from chalicelib.parallel import chunks
-from chalicelib.services import account_deletion
+from chalicelib.services.account import account_deletion
 from tests.infra.test_policy import GUEST, OWNER, disable_push_endpoints, run_the_flow
 from tests.utils.api import login, post_json, texts_to
 from tests.utils.avatars import multipart, upload_avatar
@@ -237,7 +237,7 @@ def delete_someone_with_photos_and_an_export(run: StackRun) -> None:
 
 def keep_guests_in_the_loop(run: StackRun, monkeypatch) -> None:
     """Change texts (the burst's due message without its delay), announcements, a nudge, an Android device."""
-    from chalicelib.services import guest_texts
+    from chalicelib.services.texts import guest_texts
 
     monkeypatch.setattr(guest_texts, "BURST_SECONDS", 0)
     noon = (datetime.now(UTC) + timedelta(days=1)).replace(hour=12, minute=0)  # out of quiet hours, after the edit

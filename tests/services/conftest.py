@@ -7,8 +7,8 @@ from datetime import UTC, datetime
 import pytest
 
 from chalicelib.messaging.notifications import queueing
-from chalicelib.services import events as events_service
-from chalicelib.services import guest_texts
+from chalicelib.services.hosting import events as events_service
+from chalicelib.services.texts import guest_texts
 
 
 @pytest.fixture

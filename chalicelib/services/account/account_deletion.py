@@ -33,8 +33,8 @@ from chalicelib.messaging import notifications
 from chalicelib.messaging.notifications import Outcome, RetryLater
 from chalicelib.messaging.notifications.queueing import send_many
 from chalicelib.parallel import parallel_map
-from chalicelib.services.notification_jobs import cancel_notices
-from chalicelib.services.waitlist import promote_waiting
+from chalicelib.services.notifications.notification_jobs import cancel_notices
+from chalicelib.services.replies.waitlist import promote_waiting
 from chalicelib.store import account_deletion as store
 from chalicelib.store import gone_events
 from chalicelib.store.events import GUEST, load_partition
@@ -45,7 +45,7 @@ log = logging.getLogger("invites")
 
 ACCOUNT_DELETION = "account_deletion"
 OWNED_EVENT_DELETION = "owned_event_deletion"
-# Prefixes of a user's objects in the bucket (services/avatars.py, contacts.py, data_export.py, covers.py).
+# Prefixes of a user's objects in the bucket (services/media/avatars.py, contacts.py, data_export.py, covers.py).
 OBJECT_FOLDERS = ("avatars", "favorites", "exports", "covers")
 # A job with no step started for this long is queued again by the hourly schedule (its message was lost or
 # parked); one a worker started a step of lately is still running (an invocation lasts 15 s at most).

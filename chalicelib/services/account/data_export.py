@@ -21,8 +21,8 @@ from chalicelib.errors import NotFound
 from chalicelib.messaging import notifications
 from chalicelib.messaging.notifications import Outcome
 from chalicelib.parallel import parallel_map
-from chalicelib.services import representations
-from chalicelib.services.ratelimit import RollingLimit
+from chalicelib.services.guards.ratelimit import RollingLimit
+from chalicelib.services.participants import representations
 from chalicelib.store import exports as store
 from chalicelib.store.account_deletion import device_tokens, event_items, invitations_of, user_items
 from chalicelib.store.events import EventView

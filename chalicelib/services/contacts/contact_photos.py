@@ -29,7 +29,7 @@ def clean_photos(entries: list) -> dict[str, ValidationError]:
 
     At most ``FAVORITE_PHOTO_MAX_PIXELS`` a photo, read from the header before any pixel is decoded; only the
     big rendition is made (a contact has one photo)."""
-    from chalicelib.services import images  # Pillow, only for requests that carry photos
+    from chalicelib.services.media import images  # Pillow, only for requests that carry photos
 
     settings = get_settings()
     photos = [entry for entry in entries if isinstance(entry.photo, bytes)]

@@ -18,8 +18,8 @@ from chalicelib import aws, limits
 from chalicelib.ids import new_id
 from chalicelib.parallel import chunks, parallel_map
 from chalicelib.phones import normalize_phone
-from chalicelib.services import avatars
-from chalicelib.services.ratelimit import RollingLimit
+from chalicelib.services.guards.ratelimit import RollingLimit
+from chalicelib.services.media import avatars
 from chalicelib.store import favorites as favorite_store
 from chalicelib.store.batch import BATCH_GET_KEYS
 from chalicelib.store.invitations import guest_invitations

@@ -1,7 +1,7 @@
 """The host speaks to the guests: announcements (by answer) and the nudge to those who have not answered.
 
 Each request checks, counts and stores, then hands one message to the notifications queue; the pushes
-and texts go from there (services/host_messages.py)."""
+and texts go from there (services/conversation/host_messages.py)."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ from chalicelib.domain.roles import Action
 from chalicelib.errors import Conflict
 from chalicelib.ids import new_id
 from chalicelib.messaging import notifications
-from chalicelib.services.event_reads import permitted_view
-from chalicelib.services.host_messages import ANNOUNCEMENT, NO_REPLY, NUDGE, audience_of
-from chalicelib.services.ratelimit import RollingLimit, charge_together
+from chalicelib.services.conversation.host_messages import ANNOUNCEMENT, NO_REPLY, NUDGE, audience_of
+from chalicelib.services.guards.ratelimit import RollingLimit, charge_together
+from chalicelib.services.participants.event_reads import permitted_view
 from chalicelib.store import announcements as store
 from chalicelib.timeutil import utcnow
 

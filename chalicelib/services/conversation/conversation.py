@@ -17,7 +17,7 @@ from chalicelib.domain.roles import Action, require, role_of
 from chalicelib.errors import Conflict, NotFound, Required, ServiceUnavailable, ValidationError
 from chalicelib.ids import new_id
 from chalicelib.retry import linear, retry
-from chalicelib.services.event_reads import EVENT_CANCELLED
+from chalicelib.services.participants.event_reads import EVENT_CANCELLED
 from chalicelib.store import conversation as conversation_store
 from chalicelib.store.conversation import COUNTER, MEMBERSHIP, NEW_ITEM
 from chalicelib.timeutil import format_datetime, utcnow

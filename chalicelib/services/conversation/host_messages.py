@@ -11,9 +11,9 @@ from chalicelib import localtime
 from chalicelib.config import get_settings
 from chalicelib.messaging import sms_segments
 from chalicelib.messaging.notifications.messages import Outcome, Push
-from chalicelib.services import guest_texts
-from chalicelib.services.invitation_texts import NO_TITLE, STOP_WORDS
-from chalicelib.services.push_delivery import deliver
+from chalicelib.services.push.push_delivery import deliver
+from chalicelib.services.texts import guest_texts
+from chalicelib.services.texts.invitation_texts import NO_TITLE, STOP_WORDS
 from chalicelib.store.announcements import find_announcement
 from chalicelib.store.events import GUEST, EventView, load_partition
 from chalicelib.store.users import get_users

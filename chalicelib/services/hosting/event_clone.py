@@ -4,7 +4,7 @@ made by ``events.create_event`` so every rule and quota of a create holds. No ch
 Every declared event field (domain/event_fields.py) is carried: the ones stored as sent by name, so a field
 added there is cloned without a change here; the others by their kind. What people said (replies, messages,
 polls, suggestions) stays with the original. The reply deadline keeps its distance to the event's date; the
-cover is copied (services/covers.py), so each edition's can change or go on its own.
+cover is copied (services/hosting/covers.py), so each edition's can change or go on its own.
 With ``invite_same_guests`` the original's invitees' numbers are invited again, under the owner's limits
 of today (the invitees per event, the rolling allowances, the stop list and the month's text budget).
 """
@@ -16,8 +16,8 @@ from datetime import datetime
 
 from chalicelib.domain import event_fields
 from chalicelib.domain.roles import Action
-from chalicelib.services import events
-from chalicelib.services.event_reads import permitted_view, with_users
+from chalicelib.services.hosting import events
+from chalicelib.services.participants.event_reads import permitted_view, with_users
 from chalicelib.store.events import OWNER, EventView
 
 log = logging.getLogger("invites")
@@ -43,7 +43,7 @@ def clone_event(caller, event_id: int, event_date: datetime, utc_offset_minutes:
 def _copy_cover(source, clone) -> None:
     """The clone stands without a cover when the copy fails (logged): the event is made, and a retry would
     make another."""
-    from chalicelib.services import covers  # S3: only when there is a cover
+    from chalicelib.services.hosting import covers  # S3: only when there is a cover
 
     if not source.cover_key:
         return
@@ -90,7 +90,7 @@ def carry_cohosts(caller, source: EventView, clone: EventView) -> EventView:
     """Make the original's co-hosts co-hosts of the clone (they were just invited again), through the owner's
     own appointing; returns the clone as it now is. One who could not be invited again (stop list, limits)
     is left out."""
-    from chalicelib.services import cohosts  # only when the original has co-hosts
+    from chalicelib.services.participants import cohosts  # only when the original has co-hosts
 
     for inv in source.invitations:
         if inv.cohost and clone.invitation_of(inv.user_id) is not None:

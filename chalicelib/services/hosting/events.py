@@ -1,7 +1,7 @@
 """Events and invitations: create, invite, edit and cancel (openapi.yaml, tag "events"). No chalice imports.
 
 Reading events is in event_reads.py, a guest's reply in replies.py, invitation texts in
-services/invitation_texts.py; the storage they share in chalicelib/store.
+services/texts/invitation_texts.py; the storage they share in chalicelib/store.
 
 Writes that have limits are conditional: filling spots by hand is conditional on the total read;
 an edit of the spots is conditional on the counters it read. Cancel marks META (which every read
@@ -27,11 +27,17 @@ from chalicelib.errors import Conflict, OutOfRange, PermissionDenied, Validation
 from chalicelib.ids import new_id
 from chalicelib.messaging import notifications
 from chalicelib.retry import AttemptsSpent, TryAgain, retry
-from chalicelib.services import guest_texts
-from chalicelib.services.event_reads import participant_view, permitted_view, require_live, role_in, with_users
-from chalicelib.services.invitation_texts import reachable, send_invitation_texts
-from chalicelib.services.invitees import Invitees, check_invitees_fit, resolve_invitees
-from chalicelib.services.waitlist import fit_line_to_event, promote_waiting
+from chalicelib.services.hosting.invitees import Invitees, check_invitees_fit, resolve_invitees
+from chalicelib.services.participants.event_reads import (
+    participant_view,
+    permitted_view,
+    require_live,
+    role_in,
+    with_users,
+)
+from chalicelib.services.replies.waitlist import fit_line_to_event, promote_waiting
+from chalicelib.services.texts import guest_texts
+from chalicelib.services.texts.invitation_texts import reachable, send_invitation_texts
 from chalicelib.store import events as event_store
 from chalicelib.store import invitations as invitation_store
 from chalicelib.store.events import GUEST, OWNER, EventEdit, EventView, flag_invitations_cancelled

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from chalicelib.domain import guest_sheet
 from chalicelib.domain.guest_sheet import GuestRow, Question
 from chalicelib.domain.roles import Action
-from chalicelib.services.event_reads import permitted_view, with_users
+from chalicelib.services.participants.event_reads import permitted_view, with_users
 from chalicelib.store.events import OWNER, EventView
 
 

@@ -8,9 +8,9 @@ from dataclasses import dataclass, field
 from chalicelib import limits
 from chalicelib.config import get_settings
 from chalicelib.errors import ValidationError
-from chalicelib.services.contacts import contact_lookup_limit
-from chalicelib.services.ratelimit import RollingLimit, charge_together
-from chalicelib.services.users import make_inactive_users
+from chalicelib.services.contacts.contacts import contact_lookup_limit
+from chalicelib.services.guards.ratelimit import RollingLimit, charge_together
+from chalicelib.services.identity.users import make_inactive_users
 from chalicelib.store import users as user_store
 from chalicelib.store.events import EventView
 from chalicelib.store.users import invited_marks

@@ -22,10 +22,10 @@ from chalicelib.errors import Conflict, NotFound, Throttled
 from chalicelib.ids import new_id
 from chalicelib.messaging import notifications
 from chalicelib.retry import AttemptsSpent, TryAgain, retry
-from chalicelib.services.event_reads import permitted_view, require_live, role_in
-from chalicelib.services.invitation_texts import reachable, send_invitation_texts
-from chalicelib.services.invitees import guest_count
-from chalicelib.services.ratelimit import RollingLimit, charge_together
+from chalicelib.services.guards.ratelimit import RollingLimit, charge_together
+from chalicelib.services.hosting.invitees import guest_count
+from chalicelib.services.participants.event_reads import permitted_view, require_live, role_in
+from chalicelib.services.texts.invitation_texts import reachable, send_invitation_texts
 from chalicelib.store import join_links as store_links
 from chalicelib.store.events import GUEST, load_partition, new_invitation
 from chalicelib.store.users import get_users

@@ -10,9 +10,9 @@ from chalicelib.config import get_settings
 from chalicelib.domain.roles import Action, require, role_of
 from chalicelib.errors import Conflict, NotFound, OutOfRange
 from chalicelib.retry import AttemptsSpent, TryAgain, jittered, retry
-from chalicelib.services.event_reads import require_live
-from chalicelib.services.replies import EVENT_FULL, REPLY_ATTEMPTS, REPLY_BACKOFF_SECONDS
-from chalicelib.services.waitlist import fits, promote_waiting
+from chalicelib.services.participants.event_reads import require_live
+from chalicelib.services.replies.replies import EVENT_FULL, REPLY_ATTEMPTS, REPLY_BACKOFF_SECONDS
+from chalicelib.services.replies.waitlist import fits, promote_waiting
 from chalicelib.store import invitations as invitation_store
 from chalicelib.store import offline_guests as offline_store
 from chalicelib.store.records import Event, OfflineGuest

@@ -19,14 +19,14 @@ from chalicelib.config import get_settings
 from chalicelib.errors import InvalidToken, ServiceUnavailable, Throttled, ValidationError
 from chalicelib.parallel import parallel_map
 from chalicelib.retry import AttemptsSpent, TryAgain, retry
-from chalicelib.services import users
+from chalicelib.services.identity import users
 from chalicelib.store import tokens
 from chalicelib.timeutil import utcnow
 
 # Every request authenticates; only the login routes text, count tries and need the pin key. Their modules
 # are imported inside the functions that use them, so a cold start of any other route skips them.
 if TYPE_CHECKING:
-    from chalicelib.services.ratelimit import Limit, RollingLimit
+    from chalicelib.services.guards.ratelimit import Limit, RollingLimit
     from chalicelib.store.rate_logs import LogCharge
 
 INVALID_PIN = "Invalid pin."
@@ -49,7 +49,7 @@ def _number_limit(e164: str) -> RollingLimit:
     """Pins texted to one number in any window (15 minutes): also the longest someone else can hold the
     number's login back by asking for its pins."""
     from chalicelib import limits
-    from chalicelib.services.ratelimit import RollingLimit  # rolling limits: off the API's cold start
+    from chalicelib.services.guards.ratelimit import RollingLimit  # rolling limits: off the API's cold start
 
     return RollingLimit.of(limits.PINS_PER_NUMBER, e164)
 
@@ -69,7 +69,7 @@ def request_pin(e164: str, source_ip: str, *, wording: str = LOGIN_PIN) -> None:
     which is for invitation texts only, does not apply: the person asked for this pin."""
     from chalicelib import limits
     from chalicelib.messaging import sms_sender  # the messaging package: off the API's cold start
-    from chalicelib.services.ratelimit import (  # rolling limits: off the API's cold start
+    from chalicelib.services.guards.ratelimit import (  # rolling limits: off the API's cold start
         ROLLING_ATTEMPTS,
         Limit,
         address_subject,
@@ -174,7 +174,11 @@ def _first_round(e164: str, source_ip: str) -> tuple:
     """Count the try against the address and the pin side by side, and read the phone claim.
     Over the address limit: the pin's try is given back (if it was spent) and the answer is 429."""
     from chalicelib import limits
-    from chalicelib.services.ratelimit import Limit, address_subject, hit  # rolling limits: off the API's cold start
+    from chalicelib.services.guards.ratelimit import (  # rolling limits: off the API's cold start
+        Limit,
+        address_subject,
+        hit,
+    )
 
     limit = Limit.of(limits.VERIFY_PER_ADDRESS, address_subject(source_ip))
 

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from chalicelib.config import get_settings
-from chalicelib.services import graph
-from chalicelib.services.users import update_profile
+from chalicelib.services.identity import graph
+from chalicelib.services.identity.users import update_profile
 from chalicelib.store.records import User
 
 

@@ -61,7 +61,7 @@ def change_avatar(user, data: bytes):
     each request deletes all the stale ones before it answers (its own upload's objects too, if it
     cannot get its turn). An upload of an earlier request still in flight may write its objects
     later; that request deletes them itself before answering."""
-    from chalicelib.services.images import process_image  # Pillow: off the API's cold start
+    from chalicelib.services.media.images import process_image  # Pillow: off the API's cold start
 
     settings = get_settings()
     processed = process_image(

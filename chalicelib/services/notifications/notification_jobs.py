@@ -18,7 +18,7 @@ guest only to those who may see that guest's row; (*) an ``event_changed`` push 
 to a guest who may not see it, and is not sent when the place was all that changed.
 
 Invitees without an account (``is_active`` false) get the SMS invitation from the request instead
-(services/events.py); pushes skip them, so nobody gets both. A promoted guest without an account is
+(services/hosting/events.py); pushes skip them, so nobody gets both. A promoted guest without an account is
 texted by the queue handler (a link to their page), once: behind a claim like a push's. Changes and
 cancellations reach guests without the app by text (guest_texts.py).
 """
@@ -44,9 +44,10 @@ from chalicelib.messaging.notifications.messages import (
     Outcome,
     Push,
 )
-from chalicelib.services import guest_texts, host_messages
-from chalicelib.services.promotion_texts import text_dropped, text_promoted
-from chalicelib.services.push_delivery import deliver
+from chalicelib.services.conversation import host_messages
+from chalicelib.services.push.push_delivery import deliver
+from chalicelib.services.texts import guest_texts
+from chalicelib.services.texts.promotion_texts import text_dropped, text_promoted
 from chalicelib.store import favorites
 from chalicelib.store.events import GUEST, EventView, flag_invitations_cancelled, load_partition, mark_reminded
 from chalicelib.store.users import get_user, get_users

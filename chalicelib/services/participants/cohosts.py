@@ -10,7 +10,7 @@ from chalicelib import store
 from chalicelib.domain.roles import Action, Role, require, role_of
 from chalicelib.errors import ServiceUnavailable, ValidationError
 from chalicelib.retry import AttemptsSpent, TryAgain, linear, retry
-from chalicelib.services.event_reads import permitted_view, require_live, role_in, with_users
+from chalicelib.services.participants.event_reads import permitted_view, require_live, role_in, with_users
 from chalicelib.store import invitations as invitation_store
 from chalicelib.store.events import EventView, load_partition
 

@@ -1,6 +1,6 @@
 """Registering iOS devices for push: one SNS platform endpoint per device token, remembered under the user.
 
-An endpoint SNS reports gone is forgotten where pushes are delivered (services/push_delivery.py)."""
+An endpoint SNS reports gone is forgotten where pushes are delivered (services/push/push_delivery.py)."""
 
 from __future__ import annotations
 

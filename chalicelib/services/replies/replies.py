@@ -4,7 +4,7 @@ marking an invitation seen. No chalice imports.
 A reply starts from the invitation and META read together (one BatchGetItem), then writes one
 transaction conditional on what it read: the previous reply (so a repeated accept never counts twice),
 the event live, and for a party that grows, room under the total read and nobody waiting. A party that
-does not go in joins the waitlist when the event keeps one (services/waitlist.py seats it later), else
+does not go in joins the waitlist when the event keeps one (services/replies/waitlist.py seats it later), else
 409. A refused transaction is read again and decided again.
 """
 
@@ -20,9 +20,9 @@ from chalicelib.domain.roles import Action, require, role_of
 from chalicelib.errors import Conflict, NotFound, OutOfRange, PermissionDenied, ValidationError
 from chalicelib.messaging import notifications
 from chalicelib.retry import AttemptsSpent, TryAgain, jittered, retry
-from chalicelib.services import cohosts
-from chalicelib.services.event_reads import REPLIES_CLOSED, replies_closed, require_live
-from chalicelib.services.waitlist import fits, promote_waiting, spots_left
+from chalicelib.services.participants import cohosts
+from chalicelib.services.participants.event_reads import REPLIES_CLOSED, replies_closed, require_live
+from chalicelib.services.replies.waitlist import fits, promote_waiting, spots_left
 from chalicelib.store import invitations as invitation_store
 from chalicelib.store import users as user_store
 from chalicelib.store import waitlist as waitlist_store

@@ -33,8 +33,8 @@ from chalicelib.invite_links import hash_code, link_url, new_code
 from chalicelib.messaging import sms_segments, sms_sender
 from chalicelib.messaging.notifications import queueing
 from chalicelib.messaging.notifications.messages import EVENT_CANCELLED, Outcome, RetryLater, event_expiry
-from chalicelib.services.host_label import host_label
-from chalicelib.services.invitation_texts import NO_TITLE, STOP_WORDS, allowed_now, reachable
+from chalicelib.services.texts.host_label import host_label
+from chalicelib.services.texts.invitation_texts import NO_TITLE, STOP_WORDS, allowed_now, reachable
 from chalicelib.store import claims, guest_notices
 from chalicelib.store.events import GUEST, EventView, load_partition
 from chalicelib.store.users import get_users
@@ -112,7 +112,7 @@ def cancel_text(owner_name: str, event) -> str:
 
 
 def sender_name(owner) -> str:
-    """The host as the texts name them: the same label as the guest page (services/host_label.py)."""
+    """The host as the texts name them: the same label as the guest page (services/texts/host_label.py)."""
     return host_label(owner)
 
 

@@ -25,7 +25,7 @@ from chalicelib.config import get_settings
 from chalicelib.errors import TextsPaused
 from chalicelib.messaging import sms_sender
 from chalicelib.phones import mask_phone, normalize_phone
-from chalicelib.services import stop_list
+from chalicelib.services.texts import stop_list
 
 log = logging.getLogger("invites")
 

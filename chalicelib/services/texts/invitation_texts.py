@@ -10,9 +10,9 @@ from chalicelib import limits, localtime
 from chalicelib.config import get_settings
 from chalicelib.messaging import sms_segments, sms_sender
 from chalicelib.parallel import parallel_map
-from chalicelib.services import stop_list
-from chalicelib.services.host_label import host_label
-from chalicelib.services.ratelimit import Limit, RollingLimit, charge_each, take_up_to
+from chalicelib.services.guards.ratelimit import Limit, RollingLimit, charge_each, take_up_to
+from chalicelib.services.texts import stop_list
+from chalicelib.services.texts.host_label import host_label
 from chalicelib.store import counters
 from chalicelib.store.records import Event, User
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from chalicelib.config import get_settings
 from chalicelib.messaging.notifications.messages import WAITLIST_DROPPED, WAITLIST_PROMOTED, RetryLater, event_expiry
-from chalicelib.services.invitation_texts import dropped_text, promotion_text, send_promotion_texts
+from chalicelib.services.texts.invitation_texts import dropped_text, promotion_text, send_promotion_texts
 from chalicelib.store import claims
 
 SMS_DEVICE = "sms"

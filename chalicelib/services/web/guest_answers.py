@@ -8,7 +8,7 @@ and skip that round. The invitation is the one whose ``link_hash`` is the code's
 malformed code, an unknown one and one past its event by more than ``WEB_LINK_DAYS_AFTER_EVENT``
 are the same NotFound.
 
-"Stop texting me" puts the guest's number on the stop list (services/stop_list.py).
+"Stop texting me" puts the guest's number on the stop list (services/texts/stop_list.py).
 
 An answer is ``replies.rsvp`` as the guest: the same rules, capacity transaction and push to the
 owner as the app's accept and reject. The guest is the same user the app later logs in (a user
@@ -26,10 +26,13 @@ from chalicelib.config import get_settings
 from chalicelib.domain import visibility
 from chalicelib.errors import Conflict, EventGone, NotFound
 from chalicelib.parallel import parallel_map
-from chalicelib.services import event_reads, ratelimit, replies, stop_list
-from chalicelib.services.form_tokens import signed_token, signed_token_valid
-from chalicelib.services.host_label import host_label
-from chalicelib.services.ratelimit import Limit, address_subject
+from chalicelib.services.guards import ratelimit
+from chalicelib.services.guards.ratelimit import Limit, address_subject
+from chalicelib.services.participants import event_reads
+from chalicelib.services.replies import replies
+from chalicelib.services.texts import stop_list
+from chalicelib.services.texts.host_label import host_label
+from chalicelib.services.web.form_tokens import signed_token, signed_token_valid
 from chalicelib.store import gone_events
 from chalicelib.store.announcements import latest_announcements
 from chalicelib.store.events import load_partition
@@ -64,7 +67,7 @@ class GuestPage:
 
     @property
     def host_name(self) -> str:
-        """The host's name as the texts give it; never a whole phone number (services/host_label.py)."""
+        """The host's name as the texts give it; never a whole phone number (services/texts/host_label.py)."""
         return host_label(self.host)
 
     @property

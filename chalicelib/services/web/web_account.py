@@ -1,15 +1,16 @@
 """Deleting an account from the web page /account/delete, without the app. No chalice imports.
 
 The person proves the number with a pin texted to it, under the limits of ``POST /auth`` and
-``verify_pin`` (services/auth.py), then confirms. Each form carries a signed token (the guest page's,
-services/guest_answers.py) bound to its step: the number form to the page, the pin form to the number,
+``verify_pin`` (services/identity/auth.py), then confirms. Each form carries a signed token (the guest page's,
+services/web/guest_answers.py) bound to its step: the number form to the page, the pin form to the number,
 and the confirm form to the user the pin proved, for GRANT_SECONDS. The deletion is the app's.
 """
 
 from __future__ import annotations
 
-from chalicelib.services import account_deletion, auth
-from chalicelib.services.form_tokens import signed_token, signed_token_valid
+from chalicelib.services.account import account_deletion
+from chalicelib.services.identity import auth
+from chalicelib.services.web.form_tokens import signed_token, signed_token_valid
 from chalicelib.store.users import get_user
 
 SUBJECT = "account-delete"

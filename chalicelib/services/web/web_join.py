@@ -2,7 +2,7 @@
 
 The page shows the event (the place only when its ``place_visibility`` is ``everyone``), then the person
 proves their number with a pin texted to it, under the limits of ``POST /auth`` and ``verify_pin``
-(services/auth.py), and joins as ``POST /events/join`` does. A number without an account becomes an
+(services/identity/auth.py), and joins as ``POST /events/join`` does. A number without an account becomes an
 inactive user, as an invitee by text does, so an approval reaches them by text. Each form carries a signed
 token bound to the code (and the pin form to the number too). Every page view counts against the guest
 page's per-address limit.
@@ -15,11 +15,13 @@ from dataclasses import dataclass
 from chalicelib import invite_links, limits
 from chalicelib.domain import visibility
 from chalicelib.errors import NotFound
-from chalicelib.services import auth, join_links, ratelimit
-from chalicelib.services.form_tokens import signed_token, signed_token_valid
-from chalicelib.services.host_label import host_label
-from chalicelib.services.ratelimit import Limit, address_subject
-from chalicelib.services.users import find_or_create_user
+from chalicelib.services.guards import ratelimit
+from chalicelib.services.guards.ratelimit import Limit, address_subject
+from chalicelib.services.hosting import join_links
+from chalicelib.services.identity import auth
+from chalicelib.services.identity.users import find_or_create_user
+from chalicelib.services.texts.host_label import host_label
+from chalicelib.services.web.form_tokens import signed_token, signed_token_valid
 from chalicelib.store import invitations as invitation_store
 from chalicelib.store.users import get_user
 from chalicelib.timeutil import utcnow

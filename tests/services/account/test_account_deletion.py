@@ -13,7 +13,9 @@ from chalicelib.errors import Conflict
 from chalicelib.jobs import queue_handler
 from chalicelib.messaging import push_sender
 from chalicelib.models.events import EventsTable, Invitation, event_pk
-from chalicelib.services import account_deletion, conversation, replies
+from chalicelib.services.account import account_deletion
+from chalicelib.services.conversation import conversation
+from chalicelib.services.replies import replies
 from chalicelib.store import account_deletion as store
 from tests.utils.avatars import AVATAR_BUCKET, stored_objects
 from tests.utils.aws_env import aws_client
@@ -159,7 +161,7 @@ def test_the_schedule_leaves_a_deletion_the_worker_is_running(aws, override_sett
 
 
 def test_a_cohost_who_deletes_their_account_gives_the_place_back(aws):
-    from chalicelib.services import cohosts, event_reads
+    from chalicelib.services.participants import cohosts, event_reads
 
     owner, cohost = make_person("Owner"), make_person("Cohost")
     event = make_event(owner, cohost)

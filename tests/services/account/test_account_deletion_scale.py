@@ -25,7 +25,7 @@ from chalicelib.models.events import (
     invitation_sk,
 )
 from chalicelib.models.users import PROFILE_SK, Favorite, User, favorite_sk, user_pk
-from chalicelib.services import account_deletion
+from chalicelib.services.account import account_deletion
 from chalicelib.store import account_deletion as store
 from chalicelib.timeutil import utcnow
 from tests.utils.avatars import AVATAR_BUCKET

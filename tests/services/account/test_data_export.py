@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from chalicelib.errors import Throttled
-from chalicelib.services import data_export
+from chalicelib.services.account import data_export
 from chalicelib.store import exports
 from tests.utils.factories import make_person
 from tests.utils.races import race

@@ -10,7 +10,8 @@ from pynamodb.connection.table import TableConnection
 from chalicelib.api.contacts_input import parse_favorites
 from chalicelib.errors import ServiceUnavailable
 from chalicelib.models.users import PHONE_SK, PROFILE_SK, Favorite, PhoneClaim, User, phone_pk, user_pk
-from chalicelib.services import contacts, users
+from chalicelib.services.contacts import contacts
+from chalicelib.services.identity import users
 from chalicelib.store import batch as store_batch
 from tests.utils.avatars import stored_objects
 from tests.utils.images import jpeg

@@ -7,8 +7,12 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from chalicelib.errors import Throttled
-from chalicelib.services import auth, contacts, event_reads, events, ratelimit
-from chalicelib.services.ratelimit import RollingLimit, address_subject
+from chalicelib.services.contacts import contacts
+from chalicelib.services.guards import ratelimit
+from chalicelib.services.guards.ratelimit import RollingLimit, address_subject
+from chalicelib.services.hosting import events
+from chalicelib.services.identity import auth
+from chalicelib.services.participants import event_reads
 from chalicelib.store import rate_logs
 from tests.utils.api import texts_to
 from tests.utils.factories import future, make_person, phone

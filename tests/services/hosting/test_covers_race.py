@@ -7,7 +7,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from chalicelib.errors import ServiceUnavailable
-from chalicelib.services import covers
+from chalicelib.services.hosting import covers
 from tests.utils.avatars import stored_objects
 from tests.utils.factories import make_event, make_person, stored_event
 from tests.utils.images import jpeg

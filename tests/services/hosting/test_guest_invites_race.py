@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from chalicelib.errors import PermissionDenied
-from chalicelib.services import event_reads, events
+from chalicelib.services.hosting import events
+from chalicelib.services.participants import event_reads
 from tests.utils.factories import make_event, make_person, phone
 from tests.utils.races import race
 

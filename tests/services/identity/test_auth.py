@@ -6,7 +6,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from chalicelib.errors import Throttled, ValidationError
 from chalicelib.models.auth import Pin, pin_pk
-from chalicelib.services import auth
+from chalicelib.services.identity import auth
 from tests.utils.api import last_pin
 from tests.utils.races import race
 
@@ -49,7 +49,7 @@ def test_parallel_pin_requests_never_pass_the_hourly_limit(aws):
 
 
 def test_parallel_first_logins_make_one_user(aws):
-    from chalicelib.services.users import find_or_create_user
+    from chalicelib.services.identity.users import find_or_create_user
 
     with ThreadPoolExecutor(max_workers=8) as pool:
         users = list(pool.map(lambda _: find_or_create_user(PHONE, active=True)[0].id, range(8)))

@@ -11,7 +11,7 @@ import pytest
 
 from chalicelib.api.error_responses import body_of, headers_of, status_of
 from chalicelib.errors import ServiceUnavailable, ValidationError
-from chalicelib.services import graph as graph_client
+from chalicelib.services.identity import graph as graph_client
 from tests.fakes.graph_server import FakeGraph
 
 TOKEN = "tok-secret-EAAB123"

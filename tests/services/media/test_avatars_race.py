@@ -7,7 +7,8 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from chalicelib.errors import ServiceUnavailable
-from chalicelib.services import avatars, users
+from chalicelib.services.identity import users
+from chalicelib.services.media import avatars
 from tests.utils.avatars import stored_objects
 from tests.utils.factories import make_person
 from tests.utils.images import jpeg

@@ -17,7 +17,7 @@ from PIL import Image, ImageCms, ImageDraw, features
 
 from chalicelib.api.error_responses import body_of, status_of
 from chalicelib.errors import PayloadTooLarge, ValidationError
-from chalicelib.services.images import ProcessedImage, process_image
+from chalicelib.services.media.images import ProcessedImage, process_image
 from tests.utils.images import PNG_SIGNATURE, png_chunk, png_claiming
 
 MAX_BYTES = 5 * 1024 * 1024
@@ -450,8 +450,8 @@ def test_max_bytes_message_uses_max_bytes():
 
 
 def test_importing_the_module_does_not_import_pillow():
-    project_root = Path(__file__).resolve().parents[2]
-    check = "import sys, chalicelib.services.images; print('PIL' in sys.modules)"
+    project_root = Path(__file__).resolve().parents[3]
+    check = "import sys, chalicelib.services.media.images; print('PIL' in sys.modules)"
 
     completed = subprocess.run(
         [sys.executable, "-c", check], cwd=project_root, capture_output=True, text=True, check=True

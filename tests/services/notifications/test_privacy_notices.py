@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from chalicelib.jobs import queue_handler
-from chalicelib.services import replies
+from chalicelib.services.replies import replies
 from tests.utils.api import post_json, texts_to
 from tests.utils.factories import make_event, make_person
 from tests.utils.notifications import add_device, pushes

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from chalicelib.messaging.notifications import queueing
-from chalicelib.services import reminders
+from chalicelib.services.notifications import reminders
 from tests.utils.factories import make_event, make_person
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from chalicelib.errors import ValidationError
-from chalicelib.services import cohosts, event_reads
+from chalicelib.services.participants import cohosts, event_reads
 from tests.utils.factories import make_event, make_person, stored_event
 from tests.utils.races import race
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from chalicelib.models.users import PROFILE_SK, User, user_pk
-from chalicelib.services import event_reads
+from chalicelib.services.participants import event_reads
 from chalicelib.store.users import get_users
 from chalicelib.timeutil import utcnow
 

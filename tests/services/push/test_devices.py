@@ -5,7 +5,7 @@ from __future__ import annotations
 from concurrent.futures import ThreadPoolExecutor
 
 from chalicelib.models.users import OWNER_SK, Device, DeviceOwner, device_owner_pk, user_pk
-from chalicelib.services import devices
+from chalicelib.services.push import devices
 from tests.utils.factories import make_person
 from tests.utils.notifications import endpoints
 

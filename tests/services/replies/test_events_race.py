@@ -8,7 +8,9 @@ from threading import Barrier
 
 from chalicelib.api.error_responses import body_of
 from chalicelib.errors import Conflict, ValidationError
-from chalicelib.services import event_reads, events, replies
+from chalicelib.services.hosting import events
+from chalicelib.services.participants import event_reads
+from chalicelib.services.replies import replies
 from tests.utils.factories import make_event, make_person, stored_event
 from tests.utils.races import race
 

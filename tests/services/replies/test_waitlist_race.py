@@ -13,8 +13,9 @@ from chalicelib.api.error_responses import body_of
 from chalicelib.errors import Conflict
 from chalicelib.messaging import notifications
 from chalicelib.models.events import WAIT_PREFIX, EventsTable, event_pk
-from chalicelib.services import events, replies
-from chalicelib.services.waitlist import spots_left
+from chalicelib.services.hosting import events
+from chalicelib.services.replies import replies
+from chalicelib.services.replies.waitlist import spots_left
 from chalicelib.store.events import load_partition
 from tests.utils.factories import make_event, make_person, stored_event
 

@@ -10,7 +10,8 @@ from datetime import UTC, datetime, timedelta
 from chalicelib import inline_queue
 from chalicelib.jobs import queue_handler
 from chalicelib.messaging import sms_segments
-from chalicelib.services import guest_texts, replies
+from chalicelib.services.replies import replies
+from chalicelib.services.texts import guest_texts
 from tests.utils.api import post_json, texts_to
 from tests.utils.factories import make_event, make_person, phone, put
 from tests.utils.notifications import drain, use_queue
@@ -199,7 +200,7 @@ def test_the_owners_hourly_quota_applies_to_change_texts(client, clock, due, ove
 
 
 def test_a_deleted_hosts_guests_find_their_link_saying_the_event_was_cancelled(client, monkeypatch):
-    from chalicelib.services import guest_answers
+    from chalicelib.services.web import guest_answers
     from tests.utils.web import invite_by_text, link_texted_to, page, text_of
 
     alice = make_person("Alice")

@@ -6,7 +6,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from chalicelib.services.host_label import host_label
+from chalicelib.services.texts.host_label import host_label
 
 
 @pytest.mark.parametrize(

@@ -12,7 +12,7 @@ import json
 
 import pytest
 
-from chalicelib.services import inbound_sms, stop_list
+from chalicelib.services.texts import inbound_sms, stop_list
 from tests.utils.api import texts_to
 from tests.utils.factories import make_person, phone
 from tests.utils.inbound_sms import sns_event

@@ -13,8 +13,9 @@ from chalicelib import localtime
 from chalicelib.messaging import sms_segments as sms
 from chalicelib.models.events import Event
 from chalicelib.models.users import User
-from chalicelib.services import event_reads, events
-from chalicelib.services import invitation_texts as event_texts
+from chalicelib.services.hosting import events
+from chalicelib.services.participants import event_reads
+from chalicelib.services.texts import invitation_texts as event_texts
 from tests.utils.api import texts_to
 from tests.utils.factories import future, make_person, phone
 

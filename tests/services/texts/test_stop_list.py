@@ -8,7 +8,7 @@ import hmac
 import pytest
 
 from chalicelib import pinkey
-from chalicelib.services import stop_list
+from chalicelib.services.texts import stop_list
 from tests.utils.api import login, post_json, texts_to
 from tests.utils.pin_key import KEY, STOP_LIST_PARAMETER, put_pin_key, put_stop_list_key
 
