@@ -104,7 +104,7 @@ def _import_ms(modules: str) -> float:
 
 
 EVERY_SERVICE = (
-    "app; from chalicelib.services.identity.auth import authenticate; "
+    "app; from chalicelib.services.identity.tokens import authenticate; "
     "from chalicelib.services.hosting.events import EventInput; "
     "from chalicelib.services.contacts.contacts import who_has_invited_me; "
     "from chalicelib.services.conversation.conversation import post_message; "

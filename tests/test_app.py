@@ -55,6 +55,7 @@ NOT_ON_THE_READ_PATH = (
     "chalicelib.services.hosting.events",
     "chalicelib.services.replies.replies",
     "chalicelib.services.guards.ratelimit",
+    "chalicelib.services.identity.auth",  # logging in: the pin key, the texts, the rolling limits
     "chalicelib.services.contacts.contacts",
     "chalicelib.services.conversation.conversation",
     "chalicelib.services.media.avatars",
@@ -119,7 +120,7 @@ READ_PATH_MODULES = frozenset(
         "chalicelib.retry",
         "chalicelib.services",
         "chalicelib.services.identity",
-        "chalicelib.services.identity.auth",
+        "chalicelib.services.identity.tokens",
         "chalicelib.services.identity.users",
         "chalicelib.services.participants",
         "chalicelib.services.participants.event_reads",

@@ -16,7 +16,7 @@ from chalicelib.api.request import RequestContext, bearer_token, check_body_size
 from chalicelib.api.responses import to_response
 from chalicelib.errors import MethodNotAllowed
 from chalicelib.loading import load_handler
-from chalicelib.services.identity.auth import authenticate
+from chalicelib.services.identity.tokens import authenticate
 
 
 @dataclass(frozen=True)

@@ -6,8 +6,10 @@ package: without a queue, app.py registers :func:`handle_here` with chalicelib/i
 """
 
 
-def handle_here(message: dict) -> None:
-    """One message handled in the process that sent it (no queue URL: tests, ``make run``)."""
-    from chalicelib.jobs.queue_handler import process  # the services it loads stay off the API's cold start
+from chalicelib.loading import load_handler
 
-    process(message)
+
+def handle_here(message: dict) -> None:
+    """One message handled in the process that sent it (no queue URL: tests, ``make run``); the worker and the
+    services it loads are imported by the first such message, off the API's cold start."""
+    load_handler("chalicelib.jobs.queue_handler:process")(message)

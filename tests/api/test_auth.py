@@ -445,7 +445,7 @@ def test_expired_token_is_401(client, monkeypatch):
 
     token = login(client, PHONE)["auth_token"]
     later = utcnow() + timedelta(days=366)
-    monkeypatch.setattr("chalicelib.services.identity.auth.utcnow", lambda: later)
+    monkeypatch.setattr("chalicelib.services.identity.tokens.utcnow", lambda: later)
     response = get(client, "/users/me", token)
     assert response.status_code == 401 and body(response) == {"detail": "Invalid token."}
 

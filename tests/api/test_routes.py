@@ -64,7 +64,7 @@ def test_declaring_every_route_loads_no_handler_module():
     # of the services, only what authenticates every request
     assert {m for m in loaded if m.startswith("chalicelib.services.")} <= {
         "chalicelib.services.identity",
-        "chalicelib.services.identity.auth",
+        "chalicelib.services.identity.tokens",
         "chalicelib.services.identity.users",
     }
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from chalicelib.config import get_settings
 from chalicelib.errors import PayloadTooLarge, ValidationError
+from chalicelib.services.media import images
 
 PHOTO_FIELD = "photo"
 
@@ -29,8 +30,6 @@ def clean_photos(entries: list) -> dict[str, ValidationError]:
 
     At most ``FAVORITE_PHOTO_MAX_PIXELS`` a photo, read from the header before any pixel is decoded; only the
     big rendition is made (a contact has one photo)."""
-    from chalicelib.services.media import images  # Pillow, only for requests that carry photos
-
     settings = get_settings()
     photos = [entry for entry in entries if isinstance(entry.photo, bytes)]
     if sum(images.decoded_pixels(entry.photo) for entry in photos) > settings.image_decode_pixels_per_request:

@@ -16,6 +16,7 @@ from chalicelib.domain.roles import Action
 from chalicelib.errors import Conflict
 from chalicelib.retry import AttemptsSpent, TryAgain, retry
 from chalicelib.services.media.avatars import SWAP_ATTEMPTS, delete_images, delete_quietly, new_image_prefix, put_image
+from chalicelib.services.media.images import process_image
 from chalicelib.services.participants.event_reads import permitted_view, require_live, with_users
 from chalicelib.store import events as event_store
 from chalicelib.store.events import EventView
@@ -32,8 +33,6 @@ def cover_keys(event) -> list[str]:
 
 def change_cover(caller, event_id: int, data: bytes) -> EventView:
     """Hosts only (a guest 403, a stranger 404), on a live event (409 once cancelled)."""
-    from chalicelib.services.media.images import process_image  # Pillow: off the API's cold start
-
     view = permitted_view(caller, event_id, Action.SET_COVER)
     require_live(view.event)
     settings = get_settings()

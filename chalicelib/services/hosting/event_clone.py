@@ -16,7 +16,8 @@ from datetime import datetime
 
 from chalicelib.domain import event_fields
 from chalicelib.domain.roles import Action
-from chalicelib.services.hosting import events
+from chalicelib.services.hosting import covers, events
+from chalicelib.services.participants import cohosts
 from chalicelib.services.participants.event_reads import permitted_view, with_users
 from chalicelib.store.events import OWNER, EventView
 
@@ -43,8 +44,6 @@ def clone_event(caller, event_id: int, event_date: datetime, utc_offset_minutes:
 def _copy_cover(source, clone) -> None:
     """The clone stands without a cover when the copy fails (logged): the event is made, and a retry would
     make another."""
-    from chalicelib.services.hosting import covers  # S3: only when there is a cover
-
     if not source.cover_key:
         return
     try:
@@ -90,8 +89,6 @@ def carry_cohosts(caller, source: EventView, clone: EventView) -> EventView:
     """Make the original's co-hosts co-hosts of the clone (they were just invited again), through the owner's
     own appointing; returns the clone as it now is. One who could not be invited again (stop list, limits)
     is left out."""
-    from chalicelib.services.participants import cohosts  # only when the original has co-hosts
-
     for inv in source.invitations:
         if inv.cohost and clone.invitation_of(inv.user_id) is not None:
             clone = cohosts.appoint(caller, clone.event.id, inv.user_id)

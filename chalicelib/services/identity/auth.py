@@ -1,8 +1,8 @@
-"""Login by pin, bearer tokens, and their limits (openapi.yaml, tag "auth").
+"""Login by pin, and its limits (openapi.yaml, tag "auth"); the bearer tokens it issues are checked by tokens.py.
 
 Pins are 6 random digits kept only as an HMAC under the server key, for PIN_TTL_SECONDS (15 minutes), single use,
-void after 5 wrong tries. Tokens are ``<user id>.<secret>`` and kept only as a SHA-256, so one
-BatchGetItem reads both the token and its user.
+void after 5 wrong tries. Every request authenticates, but only the login routes text, count tries and need the
+pin key: this module is loaded by them alone.
 """
 
 from __future__ import annotations
@@ -11,23 +11,20 @@ import hashlib
 import hmac
 import secrets
 import time
-from datetime import timedelta
-from typing import TYPE_CHECKING
 
-from chalicelib import store
+from chalicelib import limits, store
 from chalicelib.config import get_settings
-from chalicelib.errors import InvalidToken, ServiceUnavailable, Throttled, ValidationError
+from chalicelib.errors import ServiceUnavailable, Throttled, ValidationError
+from chalicelib.messaging import notifications, sms_sender
 from chalicelib.parallel import parallel_map
+from chalicelib.pinkey import pin_key
 from chalicelib.retry import AttemptsSpent, TryAgain, retry
+from chalicelib.services.guards.ratelimit import ROLLING_ATTEMPTS, Limit, RollingLimit, address_subject, hit
 from chalicelib.services.identity import users
+from chalicelib.services.identity.tokens import hash_token, new_token
 from chalicelib.store import tokens
+from chalicelib.store.rate_logs import LogCharge
 from chalicelib.timeutil import utcnow
-
-# Every request authenticates; only the login routes text, count tries and need the pin key. Their modules
-# are imported inside the functions that use them, so a cold start of any other route skips them.
-if TYPE_CHECKING:
-    from chalicelib.services.guards.ratelimit import Limit, RollingLimit
-    from chalicelib.store.rate_logs import LogCharge
 
 INVALID_PIN = "Invalid pin."
 OPTED_OUT = "This number has opted out of texts from {service}. Reply START to one of our texts, then try again."
@@ -35,22 +32,14 @@ PIN_DIGITS = 6
 
 
 def _pin_hmac(e164: str, pin: str) -> str:
-    from chalicelib.pinkey import pin_key  # the pin key (SSM): off the API's cold start
 
     # deployed stages: the SSM key, 503 without one (never the public development key)
     return hmac.new(pin_key(), f"{e164}:{pin}".encode(), hashlib.sha256).hexdigest()
 
 
-def hash_token(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
 def _number_limit(e164: str) -> RollingLimit:
     """Pins texted to one number in any window (15 minutes): also the longest someone else can hold the
     number's login back by asking for its pins."""
-    from chalicelib import limits
-    from chalicelib.services.guards.ratelimit import RollingLimit  # rolling limits: off the API's cold start
-
     return RollingLimit.of(limits.PINS_PER_NUMBER, e164)
 
 
@@ -67,14 +56,6 @@ def request_pin(e164: str, source_ip: str, *, wording: str = LOGIN_PIN) -> None:
     month's text budget: 503 TextsPaused, undone the same way). A
     number on SNS's opt-out list is refused (400) before anything is written or sent; the stop list,
     which is for invitation texts only, does not apply: the person asked for this pin."""
-    from chalicelib import limits
-    from chalicelib.messaging import sms_sender  # the messaging package: off the API's cold start
-    from chalicelib.services.guards.ratelimit import (  # rolling limits: off the API's cold start
-        ROLLING_ATTEMPTS,
-        Limit,
-        address_subject,
-    )
-
     settings = get_settings()
     if sms_sender.opted_out(e164):
         raise ValidationError.field("phone_number", OPTED_OUT.format(service=settings.service_name))
@@ -127,12 +108,10 @@ def verify_pin(e164: str, pin: str, source_ip: str) -> tuple:
     Three rounds: the address count, the try and the phone claim read side by side; the user read
     (or made); one transaction that consumes the pin, stores the token and activates a former
     invitee."""
-    from chalicelib.messaging import notifications  # the messaging package: off the API's cold start
-
     item, claim = _checked_pin(e164, pin, source_ip)
     user, created = users.user_for_login(e164, claim)
     activating = not user.is_active
-    token, token_item = _new_token(user)
+    token, token_item = new_token(user)
     try:
         tokens.use_pin(item, token_item, user if activating else None, utcnow())
     except store.Refused as refused:
@@ -149,8 +128,6 @@ def verify_pin(e164: str, pin: str, source_ip: str) -> tuple:
 def _checked_pin(e164: str, pin: str, source_ip: str) -> tuple:
     """Spend one try of the pin (within the address's limit) and compare it; 400 when it does not match.
     Returns the pin (for the caller to consume) and the number's phone claim."""
-    from chalicelib.pinkey import pin_key  # the pin key (SSM): off the API's cold start
-
     pin_key()  # a stage without its key answers 503 before a try is spent
     item, claim = _first_round(e164, source_ip)
     expired = item.expires_at is None or item.expires_at.timestamp() <= time.time()
@@ -173,13 +150,6 @@ def prove_number(e164: str, pin: str, source_ip: str) -> int | None:
 def _first_round(e164: str, source_ip: str) -> tuple:
     """Count the try against the address and the pin side by side, and read the phone claim.
     Over the address limit: the pin's try is given back (if it was spent) and the answer is 429."""
-    from chalicelib import limits
-    from chalicelib.services.guards.ratelimit import (  # rolling limits: off the API's cold start
-        Limit,
-        address_subject,
-        hit,
-    )
-
     limit = Limit.of(limits.VERIFY_PER_ADDRESS, address_subject(source_ip))
 
     def outcome(step):
@@ -208,30 +178,10 @@ def _spend_try(e164: str):
         raise ValidationError.field("pin", INVALID_PIN) from None
 
 
-def _new_token(user) -> tuple:
-    token = f"{user.id}.{secrets.token_urlsafe(32)}"
-    now = utcnow()
-    expires = now + timedelta(days=get_settings().token_ttl_days)
-    return token, tokens.new_token(user.id, hash_token(token), now, expires)
-
-
 def issue_token(user) -> str:
-    token, item = _new_token(user)
+    token, item = new_token(user)
     tokens.save_token(item)
     return token
-
-
-def authenticate(token: str) -> tuple:
-    """The caller holding ``token``, in one BatchGetItem."""
-    user_id, dot, secret = token.partition(".")
-    if not dot or not (user_id.isascii() and user_id.isdigit()) or not secret or len(token) > 200:
-        raise InvalidToken()
-    user, stored = tokens.user_and_token(int(user_id), hash_token(token))
-    if user is None or stored is None:
-        raise InvalidToken()
-    if stored.expires_at <= utcnow():
-        raise InvalidToken()
-    return user, token
 
 
 def logout(user, token: str) -> None:

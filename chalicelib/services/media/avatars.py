@@ -9,6 +9,7 @@ from chalicelib import aws, store
 from chalicelib.config import get_settings
 from chalicelib.errors import Conflict, ServiceUnavailable
 from chalicelib.retry import AttemptsSpent, TryAgain, retry
+from chalicelib.services.media.images import process_image
 from chalicelib.store import users as user_store
 from chalicelib.timeutil import utcnow
 
@@ -61,8 +62,6 @@ def change_avatar(user, data: bytes):
     each request deletes all the stale ones before it answers (its own upload's objects too, if it
     cannot get its turn). An upload of an earlier request still in flight may write its objects
     later; that request deletes them itself before answering."""
-    from chalicelib.services.media.images import process_image  # Pillow: off the API's cold start
-
     settings = get_settings()
     processed = process_image(
         data, field=PHOTO_FIELD, max_bytes=settings.avatar_max_bytes, max_pixels=settings.avatar_max_pixels
