@@ -16,7 +16,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from chalicelib.jobs.queue_handler import HANDLERS
+from chalicelib.messaging.notifications.kinds import QueueKind
 from chalicelib.parallel import chunks
 from chalicelib.services.account import account_deletion
 from tests.infra.test_policy import GUEST, OWNER, disable_push_endpoints, run_the_flow
@@ -30,7 +30,7 @@ from tests.utils.web import answer, form_token, link_texted_to, page, post_form,
 
 pytestmark = pytest.mark.iam
 
-MESSAGE_KINDS = set(HANDLERS)  # every kind the queue's worker handles
+MESSAGE_KINDS = set(QueueKind)  # every kind the queue's worker handles
 # Granted though the run needs neither: PynamoDB describes a table it has no schema for (Model.exists(),
 # count(), a connection-level call on an unknown table), and IAM authorises a transaction by its items' actions
 # (dynamodb:TransactWriteItems is kept in case a transaction is ever checked as a whole).

@@ -31,6 +31,7 @@ from chalicelib import aws
 from chalicelib.config import get_settings
 from chalicelib.messaging import notifications
 from chalicelib.messaging.notifications import Outcome, RetryLater
+from chalicelib.messaging.notifications.kinds import QueueKind, handles
 from chalicelib.messaging.notifications.queueing import send_many
 from chalicelib.parallel import parallel_map
 from chalicelib.services.notifications.notification_jobs import cancel_notices
@@ -43,8 +44,6 @@ from chalicelib.timeutil import utcnow
 
 log = logging.getLogger("invites")
 
-ACCOUNT_DELETION = "account_deletion"
-OWNED_EVENT_DELETION = "owned_event_deletion"
 # Prefixes of a user's objects in the bucket (services/media/avatars.py, contacts.py, data_export.py, covers.py).
 OBJECT_FOLDERS = ("avatars", "favorites", "exports", "covers")
 # A job with no step started for this long is queued again by the hourly schedule (its message was lost or
@@ -57,12 +56,13 @@ def delete_account(user: User) -> None:
     """Close the account now and queue the rest. If the message cannot be queued, the job item stays
     and the hourly schedule queues it."""
     store.close_account(user)
-    notifications.enqueue(ACCOUNT_DELETION, user_id=user.id, fan_out=True)
+    notifications.enqueue(QueueKind.ACCOUNT_DELETION, user_id=user.id, fan_out=True)
 
 
 # --------------------------------------------------------------------------- queue side
 
 
+@handles(QueueKind.ACCOUNT_DELETION)
 def _on_account_deletion(message: dict) -> Outcome:
     user_id = int(message["user_id"])
     job = store.get_job(user_id)
@@ -76,7 +76,12 @@ def _on_account_deletion(message: dict) -> Outcome:
             parallel_map(lambda event_id: delete_owned_event(event_id, user_id, job.full_name), owned)
             owned = []
         elif message.get("fan_out"):
-            send_many([{"type": OWNED_EVENT_DELETION, "event_id": event_id, "user_id": user_id} for event_id in owned])
+            send_many(
+                [
+                    {"type": QueueKind.OWNED_EVENT_DELETION, "event_id": event_id, "user_id": user_id}
+                    for event_id in owned
+                ]
+            )
     parallel_map(lambda event_id: _leave_event(event_id, user_id), store.received_event_ids(left))
     _delete_user_items(user_id)
     delete_objects(user_id)
@@ -85,6 +90,7 @@ def _on_account_deletion(message: dict) -> Outcome:
     return Outcome()
 
 
+@handles(QueueKind.OWNED_EVENT_DELETION)
 def _on_owned_event_deletion(message: dict) -> Outcome:
     """One event of a person being deleted; then the person's job is looked at again (it ends when
     their last event is gone)."""
@@ -94,7 +100,7 @@ def _on_owned_event_deletion(message: dict) -> Outcome:
         store.mark_worked_on(user_id)
     delete_owned_event(int(message["event_id"]), user_id, job.full_name if job else "")
     if job is not None:
-        notifications.enqueue(ACCOUNT_DELETION, user_id=user_id)
+        notifications.enqueue(QueueKind.ACCOUNT_DELETION, user_id=user_id)
     return Outcome()
 
 
@@ -189,11 +195,5 @@ def requeue_stuck_jobs() -> int:
     now = utcnow()
     stuck = [job for job in store.pending_jobs() if now - job.last_progress > STUCK_AFTER]
     if stuck:
-        send_many([{"type": ACCOUNT_DELETION, "user_id": job.user_id, "fan_out": True} for job in stuck])
+        send_many([{"type": QueueKind.ACCOUNT_DELETION, "user_id": job.user_id, "fan_out": True} for job in stuck])
     return len(stuck)
-
-
-QUEUE_HANDLERS = {
-    ACCOUNT_DELETION: _on_account_deletion,
-    OWNED_EVENT_DELETION: _on_owned_event_deletion,
-}

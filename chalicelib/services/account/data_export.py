@@ -20,6 +20,7 @@ from chalicelib.domain import waitlist as line_rules
 from chalicelib.errors import NotFound
 from chalicelib.messaging import notifications
 from chalicelib.messaging.notifications import Outcome
+from chalicelib.messaging.notifications.kinds import QueueKind, handles
 from chalicelib.parallel import parallel_map
 from chalicelib.services.guards.ratelimit import RollingLimit
 from chalicelib.services.participants import representations
@@ -40,7 +41,6 @@ from chalicelib.store.records import (
 from chalicelib.store.users import get_user, get_users
 from chalicelib.timeutil import format_datetime, utcnow
 
-DATA_EXPORT = "data_export"
 URL_SECONDS = 3600
 FILE_DAYS = 1  # the bucket's lifecycle rule on exports/ (infra/template.yaml) removes the file after this
 PENDING_LEASE = timedelta(minutes=15)  # a pending export older than this was lost: a new request may start one
@@ -61,7 +61,7 @@ def request_export(user: User) -> dict:
     nonce = secrets.token_hex(8)
     expires = now + timedelta(days=FILE_DAYS)
     if store.start(user.id, nonce, now, expires, record):
-        notifications.enqueue(DATA_EXPORT, user_id=user.id, nonce=nonce)
+        notifications.enqueue(QueueKind.DATA_EXPORT, user_id=user.id, nonce=nonce)
     return {"status": store.PENDING}
 
 
@@ -84,6 +84,7 @@ def export_status(user: User) -> dict:
 # --------------------------------------------------------------------------- the worker
 
 
+@handles(QueueKind.DATA_EXPORT)
 def _on_data_export(message: dict) -> Outcome:
     user_id, nonce = int(message["user_id"]), message["nonce"]
     record = store.get_record(user_id)
@@ -202,6 +203,3 @@ def _received(invitation: Invitation, found: list, users: dict[int, User], me: i
         "polls_written": [representations.poll_json(p) for p in polls if p.user_id == me],
         "time_suggestions_written": [_suggestion_json(s) for s in suggestions if s.user_id == me],
     }
-
-
-QUEUE_HANDLERS = {DATA_EXPORT: _on_data_export}

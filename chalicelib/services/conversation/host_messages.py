@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from chalicelib import localtime
 from chalicelib.config import get_settings
 from chalicelib.messaging import sms_segments
+from chalicelib.messaging.notifications.kinds import QueueKind, handles
 from chalicelib.messaging.notifications.messages import Outcome, Push
 from chalicelib.services.push.push_delivery import deliver
 from chalicelib.services.texts import guest_texts
@@ -18,8 +19,6 @@ from chalicelib.store.announcements import find_announcement
 from chalicelib.store.events import GUEST, EventView, load_partition
 from chalicelib.store.users import get_users
 
-ANNOUNCEMENT = "announcement"
-NUDGE = "nudge"
 GOING, WAITING, NO_REPLY, DECLINED = "going", "waiting", "no_reply", "declined"
 AUDIENCES = (GOING, WAITING, NO_REPLY, DECLINED)
 
@@ -105,6 +104,7 @@ def _tell(view: EventView, ids: list[int], push: Push, flag: str, kind: str, occ
     return outcome
 
 
+@handles(QueueKind.ANNOUNCEMENT)
 def _announcement(message: dict) -> Outcome:
     view = load_partition(int(message["event_id"]))
     if view is None or view.event.cancelled:
@@ -116,15 +116,16 @@ def _announcement(message: dict) -> Outcome:
     ids = audience_of(view, announcement.audience)
     users = get_users([event.owner_id])
     name = guest_texts.sender_name(users.get(event.owner_id))
-    push = Push(ANNOUNCEMENT, str(announcement.id), event.title, f"{name}: {announcement.text}", event.id)
+    push = Push(QueueKind.ANNOUNCEMENT, str(announcement.id), event.title, f"{name}: {announcement.text}", event.id)
 
     def word(owner, person) -> str:
         link = guest_texts.fresh_link(event.id, person.id)
         return announcement_text(guest_texts.sender_name(owner), event, announcement.text, link)
 
-    return _tell(view, ids, push, "notify_announcements", ANNOUNCEMENT, str(announcement.id), word)
+    return _tell(view, ids, push, "notify_announcements", QueueKind.ANNOUNCEMENT, str(announcement.id), word)
 
 
+@handles(QueueKind.NUDGE)
 def _nudge(message: dict) -> Outcome:
     view = load_partition(int(message["event_id"]))
     if view is None or view.event.cancelled:
@@ -134,12 +135,9 @@ def _nudge(message: dict) -> Outcome:
     ids = [int(uid) for uid in message.get("user_ids", []) if int(uid) in still_silent]
     users = get_users([event.owner_id])
     name = guest_texts.sender_name(users.get(event.owner_id))
-    push = Push(NUDGE, str(message["id"]), event.title, f"{name} is waiting for your answer.", event.id)
+    push = Push(QueueKind.NUDGE, str(message["id"]), event.title, f"{name} is waiting for your answer.", event.id)
 
     def word(owner, person) -> str:
         return nudge_text(guest_texts.sender_name(owner), event, guest_texts.fresh_link(event.id, person.id))
 
-    return _tell(view, ids, push, "notify_new_invite", NUDGE, str(message["id"]), word)
-
-
-QUEUE_HANDLERS = {ANNOUNCEMENT: _announcement, NUDGE: _nudge}
+    return _tell(view, ids, push, "notify_new_invite", QueueKind.NUDGE, str(message["id"]), word)

@@ -26,6 +26,7 @@ from chalicelib.domain.roles import Action, Role
 from chalicelib.errors import Conflict, OutOfRange, PermissionDenied, ValidationError
 from chalicelib.ids import new_id
 from chalicelib.messaging import notifications
+from chalicelib.messaging.notifications.kinds import QueueKind
 from chalicelib.retry import AttemptsSpent, TryAgain, retry
 from chalicelib.services.hosting.invitees import Invitees, check_invitees_fit, resolve_invitees
 from chalicelib.services.participants.event_reads import (
@@ -95,7 +96,7 @@ def _enqueue_new_invites(owner, event, invited: list) -> None:
     """One push message for the invitees who have an account (the others were texted)."""
     with_account = [user.id for user in invited if user.is_active]
     if with_account:
-        notifications.enqueue(notifications.NEW_INVITE, event_id=event.id, actor_id=owner.id, user_ids=with_account)
+        notifications.enqueue(QueueKind.NEW_INVITE, event_id=event.id, actor_id=owner.id, user_ids=with_account)
 
 
 def _distinct_ids(count: int) -> list[int]:
@@ -271,7 +272,7 @@ def _edit_and_invite(
     changed = [name for name in notifications.FIELD_WORDS if getattr(data, name) is not None]
     if changed:
         notifications.enqueue(
-            notifications.EVENT_CHANGED,
+            QueueKind.EVENT_CHANGED,
             event_id=event_id,
             actor_id=caller.id,
             fields=changed,
@@ -368,5 +369,5 @@ def cancel_event(caller, event_id: int) -> None:
     if was_live:
         event_store.mark_cancelled(view.event, utcnow())
     if was_live or any(not inv.cancelled for inv in view.invitations):
-        if not notifications.enqueue(notifications.EVENT_CANCELLED, event_id=event_id, actor_id=caller.id):
+        if not notifications.enqueue(QueueKind.EVENT_CANCELLED, event_id=event_id, actor_id=caller.id):
             flag_invitations_cancelled(view)

@@ -21,6 +21,7 @@ from chalicelib.domain.roles import Action, Role, require
 from chalicelib.errors import Conflict, NotFound, Throttled
 from chalicelib.ids import new_id
 from chalicelib.messaging import notifications
+from chalicelib.messaging.notifications.kinds import QueueKind
 from chalicelib.retry import AttemptsSpent, TryAgain, retry
 from chalicelib.services.guards.ratelimit import RollingLimit, charge_together
 from chalicelib.services.hosting.invitees import guest_count
@@ -148,7 +149,7 @@ def _ask_to_join(caller, event) -> JoinOutcome:
         if _cancelled(event.id):
             raise Conflict(OVER) from None
         raise Throttled(PENDING_FULL_RETRY_SECONDS) from None
-    notifications.enqueue(notifications.JOIN_REQUESTED, event_id=event.id, actor_id=caller.id)
+    notifications.enqueue(QueueKind.JOIN_REQUESTED, event_id=event.id, actor_id=caller.id)
     return JoinOutcome(event.id, joined=False)
 
 
@@ -191,7 +192,7 @@ def approve(caller, event_id: int, user_id: int) -> None:
     if texted:
         send_invitation_texts(caller, view.event, textable, links)
     else:
-        notifications.enqueue(notifications.NEW_INVITE, event_id=event_id, actor_id=caller.id, user_ids=[user_id])
+        notifications.enqueue(QueueKind.NEW_INVITE, event_id=event_id, actor_id=caller.id, user_ids=[user_id])
 
 
 def decline(caller, event_id: int, user_id: int) -> None:

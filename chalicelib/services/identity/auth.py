@@ -16,6 +16,7 @@ from chalicelib import limits, store
 from chalicelib.config import get_settings
 from chalicelib.errors import ServiceUnavailable, Throttled, ValidationError
 from chalicelib.messaging import notifications, sms_sender
+from chalicelib.messaging.notifications.kinds import QueueKind
 from chalicelib.parallel import parallel_map
 from chalicelib.pinkey import pin_key
 from chalicelib.retry import AttemptsSpent, TryAgain, retry
@@ -121,7 +122,7 @@ def verify_pin(e164: str, pin: str, source_ip: str) -> tuple:
     if activating:
         user.is_active = True
     if created or activating:  # first login: tell the people who keep this number as a favorite
-        notifications.enqueue(notifications.CONTACT_JOINED, user_id=user.id)
+        notifications.enqueue(QueueKind.CONTACT_JOINED, user_id=user.id)
     return user, token
 
 

@@ -25,26 +25,10 @@ cancellations reach guests without the app by text (guest_texts.py).
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from chalicelib.config import get_settings
 from chalicelib.domain import visibility
-from chalicelib.messaging.notifications.messages import (
-    CONTACT_JOINED,
-    EVENT_CANCELLED,
-    EVENT_CHANGED,
-    EVENT_FULL,
-    FIELD_WORDS,
-    INVITE_RSVP,
-    JOIN_REQUESTED,
-    NEW_INVITE,
-    UPCOMING_EVENT,
-    WAITLIST_DROPPED,
-    WAITLIST_PROMOTED,
-    Outcome,
-    Push,
-)
-from chalicelib.services.conversation import host_messages
+from chalicelib.messaging.notifications.kinds import QueueKind, handles
+from chalicelib.messaging.notifications.messages import EVENT_FULL, FIELD_WORDS, Outcome, Push
 from chalicelib.services.push.push_delivery import deliver
 from chalicelib.services.texts import guest_texts
 from chalicelib.services.texts.promotion_texts import text_dropped, text_promoted
@@ -75,6 +59,7 @@ def _guest_ids(view: EventView) -> list[int]:
     return [inv.user_id for inv in view.invitations if inv.role == GUEST]
 
 
+@handles(QueueKind.NEW_INVITE)
 def _new_invite(message: dict) -> Outcome:
     view = _view(message["event_id"])
     if view is None:
@@ -83,10 +68,13 @@ def _new_invite(message: dict) -> Outcome:
     invited = set(_guest_ids(view))
     ids = [uid for uid in message.get("user_ids", []) if uid in invited]
     users = get_users([*ids, event.owner_id])
-    push = Push.once_per_event(NEW_INVITE, event, f"{_name(users.get(event.owner_id))} invited you: {_when(event)}.")
+    push = Push.once_per_event(
+        QueueKind.NEW_INVITE, event, f"{_name(users.get(event.owner_id))} invited you: {_when(event)}."
+    )
     return deliver([(users[uid], push) for uid in ids if uid in users], "notify_new_invite")
 
 
+@handles(QueueKind.INVITE_RSVP)
 def _invite_rsvp(message: dict) -> Outcome:
     view = _view(message["event_id"])
     if view is None:
@@ -100,7 +88,7 @@ def _invite_rsvp(message: dict) -> Outcome:
     body = f"{_name(guest)} is coming." if accepted else f"{_name(guest)} can't make it."
     if message.get("message"):
         body += f" \u201c{message['message']}\u201d"
-    reply = Push(INVITE_RSVP, str(message["id"]), event.title, body, event.id)
+    reply = Push(QueueKind.INVITE_RSVP, str(message["id"]), event.title, body, event.id)
     told = [owner] if _sees_row_of(view, owner.id, message["actor_id"]) else []
     outcome = deliver([(person, reply) for person in told], "notify_invite_rsvp")
     if accepted and event.total_spots and event.spots_filled >= event.total_spots:
@@ -129,6 +117,7 @@ def _change_words(fields: list[str], *, with_place: bool) -> str | None:
     return ", ".join(dict.fromkeys(FIELD_WORDS.get(name, name) for name in shown)) or "details"
 
 
+@handles(QueueKind.CONTACT_JOINED)
 def _contact_joined(message: dict) -> Outcome:
     joiner = get_user(int(message["user_id"]))
     if joiner is None or not joiner.is_active:
@@ -139,11 +128,14 @@ def _contact_joined(message: dict) -> Outcome:
     pairs = []
     for user, contact_name in favorites.keepers_with_names(keepers, phone):
         name = contact_name or joiner.full_name or phone
-        push = Push(CONTACT_JOINED, str(joiner.id), service, f"{name} joined {service}.", extra={"user_id": joiner.id})
+        push = Push(
+            QueueKind.CONTACT_JOINED, str(joiner.id), service, f"{name} joined {service}.", extra={"user_id": joiner.id}
+        )
         pairs.append((user, push))
     return deliver(pairs, "notify_contact_joined")
 
 
+@handles(QueueKind.EVENT_CHANGED)
 def _event_changed(message: dict) -> Outcome:
     view = _view(message["event_id"])
     if view is None:
@@ -157,13 +149,16 @@ def _event_changed(message: dict) -> Outcome:
     for with_place in (True, False):
         what = _change_words(fields, with_place=with_place)
         body = f"{_name(users.get(event.owner_id))} changed the {what}."
-        pushes[with_place] = Push(EVENT_CHANGED, str(message["id"]), event.title, body, event.id) if what else None
+        pushes[with_place] = (
+            Push(QueueKind.EVENT_CHANGED, str(message["id"]), event.title, body, event.id) if what else None
+        )
     told = [(users[uid], pushes[_sees_place(view, uid)]) for uid in ids if uid in users]
     outcome = deliver([(person, push) for person, push in told if push is not None], "notify_event_change")
     guest_texts.hold_change(message)  # guests without the app: one text per burst, later
     return outcome
 
 
+@handles(QueueKind.EVENT_CANCELLED)
 def _event_cancelled(message: dict) -> Outcome:
     """Flags every invitation cancelled (the part of cancel taken off the request), then tells the
     invitees. Nothing when the event is not cancelled (a message about a cancel that failed)."""
@@ -181,12 +176,13 @@ def cancel_notices(view: EventView, owner_name: str | None = None) -> Outcome:
     ids = _guest_ids(view)
     users = get_users([*ids, event.owner_id])
     name = owner_name or _name(users.get(event.owner_id))
-    push = Push.once_per_event(EVENT_CANCELLED, event, f"{name} cancelled the event.")
+    push = Push.once_per_event(QueueKind.EVENT_CANCELLED, event, f"{name} cancelled the event.")
     outcome = deliver([(users[uid], push) for uid in ids if uid in users], "notify_event_change")
     outcome += guest_texts.text_cancelled(view, owner_name)
     return outcome
 
 
+@handles(QueueKind.UPCOMING_EVENT)
 def _upcoming_event(message: dict) -> Outcome:
     view = _view(message["event_id"])
     if view is None or view.event.date_key != message.get("date_key") or view.event.event_date <= utcnow():
@@ -195,7 +191,10 @@ def _upcoming_event(message: dict) -> Outcome:
     ids = [event.owner_id] + [inv.user_id for inv in view.invitations if inv.role == GUEST and inv.has_accepted is True]
     users = get_users(ids)
     push = Push.once_per_event(
-        UPCOMING_EVENT, event, f"Starts {_when(event)}.", occurrence=f"{event.id}@{event.date_key.partition('#')[0]}"
+        QueueKind.UPCOMING_EVENT,
+        event,
+        f"Starts {_when(event)}.",
+        occurrence=f"{event.id}@{event.date_key.partition('#')[0]}",
     )
     outcome = deliver([(users[uid], push) for uid in ids if uid in users], "notify_upcoming_event")
     if not outcome.failed:
@@ -203,24 +202,26 @@ def _upcoming_event(message: dict) -> Outcome:
     return outcome
 
 
+@handles(QueueKind.WAITLIST_PROMOTED)
 def _waitlist_promoted(message: dict) -> Outcome:
     """The guests seated from the waitlist: a push to those with an account, a text with their page
     link to the others (within the invitation texts' limits)."""
     return _tell_waitlist_change(
         message,
-        WAITLIST_PROMOTED,
+        QueueKind.WAITLIST_PROMOTED,
         still_true=lambda inv: inv.has_accepted is True,
         words=lambda event: f"A spot opened: you're in! {_when(event)}.",
         text=text_promoted,
     )
 
 
+@handles(QueueKind.WAITLIST_DROPPED)
 def _waitlist_dropped(message: dict) -> Outcome:
     """Waiting guests taken out of the line because the owner made the event too small for their party:
     told like the promoted (a push, or a text with their page link), while they are still out of it."""
     return _tell_waitlist_change(
         message,
-        WAITLIST_DROPPED,
+        QueueKind.WAITLIST_DROPPED,
         still_true=lambda inv: inv.has_accepted is False,
         words=lambda event: "Too few spots for your party now: you're off the waitlist.",
         text=text_dropped,
@@ -247,6 +248,7 @@ def _tell_waitlist_change(message: dict, kind: str, *, still_true, words, text) 
     return outcome
 
 
+@handles(QueueKind.JOIN_REQUESTED)
 def _join_requested(message: dict) -> Outcome:
     """Tell the hosts (owner and co-hosts) that someone asked to join by the link, once per asker."""
     view = _view(message["event_id"])
@@ -260,22 +262,6 @@ def _join_requested(message: dict) -> Outcome:
     if asker is None:
         return Outcome()
     push = Push.once_per_event(
-        JOIN_REQUESTED, event, f"{_name(asker)} asked to join.", occurrence=f"{event.id}:{asker_id}"
+        QueueKind.JOIN_REQUESTED, event, f"{_name(asker)} asked to join.", occurrence=f"{event.id}:{asker_id}"
     )
     return deliver([(users[uid], push) for uid in hosts if uid in users], "notify_invite_rsvp")
-
-
-# The pushes each queue message type causes, by the message's "type".
-PUSHES_OF: dict[str, Callable[[dict], Outcome]] = {
-    NEW_INVITE: _new_invite,
-    INVITE_RSVP: _invite_rsvp,
-    CONTACT_JOINED: _contact_joined,
-    EVENT_CHANGED: _event_changed,
-    EVENT_CANCELLED: _event_cancelled,
-    UPCOMING_EVENT: _upcoming_event,
-    WAITLIST_PROMOTED: _waitlist_promoted,
-    guest_texts.CHANGE_TEXTS_DUE: guest_texts.send_held_changes,
-    **host_messages.QUEUE_HANDLERS,
-    WAITLIST_DROPPED: _waitlist_dropped,
-    JOIN_REQUESTED: _join_requested,
-}

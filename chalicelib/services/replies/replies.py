@@ -19,6 +19,7 @@ from chalicelib.domain import waitlist as line_rules
 from chalicelib.domain.roles import Action, require, role_of
 from chalicelib.errors import Conflict, NotFound, OutOfRange, PermissionDenied, ValidationError
 from chalicelib.messaging import notifications
+from chalicelib.messaging.notifications.kinds import QueueKind
 from chalicelib.retry import AttemptsSpent, TryAgain, jittered, retry
 from chalicelib.services.participants import cohosts
 from chalicelib.services.participants.event_reads import REPLIES_CLOSED, replies_closed, require_live
@@ -261,7 +262,7 @@ def _promote_if_open(event: Event, invitation: Invitation, delta: int) -> None:
 
 def _tell_owner(invitation: Invitation, *, accepted: bool, message: str) -> None:
     notifications.enqueue(
-        notifications.INVITE_RSVP,
+        QueueKind.INVITE_RSVP,
         event_id=invitation.event_id,
         actor_id=invitation.user_id,
         accepted=accepted,

@@ -20,6 +20,7 @@ from chalicelib.config import get_settings
 from chalicelib.domain import capacity
 from chalicelib.domain import waitlist as line_rules
 from chalicelib.messaging import notifications
+from chalicelib.messaging.notifications.kinds import QueueKind
 from chalicelib.retry import AttemptsSpent, TryAgain, jittered, retry
 from chalicelib.store import waitlist as waitlist_store
 from chalicelib.store.records import Event
@@ -73,7 +74,7 @@ def fit_line_to_event(event_id: int, actor_id: int) -> None:
     if dropped:
         links = {uid: invite_links.link_url(code) for uid, code in codes.items() if uid in dropped}
         notifications.enqueue(
-            notifications.WAITLIST_DROPPED, event_id=event_id, actor_id=actor_id, user_ids=dropped, links=links
+            QueueKind.WAITLIST_DROPPED, event_id=event_id, actor_id=actor_id, user_ids=dropped, links=links
         )
     promote_waiting(event_id, actor_id)
 
@@ -120,6 +121,6 @@ def promote_waiting(event_id: int, actor_id: int) -> list[int]:
         pass  # the rest is left to the next spot that opens
     if promoted:
         notifications.enqueue(
-            notifications.WAITLIST_PROMOTED, event_id=event_id, actor_id=actor_id, user_ids=promoted, links=links
+            QueueKind.WAITLIST_PROMOTED, event_id=event_id, actor_id=actor_id, user_ids=promoted, links=links
         )
     return promoted

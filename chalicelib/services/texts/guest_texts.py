@@ -32,7 +32,8 @@ from chalicelib.errors import TextsPaused
 from chalicelib.invite_links import hash_code, link_url, new_code
 from chalicelib.messaging import sms_segments, sms_sender
 from chalicelib.messaging.notifications import queueing
-from chalicelib.messaging.notifications.messages import EVENT_CANCELLED, Outcome, RetryLater, event_expiry
+from chalicelib.messaging.notifications.kinds import QueueKind, handles
+from chalicelib.messaging.notifications.messages import Outcome, RetryLater, event_expiry
 from chalicelib.services.texts.host_label import host_label
 from chalicelib.services.texts.invitation_texts import NO_TITLE, STOP_WORDS, allowed_now, reachable
 from chalicelib.store import claims, guest_notices
@@ -42,7 +43,6 @@ from chalicelib.timeutil import utcnow
 
 log = logging.getLogger("invites")
 
-CHANGE_TEXTS_DUE = "change_texts_due"
 CHANGE_TEXT = "event_changed_sms"  # the claim's type of a change text
 SMS_DEVICE = "sms"
 BURST_SECONDS = 600
@@ -185,7 +185,7 @@ def text_cancelled(view: EventView, owner_name: str | None = None) -> Outcome:
     owner = users.get(event.owner_id) or SimpleNamespace(id=event.owner_id)
     name = owner_name or sender_name(users.get(event.owner_id))
     text = cancel_text(name, event)
-    texted, failed = send_claimed(owner, event, people, EVENT_CANCELLED, str(event.id), lambda _person: text)
+    texted, failed = send_claimed(owner, event, people, QueueKind.EVENT_CANCELLED, str(event.id), lambda _person: text)
     return Outcome(sent=len(texted), failed=failed)
 
 
@@ -200,7 +200,7 @@ def hold_change(message: dict) -> None:
         return
     delay = max(0, min(MAX_QUEUE_DELAY, first + BURST_SECONDS - int(utcnow().timestamp())))
     due = {"event_id": event_id, "burst": first, "before": message["before"], "delay_seconds": delay}
-    if not queueing.enqueue(CHANGE_TEXTS_DUE, **due):
+    if not queueing.enqueue(QueueKind.CHANGE_TEXTS_DUE, **due):
         guest_notices.end_burst(event_id, first)
         raise RetryLater(f"change texts of event {event_id} not queued")
 
@@ -219,6 +219,7 @@ def _quiet_wait(event, now: datetime) -> int:
     return max(1, int((morning - local).total_seconds()))
 
 
+@handles(QueueKind.CHANGE_TEXTS_DUE)
 def send_held_changes(message: dict) -> Outcome:
     """A burst's due message: one change text per guest whose last news differs from the event now."""
     event_id, burst = int(message["event_id"]), int(message["burst"])
@@ -230,7 +231,7 @@ def send_held_changes(message: dict) -> Outcome:
     wait = _quiet_wait(event, now)
     if wait:
         later = {key: message[key] for key in ("event_id", "burst", "before")}
-        if not queueing.enqueue(CHANGE_TEXTS_DUE, **later, delay_seconds=min(MAX_QUEUE_DELAY, wait)):
+        if not queueing.enqueue(QueueKind.CHANGE_TEXTS_DUE, **later, delay_seconds=min(MAX_QUEUE_DELAY, wait)):
             raise RetryLater(f"change texts of event {event_id} not put off")
         return Outcome()
     guest_notices.end_burst(event_id, burst)  # edits from now on start the next burst

@@ -8,7 +8,8 @@ the queue delivers it again."""
 from __future__ import annotations
 
 from chalicelib.config import get_settings
-from chalicelib.messaging.notifications.messages import WAITLIST_DROPPED, WAITLIST_PROMOTED, RetryLater, event_expiry
+from chalicelib.messaging.notifications.kinds import QueueKind
+from chalicelib.messaging.notifications.messages import RetryLater, event_expiry
 from chalicelib.services.texts.invitation_texts import dropped_text, promotion_text, send_promotion_texts
 from chalicelib.store import claims
 
@@ -16,12 +17,12 @@ SMS_DEVICE = "sms"
 
 
 def text_promoted(owner, event, people: list, links: dict[int, str]) -> None:
-    _text_once(WAITLIST_PROMOTED, owner, event, people, links)
+    _text_once(QueueKind.WAITLIST_PROMOTED, owner, event, people, links)
 
 
 def text_dropped(owner, event, people: list, links: dict[int, str]) -> None:
     """Guests taken out of the line because their party no longer fits (claim ``SENT#waitlist_dropped#...``)."""
-    _text_once(WAITLIST_DROPPED, owner, event, people, links)
+    _text_once(QueueKind.WAITLIST_DROPPED, owner, event, people, links)
 
 
 def _text_once(kind: str, owner, event, people: list, links: dict[int, str]) -> None:
@@ -34,7 +35,7 @@ def _text_once(kind: str, owner, event, people: list, links: dict[int, str]) -> 
             claimed.append((person, claim))
     if not claimed:
         return
-    wording = dropped_text if kind == WAITLIST_DROPPED else promotion_text
+    wording = dropped_text if kind == QueueKind.WAITLIST_DROPPED else promotion_text
     try:
         send_promotion_texts(owner, event, [person for person, _ in claimed], links, wording=wording)
     except Exception as exc:  # the stop list, the opt-out check or the budget's count failed: nothing was sent
