@@ -1,4 +1,4 @@
-"""The export of the caller's data: POST/GET /users/me/export (DELETE /users/me is with the profile's routes)."""
+"""The export of the caller's data: POST/GET /users/me/export (DELETE /users/me is account_close.py)."""
 
 from __future__ import annotations
 

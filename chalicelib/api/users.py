@@ -1,13 +1,10 @@
-"""The caller's own profile: GET/PATCH/DELETE /users/me, avatars and the social network link."""
+"""The caller's own profile: GET/PATCH /users/me and the social network link. Its avatar is in avatars.py,
+closing the account (DELETE /users/me) in account_export.py beside the export of its data."""
 
 from __future__ import annotations
 
-from chalicelib.api.multipart import photo_from_multipart
 from chalicelib.api.request import RequestContext
-from chalicelib.api.responses import NO_CONTENT
-from chalicelib.services.account import account_deletion
 from chalicelib.services.identity import social, users
-from chalicelib.services.media import avatars
 from chalicelib.services.participants import representations
 from chalicelib.validation import Fields
 
@@ -37,21 +34,6 @@ def edit_me(ctx: RequestContext):
     fields.raise_if_errors()
     changes = {name: value for name, value in changes.items() if value is not None}
     return representations.user_json(users.update_profile(ctx.user, changes), with_event_change=True)
-
-
-def delete_me(ctx: RequestContext):
-    """The account closes now; the rest of its data goes off the request (services/account/account_deletion.py)."""
-    account_deletion.delete_account(ctx.user)
-    return NO_CONTENT
-
-
-def change_avatar(ctx: RequestContext):
-    photo = photo_from_multipart(ctx.header("content-type") or "", ctx.request.raw_body)
-    return representations.user_json(avatars.change_avatar(ctx.user, photo))
-
-
-def remove_avatar(ctx: RequestContext):
-    return representations.user_json(avatars.remove_avatar(ctx.user))
 
 
 def link_fb_token(ctx: RequestContext):
