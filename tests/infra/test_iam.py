@@ -64,7 +64,7 @@ class StackRun:
 
     def deliver(self) -> None:
         """What the queue holds, to the worker's SQS handler as the event source mapping hands it, until empty."""
-        from app import NOTIFICATION_BATCH_SIZE
+        from chalicelib.wiring import NOTIFICATION_BATCH_SIZE
 
         for _ in range(30):
             bodies = drain(self.url)
