@@ -21,7 +21,6 @@ from chalicelib.parallel import chunks
 log = logging.getLogger("invites")
 
 
-
 def handler_of(kind: QueueKind) -> Handler:
     """The handler ``kind`` registers, its module imported on the kind's first message."""
     handler = registered_handler(kind)
