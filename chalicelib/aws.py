@@ -59,7 +59,7 @@ CLIENT_LIMITS = {
 # none waiting for another's (urllib3 would otherwise open and drop extra connections past the pool).
 MAX_POOL_CONNECTIONS = MAX_WORKERS
 # A text's Publish is tried once: after a read timeout SNS may have taken it already, so the SDK's own retry could
-# text the person twice. The text outbox (services/text_outbox.py) tries again through the queue, and only a text
+# text the person twice. The text outbox (services/texts/text_outbox.py) tries again through the queue, and only a text
 # SNS answered with an error; a longer read leaves fewer answers in doubt.
 SMS_PUBLISH_LIMITS = ClientLimits(connect=1, read=5, attempts=1)
 DYNAMODB_MAX_RETRY_ATTEMPTS = CLIENT_LIMITS["dynamodb"].attempts - 1  # PynamoDB's models take the same

@@ -1,10 +1,10 @@
-"""Web links in invitation texts: the codes and their hashes (services/invitation_texts.py carries them).
+"""Web links in invitation texts: the codes and their hashes (services/texts/invitation_texts.py carries them).
 
 A code is the URL-safe base64 of 24 bytes: the event id (7 bytes, big-endian) and 17 random bytes,
 so 32 characters holding 136 random bits. Only its SHA-256 is stored, on the guest's invitation
 (``link_hash``), the way tokens are kept. Naming the event in the code lets the page read it the
 way detail does: one Query of the event's partition, which holds the invitation and its hash.
-Nothing here reads or writes the database; ``services/guest_answers.py`` serves the links.
+Nothing here reads or writes the database; ``services/web/guest_answers.py`` serves the links.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 Each entry names the limit (the name is part of its stored keys: never rename a deployed one), what one
 allowance belongs to (``scope``), the setting that sizes it, its window and whether that window rolls
-("in any 24 hours") or follows the clock ("per clock hour"). services/ratelimit.py builds the limits the
+("in any 24 hours") or follows the clock ("per clock hour"). services/guards/ratelimit.py builds the limits the
 code charges from these entries, and docs/rate-limits.md is generated from them
 (``python -m chalicelib.limits > docs/rate-limits.md``; a test keeps the two the same).
 """

@@ -5,7 +5,7 @@ by ``PIN_KEY_PARAMETER`` on the first login of a process and keep it for the lif
 never taken from the environment there: ``PIN_SECRET`` is for local runs and tests only. A parameter that is
 missing, unreadable, a placeholder or the development key answers 503 and logs why; there is no fallback key.
 
-The stop list (services/stop_list.py) hashes numbers under a key of its own, the SecureString named by
+The stop list (services/texts/stop_list.py) hashes numbers under a key of its own, the SecureString named by
 ``STOP_LIST_KEY_PARAMETER`` (64 hex digits), so rotating the pin key leaves the list as it is. It must never
 change: entries hashed under another key are not found. `make deploy` creates it once, as the key the list
 had when it was derived from the pin key (``derived_stop_list_key``), so existing entries keep working.

@@ -8,7 +8,7 @@ between attempts. Callers that decide from a result (not an exception) raise :cl
 may name the pause before the next attempt itself (``TryAgain(pause=0)``: go on at once).
 
 Every loop in the service that tries again runs through here. Where a race can be closed by a condition
-that cannot lose (a bounded ADD, a ceiling: services/ratelimit.py), that is done instead of retrying;
+that cannot lose (a bounded ADD, a ceiling: services/guards/ratelimit.py), that is done instead of retrying;
 where it cannot, the caller's docstring says why its attempts are needed.
 """
 

@@ -96,7 +96,7 @@ def photo_of(kind: str, width: int, height: int) -> tuple[bytes, str]:
 
 
 def favorites(client, photos: int, megapixels: float, kind: str) -> dict:
-    from chalicelib.services import images
+    from chalicelib.services.media import images
 
     token, _ = _login(client)
     width = int((megapixels * 1_000_000 * 4 / 3) ** 0.5)

@@ -122,7 +122,7 @@ def invite_cost(client, numbers: int) -> dict:
 
 def devices(client, rounds: int) -> dict:
     try:
-        from chalicelib.services import devices as device_service
+        from chalicelib.services.push import devices as device_service
     except ImportError:  # a checkout from before the one-way layers
         from chalicelib.messaging import devices as device_service
     from tests.utils.factories import make_person
@@ -259,7 +259,7 @@ def png(width: int, height: int, colour_type: int, depth: int) -> bytes:
 
 
 def image_cpu(client, megapixels: float) -> dict:
-    from chalicelib.services import images
+    from chalicelib.services.media import images
     from tests.utils.factories import make_person
 
     owner = make_person("Uploader")

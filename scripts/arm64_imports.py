@@ -12,10 +12,10 @@ to make it, as root, a few minutes and about 60 MB (Debian has no 3.12; trixie h
     for deb in /srv/arm64/var/cache/apt/archives/*.deb; do dpkg-deb -x "$deb" /srv/arm64; done
 
 What it proves: every dependency of requirements.txt resolves to a wheel for aarch64 (scripts/chalice_cli.py's
-strict download, for that Python's ABI), every compiled extension in them is an AArch64 ELF, and under the
-aarch64 interpreter the app imports, Pillow decodes and resizes a JPEG through the upload's own code and
-phonenumbers parses a number. The Python is the tree's, so with Debian's 3.13 the wheels are the cp313 builds
-of the same releases the python3.12 package pins. Exit status 1 on any failure.
+strict download, for that Python's ABI), every compiled extension in them is an AArch64 ELF, and under the aarch64
+interpreter the app imports with every route's handler module and every queue kind's, Pillow decodes and resizes a
+JPEG through the upload's own code and phonenumbers parses a number. The Python is the tree's, so with Debian's 3.13
+the wheels are the cp313 builds of the same releases the python3.12 package pins. Exit status 1 on any failure.
 """
 
 from __future__ import annotations
@@ -42,8 +42,15 @@ QEMU = "qemu-aarch64-static"
 _CHILD = """
 import io, json, platform, sys
 import app  # noqa: F401  - every route declared, as on a cold start
+from chalicelib.jobs.queue_handler import handler_of
+from chalicelib.loading import load_handler
+from chalicelib.messaging.notifications.kinds import QueueKind
+for spec in [spec for blueprint in app.API_BLUEPRINTS for spec in blueprint.specs]:
+    load_handler(spec.handler)  # each route's handler module, loaded by its first call in production
+for kind in QueueKind:
+    handler_of(kind)  # each queue kind's module, loaded by its first message
 from PIL import Image
-from chalicelib.services.images import process_image
+from chalicelib.services.media.images import process_image
 import phonenumbers
 out = io.BytesIO()
 Image.new("RGB", (1600, 1200), (200, 120, 40)).save(out, "JPEG")

@@ -104,10 +104,13 @@ def _import_ms(modules: str) -> float:
 
 
 EVERY_SERVICE = (
-    "app; from chalicelib.services.auth import authenticate; from chalicelib.services.events import EventInput; "
-    "from chalicelib.services.contacts import who_has_invited_me; from chalicelib.services.conversation import "
-    "post_message; from chalicelib.services.representations import event_json; from chalicelib.services import "
-    "avatars, social, devices"
+    "app; from chalicelib.services.identity.tokens import authenticate; "
+    "from chalicelib.services.hosting.events import EventInput; "
+    "from chalicelib.services.contacts.contacts import who_has_invited_me; "
+    "from chalicelib.services.conversation.conversation import post_message; "
+    "from chalicelib.services.participants.representations import event_json; "
+    "from chalicelib.services.media import avatars; from chalicelib.services.identity import social; "
+    "from chalicelib.services.push import devices"
 )
 
 
@@ -197,7 +200,10 @@ def build_data_set(scale: Scale) -> DataSet:
     """A user with ``scale.events`` events; one of them with many invitees, messages and 3 polls."""
     from datetime import UTC, datetime, timedelta
 
-    from chalicelib.services import auth, conversation, event_reads, events, users
+    from chalicelib.services.conversation import conversation
+    from chalicelib.services.hosting import events
+    from chalicelib.services.identity import auth, users
+    from chalicelib.services.participants import event_reads
 
     def person(n: int, name: str):
         user, _ = users.find_or_create_user(_phone(n), active=True)
@@ -489,7 +495,7 @@ TEST_ACCOUNT = "123456789012"
 
 
 def _fresh_token(data: DataSet) -> str:
-    from chalicelib.services import auth
+    from chalicelib.services.identity import auth
 
     return auth.issue_token(data.owner)
 
@@ -533,7 +539,7 @@ def measure_endpoints(scale: Scale, recorder: CallRecorder) -> tuple[dict, dict]
 
 def avatar_speed(runs: int) -> dict:
     """Upload processing of a 4000x3000 image to both sizes (the service's own code path)."""
-    from chalicelib.services.images import process_image
+    from chalicelib.services.media.images import process_image
 
     image = photo_like((4000, 3000))
     jpeg, png = io.BytesIO(), io.BytesIO()

@@ -46,7 +46,8 @@ from tests.utils.aws_env import create_resources
 create_resources()
 from chalicelib import inline_queue, jobs
 inline_queue.register(jobs.handle_here)  # no queue here: the event's messages are handled in process, as app.py does
-from chalicelib.services import auth, events, users
+from chalicelib.services.identity import auth, users
+from chalicelib.services.hosting import events
 def person(n, name):
     user, _ = users.find_or_create_user(f"+1202555{n:04d}", active=True)
     return users.update_profile(user, {"full_name": name})

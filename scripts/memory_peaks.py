@@ -14,7 +14,7 @@ then runs one path through the function's own entry point:
 - **Schedule** and **texts' handler**: one hourly run, one STOP.
 
 The AWS calls go to a moto server in this (the parent) process, so the emulator's memory is not in any figure.
-The heavy account is tests/services/test_account_deletion_scale.py's, times ``--scale`` (1: 10 owned events of
+The heavy account is tests/services/account/test_account_deletion_scale.py's, times ``--scale`` (1: 10 owned events of
 50 guests, 100 invitations with a message each, 50 favorites with a photo; 10 would be the brief's heavy account,
 100 events of 500 guests, 1,000 invitations, 500 favorites, but moto copies whole tables in every transaction:
 at 3 it took the emulator's process past 19 GB. Measure at 1 and extrapolate, as docs/operations.md does).
@@ -60,7 +60,7 @@ _AVATAR = (
     _PEAK
     + """
 from chalicelib.config import get_settings
-from chalicelib.services.images import process_image
+from chalicelib.services.media.images import process_image
 data = Path(sys.argv[1]).read_bytes()
 process_image(data, field="photo", max_bytes=len(data) + 1, max_pixels=get_settings().avatar_max_pixels)
 figures.update(peak=peak_mib(), cpu_seconds=round(time.process_time() - cpu_started, 2))
@@ -136,7 +136,7 @@ import boto3
 queue = boto3.client("sqs").create_queue(QueueName="memory-notifications")["QueueUrl"]
 from chalicelib import inline_queue, jobs
 inline_queue.register(jobs.handle_here)
-from chalicelib.services import auth, users
+from chalicelib.services.identity import auth, users
 owner, _ = users.find_or_create_user("+12025550100", active=True)
 owner = users.update_profile(owner, {"full_name": "Olivia Owner"})
 print(json.dumps({"queue_url": queue, "owner_token": auth.issue_token(owner)}))
@@ -145,7 +145,7 @@ print(json.dumps({"queue_url": queue, "owner_token": auth.issue_token(owner)}))
 # The heavy account, after the invite (a bigger table slows every later emulated call).
 _HEAVY_ACCOUNT = """
 import json, sys
-from tests.services import test_account_deletion_scale as heavy
+from tests.services.account import test_account_deletion_scale as heavy
 scale = int(sys.argv[1])
 heavy.OWNED_EVENTS, heavy.INVITATIONS, heavy.FAVORITES = 10 * scale, 100 * scale, 50 * scale
 heavy.INVITEES = 50 * min(scale, 10)
@@ -159,10 +159,10 @@ import sys
 from chalicelib.models.users import PROFILE_SK, User, user_pk
 user = User.get(user_pk(int(sys.argv[2])), PROFILE_SK)
 if sys.argv[1] == "export":
-    from chalicelib.services import data_export
+    from chalicelib.services.account import data_export
     data_export.request_export(user)
 else:
-    from chalicelib.services import account_deletion
+    from chalicelib.services.account import account_deletion
     account_deletion.delete_account(user)
 """
 

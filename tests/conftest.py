@@ -43,8 +43,8 @@ pytest_plugins = [
 # pyproject.toml. A test marked with one of the group markers anywhere else is slow too.
 SLOW_GROUPS = {
     "test_local_stack.py": ("e2e",),
-    "services/test_waitlist_live.py": ("e2e",),
-    "services/test_ratelimit_live.py": ("e2e",),
+    "services/replies/test_waitlist_live.py": ("e2e",),
+    "services/guards/test_ratelimit_live.py": ("e2e",),
     "messaging/test_sms_budget_live.py": ("e2e",),
     "guest_page/test_page_browser.py": ("e2e", "browser"),
     "guest_page/test_account_delete_browser.py": ("e2e", "browser"),
@@ -60,7 +60,7 @@ SLOW_GROUPS = {
     "infra/test_template.py::test_cfn_lint_passes": ("cfn_lint",),
     # 500 invitees written and notified through moto: a minute on a busy machine, alone longer than the rest
     "api/test_notifications_cancel.py::test_cancel_with_500_invitees_costs_what_cancel_with_5_does": ("scale",),
-    "services/test_account_deletion_scale.py": ("scale",),
+    "services/account/test_account_deletion_scale.py": ("scale",),
     "test_bench.py": ("scripts",),
     "test_abuse_figures.py": ("scripts",),
 }

@@ -32,7 +32,7 @@ def test_the_key_is_read_from_ssm_once_and_cached(deployed_stage, aws):
 )
 def test_a_placeholder_or_weak_key_is_refused_with_503(deployed_stage, value, caplog):
     from chalicelib.errors import ServiceUnavailable
-    from chalicelib.services import auth
+    from chalicelib.services.identity import auth
 
     put_pin_key(value)
     with caplog.at_level(logging.ERROR), pytest.raises(ServiceUnavailable):
@@ -42,7 +42,7 @@ def test_a_placeholder_or_weak_key_is_refused_with_503(deployed_stage, value, ca
 
 def test_a_missing_parameter_is_503_with_a_log_line_and_no_fallback(deployed_stage, caplog):
     from chalicelib.errors import ServiceUnavailable
-    from chalicelib.services import auth
+    from chalicelib.services.identity import auth
 
     with caplog.at_level(logging.ERROR), pytest.raises(ServiceUnavailable) as raised:
         auth.request_pin(PHONE, "203.0.113.9")
@@ -78,7 +78,7 @@ def test_an_unset_stage_is_not_local(aws, monkeypatch):
 def test_verify_pin_spends_no_try_when_the_key_is_unavailable(deployed_stage, override_settings):
     from chalicelib.errors import ServiceUnavailable
     from chalicelib.models.auth import Pin, pin_pk
-    from chalicelib.services import auth
+    from chalicelib.services.identity import auth
 
     put_pin_key(KEY)
     auth.request_pin(PHONE, "203.0.113.9")
@@ -94,7 +94,7 @@ def test_verify_pin_spends_no_try_when_the_key_is_unavailable(deployed_stage, ov
 def test_default_pin_key_is_refused_on_a_deployed_stage(aws, override_settings, monkeypatch):
     # the development key is public: HMACs under it are as good as pins stored in clear
     from chalicelib.errors import ServiceUnavailable
-    from chalicelib.services import auth
+    from chalicelib.services.identity import auth
 
     monkeypatch.delenv("PIN_SECRET")
     override_settings(stage="prod")

@@ -1,37 +1,24 @@
-"""The export of the caller's data: POST/GET /users/me/export (DELETE /users/me is with the profile's routes)."""
+"""The export of the caller's data: POST/GET /users/me/export (DELETE /users/me is account_close.py)."""
 
 from __future__ import annotations
 
 from chalice import Response
 
-from chalicelib.api.blueprint import ApiBlueprint
-from chalicelib.api.request import NO_BODY, RequestContext
+from chalicelib.api.request import RequestContext
 from chalicelib.api.responses import HandlerResult
-
-# The export service: imported inside the handlers, so a cold start of another route skips it.
-
-blueprint = ApiBlueprint(__name__)
+from chalicelib.services.account import data_export, export_links
 
 
-@blueprint.route("/users/me/export", ["POST"], body=NO_BODY, idempotent=True)
 def request_export(ctx: RequestContext):
-    from chalicelib.services import data_export  # the export job and S3: off the API's cold start
-
     return HandlerResult(body=data_export.request_export(ctx.user), status=202)
 
 
-@blueprint.route("/users/me/export", ["GET"])
 def export_status(ctx: RequestContext):
-    from chalicelib.services import data_export  # the export job and S3: off the API's cold start
-
     return data_export.export_status(ctx.user, link_base=ctx.absolute_url())
 
 
-@blueprint.route("/users/me/export/{token}", ["GET"], auth=False, body=NO_BODY)
 def download_export(ctx: RequestContext):
     """The link of a ready export: a 303 to a fresh S3 URL of the file (the token in the path is the credential)."""
-    from chalicelib.services import export_links  # the export's link and S3: off the API's cold start
-
     location = export_links.download_url(ctx.params.get("token") or "")
     headers = {"Location": location, "Cache-Control": "no-store", "Referrer-Policy": "no-referrer"}
     return Response(body="", status_code=303, headers=headers)

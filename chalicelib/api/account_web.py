@@ -9,31 +9,23 @@ from __future__ import annotations
 
 from chalice import Response
 
-from chalicelib.api.blueprint import ApiBlueprint
 from chalicelib.api.error_responses import body_of, headers_of, status_of
 from chalicelib.api.guest_page import posted_from_the_page
-from chalicelib.api.request import FORM_BODY, NO_BODY, RequestContext
+from chalicelib.api.request import RequestContext
 from chalicelib.errors import DomainError, PermissionDenied, TextsPaused, ValidationError
+from chalicelib.guest_page import account_pages, pages
+from chalicelib.services.web import web_account
 from chalicelib.validation import Fields
-
-# The pages and the account service: imported inside the functions that use them, so a cold start of the API
-# skips them.
-
-blueprint = ApiBlueprint(__name__)
 
 PASSED_ON_HEADERS = ("Retry-After",)
 
 
 def _html(ctx: RequestContext, html: str, status: int = 200) -> Response:
-    from chalicelib.guest_page import pages  # the HTML pages: off the API's cold start
-
     headers = {"Content-Type": pages.HTML, **pages.security_headers()}
     return Response(body="" if ctx.method == "HEAD" else html, status_code=status, headers=headers)
 
 
 def error_page(error: DomainError, method: str) -> Response:
-    from chalicelib.guest_page import account_pages, pages  # the HTML pages: off the API's cold start
-
     status = status_of(error)
     passed = {name: value for name, value in headers_of(error).items() if name in PASSED_ON_HEADERS}
     paused = body_of(error)["detail"] if isinstance(error, TextsPaused) else None
@@ -55,19 +47,11 @@ def _number(form: dict) -> tuple[str | None, str | None]:
     return number, (fields.errors.get("phone_number") or [None])[0]
 
 
-@blueprint.route("/account/delete", ["GET"], auth=False, body=NO_BODY, error_page=error_page)
 def start(ctx: RequestContext):
-    from chalicelib.guest_page import account_pages  # the HTML pages: off the API's cold start
-    from chalicelib.services import web_account  # the web deletion flow and pin key: off the API's cold start
-
     return _html(ctx, account_pages.number_page(web_account.number_form_token()))
 
 
-@blueprint.route("/account/delete/pin", ["POST"], auth=False, body=FORM_BODY, error_page=error_page)
 def send_pin(ctx: RequestContext):
-    from chalicelib.guest_page import account_pages  # the HTML pages: off the API's cold start
-    from chalicelib.services import web_account  # the web deletion flow and pin key: off the API's cold start
-
     form = _form(ctx)
     token, typed = web_account.number_form_token(), form.get("phone_number", "")
     # shown again here, at /account/delete/pin: the form posts to "pin", not the first page's "delete/pin"
@@ -85,11 +69,7 @@ def send_pin(ctx: RequestContext):
     return _html(ctx, account_pages.pin_page(web_account.pin_form_token(number), number))
 
 
-@blueprint.route("/account/delete/verify", ["POST"], auth=False, body=FORM_BODY, error_page=error_page)
 def verify(ctx: RequestContext):
-    from chalicelib.guest_page import account_pages  # the HTML pages: off the API's cold start
-    from chalicelib.services import web_account  # the web deletion flow and pin key: off the API's cold start
-
     form = _form(ctx)
     number, error = _number(form)
     if error or not web_account.pin_form_valid(number, form.get("csrf")):
@@ -106,11 +86,7 @@ def verify(ctx: RequestContext):
     return _html(ctx, account_pages.confirm_page(grant, number))
 
 
-@blueprint.route("/account/delete/confirm", ["POST"], auth=False, body=FORM_BODY, error_page=error_page)
 def confirm(ctx: RequestContext):
-    from chalicelib.guest_page import account_pages  # the HTML pages: off the API's cold start
-    from chalicelib.services import web_account  # the web deletion flow and pin key: off the API's cold start
-
     form = _form(ctx)
     if not web_account.redeem(form.get("grant")):
         token, problem = web_account.number_form_token(), account_pages.CONFIRM_EXPIRED

@@ -2,16 +2,12 @@
 
 from __future__ import annotations
 
-from chalicelib.api.blueprint import ApiBlueprint
 from chalicelib.api.request import RequestContext
 from chalicelib.api.responses import HandlerResult
 from chalicelib.errors import NotFound, ValidationError
+from chalicelib.services.conversation import announcements
 from chalicelib.timeutil import format_datetime
 from chalicelib.validation import Fields
-
-# The services: imported inside the handlers, so a cold start of another route skips them.
-
-blueprint = ApiBlueprint(__name__)
 
 TEXT_MAX_LENGTH = 320
 AUDIENCES = ("going", "waiting", "no_reply", "declined")
@@ -44,10 +40,7 @@ def _audience(fields: Fields) -> list[str]:
     return [value for value in AUDIENCES if value in raw]
 
 
-@blueprint.route("/events/{event_id}/announcements", ["POST"], idempotent=True)
 def post_announcement(ctx: RequestContext):
-    from chalicelib.services import announcements  # announcements and messaging: off the API's cold start
-
     event_id = ctx.path_id("event_id")
     fields = Fields(ctx.json_object())
     text = fields.string("text", required=True, max_length=TEXT_MAX_LENGTH)
@@ -70,10 +63,7 @@ def _positive(ctx: RequestContext, name: str, default: int, errors: dict, most: 
     return value
 
 
-@blueprint.route("/events/{event_id}/announcements", ["GET"])
 def list_announcements(ctx: RequestContext):
-    from chalicelib.services import announcements  # announcements and messaging: off the API's cold start
-
     event_id = ctx.path_id("event_id")
     errors: dict = {}
     per_page = _positive(ctx, "per_page", PER_PAGE, errors, MAX_PER_PAGE)
@@ -101,10 +91,7 @@ def list_announcements(ctx: RequestContext):
     }
 
 
-@blueprint.route("/events/{event_id}/nudge", ["POST"], idempotent=True)
 def nudge(ctx: RequestContext):
-    from chalicelib.services import announcements  # announcements and messaging: off the API's cold start
-
     event_id = ctx.path_id("event_id")
     if ctx.request.raw_body:
         ctx.json_object()  # a body, when sent, must be a JSON object like any other

@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-from chalicelib.api.blueprint import ApiBlueprint
-from chalicelib.api.request import NO_BODY, RequestContext
+from chalicelib.api.request import RequestContext
 from chalicelib.api.responses import NO_CONTENT
-from chalicelib.services import auth, representations, users
+from chalicelib.services.identity import auth, users
+from chalicelib.services.participants import representations
 from chalicelib.validation import Fields
 
-blueprint = ApiBlueprint(__name__)
 
-
-@blueprint.route("/auth", ["POST"], auth=False)
 def request_pin(ctx: RequestContext):
     fields = Fields(ctx.json_object())
     phone = fields.phone("phone_number", required=True, textable=True)
@@ -20,7 +17,6 @@ def request_pin(ctx: RequestContext):
     return NO_CONTENT
 
 
-@blueprint.route("/auth/verify_pin", ["POST"], auth=False)
 def verify_pin(ctx: RequestContext):
     fields = Fields(ctx.json_object())
     phone = fields.phone("phone_number", required=True)
@@ -30,7 +26,6 @@ def verify_pin(ctx: RequestContext):
     return representations.user_json(user, auth_token=token)
 
 
-@blueprint.route("/auth/register", ["POST"])
 def register(ctx: RequestContext):
     fields = Fields(ctx.json_object())
     full_name = fields.person_name("full_name", required=True, min_length=2, max_length=256)
@@ -40,7 +35,6 @@ def register(ctx: RequestContext):
     return representations.user_json(user, auth_token=ctx.token)
 
 
-@blueprint.route("/auth/logout", ["POST"], body=NO_BODY)
 def logout(ctx: RequestContext):
     auth.logout(ctx.user, ctx.token)
     return NO_CONTENT

@@ -1,11 +1,12 @@
-"""Routes declared per module: each ``chalicelib.api`` module has an :class:`ApiBlueprint`, and app.py
-registers each one with ``app.register_blueprint``.
+"""Routes declared by area: chalicelib/api/routes.py makes one :class:`ApiBlueprint` per area and declares each
+of its routes with the handler that answers it, named ``"module:function"`` within ``chalicelib.api``;
+chalicelib/wiring.py registers each one with ``app.register_blueprint``. A handler's module is imported the
+first time its route is called (chalicelib/loading.py), so declaring every route loads none of them.
 
-An ApiBlueprint is a Chalice Blueprint whose ``route`` declares a handler taking a
-:class:`~chalicelib.api.request.RequestContext`. When the blueprint is registered, every path it declares
-gets a Chalice view for every method: GET brings HEAD along, PATCH brings POST, and every other method
-answers a DRF-shaped 405 (API Gateway would otherwise answer an undeclared method itself, with a body the
-clients do not know). A path therefore belongs to exactly one blueprint.
+When the blueprint is registered, every path it declares gets a Chalice view for every method: GET brings HEAD
+along, PATCH brings POST, and every other method answers a DRF-shaped 405 (API Gateway would otherwise answer
+an undeclared method itself, with a body the clients do not know). A path therefore belongs to exactly one
+blueprint.
 """
 
 from __future__ import annotations
@@ -13,43 +14,45 @@ from __future__ import annotations
 from chalice import Blueprint
 
 from chalicelib.api.dispatch import RouteSpec, dispatch
-from chalicelib.api.error_responses import ErrorPage
 from chalicelib.api.request import JSON_BODY
 
 ALL_METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE")
+# Where the handlers live: a route names its handler relative to this package.
+HANDLER_PACKAGE = "chalicelib.api"
 
 
 class ApiBlueprint(Blueprint):
-    def __init__(self, import_name: str) -> None:
-        super().__init__(import_name)
+    def __init__(self, area: str, *, error_page: str | None = None) -> None:
+        """``area``: the blueprint's name; ``error_page``: how every route of it renders its errors (see
+        :meth:`declare`)."""
+        super().__init__(f"{HANDLER_PACKAGE}.{area}")
+        self.error_page = error_page
         self.specs: list[RouteSpec] = []
         self._views_declared = False
 
-    def route(  # type: ignore[override]
+    def declare(
         self,
         path: str,
         methods: list[str],
+        handler: str,
         *,
         auth: bool = True,
         body: str = JSON_BODY,
-        error_page: ErrorPage | None = None,
         idempotent: bool = False,
-    ):
-        """Declare ``handler(ctx)`` for ``path``. GET brings HEAD along, PATCH brings POST.
-        ``auth``: a bearer token is required; ``body``: the body kind parsed into ``ctx.body``;
-        ``error_page(error, method)`` answers the route's errors instead of the JSON bodies; ``idempotent``: a
-        POST that creates something or texts someone, which takes an ``Idempotency-Key``."""
-
-        def decorator(handler):
-            expanded = list(methods)
-            if "GET" in expanded and "HEAD" not in expanded:
-                expanded.append("HEAD")
-            if "PATCH" in expanded and "POST" not in expanded:
-                expanded.append("POST")
-            self.specs.append(RouteSpec(path, tuple(expanded), handler, auth, body, error_page, idempotent))
-            return handler
-
-        return decorator
+    ) -> None:
+        """Declare that ``handler(ctx)`` answers ``path``; ``handler`` is named ``"module:function"`` within
+        chalicelib.api, as is the blueprint's ``error_page(error, method)``, which answers the route's errors
+        instead of the JSON bodies. GET brings HEAD along, PATCH brings POST. ``auth``: a bearer token is
+        required; ``body``: the body kind parsed into ``ctx.body``; ``idempotent``: a POST that creates
+        something or texts someone, which takes an ``Idempotency-Key``."""
+        expanded = list(methods)
+        if "GET" in expanded and "HEAD" not in expanded:
+            expanded.append("HEAD")
+        if "PATCH" in expanded and "POST" not in expanded:
+            expanded.append("POST")
+        page = f"{HANDLER_PACKAGE}.{self.error_page}" if self.error_page else None
+        spec = RouteSpec(path, tuple(expanded), f"{HANDLER_PACKAGE}.{handler}", auth, body, page, idempotent)
+        self.specs.append(spec)
 
     def specs_by_path(self) -> dict[str, dict[str, RouteSpec]]:
         """``{path: {method: spec}}``; a method declared twice on a path is a mistake caught here."""

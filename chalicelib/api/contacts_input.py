@@ -12,7 +12,7 @@ Error shapes of the favorites body (Django REST framework's own):
   ``{"phone_numbers": {"1": ["Enter a valid phone number."]}}``, or
   ``{"phone_numbers": ["Ensure this field has no more than 1000 elements."]}``.
 
-Every entry is checked and every photo decoded and re-encoded (services/contact_photos.py) before anything
+Every entry is checked and every photo decoded and re-encoded (services/contacts/contact_photos.py) before anything
 is written, so a 400 stores nothing: no item and no S3 object.
 """
 
@@ -26,8 +26,8 @@ from typing import Any
 from chalicelib.api.error_responses import body_of
 from chalicelib.config import get_settings
 from chalicelib.errors import NotAnImage, ValidationError
-from chalicelib.services.contact_photos import PHOTO_FIELD, PhotosTooCostly, clean_photos, too_large_message
-from chalicelib.services.contacts import ContactInput
+from chalicelib.services.contacts.contact_photos import PHOTO_FIELD, PhotosTooCostly, clean_photos, too_large_message
+from chalicelib.services.contacts.contacts import ContactInput
 from chalicelib.validation import NOT_LIST, NOT_NULL, NOT_STRING, REQUIRED, Fields, text_errors_by_position
 
 MAX_ENTRIES = 1000

@@ -2,26 +2,19 @@
 
 from __future__ import annotations
 
-from chalicelib.api.blueprint import ApiBlueprint
 from chalicelib.api.request import RequestContext
 from chalicelib.api.responses import NO_CONTENT, HandlerResult
 from chalicelib.errors import Required
-from chalicelib.services import representations
+from chalicelib.services.conversation import conversation
+from chalicelib.services.participants import representations
 from chalicelib.validation import Fields
-
-# The conversation services: imported inside the handlers that use them, so a cold start of another route skips them.
-
-blueprint = ApiBlueprint(__name__)
 
 MESSAGE_MAX_LENGTH = 2000
 VENUE_MAX_LENGTH = 100
 COMMENT_MAX_LENGTH = 500
 
 
-@blueprint.route("/events/{event_id}/messages", ["POST"], idempotent=True)
 def post_message(ctx: RequestContext):
-    from chalicelib.services import conversation  # the conversation's writes: off the API's cold start
-
     event_id = ctx.path_id("event_id")
     fields = Fields(ctx.json_object())
     body = fields.string("body", required=True, max_length=MESSAGE_MAX_LENGTH)
@@ -34,10 +27,7 @@ def _missing(value: object) -> bool:
     return value is None or isinstance(value, str) and not value.strip()
 
 
-@blueprint.route("/events/{event_id}/polls", ["POST"], idempotent=True)
 def post_poll(ctx: RequestContext):
-    from chalicelib.services import conversation  # the conversation's writes: off the API's cold start
-
     event_id = ctx.path_id("event_id")
     data = ctx.json_object()
     if any(_missing(data.get(name)) for name in ("suggested_date", "suggested_venue")):
@@ -50,10 +40,7 @@ def post_poll(ctx: RequestContext):
     return HandlerResult(representations.poll_json(poll), status=201)
 
 
-@blueprint.route("/events/{event_id}/time_suggestions", ["POST"], idempotent=True)
 def suggest_time(ctx: RequestContext):
-    from chalicelib.services import conversation  # the conversation's writes: off the API's cold start
-
     event_id = ctx.path_id("event_id")
     fields = Fields(ctx.json_object())
     suggested_time = fields.datetime("suggested_time", required=True)
@@ -71,10 +58,7 @@ def suggest_time(ctx: RequestContext):
     return NO_CONTENT
 
 
-@blueprint.route("/events/{event_id}/time_suggestions", ["GET"])
 def list_time_suggestions(ctx: RequestContext):
-    from chalicelib.services import conversation  # the conversation's writes: off the API's cold start
-
     event_id = ctx.path_id("event_id")
     suggestions = conversation.list_time_suggestions(ctx.user, event_id)
     return [representations.time_suggestion_json(s) for s in suggestions]

@@ -5,14 +5,10 @@ from __future__ import annotations
 
 import re
 
-from chalicelib.api.blueprint import ApiBlueprint
 from chalicelib.api.request import RequestContext
 from chalicelib.api.responses import NO_CONTENT
+from chalicelib.services.push import devices
 from chalicelib.validation import Fields
-
-# The device services (SNS): imported inside the handlers that use them, so a cold start of another route skips them.
-
-blueprint = ApiBlueprint(__name__)
 
 _DEVICE_TOKEN = re.compile(r"^[0-9a-fA-F]{64}$")
 # An FCM registration token: URL-safe base64 and ':' (about 160 characters today; Google sets no fixed length).
@@ -28,18 +24,12 @@ def _device_token(ctx: RequestContext) -> str:
     return token.lower()
 
 
-@blueprint.route("/notifications/add_ios_device", ["POST"])
 def add_ios_device(ctx: RequestContext):
-    from chalicelib.services import devices  # SNS devices: off the API's cold start
-
     devices.add_device(ctx.user, _device_token(ctx))
     return NO_CONTENT
 
 
-@blueprint.route("/notifications/remove_ios_device", ["POST"])
 def remove_ios_device(ctx: RequestContext):
-    from chalicelib.services import devices  # SNS devices: off the API's cold start
-
     devices.remove_device(ctx.user, _device_token(ctx))
     return NO_CONTENT
 
@@ -53,17 +43,11 @@ def _android_token(ctx: RequestContext) -> str:
     return token
 
 
-@blueprint.route("/notifications/add_android_device", ["POST"])
 def add_android_device(ctx: RequestContext):
-    from chalicelib.services import devices  # SNS devices: off the API's cold start
-
     devices.add_device(ctx.user, _android_token(ctx), devices.ANDROID)
     return NO_CONTENT
 
 
-@blueprint.route("/notifications/remove_android_device", ["POST"])
 def remove_android_device(ctx: RequestContext):
-    from chalicelib.services import devices  # SNS devices: off the API's cold start
-
     devices.remove_device(ctx.user, _android_token(ctx))
     return NO_CONTENT

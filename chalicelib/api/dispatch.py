@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import time
 import uuid
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,7 +15,8 @@ from chalicelib.api.idempotency import idempotency_key, run_once
 from chalicelib.api.request import RequestContext, bearer_token, check_body_size, check_version, parse_body
 from chalicelib.api.responses import to_response
 from chalicelib.errors import MethodNotAllowed
-from chalicelib.services.auth import authenticate
+from chalicelib.loading import load_handler
+from chalicelib.services.identity.tokens import authenticate
 
 
 @dataclass(frozen=True)
@@ -25,13 +25,21 @@ class RouteSpec:
 
     path: str
     methods: tuple[str, ...]
-    handler: Callable[[RequestContext], Any]
+    # The handler, ``"chalicelib.api.module:function"`` taking a RequestContext; loaded on the route's first call.
+    handler: str
     auth: bool
     body: str
-    # Renders this route's errors (HTML pages under /i/); None: the DRF-shaped JSON bodies.
-    error_page: ErrorPage | None = None
+    # Renders this route's errors (HTML pages under /i/), named like the handler; None: the DRF-shaped JSON bodies.
+    error_page: str | None = None
     # Takes an Idempotency-Key (chalicelib/api/idempotency.py).
     idempotent: bool = False
+
+    def answer(self, ctx: RequestContext) -> Any:
+        """What the handler answers for ``ctx``."""
+        return load_handler(self.handler)(ctx)
+
+    def error_renderer(self) -> ErrorPage | None:
+        return load_handler(self.error_page) if self.error_page else None
 
 
 def dispatch(request, spec: RouteSpec | None, allowed: list[str], params: dict[str, str]) -> Response:
@@ -50,12 +58,12 @@ def dispatch(request, spec: RouteSpec | None, allowed: list[str], params: dict[s
         parse_body(ctx, spec.body)
         key = idempotency_key(ctx) if spec.idempotent else None
         if key is None:
-            response = to_response(spec.handler(ctx), request.method)
+            response = to_response(spec.answer(ctx), request.method)
         else:
             response = run_once(ctx, key, lambda: _answer(ctx, spec))
     except Exception as exc:  # noqa: BLE001 - every fault becomes an HTTP answer here
         error = as_domain_error(exc, request.method, request.path)
-        response = error_response(error, request.method, spec.error_page if spec is not None else None)
+        response = error_response(error, request.method, spec.error_renderer() if spec is not None else None)
     response.headers["X-Request-Id"] = request_id
     log_request(request, response.status_code, started, request_id, ctx.user)
     return response
@@ -65,7 +73,7 @@ def _answer(ctx: RequestContext, spec: RouteSpec) -> Response:
     """The handler's answer, its errors answered as the route answers them (for an idempotent run, which
     keeps only a successful answer and gives its key back otherwise)."""
     try:
-        return to_response(spec.handler(ctx), ctx.method)
+        return to_response(spec.answer(ctx), ctx.method)
     except Exception as exc:  # noqa: BLE001 - mapped as dispatch maps them
         error = as_domain_error(exc, ctx.method, ctx.request.path)
-        return error_response(error, ctx.method, spec.error_page)
+        return error_response(error, ctx.method, spec.error_renderer())

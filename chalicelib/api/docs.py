@@ -12,11 +12,8 @@ from pathlib import Path
 
 from chalice import Response
 
-from chalicelib.api.blueprint import ApiBlueprint
-from chalicelib.api.request import NO_BODY, RequestContext
+from chalicelib.api.request import RequestContext
 from chalicelib.errors import NotFound
-
-blueprint = ApiBlueprint(__name__)
 
 PACKAGE = Path(__file__).resolve().parent.parent
 OPENAPI_JSON = PACKAGE / "openapi.json"
@@ -43,17 +40,14 @@ def _reply(ctx: RequestContext, body: str, content_type: str, **headers: str) ->
     return Response(body="" if ctx.method == "HEAD" else body, status_code=200, headers=headers)
 
 
-@blueprint.route("/openapi.json", ["GET"], auth=False, body=NO_BODY)
 def openapi_document(ctx: RequestContext):
     return _reply(ctx, _text(OPENAPI_JSON), "application/json")
 
 
-@blueprint.route("/docs", ["GET"], auth=False, body=NO_BODY)
 def docs_page(ctx: RequestContext):
     return _reply(ctx, _text(STATIC / "docs.html"), "text/html; charset=utf-8")
 
 
-@blueprint.route("/docs/assets/{name}", ["GET"], auth=False, body=NO_BODY)
 def docs_asset(ctx: RequestContext):
     name = ctx.params.get("name")
     if name not in ASSETS:

@@ -13,17 +13,14 @@ from urllib.parse import urlsplit
 
 from chalice import Response
 
-from chalicelib.api.blueprint import ApiBlueprint
 from chalicelib.api.error_responses import body_of, headers_of, status_of
-from chalicelib.api.request import FORM_BODY, NO_BODY, RequestContext
+from chalicelib.api.request import RequestContext
 from chalicelib.config import get_settings
 from chalicelib.errors import Conflict, DomainError, EventGone, PermissionDenied, ValidationError
+from chalicelib.guest_page import answer_form, ics, pages
+from chalicelib.services.web import guest_answers
 from chalicelib.timeutil import utcnow
 from chalicelib.validation import Fields
-
-# The guest page's modules: imported inside the handlers that use them, so a cold start of the API skips them.
-
-blueprint = ApiBlueprint(__name__)
 
 SAVED = "Thanks! Your answer is saved."
 STOPPED = (
@@ -69,22 +66,16 @@ def posted_from_the_page(headers) -> bool:
 
 
 def _headers(content_type: str, **more: str) -> dict[str, str]:
-    from chalicelib.guest_page import pages  # the HTML pages: off the API's cold start
-
     return {"Content-Type": content_type, **pages.security_headers(), **more}
 
 
 def _html(ctx: RequestContext, html: str, status: int = 200) -> Response:
-    from chalicelib.guest_page import pages  # the HTML pages: off the API's cold start
-
     body = "" if ctx.method == "HEAD" else html
     return Response(body=body, status_code=status, headers=_headers(pages.HTML))
 
 
 def error_page(error: DomainError, method: str) -> Response:
     """Errors of these routes as HTML pages with the page's headers (and Retry-After where given)."""
-    from chalicelib.guest_page import pages  # the HTML pages: off the API's cold start
-
     status = status_of(error)
     passed = {name: value for name, value in headers_of(error).items() if name in PASSED_ON_HEADERS}
     if isinstance(error, EventGone):
@@ -116,11 +107,7 @@ def _page_url(ctx: RequestContext) -> str:
     return url
 
 
-@blueprint.route("/i/{code}", ["GET"], auth=False, body=NO_BODY, error_page=error_page)
 def event_page(ctx: RequestContext):
-    from chalicelib.guest_page import pages  # the HTML pages: off the API's cold start
-    from chalicelib.services import guest_answers  # the guest page's use cases: off the API's cold start
-
     page = guest_answers.open_link(_code(ctx), ctx.source_ip)
     notice = SAVED if ctx.query("answered") == "1" else None
     stopped = ctx.query("stopped") == "1"
@@ -133,11 +120,7 @@ def event_page(ctx: RequestContext):
     return _html(ctx, html)
 
 
-@blueprint.route("/i/{code}/rsvp", ["POST"], auth=False, body=FORM_BODY, error_page=error_page)
 def answer(ctx: RequestContext):
-    from chalicelib.guest_page import answer_form, pages  # the HTML pages: off the API's cold start
-    from chalicelib.services import guest_answers  # the guest page's use cases: off the API's cold start
-
     if not posted_from_the_page(ctx.request.headers):
         raise PermissionDenied()
     page = guest_answers.open_link(_code(ctx), ctx.source_ip, host=False)  # an answer needs no host's name
@@ -181,8 +164,6 @@ def answer(ctx: RequestContext):
 
 def _refused_fields(invalid: ValidationError) -> tuple[str, dict[str, str]]:
     """The page's sentence for a refused answer, and each refused field's message by its name on the form."""
-    from chalicelib.guest_page import answer_form  # the HTML pages: off the API's cold start
-
     answers = invalid.errors.get("answers")
     if answers:
         by_question = answers if isinstance(answers, dict) else {}
@@ -191,27 +172,18 @@ def _refused_fields(invalid: ValidationError) -> tuple[str, dict[str, str]]:
     return CHOOSE_GUESTS, {answer_form.EXTRA_GUESTS_FIELD: CHOOSE_GUESTS}
 
 
-@blueprint.route("/i/{code}/stop", ["POST"], auth=False, body=FORM_BODY, error_page=error_page)
 def stop_texts(ctx: RequestContext):
     """"Stop texting me": no invitation text from anyone to this number (the answers stay as they are)."""
-    from chalicelib.services import guest_answers  # the guest page's use cases: off the API's cold start
-
     return _switch_texts(ctx, guest_answers.stop_texts, shown="stopped")
 
 
-@blueprint.route("/i/{code}/start", ["POST"], auth=False, body=FORM_BODY, error_page=error_page)
 def start_texts(ctx: RequestContext):
     """"Text me again": undoes "Stop texting me" (same forgery protection)."""
-    from chalicelib.services import guest_answers  # the guest page's use cases: off the API's cold start
-
     return _switch_texts(ctx, guest_answers.start_texts, shown="started")
 
 
 def _switch_texts(ctx: RequestContext, switch, *, shown: str):
     """A texts on/off form of the page: checked like the answer form, then back to the page saying so."""
-    from chalicelib.guest_page import pages  # the HTML pages: off the API's cold start
-    from chalicelib.services import guest_answers  # the guest page's use cases: off the API's cold start
-
     if not posted_from_the_page(ctx.request.headers):
         raise PermissionDenied()
     page = guest_answers.open_link(_code(ctx), ctx.source_ip, host=False)
@@ -227,11 +199,7 @@ def _switch_texts(ctx: RequestContext, switch, *, shown: str):
     return Response(body="", status_code=303, headers=_headers(pages.HTML, Location=location))
 
 
-@blueprint.route("/i/{code}/event.ics", ["GET"], auth=False, body=NO_BODY, error_page=error_page)
 def calendar_entry(ctx: RequestContext):
-    from chalicelib.guest_page import ics  # the HTML pages: off the API's cold start
-    from chalicelib.services import guest_answers  # the guest page's use cases: off the API's cold start
-
     page = guest_answers.open_link(_code(ctx), ctx.source_ip, host=False)
     with_place = page.sight.place
     body = "" if ctx.method == "HEAD" else ics.calendar(page.event, _page_url(ctx), utcnow(), with_place=with_place)

@@ -2,24 +2,17 @@
 
 from __future__ import annotations
 
-from chalicelib.api.blueprint import ApiBlueprint
-from chalicelib.api.request import NO_BODY, RequestContext
+from chalicelib.api.request import RequestContext
 from chalicelib.api.responses import NO_CONTENT, HandlerResult
-from chalicelib.services import join_answers, representations
+from chalicelib.services.hosting import join_answers, join_links
+from chalicelib.services.participants import representations
 from chalicelib.timeutil import format_datetime
 from chalicelib.validation import Fields
-
-# The service and the messaging it pulls in: imported inside the handlers, off the API's cold start.
-
-blueprint = ApiBlueprint(__name__)
 
 CODE_MAX_LENGTH = 64
 
 
-@blueprint.route("/events/{event_id}/join_link", ["POST"], idempotent=True)
 def new_join_link(ctx: RequestContext):
-    from chalicelib.services import join_links  # off the API's cold start
-
     event_id = ctx.path_id("event_id")
     if ctx.request.raw_body:
         ctx.json_object()  # a body, when sent, must be a JSON object like any other
@@ -27,10 +20,7 @@ def new_join_link(ctx: RequestContext):
     return {"url": url, "join_mode": join_mode}
 
 
-@blueprint.route("/events/join", ["POST"], idempotent=True)
 def join(ctx: RequestContext):
-    from chalicelib.services import join_links  # off the API's cold start
-
     fields = Fields(ctx.json_object())
     code = fields.string("code", required=True, max_length=CODE_MAX_LENGTH)
     fields.raise_if_errors()
@@ -43,10 +33,7 @@ def join(ctx: RequestContext):
     return representations.event_json(view, ctx.user.id, representations.DETAIL)
 
 
-@blueprint.route("/events/{event_id}/join_requests", ["GET"])
 def join_requests(ctx: RequestContext):
-    from chalicelib.services import join_links  # off the API's cold start
-
     found = join_links.pending(ctx.user, ctx.path_id("event_id"))
     return [
         {"user_id": request.user_id, "full_name": user.full_name, "requested_at": format_datetime(request.requested)}
@@ -54,17 +41,11 @@ def join_requests(ctx: RequestContext):
     ]
 
 
-@blueprint.route("/events/{event_id}/join_requests/{user_id}/approve", ["POST"], body=NO_BODY, idempotent=True)
 def approve(ctx: RequestContext):
-    from chalicelib.services import join_links  # off the API's cold start
-
     join_links.approve(ctx.user, ctx.path_id("event_id"), ctx.path_id("user_id"))
     return NO_CONTENT
 
 
-@blueprint.route("/events/{event_id}/join_requests/{user_id}/decline", ["POST"], body=NO_BODY)
 def decline(ctx: RequestContext):
-    from chalicelib.services import join_links  # off the API's cold start
-
     join_links.decline(ctx.user, ctx.path_id("event_id"), ctx.path_id("user_id"))
     return NO_CONTENT

@@ -11,16 +11,13 @@ from __future__ import annotations
 from chalice import Response
 
 from chalicelib.api.account_web import _number
-from chalicelib.api.blueprint import ApiBlueprint
 from chalicelib.api.error_responses import body_of
-from chalicelib.api.guest_page import _html, error_page, posted_from_the_page
-from chalicelib.api.request import FORM_BODY, NO_BODY, RequestContext
+from chalicelib.api.guest_page import _html, posted_from_the_page
+from chalicelib.api.request import RequestContext
 from chalicelib.errors import PermissionDenied, ValidationError
+from chalicelib.guest_page import join_pages
+from chalicelib.services.web import web_join
 from chalicelib.validation import Fields
-
-# The pages and the join flow: imported inside the handlers, so a cold start of the API skips them.
-
-blueprint = ApiBlueprint(__name__)
 
 
 def _code(ctx: RequestContext) -> str:
@@ -40,21 +37,13 @@ def _form(ctx: RequestContext) -> dict:
     return ctx.body or {}
 
 
-@blueprint.route("/j/{code}", ["GET"], auth=False, body=NO_BODY, error_page=error_page)
 def join_page(ctx: RequestContext):
-    from chalicelib.guest_page import join_pages  # the HTML pages: off the API's cold start
-    from chalicelib.services import web_join  # the web join flow: off the API's cold start
-
     code = _code(ctx)
     page = web_join.open_page(code, ctx.source_ip)
     return _html(ctx, join_pages.event_page(page, web_join.number_form_token(code), _page_url(ctx)))
 
 
-@blueprint.route("/j/{code}/pin", ["POST"], auth=False, body=FORM_BODY, error_page=error_page)
 def send_pin(ctx: RequestContext):
-    from chalicelib.guest_page import join_pages  # the HTML pages: off the API's cold start
-    from chalicelib.services import web_join  # the web join flow: off the API's cold start
-
     code = _code(ctx)
     form = _form(ctx)
     page = web_join.open_page(code, ctx.source_ip)
@@ -82,11 +71,7 @@ def _name(form: dict) -> tuple[str | None, str | None]:
     return name, (fields.errors.get("full_name") or [None])[0]
 
 
-@blueprint.route("/j/{code}/verify", ["POST"], auth=False, body=FORM_BODY, error_page=error_page)
 def verify(ctx: RequestContext):
-    from chalicelib.guest_page import join_pages  # the HTML pages: off the API's cold start
-    from chalicelib.services import web_join  # the web join flow: off the API's cold start
-
     code = _code(ctx)
     form = _form(ctx)
     number, error = _number(form)

@@ -9,14 +9,15 @@ from __future__ import annotations
 
 from chalice import Response
 
-from chalicelib.api.blueprint import ApiBlueprint
 from chalicelib.api.error_responses import body_of
-from chalicelib.api.guest_page import EXPIRED_FORM, error_page, posted_from_the_page
-from chalicelib.api.request import FORM_BODY, NO_BODY, RequestContext
+from chalicelib.api.guest_page import EXPIRED_FORM, posted_from_the_page
+from chalicelib.api.request import RequestContext
 from chalicelib.errors import Conflict, PermissionDenied, ValidationError
+from chalicelib.guest_page import pages, plan_pages
+from chalicelib.guest_page.plan_pages import VOTE_FIELD
+from chalicelib.services.plans import plans
+from chalicelib.services.web import plan_page
 from chalicelib.timeutil import utcnow
-
-blueprint = ApiBlueprint(__name__)
 
 SAVED = "Thanks! Your answers are saved."
 CHOOSE = "Choose Yes, If need be or No for at least one date."
@@ -28,9 +29,6 @@ def _html(ctx: RequestContext, html: str, status: int = 200) -> Response:
 
 
 def _show(ctx: RequestContext, page, status: int = 200, **shown) -> Response:
-    from chalicelib.guest_page import plan_pages
-    from chalicelib.services import plan_page, plans
-
     options = plans.options_of(page.view)
     counts = plans.tallies_of(page.view)
     closed = plans.voting_closed(page.view, utcnow())
@@ -38,19 +36,12 @@ def _show(ctx: RequestContext, page, status: int = 200, **shown) -> Response:
     return _html(ctx, html, status)
 
 
-@blueprint.route("/p/{code}", ["GET"], auth=False, body=NO_BODY, error_page=error_page)
 def plan_view(ctx: RequestContext):
-    from chalicelib.services import plan_page
-
     page = plan_page.open_plan_link(ctx.params.get("code") or "", ctx.source_ip)
     return _show(ctx, page, notice=SAVED if ctx.query("saved") == "1" else None)
 
 
-@blueprint.route("/p/{code}/votes", ["POST"], auth=False, body=FORM_BODY, error_page=error_page)
 def vote(ctx: RequestContext):
-    from chalicelib.guest_page.plan_pages import VOTE_FIELD
-    from chalicelib.services import plan_page
-
     if not posted_from_the_page(ctx.request.headers):
         raise PermissionDenied()
     page = plan_page.open_plan_link(ctx.params.get("code") or "", ctx.source_ip)
@@ -72,6 +63,4 @@ def vote(ctx: RequestContext):
 
 
 def _page_headers() -> dict[str, str]:
-    from chalicelib.guest_page import pages
-
     return {"Content-Type": pages.HTML, **pages.security_headers()}

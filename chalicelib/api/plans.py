@@ -3,21 +3,19 @@
 from __future__ import annotations
 
 from chalicelib import localtime
-from chalicelib.api.blueprint import ApiBlueprint
-from chalicelib.api.request import NO_BODY, RequestContext
+from chalicelib.api.request import RequestContext
 from chalicelib.api.responses import NO_CONTENT, HandlerResult
+from chalicelib.domain import plans as rules
+from chalicelib.services.participants import representations
+from chalicelib.services.plans import plans
+from chalicelib.services.plans.plans import PlanInput
 from chalicelib.validation import REQUIRED, Fields
-
-blueprint = ApiBlueprint(__name__)
 
 UNKNOWN_TIME_ZONE = "Unknown time zone."
 
 
 def _plan_input(body: dict):
     """Every field checked before anything is written; all errors at once, options keyed by position."""
-    from chalicelib.domain import plans as rules  # the plans' modules: off the API's cold start
-    from chalicelib.services.plans import PlanInput
-
     fields = Fields(body)
     title = fields.string("title", required=True, max_length=rules.TITLE_MAX_LENGTH, allow_blank=False)
     zone = fields.string("time_zone", required=True, allow_blank=False)
@@ -36,45 +34,28 @@ def _plan_input(body: dict):
     return PlanInput(title, zone, options, numbers, deadline)
 
 
-@blueprint.route("/plans", ["POST"], idempotent=True)
 def create_plan(ctx: RequestContext):
-    from chalicelib.services import plans  # plan writes and their texts: off the API's cold start
-
     created = plans.create_plan(ctx.user, _plan_input(ctx.json_object()))
     body = {**plans.plan_json(created.view, ctx.user.id), "url": created.url}
     return HandlerResult(body, status=201)
 
 
-@blueprint.route("/plans/{plan_id}", ["GET"])
 def plan_detail(ctx: RequestContext):
-    from chalicelib.domain import plans as rules
-    from chalicelib.services import plans
-
     view = plans.plan_for(ctx.user.id, ctx.path_id("plan_id"), rules.PlanAction.READ)
     return plans.plan_answer(view, ctx.user.id)
 
 
-@blueprint.route("/plans/{plan_id}", ["DELETE"], body=NO_BODY)
 def drop_plan(ctx: RequestContext):
-    from chalicelib.services import plans
-
     plans.drop(ctx.user.id, ctx.path_id("plan_id"))
     return NO_CONTENT
 
 
-@blueprint.route("/plans/{plan_id}/votes", ["PUT"])
 def vote(ctx: RequestContext):
-    from chalicelib.services import plans
-
     view = plans.vote(ctx.user.id, ctx.path_id("plan_id"), ctx.json_object())
     return plans.plan_answer(view, ctx.user.id)
 
 
-@blueprint.route("/plans/{plan_id}/decide", ["POST"], idempotent=True)
 def decide(ctx: RequestContext):
-    from chalicelib.domain import plans as rules
-    from chalicelib.services import plans, representations
-
     fields = Fields(ctx.json_object())
     option = fields.integer("option", required=True, min_value=1, max_value=rules.MAX_OPTIONS)
     fields.raise_if_errors()

@@ -1,17 +1,12 @@
-"""The caller's own profile: GET/PATCH/DELETE /users/me, avatars and the social network link."""
+"""The caller's own profile: GET/PATCH /users/me and the social network link. Its avatar is in avatars.py,
+closing the account (DELETE /users/me) in account_export.py beside the export of its data."""
 
 from __future__ import annotations
 
-from chalicelib.api.blueprint import ApiBlueprint
-from chalicelib.api.request import MULTIPART_BODY, NO_BODY, RequestContext
-from chalicelib.api.responses import NO_CONTENT
-from chalicelib.services import representations, users
+from chalicelib.api.request import RequestContext
+from chalicelib.services.identity import social, users
+from chalicelib.services.participants import representations
 from chalicelib.validation import Fields
-
-# Avatars, multipart parsing, the Facebook link and account deletion: imported inside the handlers that use
-# them, so a cold start of another route skips them.
-
-blueprint = ApiBlueprint(__name__)
 
 EDITABLE_FLAGS = (
     "notify_new_invite",
@@ -24,12 +19,10 @@ EDITABLE_FLAGS = (
 )
 
 
-@blueprint.route("/users/me", ["GET"])
 def me(ctx: RequestContext):
     return representations.user_json(ctx.user, with_event_change=True)
 
 
-@blueprint.route("/users/me", ["PATCH"])
 def edit_me(ctx: RequestContext):
     fields = Fields(ctx.json_object())
     changes = {
@@ -43,35 +36,7 @@ def edit_me(ctx: RequestContext):
     return representations.user_json(users.update_profile(ctx.user, changes), with_event_change=True)
 
 
-@blueprint.route("/users/me", ["DELETE"], body=NO_BODY)
-def delete_me(ctx: RequestContext):
-    """The account closes now; the rest of its data goes off the request (services/account_deletion.py)."""
-    from chalicelib.services import account_deletion  # account deletion: off the API's cold start
-
-    account_deletion.delete_account(ctx.user)
-    return NO_CONTENT
-
-
-@blueprint.route("/users/change_avatar", ["POST"], body=MULTIPART_BODY)
-def change_avatar(ctx: RequestContext):
-    from chalicelib.api.multipart import photo_from_multipart  # the multipart parser: off the API's cold start
-    from chalicelib.services import avatars  # avatars, Pillow and S3: off the API's cold start
-
-    photo = photo_from_multipart(ctx.header("content-type") or "", ctx.request.raw_body)
-    return representations.user_json(avatars.change_avatar(ctx.user, photo))
-
-
-@blueprint.route("/users/remove_avatar", ["POST"], body=NO_BODY)
-def remove_avatar(ctx: RequestContext):
-    from chalicelib.services import avatars  # avatars, Pillow and S3: off the API's cold start
-
-    return representations.user_json(avatars.remove_avatar(ctx.user))
-
-
-@blueprint.route("/users/fb_token", ["POST"])
 def link_fb_token(ctx: RequestContext):
-    from chalicelib.services import social  # the Graph API client: off the API's cold start
-
     fields = Fields(ctx.json_object())
     token = fields.string("fb_token", required=True, max_length=1024)
     fields.raise_if_errors()

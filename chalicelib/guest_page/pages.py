@@ -16,11 +16,14 @@ from datetime import datetime
 from functools import cache
 from html import escape
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from chalicelib import localtime
 from chalicelib.config import get_settings
 from chalicelib.guest_page.answer_form import ANSWER_FIELD as ANSWER_FIELD  # the field names, for the routes
 from chalicelib.guest_page.answer_form import Entered, answer_form
+from chalicelib.services.media.images import CARD_SIZE, JPEG_CONTENT_TYPE
+from chalicelib.services.participants.representations import media_url
 from chalicelib.timeutil import format_datetime
 
 HERE = Path(__file__).resolve().parent
@@ -63,17 +66,11 @@ def _fixed_policy() -> tuple[str, ...]:
 
 def _media_origin() -> str:
     """The scheme and host the stored images are served from (services.representations.media_url)."""
-    from urllib.parse import urlsplit
-
-    from chalicelib.services.representations import media_url
-
     parts = urlsplit(media_url("x"))
     return f"{parts.scheme}://{parts.netloc}"
 
 
 def _media_url(key: str | None) -> str | None:
-    from chalicelib.services.representations import media_url
-
     return media_url(key)
 
 
@@ -88,9 +85,7 @@ def open_graph(page, page_url: str) -> str:
         "og:url": page_url,
     }
     card = _media_url(getattr(page.event, "cover_card_key", None))
-    if card:  # the cover's card: the size and shape large link previews draw (services/images.py CARD_SIZE)
-        from chalicelib.services.images import CARD_SIZE, JPEG_CONTENT_TYPE
-
+    if card:  # the cover's card: the size and shape large link previews draw (services/media/images.py CARD_SIZE)
         tags.update(
             {
                 "og:image": card,

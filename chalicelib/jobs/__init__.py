@@ -1,13 +1,15 @@
-"""The queue's dispatch room, above the use cases: the worker's registry of message kind -> handler.
+"""What runs off a request, above the use cases: the queue's worker, the hourly schedule, the inbound texts.
 
-queue_handler.py: the SQS Lambda's batch and :func:`process`, which looks a message's kind up in ``HANDLERS``
-(notification jobs, account deletion, data export: all in chalicelib/services). Nothing below imports this
-package: without a queue, app.py registers :func:`handle_here` with chalicelib/inline_queue.py.
+queue_handler.py: the SQS Lambda's batch and :func:`process`, which hands each message to the handler its kind
+registers (messaging/notifications/kinds.py). schedule.py: the hourly job. inbound_texts.py: replies by text.
+Nothing below imports this package: without a queue, chalicelib/wiring.py registers :func:`handle_here` with
+chalicelib/inline_queue.py.
 """
+
+from chalicelib.loading import load_handler
 
 
 def handle_here(message: dict) -> None:
-    """One message handled in the process that sent it (no queue URL: tests, ``make run``)."""
-    from chalicelib.jobs.queue_handler import process  # the services it loads stay off the API's cold start
-
-    process(message)
+    """One message handled in the process that sent it (no queue URL: tests, ``make run``); the worker and the
+    services it loads are imported by the first such message, off the API's cold start."""
+    load_handler("chalicelib.jobs.queue_handler:process")(message)

@@ -1,30 +1,35 @@
 """The queue side: the SQS Lambda's batch, one message at a time, each handed to the use case its kind names.
 
-``HANDLERS`` is the one registry of message kind -> handler: the notification jobs (services/notification_jobs.py),
-account deletion, data export and the text outbox's retries (services/text_outbox.py). The handlers live with their
-rules in services; this module only dispatches."""
+Every kind is a member of ``QueueKind`` (messaging/notifications/kinds.py) naming the module that handles it;
+that module registers its handler beside its code, and is imported here the first time its kind arrives. This
+module only dispatches."""
 
 from __future__ import annotations
 
+import importlib
 import json
 import logging
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 
 from chalicelib import aws
 from chalicelib.config import get_settings
+from chalicelib.messaging.notifications.kinds import Handler, QueueKind, kind_of, registered_handler
 from chalicelib.messaging.notifications.messages import Outcome, RetryLater
 from chalicelib.messaging.notifications.queueing import SQS_BATCH
 from chalicelib.parallel import chunks
-from chalicelib.services import account_deletion, data_export, notification_jobs, text_outbox
 
 log = logging.getLogger("invites")
 
-HANDLERS: dict[str, Callable[[dict], Outcome]] = {
-    **notification_jobs.PUSHES_OF,
-    **account_deletion.QUEUE_HANDLERS,
-    **data_export.QUEUE_HANDLERS,
-    **text_outbox.QUEUE_HANDLERS,
-}
+
+def handler_of(kind: QueueKind) -> Handler:
+    """The handler ``kind`` registers, its module imported on the kind's first message."""
+    handler = registered_handler(kind)
+    if handler is None:
+        importlib.import_module(kind.handled_in)
+        handler = registered_handler(kind)
+    if handler is None:
+        raise LookupError(f"{kind.handled_in} registers no handler for {kind.name}")
+    return handler
 
 
 def handle_queue_batch(records: Iterable[tuple[str, str]]) -> None:
@@ -69,11 +74,11 @@ def _delete_from_queue(receipts: list[str]) -> None:
 def process(message: dict) -> Outcome:
     """Run the handler of one message's kind (a notification: expand it to its pushes and send them).
     Raises :class:`RetryLater` when some failed for a reason that may pass, after trying all of them."""
-    handler = HANDLERS.get(message.get("type"))
-    if handler is None:
+    kind = kind_of(message.get("type"))
+    if kind is None:
         log.error("dropping a notification of unknown type %r", message.get("type"))
         return Outcome()
-    outcome = handler(message)
+    outcome = handler_of(kind)(message)
     if outcome.failed:
         raise RetryLater(f"{outcome.failed} pushes of {message.get('type')} failed")
     return outcome

@@ -119,7 +119,7 @@ class SentNotification(AuthTable, discriminator="sent"):
     nonce = UnicodeAttribute()
     claimed_at = NumberAttribute()
     expires_at = TTLAttribute()
-    # A text's record in the outbox (services/text_outbox.py) also keeps SNS's MessageId once SNS took it, and,
+    # A text's record in the outbox (services/texts/text_outbox.py) also keeps SNS's MessageId once SNS took it, and,
     # while it waits for another try ("queued"), what it needs to be tried again and what to give back.
     message_id = UnicodeAttribute(null=True)
     answer_lost = BooleanAttribute(null=True)  # SNS's answer never came: "sent" without a MessageId
@@ -132,7 +132,7 @@ class SentNotification(AuthTable, discriminator="sent"):
 
 
 class StoppedNumber(AuthTable, discriminator="stop"):
-    """A number that asked for no more invitation texts, kept only as a keyed hash (services/stop_list.py).
+    """A number that asked for no more invitation texts, kept only as a keyed hash (services/texts/stop_list.py).
     ``source`` says how it asked: "page" (the guest page's button) or "text" (a STOP reply)."""
 
     source = UnicodeAttribute()

@@ -208,7 +208,7 @@ class Event(EventsTable, discriminator="event"):
     question_last_id = NumberAttribute(null=True)
     cohost_count = NumberAttribute(null=True)  # invitations with ``cohost`` set, at most MAX_COHOSTS
     join_request_count = NumberAttribute(null=True)  # pending JoinRequest items, at most JOIN_REQUESTS_PER_EVENT
-    # The cover image's S3 keys (services/covers.py): the picture, and its link-preview card; absent without one.
+    # The cover image's S3 keys (services/hosting/covers.py): the picture and its link-preview card; absent without.
     cover_key = UnicodeAttribute(null=True)
     cover_card_key = UnicodeAttribute(null=True)
 
@@ -233,7 +233,7 @@ class Invitation(EventsTable, discriminator="invitation"):
     link_hash = UnicodeAttribute(null=True)
     # a second link, minted when a waitlisted guest without an account is promoted and texted again
     notice_link_hash = UnicodeAttribute(null=True)
-    # what became of the invitation text to a guest without an account (services/text_outbox.py); hosts see it
+    # what became of the invitation text to a guest without an account (services/texts/text_outbox.py); hosts see it
     text_status = UnicodeAttribute(null=True)
     extra_guests = NumberAttribute(default=0)  # people the guest brings: the party takes 1 + extra_guests spots
     wait_key = UnicodeAttribute(null=True)  # the sort key of the guest's WAIT# item while waiting

@@ -72,7 +72,7 @@ class PlanMember(EventsTable, discriminator="plan_member"):
     owner_id = NumberAttribute()
     phone_number = UnicodeAttribute()
     link_hash = UnicodeAttribute(null=True)  # SHA-256 of the /p/ link code texted to them
-    # the code of their guest link of the decided event, sealed with their /p/ code (services/plan_links.py)
+    # the code of their guest link of the decided event, sealed with their /p/ code (services/plans/plan_links.py)
     event_link_sealed = UnicodeAttribute(null=True)
     votes = MapAttribute(default=dict)
     voted_at = UTCDateTimeAttribute(null=True)

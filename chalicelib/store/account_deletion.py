@@ -3,7 +3,7 @@
 Closing (``DELETE /users/me``) is one transaction: the profile and the phone claim go (so every token
 of the user answers 401, since authentication reads profile and token together, and the number is
 free for a new user), and a job item is put in the users table's ``ACCOUNT_DELETION`` partition. The
-cascade (services/account_deletion.py) then removes what is left, reading it through the keys and
+cascade (services/account/account_deletion.py) then removes what is left, reading it through the keys and
 indexes the rest of the service uses: the user's partition ``USER#<id>``, the ``by_user`` index of
 their invitations, and each event's partition. Every write here is idempotent and conditional on
 what it read, so a step may be repeated after a crash, and its progress is what is left in the tables.

@@ -1,5 +1,5 @@
 """Delivery claims in the auth table: ``SENT#<push type>#<occurrence>#<user>#<device>``, taken before a
-push is published so a redelivered queue message never sends it twice (see services/push_delivery.py).
+push is published so a redelivered queue message never sends it twice (see services/push/push_delivery.py).
 
 A claim is "sending" while a worker holds it (its ``nonce``, since ``claimed_at``) and "sent" once SNS
 took the push; one left "sending" longer than the lease may be taken over. Claims expire (TTL)."""

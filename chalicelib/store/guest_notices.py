@@ -1,5 +1,5 @@
 """Change texts held for a burst of edits, and what each guest without the app was last texted about an
-event (the auth table's ``HELD#`` and ``TOLD#`` items; rules in services/guest_texts.py)."""
+event (the auth table's ``HELD#`` and ``TOLD#`` items; rules in services/texts/guest_texts.py)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The text outbox's records: a text's delivery claim (store/claims.py, ``SENT#<kind>#<occurrence>#<user>#sms``)
-carried through its life. Who sends and when is services/text_outbox.py.
+carried through its life. Who sends and when is services/texts/text_outbox.py.
 
 | state      | meaning                                                                                   |
 |------------|-------------------------------------------------------------------------------------------|

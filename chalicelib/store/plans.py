@@ -171,7 +171,7 @@ def save_marks(marks: list) -> None:
 
 
 def keep_event_links(view: PlanView, sealed: dict[int, str]) -> None:
-    """Each texted member's sealed guest link of the decided event (services/plan_links.py)."""
+    """Each texted member's sealed guest link of the decided event (services/plans/plan_links.py)."""
     members = [member for member in view.members if member.user_id in sealed]
     for chunk in chunks(members, TRANSACTION_ITEMS):
         with transact_write() as transaction:

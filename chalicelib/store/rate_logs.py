@@ -4,7 +4,7 @@ A charge is one UpdateItem (or one item of a transaction): ADD its units to ``to
 to one of two sets, DELETE the entries the limit may forget from the other set, all conditional on
 ``total`` being at most the ceiling the caller worked out (chalicelib/domain/rolling_window.py). Parallel
 charges of one subject write the same item but never move what another's condition compares, so none
-makes another fail; nothing is rewritten whole. What fits is decided by services/ratelimit.py.
+makes another fail; nothing is rewritten whole. What fits is decided by services/guards/ratelimit.py.
 """
 
 from __future__ import annotations

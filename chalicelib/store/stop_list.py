@@ -1,5 +1,5 @@
 """The stop list in the auth table: ``STOP#<keyed hash of a number>``, one item per number that asked for
-no more invitation texts. Only hashes are stored (chalicelib/services/stop_list.py makes them)."""
+no more invitation texts. Only hashes are stored (chalicelib/services/texts/stop_list.py makes them)."""
 
 from __future__ import annotations
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from chalicelib.jobs import queue_handler
 from chalicelib.messaging import sms_segments
-from chalicelib.services import replies
+from chalicelib.services.replies import replies
 from tests.utils.api import body, get, post_json, texts_to
 from tests.utils.factories import future, make_event, make_person, put
 from tests.utils.notifications import add_device, pushes

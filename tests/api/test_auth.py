@@ -105,7 +105,7 @@ def test_no_burst_of_pins_across_the_edge_of_a_quarter_hour(client, monkeypatch)
 
 def test_parallel_pin_requests_never_pass_five(aws):
     from chalicelib.errors import Throttled
-    from chalicelib.services import auth
+    from chalicelib.services.identity import auth
     from tests.utils.races import race
 
     outcomes = race(lambda n: auth.request_pin(PHONE, f"198.51.100.{n}"), 12, refused=Throttled)
@@ -250,7 +250,7 @@ def test_each_login_is_the_same_user_with_its_own_token(client):
 
 
 def test_login_activates_a_user_who_was_only_an_invitee(client):
-    from chalicelib.services.users import find_or_create_user
+    from chalicelib.services.identity.users import find_or_create_user
 
     invitee, _ = find_or_create_user(PHONE, active=False)
     assert invitee.is_active is False
@@ -320,7 +320,7 @@ def test_pin_still_works_eleven_minutes_later_as_its_text_promises(client, monke
     [text] = texts_to(PHONE)
     assert "It expires in 15 minutes." in text
     later = time.time() + 11 * 60
-    monkeypatch.setattr("chalicelib.services.auth.time.time", lambda: later)
+    monkeypatch.setattr("chalicelib.services.identity.auth.time.time", lambda: later)
     response = post_json(client, "/auth/verify_pin", {"phone_number": PHONE, "pin": pin})
     assert response.status_code == 200 and body(response)["auth_token"]
 
@@ -331,7 +331,7 @@ def test_expired_pin_is_400(client, monkeypatch):
     post_json(client, "/auth", {"phone_number": PHONE})
     pin = last_pin(PHONE)
     later = time.time() + 15 * 60 + 1
-    monkeypatch.setattr("chalicelib.services.auth.time.time", lambda: later)
+    monkeypatch.setattr("chalicelib.services.identity.auth.time.time", lambda: later)
     response = post_json(client, "/auth/verify_pin", {"phone_number": PHONE, "pin": pin})
     assert response.status_code == 400 and body(response) == {"pin": ["Invalid pin."]}
 
@@ -445,7 +445,7 @@ def test_expired_token_is_401(client, monkeypatch):
 
     token = login(client, PHONE)["auth_token"]
     later = utcnow() + timedelta(days=366)
-    monkeypatch.setattr("chalicelib.services.auth.utcnow", lambda: later)
+    monkeypatch.setattr("chalicelib.services.identity.tokens.utcnow", lambda: later)
     response = get(client, "/users/me", token)
     assert response.status_code == 401 and body(response) == {"detail": "Invalid token."}
 

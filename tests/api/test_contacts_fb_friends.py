@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from chalicelib.services import auth, users
+from chalicelib.services.identity import auth, users
 from tests.utils.api import body, get, post_json
 
 PATH = "/users/fb_friends"

@@ -9,7 +9,7 @@ import pytest
 from chalicelib.api.contacts_input import _invalid_image_message, parse_favorites
 from chalicelib.api.error_responses import body_of
 from chalicelib.errors import ValidationError
-from chalicelib.services.contacts import KEEP
+from chalicelib.services.contacts.contacts import KEEP
 from tests.utils.images import jpeg
 
 

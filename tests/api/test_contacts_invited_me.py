@@ -9,7 +9,7 @@ import pytest
 
 from chalicelib.models.events import Invitation, date_key, event_pk, invitation_sk
 from chalicelib.models.users import User, user_pk
-from chalicelib.services import users
+from chalicelib.services.identity import users
 from tests.utils.api import body, get
 from tests.utils.factories import user_with_token
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from chalicelib.models.users import PHONE_SK, PROFILE_SK, PhoneClaim, User, UsersTable, phone_pk, user_pk
-from chalicelib.services import contacts
+from chalicelib.services.contacts import contacts
 from chalicelib.store import batch as store_batch
 from chalicelib.timeutil import utcnow
 from tests.utils.api import body, post_json

@@ -73,8 +73,8 @@ def test_message_limit_is_409_with_the_spec_body_and_nothing_stored(client, part
 
 def test_parallel_messages_never_pass_the_limit(party, override_settings):
     from chalicelib.errors import Conflict
-    from chalicelib.services import conversation
-    from chalicelib.services.users import get_user
+    from chalicelib.services.conversation import conversation
+    from chalicelib.services.identity.users import get_user
 
     override_settings(messages_per_event=5)
     guest = get_user(party.guest["id"])
@@ -159,8 +159,8 @@ def test_fourth_poll_is_the_specs_error_message(client, party):
 
 def test_parallel_polls_store_exactly_three(party):
     from chalicelib.errors import ValidationError
-    from chalicelib.services import conversation
-    from chalicelib.services.users import get_user
+    from chalicelib.services.conversation import conversation
+    from chalicelib.services.identity.users import get_user
     from chalicelib.timeutil import parse_datetime
 
     guest = get_user(party.guest["id"])

@@ -7,7 +7,7 @@ import pytest
 
 from chalicelib.domain import event_fields
 from chalicelib.models.events import Invitation
-from chalicelib.services import stop_list
+from chalicelib.services.texts import stop_list
 from tests.utils.api import body, get, post_event, post_json, texts_to
 from tests.utils.factories import make_person, phone, put, stored_event, table_items
 
@@ -234,7 +234,7 @@ def test_the_guest_list_head_answers_headers_only(client):
 
 
 def test_the_cover_is_copied_so_each_edition_keeps_its_own(client):
-    from chalicelib.services.avatars import IMAGE_CACHE_CONTROL
+    from chalicelib.services.media.avatars import IMAGE_CACHE_CONTROL
     from tests.utils.avatars import AVATAR_BUCKET, CDN, multipart, stored_objects
     from tests.utils.aws_env import aws_client
     from tests.utils.images import jpeg

@@ -10,7 +10,7 @@ import boto3
 import pytest
 
 from chalicelib.models.events import Invitation
-from chalicelib.services.avatars import IMAGE_CACHE_CONTROL
+from chalicelib.services.media.avatars import IMAGE_CACHE_CONTROL
 from tests.utils.api import body, get, post_event
 from tests.utils.avatars import AVATAR_BUCKET, CDN, multipart, stored_objects
 from tests.utils.factories import make_person, phone, put

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from chalicelib.services.users import find_user_by_phone
+from chalicelib.services.identity.users import find_user_by_phone
 from tests.utils.api import body, get, login, post_event, post_json, texts_to
 from tests.utils.factories import make_person, phone, table_items
 

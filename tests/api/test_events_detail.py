@@ -7,7 +7,8 @@ from datetime import timedelta
 import pytest
 
 from chalicelib.models.events import Invitation, event_pk
-from chalicelib.services import events, replies
+from chalicelib.services.hosting import events
+from chalicelib.services.replies import replies
 from tests.utils.api import body, get, post_json, texts_to
 from tests.utils.factories import (
     add_message,

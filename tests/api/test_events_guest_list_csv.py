@@ -74,7 +74,7 @@ def test_the_host_gets_one_row_per_invitee_with_answer_party_line_and_message(cl
 )
 def test_no_cell_runs_as_a_formula_and_any_script_survives(client, name, cell):
     alice, guest = make_person("Alice"), make_person("Someone")
-    from chalicelib.services import users
+    from chalicelib.services.identity import users
 
     users.update_profile(guest.user, {"full_name": name, "email": "guest@ex.test"})
     event_id = _event(client, alice, guest)

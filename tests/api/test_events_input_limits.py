@@ -97,7 +97,7 @@ def test_repeated_filling_stops_at_1000000_spots(client):
 
 def test_parallel_filling_never_passes_the_cap(aws, override_settings):
     from chalicelib.errors import DomainError
-    from chalicelib.services import events
+    from chalicelib.services.hosting import events
 
     override_settings(max_spots_filled=10)
     owner = make_person("Owner")
@@ -115,7 +115,7 @@ def test_parallel_filling_never_passes_the_cap(aws, override_settings):
 def test_the_cap_is_in_the_write_itself(aws, override_settings):
     """Past the service's own check, DynamoDB itself refuses a write that would pass the cap."""
     from chalicelib import store
-    from chalicelib.services import events
+    from chalicelib.services.hosting import events
     from chalicelib.store.events import EventEdit, edit_event
     from chalicelib.timeutil import utcnow
 
@@ -156,7 +156,7 @@ def test_the_51st_time_suggestion_is_400_and_not_stored(client):
 
 def test_parallel_time_suggestions_never_pass_the_limit(aws, override_settings):
     from chalicelib.errors import ValidationError
-    from chalicelib.services import conversation
+    from chalicelib.services.conversation import conversation
     from tests.utils.factories import future
 
     override_settings(time_suggestions_per_event=5)

@@ -8,8 +8,10 @@ import re
 import pytest
 
 from chalicelib.errors import Throttled, ValidationError
-from chalicelib.services import event_reads, events, ratelimit
-from chalicelib.services.users import find_user_by_phone
+from chalicelib.services.guards import ratelimit
+from chalicelib.services.hosting import events
+from chalicelib.services.identity.users import find_user_by_phone
+from chalicelib.services.participants import event_reads
 from tests.utils.api import body, post_event, post_json, texts_to
 from tests.utils.factories import future, make_event, make_person, phone, stored_event, table_items
 from tests.utils.races import race

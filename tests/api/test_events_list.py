@@ -7,7 +7,7 @@ from urllib.parse import parse_qs, urlparse
 
 import pytest
 
-from chalicelib.services import replies
+from chalicelib.services.replies import replies
 from chalicelib.timeutil import format_datetime
 from tests.utils.api import body, get
 from tests.utils.factories import add_message, add_poll, future, make_event, make_person, put

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from chalicelib.services import replies
+from chalicelib.services.replies import replies
 from tests.utils.api import body, get, post_json
 from tests.utils.exports import exported_file
 from tests.utils.factories import Person, future, make_cohost, make_event, make_person

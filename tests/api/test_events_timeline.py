@@ -6,7 +6,7 @@ from datetime import timedelta
 
 import pytest
 
-from chalicelib.services import replies
+from chalicelib.services.replies import replies
 from tests.utils.api import body, get
 from tests.utils.factories import add_message, future, make_event, make_person, put
 

@@ -371,8 +371,8 @@ def test_a_promotion_text_whose_budget_cannot_be_counted_is_sent_by_its_retry(cl
     # the month's text budget could not be counted (DynamoDB throttled its counter): the text must not be dropped
     # with its claim marked sent; the text outbox tries it again from the queue, and it texts the guest once
     from chalicelib.jobs import queue_handler
-    from chalicelib.services import text_outbox
-    from chalicelib.services.users import find_user_by_phone
+    from chalicelib.services.identity.users import find_user_by_phone
+    from chalicelib.services.texts import text_outbox
     from tests.utils.text_budget import throttle_the_budget_counter
 
     url = use_queue(override_settings)

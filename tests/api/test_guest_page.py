@@ -22,8 +22,8 @@ from chalicelib import invite_links
 from chalicelib.api.error_responses import body_of
 from chalicelib.messaging import sms_segments as sms
 from chalicelib.models.events import Invitation, event_pk, invitation_sk
-from chalicelib.services import guest_answers
-from chalicelib.services.users import find_user_by_phone
+from chalicelib.services.identity.users import find_user_by_phone
+from chalicelib.services.web import guest_answers
 from tests.utils.api import body, get, login, post_json, texts_to
 from tests.utils.factories import make_person, phone, put, stored_event, table_items
 from tests.utils.notifications import add_device, drain, pushes, use_queue

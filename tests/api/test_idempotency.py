@@ -83,7 +83,7 @@ def test_keys_belong_to_their_user(client, owner):
 
 
 def test_a_repeat_while_the_first_runs_is_409(client, owner, monkeypatch):
-    from chalicelib.services import events
+    from chalicelib.services.hosting import events
 
     started, finish = threading.Event(), threading.Event()
     create = events.create_event

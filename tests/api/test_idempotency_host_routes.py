@@ -4,7 +4,7 @@ answer again (Idempotent-Replayed: true) and does nothing else, whatever happene
 
 from __future__ import annotations
 
-from chalicelib.services import cohosts
+from chalicelib.services.participants import cohosts
 from chalicelib.store import join_links as stored_join_links
 from chalicelib.store.invitations import find_invitation
 from chalicelib.timeutil import utcnow

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from chalicelib.errors import Throttled
 from chalicelib.models.events import Invitation, JoinRequest
-from chalicelib.services import events, join_links
+from chalicelib.services.hosting import events, join_links
 from tests.utils.api import body, get, post_json
 from tests.utils.factories import future, make_event, make_person, stored_event
 from tests.utils.notifications import add_device, pushes

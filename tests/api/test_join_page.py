@@ -6,7 +6,7 @@ import html
 import re
 
 from chalicelib.models.events import Invitation
-from chalicelib.services import events
+from chalicelib.services.hosting import events
 from tests.utils.api import last_pin, post_json, texts_to
 from tests.utils.factories import future, make_event, make_person, stored_event
 from tests.utils.web import FROM_THE_PAGE, page, post_form, text_of

@@ -8,7 +8,7 @@ import pytest
 from botocore.client import BaseClient
 
 from chalicelib.models.events import Invitation
-from chalicelib.services import events
+from chalicelib.services.hosting import events
 from tests.utils.api import body, last_pin, post_json
 from tests.utils.aws_faults import client_error, read_timeout
 from tests.utils.factories import future, make_event, make_person, stored_event

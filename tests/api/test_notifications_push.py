@@ -15,7 +15,7 @@ import boto3
 import pytest
 
 from chalicelib.models.users import Device, User, user_pk
-from chalicelib.services import users
+from chalicelib.services.identity import users
 from tests.utils.api import REGION, body, get, login, post_json, texts_to
 from tests.utils.factories import future, make_event, make_person, phone, put
 from tests.utils.notifications import add_device, drain, endpoints, pushes, raw_pushes, run_queue

@@ -112,7 +112,7 @@ def test_guests_may_not_and_strangers_see_no_event(client):
 
 
 def test_the_number_of_offline_guests_is_limited(client, monkeypatch):
-    from chalicelib.services import offline_guests
+    from chalicelib.services.hosting import offline_guests
 
     monkeypatch.setattr(offline_guests, "MAX_OFFLINE_GUESTS", 2)
     alice = make_person("Alice")

@@ -4,7 +4,7 @@ the deletion's confirm, and logging in to the app takes a login pin; none opens 
 from __future__ import annotations
 
 from chalicelib.models.events import Invitation
-from chalicelib.services import events
+from chalicelib.services.hosting import events
 from tests.utils.api import body, get, last_pin, login, post_json
 from tests.utils.factories import future, make_event, make_person
 from tests.utils.web import form_token, page, post_form, text_of

@@ -113,7 +113,7 @@ def test_bad_votes_are_named_by_option(client, owner):
 
 
 def test_votes_after_the_deadline_are_refused(client, owner, monkeypatch):
-    from chalicelib.services import plans
+    from chalicelib.services.plans import plans
     from chalicelib.timeutil import utcnow
 
     friend = login(client, APP_FRIEND, full_name="Fay Friend")

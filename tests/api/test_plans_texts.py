@@ -24,7 +24,7 @@ def test_plans_and_events_share_the_owners_hourly_texts(client, override_setting
 
 
 def test_a_number_that_said_stop_or_opted_out_is_invited_but_never_texted(client):
-    from chalicelib.services import stop_list
+    from chalicelib.services.texts import stop_list
 
     owner = login(client, OWNER, full_name="Olive Owner")
     stopped, opted_out, plain = "+14155550621", "+14155550699", "+14155550622"  # ...99: opted out in the emulator

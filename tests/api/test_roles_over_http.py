@@ -24,7 +24,8 @@ import pytest
 
 from chalicelib.domain.roles import PERMITTED, Action, Role
 from chalicelib.models.events import Invitation, event_pk
-from chalicelib.services import cohosts, join_links, offline_guests
+from chalicelib.services.hosting import join_links, offline_guests
+from chalicelib.services.participants import cohosts
 from chalicelib.store import join_links as stored_join_links
 from chalicelib.timeutil import utcnow
 from tests.utils.api import body

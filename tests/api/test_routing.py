@@ -92,7 +92,7 @@ def test_token_with_a_non_ascii_digit_id_is_401(client, token):
 
 
 def test_a_bug_is_500_without_traceback(client, monkeypatch):
-    from chalicelib.services import representations
+    from chalicelib.services.participants import representations
 
     def broken(user, with_event_change=False):
         raise KeyError("secret internals")
@@ -185,7 +185,7 @@ def test_json_route_without_a_body_needs_no_content_type(client):
 
 
 def _two_pages(client) -> str:
-    from chalicelib.services.users import get_user
+    from chalicelib.services.identity.users import get_user
     from tests.utils.factories import Person, make_event
 
     owner = login(client, "+14155550109")

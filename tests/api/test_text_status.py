@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 
-from chalicelib.services import stop_list
+from chalicelib.services.texts import stop_list
 from tests.api.test_account_export import _export, _file_of
 from tests.utils.api import body, get, post_json, texts_to
 from tests.utils.factories import make_cohost, make_person, phone

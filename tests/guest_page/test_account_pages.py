@@ -58,7 +58,7 @@ def test_a_stale_pin_form_gives_the_number_form_back_for_a_new_pin(client, overr
 
 
 def test_a_stale_confirm_page_gives_the_number_form_back_and_deletes_nothing(client, monkeypatch):
-    from chalicelib.services import web_account
+    from chalicelib.services.web import web_account
 
     me = login(client, NUMBER, full_name="Dana Gone")
     opened = page(client, "/account/delete")

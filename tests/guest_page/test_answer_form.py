@@ -8,8 +8,8 @@ import re
 from datetime import UTC, datetime
 
 from chalicelib.models.events import Invitation, event_pk, invitation_sk
-from chalicelib.services import guest_answers
-from chalicelib.services.users import find_user_by_phone
+from chalicelib.services.identity.users import find_user_by_phone
+from chalicelib.services.web import guest_answers
 from tests.utils.api import post_json
 from tests.utils.factories import make_person, phone
 from tests.utils.web import form_token, invite_by_text, link_texted_to, page, post_form, text_of

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from chalicelib.services import events
+from chalicelib.services.hosting import events
 from tests.utils.api import body, get, last_pin, post_json, texts_to
 from tests.utils.factories import future, make_event, make_person
 from tests.utils.page_forms import field_tag, forms_go_stale, submit

@@ -9,7 +9,7 @@ import re
 import icalendar
 import pytest
 
-from chalicelib.services import replies
+from chalicelib.services.replies import replies
 from tests.utils.factories import make_cohost, make_person, phone
 from tests.utils.web import answer, invite_by_text, link_texted_to, page, text_of
 

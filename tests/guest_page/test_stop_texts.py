@@ -11,7 +11,7 @@ import hashlib
 import hmac
 
 from chalicelib.models.auth import AuthTable, StoppedNumber
-from chalicelib.services import stop_list
+from chalicelib.services.texts import stop_list
 from tests.utils.api import body, get, last_pin, post_json, texts_to
 from tests.utils.factories import make_person, phone
 from tests.utils.web import answer, form_token, invite_by_text, link_texted_to, page, post_form, text_of

@@ -132,7 +132,8 @@ def _texts_as_the_api_function(project: Path, env: dict, variables: dict) -> sub
     cannot invoke the function itself without Docker)."""
     script = """
 from datetime import UTC, datetime
-from chalicelib.services import auth, events, users
+from chalicelib.services.identity import auth, users
+from chalicelib.services.hosting import events
 auth.request_pin("+14155550123", "192.0.2.1")
 owner, _ = users.find_or_create_user("+14155550124", active=True)
 when = datetime(2031, 6, 1, 18, 30, tzinfo=UTC)

@@ -17,9 +17,9 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from chalicelib.jobs.queue_handler import HANDLERS
+from chalicelib.messaging.notifications.kinds import QueueKind
 from chalicelib.parallel import chunks
-from chalicelib.services import account_deletion
+from chalicelib.services.account import account_deletion
 from tests.infra.iam_plans import plan_a_date_together
 from tests.infra.test_policy import GUEST, OWNER, disable_push_endpoints, run_the_flow
 from tests.utils.api import login, post_json, texts_to
@@ -32,7 +32,7 @@ from tests.utils.web import answer, form_token, link_texted_to, page, post_form,
 
 pytestmark = pytest.mark.iam
 
-MESSAGE_KINDS = set(HANDLERS)  # every kind the queue's worker handles
+MESSAGE_KINDS = set(QueueKind)  # every kind the queue's worker handles
 # Granted though the run needs neither: PynamoDB describes a table it has no schema for (Model.exists(),
 # count(), a connection-level call on an unknown table), and IAM authorises a transaction by its items' actions
 # (dynamodb:TransactWriteItems is kept in case a transaction is ever checked as a whole).
@@ -67,7 +67,7 @@ class StackRun:
 
     def deliver(self) -> None:
         """What the queue holds, to the worker's SQS handler as the event source mapping hands it, until empty."""
-        from app import NOTIFICATION_BATCH_SIZE
+        from chalicelib.wiring import NOTIFICATION_BATCH_SIZE
 
         for _ in range(30):
             bodies = drain(self.url)
@@ -240,7 +240,7 @@ def delete_someone_with_photos_and_an_export(run: StackRun) -> None:
 
 def text_again_what_sns_throttled(run: StackRun, monkeypatch) -> None:
     """SNS throttles an invitation text: the API function queues its retry, the worker sends it, once."""
-    from chalicelib.services import text_outbox
+    from chalicelib.services.texts import text_outbox
     from tests.utils import sms_faults
 
     monkeypatch.setattr(text_outbox, "FIRST_RETRY_DELAY", 0)  # visible to the run's next delivery at once
@@ -260,7 +260,7 @@ def text_again_what_sns_throttled(run: StackRun, monkeypatch) -> None:
 
 def keep_guests_in_the_loop(run: StackRun, monkeypatch) -> None:
     """Change texts (the burst's due message without its delay), announcements, a nudge, an Android device."""
-    from chalicelib.services import guest_texts
+    from chalicelib.services.texts import guest_texts
 
     monkeypatch.setattr(guest_texts, "BURST_SECONDS", 0)
     noon = (datetime.now(UTC) + timedelta(days=1)).replace(hour=12, minute=0)  # out of quiet hours, after the edit

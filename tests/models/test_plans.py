@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 from chalicelib.domain.plans import Option
 from chalicelib.models.events import EventsTable
 from chalicelib.models.plans import plan_pk
-from chalicelib.services import plans
+from chalicelib.services.plans import plans
 from tests.models.test_base import _state, pynamodb_reading
 from tests.utils.factories import make_person
 

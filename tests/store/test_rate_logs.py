@@ -12,7 +12,7 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, 
 from chalicelib.domain.rolling_window import Charge, Window
 from chalicelib.errors import Throttled
 from chalicelib.models.auth import RateLog
-from chalicelib.services.ratelimit import RollingLimit
+from chalicelib.services.guards.ratelimit import RollingLimit
 from chalicelib.store import rate_logs
 from chalicelib.store.rate_logs import Log
 

@@ -8,7 +8,8 @@ from datetime import UTC, datetime, timedelta
 from chalicelib.models.auth import Pin, pin_pk
 from chalicelib.models.events import META_SK, Event, EventsTable, Invitation, event_pk, invitation_sk
 from chalicelib.models.users import User
-from chalicelib.services import auth, events, users
+from chalicelib.services.hosting import events
+from chalicelib.services.identity import auth, users
 
 _numbers = itertools.count(100)
 
@@ -115,7 +116,7 @@ def add_message(event_id: int, author: Person, text: str, at: datetime):
 def add_poll(event_id: int, author: Person, venue: str, when: datetime, at: datetime):
     from chalicelib.ids import new_id
     from chalicelib.models.events import POLL_PREFIX, Poll
-    from chalicelib.services.conversation import poll_dedupe_key
+    from chalicelib.services.conversation.conversation import poll_dedupe_key
 
     poll_id = new_id()
     Poll(

@@ -1,43 +1,14 @@
 """Push notifications (docs: "Notifications"): the queue's messages and its sending side.
 
 queueing.py: a request that causes notifications calls :func:`enqueue` once per trigger, after its own
-writes. messages.py: the message types and what they share. The queue's worker (chalicelib/jobs/queue_handler.py)
-hands each message to its handler; for a notification that is services/notification_jobs.py (who, which flag,
-what words), which delivers each push once per device through services/push_delivery.py (behind delivery
-claims kept by store/claims.py). services/reminders.py: the hourly schedule queues one message per event
-starting soon.
+writes. kinds.py: every kind of queue message, and the registry of their handlers. messages.py: what the
+messages share. The queue's worker (chalicelib/jobs/queue_handler.py) hands each message to its handler; for a
+notification that is services/notifications/notification_jobs.py (who, which flag, what words), which delivers
+each push once per device through services/push/push_delivery.py (behind delivery claims kept by store/claims.py).
+services/notifications/reminders.py: the hourly schedule queues one message per event starting soon.
 """
 
-from chalicelib.messaging.notifications.messages import (
-    CONTACT_JOINED,
-    EVENT_CANCELLED,
-    EVENT_CHANGED,
-    EVENT_FULL,
-    FIELD_WORDS,
-    INVITE_RSVP,
-    JOIN_REQUESTED,
-    NEW_INVITE,
-    UPCOMING_EVENT,
-    WAITLIST_DROPPED,
-    WAITLIST_PROMOTED,
-    Outcome,
-    RetryLater,
-)
+from chalicelib.messaging.notifications.messages import EVENT_FULL, FIELD_WORDS, Outcome, RetryLater
 from chalicelib.messaging.notifications.queueing import enqueue
 
-__all__ = [
-    "CONTACT_JOINED",
-    "EVENT_CANCELLED",
-    "EVENT_CHANGED",
-    "EVENT_FULL",
-    "FIELD_WORDS",
-    "INVITE_RSVP",
-    "JOIN_REQUESTED",
-    "NEW_INVITE",
-    "UPCOMING_EVENT",
-    "WAITLIST_DROPPED",
-    "WAITLIST_PROMOTED",
-    "Outcome",
-    "RetryLater",
-    "enqueue",
-]
+__all__ = ["EVENT_FULL", "FIELD_WORDS", "Outcome", "RetryLater", "enqueue"]

@@ -10,16 +10,7 @@ from chalicelib.domain import event_fields
 from chalicelib.models.auth import CLAIM_DAYS
 from chalicelib.timeutil import utcnow
 
-# Queue message types (the message's "type"); each is also the push type of the pushes it causes.
-NEW_INVITE = "new_invite"
-INVITE_RSVP = "invite_rsvp"
-CONTACT_JOINED = "contact_joined"
-EVENT_CHANGED = "event_changed"
-EVENT_CANCELLED = "event_cancelled"
-UPCOMING_EVENT = "upcoming_event"
-WAITLIST_PROMOTED = "waitlist_promoted"
-WAITLIST_DROPPED = "waitlist_dropped"
-JOIN_REQUESTED = "join_requested"
+# The queue's message kinds are QueueKind (kinds.py); each notification's kind is also the push type of its pushes.
 # A push type with no message of its own: an accept that filled the event (invite_rsvp sends it).
 EVENT_FULL = "event_full"
 

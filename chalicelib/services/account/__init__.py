@@ -1,0 +1,1 @@
+"""A person's whole account: deleting it, and exporting its data."""

@@ -1,0 +1,1 @@
+"""A person's favorite contacts, their photos, and the lookups over the address book."""

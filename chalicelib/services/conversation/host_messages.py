@@ -1,0 +1,143 @@
+"""The host's own messages to guests: announcements (by the guests' answers) and the nudge to those who
+have not answered. App users get a push (``notify_announcements``; a nudge: ``notify_new_invite``, as it
+is about their invitation), guests without the app a text with a fresh link to their page, each once
+(claims keyed by the announcement or the nudge), within the limits of every text to them."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from chalicelib import localtime
+from chalicelib.config import get_settings
+from chalicelib.messaging import sms_segments
+from chalicelib.messaging.notifications.kinds import QueueKind, handles
+from chalicelib.messaging.notifications.messages import Outcome, Push
+from chalicelib.services.push.push_delivery import deliver
+from chalicelib.services.texts import guest_texts
+from chalicelib.services.texts.invitation_texts import NO_TITLE, STOP_WORDS
+from chalicelib.store.announcements import find_announcement
+from chalicelib.store.events import GUEST, EventView, load_partition
+from chalicelib.store.users import get_users
+
+GOING, WAITING, NO_REPLY, DECLINED = "going", "waiting", "no_reply", "declined"
+AUDIENCES = (GOING, WAITING, NO_REPLY, DECLINED)
+
+
+def answer_of(view: EventView, invitation) -> str:
+    if invitation.user_id in view.waitlist_positions():
+        return WAITING
+    if invitation.has_accepted is True:
+        return GOING
+    if invitation.has_accepted is False:
+        return DECLINED
+    return NO_REPLY
+
+
+def audience_of(view: EventView, answers: Iterable[str]) -> list[int]:
+    """The guests (not the owner) whose answer is one of ``answers``, in invitation order."""
+    wanted = set(answers)
+    return [inv.user_id for inv in view.invitations if inv.role == GUEST and answer_of(view, inv) in wanted]
+
+
+def _limits() -> dict[str, int]:
+    settings = get_settings()
+    return {"gsm": settings.invite_sms_max_segments, "ucs2": settings.invite_sms_max_segments_ucs2}
+
+
+def _title(event) -> str:
+    return event.title if sms_segments.one_line(event.title or "") else NO_TITLE
+
+
+def _fits(text: str) -> bool:
+    return sms_segments.segments(text) <= _limits()[sms_segments.encoding(text)]
+
+
+def announcement_text(owner_name: str, event, text: str, link: str) -> str:
+    """``<service>: <name> about "<title>": <text> <link> Reply STOP to opt out.``: name and title cut as in
+    every text (down to their minimums), then the announcement's own text cut until it fits."""
+    service = get_settings().service_name
+    reply = f" {link}" if link else ""
+    body = sms_segments.fold_typography(sms_segments.one_line(text))
+
+    def build(words: str) -> str:
+        template = lambda who, title: f'{service}: {who} about "{title}": {words}{reply} {STOP_WORDS}'  # noqa: E731
+        return sms_segments.fit([template], owner_name, _title(event), _limits())
+
+    whole = build(body)
+    if _fits(whole):
+        return whole
+    kept, room = 0, len(body)
+    while kept < room:  # the longest start of the text that still fits, with an ellipsis
+        middle = (kept + room + 1) // 2
+        cut = body[:middle].rstrip()
+        if _fits(build(cut + sms_segments.ELLIPSIS[sms_segments.encoding(whole)])):
+            kept = middle
+        else:
+            room = middle - 1
+    return build(body[:kept].rstrip() + sms_segments.ELLIPSIS[sms_segments.encoding(whole)])
+
+
+def nudge_text(owner_name: str, event, link: str) -> str:
+    """``<service>: <name> is waiting for your answer to "<title>", <when>. <link> Reply STOP to opt out.``"""
+    service = get_settings().service_name
+    reply = f" {link}" if link else ""
+
+    def wording(when: str) -> sms_segments.Template:
+        return lambda who, title: (
+            f'{service}: {who} is waiting for your answer to "{title}", {when}.{reply} {STOP_WORDS}'
+        )
+
+    templates = [wording(localtime.short_when(event)), wording(localtime.short_when(event, weekday=False))]
+    return sms_segments.fit(templates, owner_name, _title(event), _limits())
+
+
+def _tell(view: EventView, ids: list[int], push: Push, flag: str, kind: str, occurrence: str, word) -> Outcome:
+    event = view.event
+    users = get_users([*ids, event.owner_id])
+    owner = users.get(event.owner_id)
+    if owner is None:
+        return Outcome()
+    outcome = deliver([(users[uid], push) for uid in ids if uid in users], flag)
+    without_app = [users[uid] for uid in ids if uid in users and not users[uid].is_active]
+    texted, failed = guest_texts.send_claimed(owner, event, without_app, kind, occurrence, lambda p: word(owner, p))
+    outcome += Outcome(sent=len(texted), failed=failed)
+    return outcome
+
+
+@handles(QueueKind.ANNOUNCEMENT)
+def _announcement(message: dict) -> Outcome:
+    view = load_partition(int(message["event_id"]))
+    if view is None or view.event.cancelled:
+        return Outcome()
+    announcement = find_announcement(view.event.id, int(message["announcement_id"]))
+    if announcement is None:
+        return Outcome()
+    event = view.event
+    ids = audience_of(view, announcement.audience)
+    users = get_users([event.owner_id])
+    name = guest_texts.sender_name(users.get(event.owner_id))
+    push = Push(QueueKind.ANNOUNCEMENT, str(announcement.id), event.title, f"{name}: {announcement.text}", event.id)
+
+    def word(owner, person) -> str:
+        link = guest_texts.fresh_link(event.id, person.id)
+        return announcement_text(guest_texts.sender_name(owner), event, announcement.text, link)
+
+    return _tell(view, ids, push, "notify_announcements", QueueKind.ANNOUNCEMENT, str(announcement.id), word)
+
+
+@handles(QueueKind.NUDGE)
+def _nudge(message: dict) -> Outcome:
+    view = load_partition(int(message["event_id"]))
+    if view is None or view.event.cancelled:
+        return Outcome()
+    event = view.event
+    still_silent = set(audience_of(view, [NO_REPLY]))
+    ids = [int(uid) for uid in message.get("user_ids", []) if int(uid) in still_silent]
+    users = get_users([event.owner_id])
+    name = guest_texts.sender_name(users.get(event.owner_id))
+    push = Push(QueueKind.NUDGE, str(message["id"]), event.title, f"{name} is waiting for your answer.", event.id)
+
+    def word(owner, person) -> str:
+        return nudge_text(guest_texts.sender_name(owner), event, guest_texts.fresh_link(event.id, person.id))
+
+    return _tell(view, ids, push, "notify_new_invite", QueueKind.NUDGE, str(message["id"]), word)

@@ -1,0 +1,1 @@
+"""Plans: a date picked together by vote, which then becomes the event."""

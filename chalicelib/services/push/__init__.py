@@ -1,0 +1,1 @@
+"""Push to iOS devices: their SNS endpoints and delivering each push once."""

@@ -1,0 +1,1 @@
+"""A guest's answer to an invitation, and the waitlist of a full event."""

@@ -1,0 +1,269 @@
+"""Texts that keep guests without the app in the loop when the owner changes or cancels an event.
+
+Guests without the app (no completed login) who have not declined are texted; app users get their push.
+
+- Change of date/time or place: the first edit of a burst is held (``HELD#<event>``, with what the event
+  said before it) and a ``change_texts_due`` message is queued with a delay, so it arrives ten minutes after
+  that first edit; later edits of the burst add nothing. When it arrives, each guest whose last text (or,
+  without one, the burst's "before") differs from the event now gets one text with the final state.
+  Between 21:00 and 08:00 in the event's zone it waits (in delayed hops of at most 15 minutes) until
+  08:00, unless the event starts within 12 hours. At most CHANGE_TEXTS_PER_GUEST_PER_DAY (3) change
+  texts per guest per event per local day.
+- A guest who may not see the place (``place_visibility``, domain/visibility.py) is told the time alone, and
+  nothing when only the place changed.
+- Cancellation: texted at once by the queue handler of the cancel (or of the owner's account deletion);
+  a held burst is then dropped.
+
+Every text is claimed first (``SENT#<type>#<occurrence>#<user>#sms``), so a redelivered message texts
+nobody twice; the stop list, the carrier's opt-out list and the owner's hourly quota apply.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from datetime import datetime, timedelta
+from types import SimpleNamespace
+
+from chalicelib import localtime
+from chalicelib.config import get_settings
+from chalicelib.domain import visibility
+from chalicelib.invite_links import hash_code, link_url, new_code
+from chalicelib.messaging import sms_segments
+from chalicelib.messaging.notifications import queueing
+from chalicelib.messaging.notifications.kinds import QueueKind, handles
+from chalicelib.messaging.notifications.messages import Outcome, RetryLater, event_expiry
+from chalicelib.services.texts import text_outbox
+from chalicelib.services.texts.host_label import host_label
+from chalicelib.services.texts.invitation_texts import NO_TITLE, STOP_WORDS, allowed_now, owner_quota_key, reachable
+from chalicelib.store import claims, guest_notices
+from chalicelib.store.events import GUEST, EventView, load_partition
+from chalicelib.store.users import get_users
+from chalicelib.timeutil import utcnow
+
+log = logging.getLogger("invites")
+
+CHANGE_TEXT = "event_changed_sms"  # the claim's type of a change text
+SMS_DEVICE = "sms"
+BURST_SECONDS = 600
+MAX_QUEUE_DELAY = 900  # SQS's longest DelaySeconds
+QUIET_FROM, QUIET_UNTIL = 21, 8  # local hours
+CLOSE_START = timedelta(hours=12)
+# Edited fields that change what a change text says.
+TEXTED_FIELDS = frozenset({"event_date", "is_time_specified", "location", "address", "venue_name"})
+
+
+def told_state(event, *, with_place: bool = True) -> str:
+    """What a change text tells about ``event``: when it is and where (for those who may see the place), as one
+    comparable string."""
+    location = event.location
+    where = [event.venue_name or "", event.address or ""]
+    if location is not None:
+        where.append(f"{location.latitude},{location.longitude}")
+    return json.dumps([event.event_date.isoformat(), bool(event.is_time_specified), where if with_place else []])
+
+
+def without_place(state: str) -> str:
+    """A ``told_state`` as told to someone who may not see the place."""
+    when, timed, _where = json.loads(state)
+    return json.dumps([when, timed, []])
+
+
+def _place(event) -> str:
+    parts = [sms_segments.one_line(part or "") for part in (event.venue_name, event.address)]
+    return ", ".join(part for part in parts if part)
+
+
+def _limits() -> dict[str, int]:
+    settings = get_settings()
+    return {"gsm": settings.invite_sms_max_segments, "ucs2": settings.invite_sms_max_segments_ucs2}
+
+
+def _title(event) -> str:
+    return event.title if sms_segments.one_line(event.title or "") else NO_TITLE
+
+
+def change_text(event, link: str, *, with_place: bool = True) -> str:
+    """``<service>: "<title>" is now <when>[, <place>]. <link> Reply STOP to opt out.`` The place is cut
+    before the title (neither below its minimum), within the invitation texts' segment limits; left out
+    for a guest who may not see it."""
+    service = get_settings().service_name
+    place = _place(event) if with_place else ""
+    reply = f" {link}" if link else ""
+
+    def wording(when: str) -> sms_segments.Template:
+        if place:
+            return lambda where, title: f'{service}: "{title}" is now {when}, {where}.{reply} {STOP_WORDS}'
+        return lambda _where, title: f'{service}: "{title}" is now {when}.{reply} {STOP_WORDS}'
+
+    templates = [wording(localtime.short_when(event)), wording(localtime.short_when(event, weekday=False))]
+    return sms_segments.fit(templates, place, _title(event), _limits())
+
+
+def cancel_text(owner_name: str, event) -> str:
+    """``<service>: <name> cancelled "<title>" (<when>). Reply STOP to opt out.``, cut like an invitation."""
+    service = get_settings().service_name
+
+    def wording(when: str) -> sms_segments.Template:
+        return lambda who, title: f'{service}: {who} cancelled "{title}" ({when}). {STOP_WORDS}'
+
+    templates = [wording(localtime.short_when(event)), wording(localtime.short_when(event, weekday=False))]
+    return sms_segments.fit(templates, owner_name, _title(event), _limits())
+
+
+def sender_name(owner) -> str:
+    """The host as the texts name them: the same label as the guest page (services/texts/host_label.py)."""
+    return host_label(owner)
+
+
+def _guests_without_app(view: EventView) -> tuple[dict, list]:
+    """(users by id, guests without the app who have not declined)."""
+    ids = [inv.user_id for inv in view.invitations if inv.role == GUEST and inv.has_accepted is not False]
+    users = get_users([*ids, view.event.owner_id])
+    return users, [users[uid] for uid in ids if uid in users and not users[uid].is_active]
+
+
+def send_claimed(owner, event, people: list, kind: str, occurrence: str, word, *, allowed=allowed_now) -> tuple:
+    """Claim, check and send one text per person (``word(person)`` gives it) through the text outbox; returns
+    (texted, failed): texted are those SNS took or whose text the outbox will try again, failed those to try
+    again with the caller's message. Those the stop list, the opt-out list or the quota (``allowed``, charging
+    the owner's hourly quota) leave out are marked done: no retry texts them."""
+    lease = get_settings().notification_lease_seconds
+    claimed = {}
+    for person in people:
+        key = claims.claim_key(kind, occurrence, person.id, SMS_DEVICE)
+        claim = claims.claim_delivery(key, event_expiry(event), lease)
+        if claim is not None:
+            claimed[person.id] = (person, claim)
+    if not claimed:
+        return [], 0
+    now = time.time()
+    try:
+        chosen = {person.id for person in allowed(owner, reachable([person for person, _ in claimed.values()]), now)}
+    except Exception:  # noqa: BLE001 - the checks failed: nobody texted, the queue tries again
+        log.warning("%s texts not sent: the stop list or the opt-out check failed", kind)
+        for _, claim in claimed.values():
+            claims.release_claim(claim)
+        return [], len(claimed)
+    quota = (owner_quota_key(owner, now),)
+    texted, failed = [], 0
+    for person, claim in claimed.values():
+        if person.id not in chosen:
+            text_outbox.not_sending(claim)
+            continue
+        try:
+            body = word(person)
+        except Exception:  # noqa: BLE001 - its link could not be written: the queue delivers the message again
+            claims.release_claim(claim)
+            failed += 1
+            continue
+        text = text_outbox.Text(
+            kind, occurrence, event.id, person.id, person.phone_number, body, event_expiry(event), quota
+        )
+        outcome = text_outbox.send_held(claim, text)
+        if outcome in (text_outbox.SENT, text_outbox.QUEUED):
+            texted.append(person)
+        elif outcome == text_outbox.NOT_QUEUED:
+            failed += 1
+    return texted, failed
+
+
+def fresh_link(event_id: int, user_id: int) -> str:
+    """A new link to the guest's page for a text (its hash kept as the invitation's ``notice_link_hash``;
+    the invitation's own link keeps working); "" without a public base URL."""
+    if not get_settings().public_base_url:
+        return ""
+    code = new_code(event_id)
+    guest_notices.set_notice_link(event_id, user_id, hash_code(code))
+    return link_url(code)
+
+
+def text_cancelled(view: EventView, owner_name: str | None = None) -> Outcome:
+    """The cancellation text to each guest without the app who had not declined, once; drops a held burst."""
+    event = view.event
+    held = guest_notices.held_burst(event.id)
+    if held is not None:
+        guest_notices.end_burst(event.id, held.first_edit_at)
+    users, people = _guests_without_app(view)
+    owner = users.get(event.owner_id) or SimpleNamespace(id=event.owner_id)
+    name = owner_name or sender_name(users.get(event.owner_id))
+    text = cancel_text(name, event)
+    texted, failed = send_claimed(owner, event, people, QueueKind.EVENT_CANCELLED, str(event.id), lambda _person: text)
+    return Outcome(sent=len(texted), failed=failed)
+
+
+def hold_change(message: dict) -> None:
+    """From an ``event_changed`` message: start a burst unless one is held, and queue its delayed due message.
+    Raises RetryLater when that message could not be queued (the burst is dropped, the edit's message comes back)."""
+    if not TEXTED_FIELDS & set(message.get("fields", [])) or "before" not in message:
+        return
+    event_id = int(message["event_id"])
+    first = int(message.get("at") or utcnow().timestamp())
+    if not guest_notices.hold_burst(event_id, first, message["before"], utcnow() + timedelta(days=2)):
+        return
+    delay = max(0, min(MAX_QUEUE_DELAY, first + BURST_SECONDS - int(utcnow().timestamp())))
+    due = {"event_id": event_id, "burst": first, "before": message["before"], "delay_seconds": delay}
+    if not queueing.enqueue(QueueKind.CHANGE_TEXTS_DUE, **due):
+        guest_notices.end_burst(event_id, first)
+        raise RetryLater(f"change texts of event {event_id} not queued")
+
+
+def _quiet_wait(event, now: datetime) -> int:
+    """Seconds until 08:00 in the event's zone when ``now`` is in its quiet hours and the event does not
+    start within 12 hours; else 0."""
+    local = now.astimezone(localtime.zone_of(event))
+    if QUIET_UNTIL <= local.hour < QUIET_FROM:
+        return 0
+    if timedelta(0) <= event.event_date - now <= CLOSE_START:
+        return 0
+    morning = local.replace(hour=QUIET_UNTIL, minute=0, second=0, microsecond=0)
+    if local.hour >= QUIET_FROM:
+        morning = (local + timedelta(days=1)).replace(hour=QUIET_UNTIL, minute=0, second=0, microsecond=0)
+    return max(1, int((morning - local).total_seconds()))
+
+
+@handles(QueueKind.CHANGE_TEXTS_DUE)
+def send_held_changes(message: dict) -> Outcome:
+    """A burst's due message: one change text per guest whose last news differs from the event now."""
+    event_id, burst = int(message["event_id"]), int(message["burst"])
+    view = load_partition(event_id)
+    if view is None or view.event.cancelled:
+        guest_notices.end_burst(event_id, burst)
+        return Outcome()
+    event, now = view.event, utcnow()
+    wait = _quiet_wait(event, now)
+    if wait:
+        later = {key: message[key] for key in ("event_id", "burst", "before")}
+        if not queueing.enqueue(QueueKind.CHANGE_TEXTS_DUE, **later, delay_seconds=min(MAX_QUEUE_DELAY, wait)):
+            raise RetryLater(f"change texts of event {event_id} not put off")
+        return Outcome()
+    guest_notices.end_burst(event_id, burst)  # edits from now on start the next burst
+    users, people = _guests_without_app(view)
+    owner = users.get(event.owner_id)
+    if owner is None:
+        return Outcome()
+    sees_place = {person.id: visibility.seen_by(event, view.invitation_of(person.id)).place for person in people}
+    states = {with_place: told_state(event, with_place=with_place) for with_place in (True, False)}
+    day = now.astimezone(localtime.zone_of(event)).date().isoformat()
+    told = guest_notices.told(event_id, [person.id for person in people])
+    due, counts = [], {}
+    for person in people:
+        last = told.get(person.id)
+        before = last.told if last else message["before"]
+        if not sees_place[person.id]:
+            before = without_place(before)  # a change of the place alone is no news to them
+        if before == states[sees_place[person.id]]:
+            continue  # an edit put back what they were told
+        counts[person.id] = last.count if last and last.day == day else 0
+        if counts[person.id] < get_settings().change_texts_per_guest_per_day:
+            due.append(person)
+
+    def word(person) -> str:
+        return change_text(event, fresh_link(event_id, person.id), with_place=sees_place[person.id])
+
+    texted, failed = send_claimed(owner, event, due, CHANGE_TEXT, f"{event_id}@{burst}", word)
+    for person in texted:
+        state = states[sees_place[person.id]]
+        guest_notices.record_told(event_id, person.id, state, day, counts[person.id] + 1, event_expiry(event))
+    return Outcome(sent=len(texted), failed=failed)

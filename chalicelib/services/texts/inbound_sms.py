@@ -1,0 +1,113 @@
+"""Replies by text: what people text back to the service's numbers.
+
+Two-way SMS (AWS End User Messaging SMS) publishes every text a number of the account receives to an SNS
+topic (infra/template.yaml, InboundSmsTopic) as a JSON object, for example::
+
+    {"originationNumber": "+14255550182", "destinationNumber": "+12125550101", "messageKeyword": "JOIN",
+     "messageBody": "stop", "inboundMessageId": "cae173d2-...", "previousPublishedMessageId": "..."}
+
+``originationNumber`` is the person, ``destinationNumber`` the service's own number they wrote to.
+The opt-out words (ARRET too, for French numbers) put the person's number on the stop list (no more
+invitation texts), START and UNSTOP take it off, HELP (or AIDE) is answered from the number written to.
+SNS keeps its own account-wide opt-out list as well (the pin and invitation senders ask it first); this
+handler keeps the service's stop list in step with it. SNS may deliver a message twice: each action is idempotent.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import string
+import unicodedata
+from dataclasses import dataclass
+
+from chalicelib.config import get_settings
+from chalicelib.errors import TextsPaused
+from chalicelib.messaging import sms_sender
+from chalicelib.phones import mask_phone, normalize_phone
+from chalicelib.services.texts import stop_list
+
+log = logging.getLogger("invites")
+
+# The keywords of the countries texted: the US and Canada's, and France's ARRET/AIDE (sent with or without
+# the accent, which is dropped before matching).
+OPT_OUT_WORDS = frozenset({"STOP", "STOPALL", "UNSUBSCRIBE", "CANCEL", "END", "QUIT", "OPTOUT", "REVOKE", "ARRET"})
+OPT_IN_WORDS = frozenset({"START", "UNSTOP"})
+HELP_WORDS = frozenset({"HELP", "AIDE"})
+RATES_NOTICE = "Msg&data rates may apply."
+STOPPED, RESUMED, HELPED, IGNORED = "stopped", "resumed", "helped", "ignored"
+
+
+@dataclass(frozen=True)
+class InboundText:
+    sender: str  # originationNumber, E.164
+    service_number: str  # destinationNumber: the number (or identity) the person wrote to
+    body: str  # messageBody
+
+
+def parse(message: str) -> InboundText | None:
+    """The two-way SMS payload of one SNS message, or None when it is not one (logged)."""
+    try:
+        payload = json.loads(message)
+    except (TypeError, ValueError):
+        payload = None
+    if not isinstance(payload, dict):
+        log.warning("inbound sms: not a JSON object")
+        return None
+    sender = normalize_phone(payload.get("originationNumber"))
+    body = payload.get("messageBody")
+    if sender is None or not isinstance(body, str):
+        log.warning("inbound sms: no valid originationNumber or messageBody")
+        return None
+    service_number = payload.get("destinationNumber")
+    return InboundText(sender, service_number if isinstance(service_number, str) else "", body)
+
+
+def keyword(body: str) -> str:
+    """The text as a keyword: trimmed, upper-case, without accents and trailing punctuation ("Stop." is STOP,
+    "arrêt" is ARRET)."""
+    plain = "".join(ch for ch in unicodedata.normalize("NFKD", body) if not unicodedata.combining(ch))
+    return plain.strip().rstrip(string.punctuation + " ").upper()
+
+
+def action_of(body: str) -> str:
+    """What a text asks for. The whole text must be the keyword, as carriers match them; an opt-out word
+    followed by more words ("stop please", "STOP texting me") also stops: in doubt, a person is not texted."""
+    word = keyword(body)
+    if word in OPT_OUT_WORDS or (word.split(maxsplit=1) or [""])[0] in OPT_OUT_WORDS:
+        return STOPPED
+    if word in OPT_IN_WORDS:
+        return RESUMED
+    if word in HELP_WORDS:
+        return HELPED
+    return IGNORED
+
+
+def help_text() -> str:
+    settings = get_settings()
+    contact = f" Help: {settings.support_contact}." if settings.support_contact else ""
+    return f"{settings.service_name}: event invitations by text.{contact} {RATES_NOTICE} Reply STOP to opt out."
+
+
+def handle(message: str) -> str:
+    """Act on one SNS message of the inbound topic; returns what was done (STOPPED, RESUMED, HELPED, IGNORED).
+    AWS faults are raised, so Lambda retries the delivery."""
+    text = parse(message)
+    if text is None:
+        return IGNORED
+    action = action_of(text.body)
+    if action == STOPPED:
+        stop_list.stop(text.sender, stop_list.FROM_TEXT)
+    elif action == RESUMED:
+        stop_list.resume(text.sender)
+    elif action == HELPED:
+        try:
+            sms_sender.send_sms(
+                text.sender, help_text(), priority=sms_sender.Priority.ASKED, origination=text.service_number
+            )
+        except sms_sender.SmsRefused as refused:  # will not pass on a retry: logged, not raised
+            log.warning("inbound sms: the HELP answer was refused: %s", refused)
+        except TextsPaused:  # the month's budget is spent: a retry of the delivery would not help either
+            log.warning("inbound sms: the HELP answer was not sent, texts are paused")
+    log.info("inbound sms from %s: %s", mask_phone(text.sender), action)
+    return action

@@ -1,0 +1,182 @@
+"""Invitation texts: what a person without an account is sent, and the limits on sending it (per owner
+per hour, per stranger per day), the stop list and the carrier's opt-out list. No chalice imports."""
+
+from __future__ import annotations
+
+import logging
+import time
+from datetime import datetime
+
+from chalicelib import limits, localtime
+from chalicelib.config import get_settings
+from chalicelib.messaging import sms_segments, sms_sender
+from chalicelib.messaging.notifications.messages import event_expiry
+from chalicelib.parallel import parallel_map
+from chalicelib.services.guards.ratelimit import Limit, RollingLimit, charge_each, take_up_to
+from chalicelib.services.texts import stop_list, text_outbox
+from chalicelib.services.texts.host_label import host_label
+from chalicelib.store import counters
+from chalicelib.store.records import Event, User
+
+log = logging.getLogger("invites")
+
+STOP_WORDS = "Reply STOP to opt out."
+NO_TITLE = "(no title)"
+
+
+def _stranger_limit(person: User) -> RollingLimit:
+    """Invitation texts to a number without an active user, from all owners together: a few in any
+    24 hours, so nobody can use the service to flood a stranger's phone."""
+    return RollingLimit.of(limits.INVITE_TEXTS_PER_STRANGER, person.phone_number)
+
+
+def reachable(people: list[User]) -> list[User]:
+    """Those of ``people`` who may get an invitation text: not on the stop list, not opted out with SNS.
+
+    One round: the stop list's BatchGetItem and one ``CheckIfPhoneNumberIsOptedOut`` per number, side by
+    side. Raises the AWS error when DynamoDB or SNS is down (a 503, before the event is written). The
+    invitations are made either way and answer the same: nobody learns who stopped the texts."""
+    if not people:
+        return []
+    numbers = [person.phone_number for person in people]
+    jobs = [lambda: stop_list.stopped(numbers)]
+    jobs += [lambda number=number: sms_sender.opted_out(number) for number in numbers]
+    stopped, *opted_out = parallel_map(lambda job: job(), jobs)
+    kept = [
+        person for person, out in zip(people, opted_out, strict=True) if not out and person.phone_number not in stopped
+    ]
+    if len(kept) < len(people):
+        log.info("invitation texts not sent: %d of %d stopped or opted out", len(people) - len(kept), len(people))
+    return kept
+
+
+def owner_quota_key(owner: User, now: float) -> str:
+    """The counter of the owner's hourly text quota at ``now``: a text not sent gives one back to it."""
+    return Limit.of(limits.INVITE_TEXTS_PER_OWNER, owner.id).key(now)
+
+
+def texts_allowed(owner: User, people: list[User], now: float) -> list[User]:
+    """Those of ``people`` the limits let text now, counted: the owner's hourly quota (the first as
+    far as it goes), then each number's daily cap, read and counted only for the numbers the quota
+    let through (one read, one transaction per 100). Texts the caps refuse go back to the owner.
+    Never a 429: an answer that changed when the quota runs out would tell the owner which numbers
+    have no account (they are the ones texted)."""
+    owner_limit = Limit.of(limits.INVITE_TEXTS_PER_OWNER, owner.id)
+    taken = take_up_to(owner_limit, len(people), now)
+    candidates = people[:taken]
+    allowed = charge_each([_stranger_limit(person) for person in candidates], now)
+    chosen = [person for person, ok in zip(candidates, allowed, strict=True) if ok]
+    if len(chosen) < taken:
+        counters.add(owner_limit.key(now), len(chosen) - taken)  # the owner's quota back for texts not sent
+    return chosen
+
+
+def allowed_now(owner: User, people: list[User], now: float) -> list[User]:
+    """Those of ``people`` (already ``reachable``) the owner's hourly quota lets text now, counted: for news
+    about an event they were invited to (its own per-guest limits apply on top, not the strangers' cap)."""
+    if not people:
+        return []
+    owner_limit = Limit.of(limits.INVITE_TEXTS_PER_OWNER, owner.id)
+    return people[: take_up_to(owner_limit, len(people), now)]
+
+
+def invitation_text(owner: User, event: Event, link: str = "") -> str:
+    """The invitation SMS: ``<service>: <name> invited you to "<title>", <when>. <link> Reply STOP to opt out.``
+
+    The sender is named first and the opt-out words are always there; the inviter's name and the title
+    are made one line, folded to the SMS alphabet and cut (the name first, neither below its minimum)
+    so the text keeps to its segment limit. When even that is tight, the date goes without its weekday.
+    Without a link (no public base URL) it asks to get the app instead."""
+    settings = get_settings()
+    service = settings.service_name
+    reply = link or f"Get the {service} app to reply."
+    limits = {"gsm": settings.invite_sms_max_segments, "ucs2": settings.invite_sms_max_segments_ucs2}
+
+    def wording(when: str) -> sms_segments.Template:
+        return lambda who, title: f'{service}: {who} invited you to "{title}", {when}. {reply} {STOP_WORDS}'
+
+    templates = [wording(localtime.short_when(event)), wording(localtime.short_when(event, weekday=False))]
+    name = host_label(owner)
+    title = event.title if sms_segments.one_line(event.title or "") else NO_TITLE  # only invisible characters
+    return sms_segments.fit(templates, name, title, limits)
+
+
+def send_invitation_texts(
+    owner: User,
+    event: Event,
+    people: list[User],
+    links: dict[int, str],
+    kind: str = text_outbox.INVITATION,
+    *,
+    wording=None,
+    expires: datetime | None = None,
+) -> dict[int, str]:
+    """Text ``people`` (invitees without an account, already ``reachable``), each with the link to their
+    event page, as far as the limits allow, through the text outbox (``kind``: an invitation or a join
+    approval); the invitations stand either way, and the answer is the same. Each row's ``text_status`` tells
+    the hosts what became of its text; a text that could not even be claimed is logged. Returns each person's
+    ``text_status`` by user id. ``wording(owner, event, link)`` writes another text than
+    :func:`invitation_text` (a plan's decision); ``expires``: when the texts' records may go (default: after
+    the event)."""
+    if not people:
+        return {}
+    now = time.time()
+    chosen = texts_allowed(owner, people, now)
+    if len(chosen) < len(people):
+        log.info("invitation texts not sent: %d of %d over a limit", len(people) - len(chosen), len(people))
+    quota = (owner_quota_key(owner, now),)
+    expires = expires or event_expiry(event)
+    texts = [
+        text_outbox.Text(
+            kind,
+            str(event.id),
+            event.id,
+            person.id,
+            person.phone_number,
+            (wording or invitation_text)(owner, event, links.get(person.id, "")),
+            expires,
+            quota,
+        )
+        for person in chosen
+    ]
+    states = dict.fromkeys((person.id for person in people), text_outbox.NOT_SENT)
+    try:
+        states.update(text_outbox.send_texts(texts))
+    except Exception:  # noqa: BLE001 - the records could not be written (DynamoDB down): the invitations stand
+        log.warning("%s texts not sent: their records could not be written", kind)
+    return states
+
+
+def promotion_text(owner: User, event: Event, link: str) -> str:
+    """The text to a waitlisted guest without an account who was given a spot, with the link to their
+    page: worded, folded and cut like the invitation text, within the same segment limits."""
+    settings = get_settings()
+    limits = {"gsm": settings.invite_sms_max_segments, "ucs2": settings.invite_sms_max_segments_ucs2}
+
+    def wording(when: str) -> sms_segments.Template:
+        return lambda who, title: (
+            f'{settings.service_name}: a spot opened at "{title}" by {who}, {when}. You\'re in! {link} {STOP_WORDS}'
+        )
+
+    templates = [wording(localtime.short_when(event)), wording(localtime.short_when(event, weekday=False))]
+    name = host_label(owner)
+    title = event.title if sms_segments.one_line(event.title or "") else NO_TITLE
+    return sms_segments.fit(templates, name, title, limits)
+
+
+def dropped_text(owner: User, event: Event, link: str) -> str:
+    """The text to a waiting guest without an account whose party no longer fits the event (the owner made
+    it smaller), with the link to their page, where a smaller party may answer again."""
+    settings = get_settings()
+    limits = {"gsm": settings.invite_sms_max_segments, "ucs2": settings.invite_sms_max_segments_ucs2}
+
+    def wording(when: str) -> sms_segments.Template:
+        return lambda who, title: (
+            f'{settings.service_name}: "{title}" by {who}, {when}, has too few spots for your party now; '
+            f"you're off the waitlist. {link} {STOP_WORDS}"
+        )
+
+    templates = [wording(localtime.short_when(event)), wording(localtime.short_when(event, weekday=False))]
+    name = host_label(owner)
+    title = event.title if sms_segments.one_line(event.title or "") else NO_TITLE
+    return sms_segments.fit(templates, name, title, limits)
