@@ -28,6 +28,7 @@ from chalicelib.api import (
     guest_page,
     join_links,
     join_page,
+    series,
     users,
 )
 from chalicelib.config import get_settings
@@ -66,6 +67,7 @@ API_BLUEPRINTS = (
     account_export.blueprint,
     account_web.blueprint,
     docs.blueprint,
+    series.blueprint,
 )
 for blueprint in API_BLUEPRINTS:
     app.register_blueprint(blueprint)

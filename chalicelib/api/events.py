@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from chalice import Response
 
 from chalicelib import localtime
+from chalicelib.api import series
 from chalicelib.api.blueprint import ApiBlueprint
 from chalicelib.api.request import MULTIPART_BODY, NO_BODY, RequestContext
 from chalicelib.api.responses import NO_CONTENT, HandlerResult
@@ -241,7 +242,11 @@ def list_events(ctx: RequestContext):
 def create_event(ctx: RequestContext):
     from chalicelib.services import events  # event writes and messaging: off the API's cold start
 
-    data = _event_input(ctx.json_object(), creating=True)
+    body = ctx.json_object()
+    data = _event_input(body, creating=True)
+    repeat = series.repeat_of(body)
+    if repeat is not None:
+        return series.created_series(ctx, data, repeat)
     view = events.create_event(ctx.user, data)
     return HandlerResult(representations.event_json(view, ctx.user.id, representations.CREATE), status=201)
 
@@ -281,11 +286,11 @@ def event_detail(ctx: RequestContext):
 
 @blueprint.route("/events/{event_id}", ["PATCH"])
 def edit_event(ctx: RequestContext):
-    from chalicelib.services import events  # event writes and messaging: off the API's cold start
+    from chalicelib.services import series as series_service  # event writes: off the API's cold start
 
-    event_id = ctx.path_id("event_id")
-    data = _event_input(ctx.json_object(), creating=False)
-    view = events.update_event(ctx.user, event_id, data)
+    event_id, body = ctx.path_id("event_id"), ctx.json_object()
+    data = _event_input(body, creating=False)
+    view = series_service.update_in_scope(ctx.user, event_id, data, series.scope_of(body))
     return representations.event_json(view, ctx.user.id, representations.DETAIL)
 
 

@@ -11,6 +11,8 @@
 | InvitedNumber   | USER#<owner>    | INVITED#<e164>   |
 | ExportRecord    | USER#<id>       | EXPORT           |
 | DeletionJob     | ACCOUNT_DELETION| <user id>        |
+| CalendarFeed    | USER#<id>       | CALFEED          |
+| CalendarFeedKey | CALFEED#<sha256>| CALFEED          |
 
 Every kind of item is defined here, so a read of a whole partition (``USER#<id>``) knows each item it
 meets whatever else was imported.
@@ -198,3 +200,24 @@ class DeletionJob(UsersTable, discriminator="deletion_job"):
     @property
     def last_progress(self):
         return self.worked_on or self.requested
+
+
+CALENDAR_FEED_SK = "CALFEED"
+CALENDAR_FEED_PREFIX = "CALFEED#"
+
+
+def calendar_feed_pk(token_hash: str) -> str:
+    return f"{CALENDAR_FEED_PREFIX}{token_hash}"
+
+
+class CalendarFeed(UsersTable, discriminator="calendar_feed"):
+    """The user's live calendar link: the SHA-256 of its current token (one at a time)."""
+
+    token_hash = UnicodeAttribute()
+    created = UTCDateTimeAttribute()
+
+
+class CalendarFeedKey(UsersTable, discriminator="calendar_feed_key"):
+    """Finds the user of a calendar link's token by its SHA-256; replaced with the token."""
+
+    user_id = NumberAttribute()

@@ -27,13 +27,14 @@ from chalicelib.errors import Conflict, OutOfRange, PermissionDenied, Validation
 from chalicelib.ids import new_id
 from chalicelib.messaging import notifications
 from chalicelib.retry import AttemptsSpent, TryAgain, retry
-from chalicelib.services import guest_texts
+from chalicelib.services import guest_texts, series_plan
 from chalicelib.services.event_reads import participant_view, permitted_view, require_live, role_in, with_users
 from chalicelib.services.invitation_texts import reachable, send_invitation_texts
 from chalicelib.services.invitees import Invitees, check_invitees_fit, resolve_invitees
 from chalicelib.services.waitlist import fit_line_to_event, promote_waiting
 from chalicelib.store import events as event_store
 from chalicelib.store import invitations as invitation_store
+from chalicelib.store import series as series_store
 from chalicelib.store.events import GUEST, OWNER, EventEdit, EventView, flag_invitations_cancelled
 from chalicelib.store.invitations import save_new_invitations
 from chalicelib.timeutil import format_datetime, utcnow
@@ -108,57 +109,89 @@ def _remind_day(event_date: datetime) -> str:
 
 def create_event(owner, data: EventInput) -> EventView:
     """Store the event, the owner's invitation and one per invitee; text those without an account."""
-    event_date = whole_seconds(data.event_date)
-    _check_deadline(data.rsvp_deadline, event_date)
-    invitees = resolve_invitees(owner, data.invite_phone_numbers or [], skip_user_ids={owner.id})
+    return create_events(owner, data)[0]
+
+
+def create_events(owner, data: EventInput, plan: series_plan.SeriesPlan | None = None) -> list[EventView]:
+    """The event, or with ``plan`` one per date of a series: invitees resolved, checked and charged once (a
+    series is one event to the quotas), each date stored with its invitations, then people told once, by the
+    first date. A date that cannot be stored undoes those stored before it: nothing half-written stays."""
+    first_date = whole_seconds(data.event_date)
+    dates = [whole_seconds(date) for date in plan.dates] if plan else [first_date]
+    _check_deadline(data.rsvp_deadline, first_date)
+    invitees = resolve_invitees(
+        owner, data.invite_phone_numbers or [], skip_user_ids={owner.id}, more_charges=plan.charges if plan else ()
+    )
     textable = reachable(invitees.to_text)  # before the event is written: a 503 here stores no event
     now = utcnow()
     fields = {
         **{field.name: getattr(data, field.name) for field in event_fields.STORED},  # stored as sent
-        "event_date": event_date,
         "location": data.location,
         "invitee_count": len(invitees.users),
         "time_zone": data.time_zone,
         "utc_offset_minutes": data.utc_offset_minutes,
         "duration_minutes": data.duration_minutes,
-        "rsvp_deadline": whole_seconds(data.rsvp_deadline) if data.rsvp_deadline else None,
     }
+    deadline = whole_seconds(data.rsvp_deadline) if data.rsvp_deadline else None
     asked, last_id = questions.assign_ids(data.questions or [], [], 0)
+    texted = {user.id for user in invitees.to_text}
+    stored: list[tuple] = []
 
-    def draw(_attempt: int):
-        event_id = new_id()
-        event = event_store.new_event(event_id, owner.id, fields, remind_day=_remind_day(event_date), now=now)
-        if asked:
-            event.questions, event.question_last_id = asked, last_id
-        ids = _distinct_ids(len(invitees.users) + 1)
-        invitations = [event_store.new_invitation(event, owner.id, OWNER, ids[0], now)]
-        invitations += [
-            event_store.new_invitation(event, user.id, GUEST, inv_id, now)
-            for user, inv_id in zip(invitees.users, ids[1:], strict=True)
-        ]
-        texted = {user.id for user in invitees.to_text}
-        links = invite_links.attach_links(inv for inv in invitations if inv.user_id in texted)
-        if not event_store.save_new_event(event, invitations, invitees.marks):
-            raise TryAgain()
-        return event, invitations, links
+    def draw(event_date: datetime, occurrence: int | None):
+        first = not stored
+        dated = {
+            **fields,
+            "event_date": event_date,
+            "rsvp_deadline": deadline + (event_date - first_date) if deadline else None,
+        }
+
+        def attempt(_attempt: int):
+            event_id = new_id()
+            event = event_store.new_event(event_id, owner.id, dated, remind_day=_remind_day(event_date), now=now)
+            if asked:
+                event.questions, event.question_last_id = asked, last_id
+            if plan:
+                event.series_id, event.occurrence = plan.series_id, occurrence
+            ids = _distinct_ids(len(invitees.users) + 1)
+            invitations = [event_store.new_invitation(event, owner.id, OWNER, ids[0], now)]
+            invitations += [
+                event_store.new_invitation(event, user.id, GUEST, inv_id, now)
+                for user, inv_id in zip(invitees.users, ids[1:], strict=True)
+            ]
+            links = invite_links.attach_links(inv for inv in invitations if inv.user_id in texted) if first else {}
+            if not event_store.save_new_event(event, invitations, invitees.marks if first else ()):
+                raise TryAgain()
+            return event, invitations, links
+
+        try:
+            return retry(attempt, attempts=CREATE_ATTEMPTS)
+        except AttemptsSpent:
+            raise RuntimeError("could not draw a free event id") from None
 
     try:
-        event, invitations, links = retry(draw, attempts=CREATE_ATTEMPTS)
-    except AttemptsSpent:
-        raise RuntimeError("could not draw a free event id") from None
-    send_invitation_texts(owner, event, textable, links)
+        for occurrence, event_date in enumerate(dates, start=1):
+            stored.append(draw(event_date, occurrence if plan else None))
+        if plan:
+            plan.save_series([event for event, _, _ in stored])
+    except Exception:
+        if stored:
+            series_store.remove_new_events([(event, invitations) for event, invitations, _ in stored])
+        raise
+    event, invitations, links = stored[0]
+    (plan.send_texts if plan else send_invitation_texts)(owner, event, textable, links)
     _enqueue_new_invites(owner, event, invitees.users)
     users = {user.id: user for user in invitees.users}
     users[owner.id] = owner
-    return EventView(event, invitations, users=users)
+    return [EventView(event, invitations, users=users) for event, invitations, _ in stored]
 
 
 # --------------------------------------------------------------------------- edits and cancel
 
 
-def update_event(caller, event_id: int, data: EventInput) -> EventView:
+def update_event(caller, event_id: int, data: EventInput, *, tell: bool = True) -> EventView:
     """The owner and co-hosts invite more numbers, fill spots by hand, edit the event; a guest only invites,
-    within the event's ``guest_invites`` (domain.roles). 409 once cancelled."""
+    within the event's ``guest_invites`` (domain.roles). 409 once cancelled. Without ``tell`` (the other dates
+    of a series edit) nobody is texted or pushed about it."""
     view = permitted_view(caller, event_id, _edit_action(data))
     require_live(view.event)
     as_guest = role_in(caller, view) == Role.GUEST
@@ -173,12 +206,12 @@ def update_event(caller, event_id: int, data: EventInput) -> EventView:
     existing = {inv.user_id for inv in view.invitations}
     invitees = resolve_invitees(caller, data.invite_phone_numbers or [], skip_user_ids=existing, view=view)
     adding = len(invitees.users)
-    textable = reachable(invitees.to_text)  # before the edit: a 503 here leaves the event as it was
+    textable = reachable(invitees.to_text) if tell else []  # before the edit: a 503 leaves the event as it was
     own = view.invitation_of(caller.id)
     if as_guest and adding and not invitation_store.charge_guest_invites(own, adding, _guest_allowance(view)):
         raise PermissionDenied(CANNOT_INVITE_MORE)
     try:
-        view, added = _edit_and_invite(caller, event_id, data, view, invitees, textable, told_before)
+        view, added = _edit_and_invite(caller, event_id, data, view, invitees, textable, told_before, tell)
     except Exception:
         if as_guest and adding:
             invitation_store.give_back_guest_invites(own, adding)
@@ -208,7 +241,7 @@ def _guest_room(view: EventView, caller) -> None:
 
 
 def _edit_and_invite(
-    caller, event_id: int, data: EventInput, view: EventView, invitees, textable, told_before
+    caller, event_id: int, data: EventInput, view: EventView, invitees, textable, told_before, tell: bool = True
 ) -> tuple[EventView, list[int]]:
     """The edit, then the new invitations: the event as it is now and the user ids invited."""
     adding = len(invitees.users)
@@ -261,9 +294,9 @@ def _edit_and_invite(
         view = participant_view(caller, event_id)
     if data.event_date is not None:
         event_store.move_invitations(view, event)
-    added = _invite_more(caller, view, invitees, textable) if invitees.users else []
+    added = _invite_more(caller, view, invitees, textable, tell) if invitees.users else []
     changed = [name for name in notifications.FIELD_WORDS if getattr(data, name) is not None]
-    if changed:
+    if changed and tell:
         notifications.enqueue(
             notifications.EVENT_CHANGED,
             event_id=event_id,
@@ -327,7 +360,7 @@ def _edit_of(data: EventInput) -> EventEdit:
     )
 
 
-def _invite_more(inviter, view: EventView, invitees: Invitees, textable: list) -> list[int]:
+def _invite_more(inviter, view: EventView, invitees: Invitees, textable: list, tell: bool = True) -> list[int]:
     """Store the new invitations (text ``textable`` or push their people); returns their user ids."""
     now = utcnow()
     ids = _distinct_ids(len(invitees.users))
@@ -345,7 +378,8 @@ def _invite_more(inviter, view: EventView, invitees: Invitees, textable: list) -
     view.invitations += stored
     invited = {inv.user_id for inv in stored}
     send_invitation_texts(inviter, view.event, [user for user in textable if user.id in invited], links)
-    _enqueue_new_invites(inviter, view.event, [user for user in invitees.users if user.id in invited])
+    if tell:
+        _enqueue_new_invites(inviter, view.event, [user for user in invitees.users if user.id in invited])
     return sorted(invited)
 
 

@@ -74,8 +74,9 @@ def allowed_now(owner: User, people: list[User]) -> list[User]:
     return people[: take_up_to(owner_limit, len(people), time.time())]
 
 
-def invitation_text(owner: User, event: Event, link: str = "") -> str:
+def invitation_text(owner: User, event: Event, link: str = "", series_words: str = "") -> str:
     """The invitation SMS: ``<service>: <name> invited you to "<title>", <when>. <link> Reply STOP to opt out.``
+    For a series, ``series_words`` (``every other Tuesday``) go first: ``..., <series words> from <when>. ...``.
 
     The sender is named first and the opt-out words are always there; the inviter's name and the title
     are made one line, folded to the SMS alphabet and cut (the name first, neither below its minimum)
@@ -87,6 +88,7 @@ def invitation_text(owner: User, event: Event, link: str = "") -> str:
     limits = {"gsm": settings.invite_sms_max_segments, "ucs2": settings.invite_sms_max_segments_ucs2}
 
     def wording(when: str) -> sms_segments.Template:
+        when = f"{series_words} from {when}" if series_words else when
         return lambda who, title: f'{service}: {who} invited you to "{title}", {when}. {reply} {STOP_WORDS}'
 
     templates = [wording(localtime.short_when(event)), wording(localtime.short_when(event, weekday=False))]
@@ -95,7 +97,9 @@ def invitation_text(owner: User, event: Event, link: str = "") -> str:
     return sms_segments.fit(templates, name, title, limits)
 
 
-def send_invitation_texts(owner: User, event: Event, people: list[User], links: dict[int, str]) -> None:
+def send_invitation_texts(
+    owner: User, event: Event, people: list[User], links: dict[int, str], series_words: str = ""
+) -> None:
     """Text ``people`` (invitees without an account, already ``reachable``), each with the link to their
     event page, as far as the limits allow, from the invitations' origination identity; the invitations
     stand either way, and the answer is the same. A failed text is logged, never undoes the invitation."""
@@ -105,7 +109,10 @@ def send_invitation_texts(owner: User, event: Event, people: list[User], links: 
     if len(chosen) < len(people):
         log.info("invitation texts not sent: %d of %d over a limit", len(people) - len(chosen), len(people))
 
-    texts = [(person.phone_number, invitation_text(owner, event, links.get(person.id, ""))) for person in chosen]
+    texts = [
+        (person.phone_number, invitation_text(owner, event, links.get(person.id, ""), series_words))
+        for person in chosen
+    ]
     _send(texts, chosen, "invitation")
 
 
