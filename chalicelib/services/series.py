@@ -105,22 +105,20 @@ def _deadline_for(data: events.EventInput, edited, other, moved: datetime | None
 
 def update_in_scope(caller, event_id: int, data: events.EventInput, scope: str) -> EventView:
     """``PATCH /events/{id}`` with ``scope``: ``this`` (one date), ``following`` (it and later ones) or ``all``
-    dates of its series; an event outside a series has only ``this``. Each date is checked and edited as a
-    single edit would be (cancelled dates are left as they are); the edited date's answer is returned."""
+    dates of its series; an event outside a series has only ``this`` (400). The caller must host every date in
+    scope (403 or 404 before anything changes); each is edited as a single edit would be (cancelled dates are
+    left as they are); the edited date's answer is returned."""
     if scope == THIS:
         return events.update_event(caller, event_id, data)
     view = permitted_view(caller, event_id, Action.EDIT)
     series = series_store.load_series(view.event.series_id) if view.event.series_id else None
     if series is None:
         raise ValidationError.field("scope", "This event is not part of a series.")
-    answer = events.update_event(caller, event_id, data)
-    for other_id in _dates_in_scope(series, event_id, scope):
-        if other_id == event_id:
-            continue
-        other = load_partition(other_id)
-        if other is None or other.event.cancelled:
-            continue
-        events.update_event(caller, other_id, _shifted(data, view, other.event), tell=False)
+    others = [permitted_view(caller, other_id, Action.EDIT) for other_id in _dates_in_scope(series, event_id, scope)]
+    others = [other for other in others if other.event.id != event_id and not other.event.cancelled]
+    answer = events.update_event(caller, event_id, data)  # checked on every date before any is changed
+    for other in others:
+        events.update_event(caller, other.event.id, _shifted(data, view, other.event), tell=False)
     return answer
 
 
