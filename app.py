@@ -20,6 +20,7 @@ from chalicelib.api import (
     account_web,
     announcements,
     auth,
+    calendar_feeds,
     contacts,
     conversation,
     devices,
@@ -68,6 +69,7 @@ API_BLUEPRINTS = (
     account_web.blueprint,
     docs.blueprint,
     series.blueprint,
+    calendar_feeds.blueprint,
 )
 for blueprint in API_BLUEPRINTS:
     app.register_blueprint(blueprint)

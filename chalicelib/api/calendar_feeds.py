@@ -1,0 +1,63 @@
+"""Live calendars: POST /users/me/calendar_feed (a new link), GET /c/<token>.ics (the person's feed, no bearer
+token: the token is the credential) and GET /i/<code>/calendar.ics (a texted guest's invitation or series)."""
+
+from __future__ import annotations
+
+import hashlib
+
+from chalice import Response
+
+from chalicelib.api import guest_page
+from chalicelib.api.blueprint import ApiBlueprint
+from chalicelib.api.request import NO_BODY, RequestContext
+from chalicelib.config import get_settings
+from chalicelib.errors import NotFound
+from chalicelib.timeutil import utcnow
+
+blueprint = ApiBlueprint(__name__)
+
+FEED_PATH = "/users/me/calendar_feed"
+SUFFIX = ".ics"
+CACHE_CONTROL = "private, max-age=300"
+
+
+@blueprint.route(FEED_PATH, ["POST"], body=NO_BODY, idempotent=True)
+def new_calendar_feed(ctx: RequestContext):
+    from chalicelib.services import calendar_feeds  # off the API's cold start
+
+    token = calendar_feeds.new_feed_token(ctx.user)
+    return calendar_feeds.feed_urls(ctx.absolute_url().removesuffix(FEED_PATH), token)
+
+
+def _calendar(ctx: RequestContext, entries, page_url: str | None, name: str) -> Response:
+    """The feed with its ETag; 304 (no body) when ``If-None-Match`` names it."""
+    from chalicelib.guest_page import ics  # the calendar writer: off the API's cold start
+
+    text = ics.feed([(entry.event, page_url, entry.with_place) for entry in entries], name)
+    etag = '"' + hashlib.sha256(text.encode("utf-8")).hexdigest()[:32] + '"'
+    headers = {"Content-Type": ics.CONTENT_TYPE, "ETag": etag, "Cache-Control": CACHE_CONTROL}
+    asked = [tag.strip() for tag in (ctx.request.headers.get("if-none-match") or "").split(",")]
+    if etag in asked or f"W/{etag}" in asked or "*" in asked:
+        return Response(body="", status_code=304, headers=headers)
+    return Response(body="" if ctx.method == "HEAD" else text, status_code=200, headers=headers)
+
+
+@blueprint.route("/c/{feed}", ["GET"], auth=False, body=NO_BODY)
+def person_calendar(ctx: RequestContext):
+    from chalicelib.services import calendar_feeds  # off the API's cold start
+
+    feed = ctx.params.get("feed") or ""
+    user_id = calendar_feeds.user_of_token(feed.removesuffix(SUFFIX)) if feed.endswith(SUFFIX) else None
+    if user_id is None:
+        raise NotFound()
+    return _calendar(ctx, calendar_feeds.person_feed(user_id), None, get_settings().service_name)
+
+
+@blueprint.route("/i/{code}/calendar.ics", ["GET"], auth=False, body=NO_BODY, error_page=guest_page.error_page)
+def guest_calendar(ctx: RequestContext):
+    from chalicelib.services import calendar_feeds, guest_answers  # the guest page's use cases: off the cold start
+
+    page = guest_answers.open_link(ctx.params.get("code") or "", ctx.source_ip, host=False)
+    entries = calendar_feeds.guest_feed(page.event, page.invitation, utcnow())
+    page_url = ctx.absolute_url().removesuffix("/calendar.ics")
+    return _calendar(ctx, entries, page_url, page.event.title)
