@@ -30,6 +30,7 @@ from chalicelib.api import (
     join_links,
     join_page,
     series,
+    series_page,
     users,
 )
 from chalicelib.config import get_settings
@@ -70,6 +71,7 @@ API_BLUEPRINTS = (
     docs.blueprint,
     series.blueprint,
     calendar_feeds.blueprint,
+    series_page.blueprint,
 )
 for blueprint in API_BLUEPRINTS:
     app.register_blueprint(blueprint)

@@ -119,7 +119,7 @@ def _page_url(ctx: RequestContext) -> str:
 @blueprint.route("/i/{code}", ["GET"], auth=False, body=NO_BODY, error_page=error_page)
 def event_page(ctx: RequestContext):
     from chalicelib.guest_page import pages  # the HTML pages: off the API's cold start
-    from chalicelib.services import guest_answers  # the guest page's use cases: off the API's cold start
+    from chalicelib.services import guest_answers, series_page  # the guest page's use cases: off the cold start
 
     page = guest_answers.open_link(_code(ctx), ctx.source_ip)
     notice = SAVED if ctx.query("answered") == "1" else None
@@ -129,7 +129,10 @@ def event_page(ctx: RequestContext):
     if ctx.query("started") == "1":
         notice = STARTED
     token = guest_answers.form_token(page)
-    html = pages.event_page(page, page_url=_page_url(ctx), now=utcnow(), token=token, notice=notice, stopped=stopped)
+    dates = series_page.upcoming_dates(page.event, page.invitation, utcnow()) if page.event.series_id else None
+    html = pages.event_page(
+        page, page_url=_page_url(ctx), now=utcnow(), token=token, notice=notice, stopped=stopped, series_dates=dates
+    )
     return _html(ctx, html)
 
 

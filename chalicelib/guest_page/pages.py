@@ -19,6 +19,7 @@ from pathlib import Path
 
 from chalicelib import localtime
 from chalicelib.config import get_settings
+from chalicelib.guest_page import series_pages
 from chalicelib.timeutil import format_datetime
 
 HERE = Path(__file__).resolve().parent
@@ -283,9 +284,11 @@ def event_page(
     message_error: str | None = None,
     stopped: bool = False,
     at_action: bool = False,
+    series_dates: list | None = None,
 ) -> str:
     """The guest's page: the event, counts, their answer, and the form or why there is none. ``at_action``:
-    shown again at a form's own address (``/i/<code>/rsvp``), one level deeper, so its links climb one more."""
+    shown again at a form's own address (``/i/<code>/rsvp``), one level deeper, so its links climb one more.
+    ``series_dates``: a series' upcoming dates, each with its own answer buttons."""
     up = "../" if at_action else ""
     event, invitation, sight = page.event, page.invitation, page.sight
     rows = [("When", _when(event))]
@@ -332,7 +335,9 @@ def event_page(
 {_announcements(page)}<h2>Your answer</h2>
 {answer}
 {action}
+{series_pages.dates_section(series_dates or [], page.code, token, up)}\
 <p><a href="{up}{escape(page.code)}/event.ics" download>Add to calendar</a></p>
+{series_pages.subscribe_link(page_url, page.code, up)}
 {_stop_form(page, token, stopped, up)}
 <p class="hint"><a href="{up}../account/delete">Delete my account and data</a></p>"""
     return _document(f"{event.title} \u00b7 {_service()}", body, script=True, head=open_graph(page, page_url))
