@@ -296,6 +296,34 @@ def join_by_link(run: StackRun) -> None:
     run.deliver()
 
 
+def series_and_live_calendars(run: StackRun) -> None:
+    """A series texted once, answered per date on its page, changed for all dates and cancelled; both live
+    calendars (the person's link, the guest's series)."""
+    client = run.client
+    owner = login(client, "+14155550185", full_name="Sam Series")["auth_token"]
+    guest = "+14155550186"
+    created = post_json(client, "/events", {"title": "Book club", "event_date": "2031-09-02T19:00:00-04:00",
+                                            "time_zone": "America/New_York", "repeat": {"freq": "weekly", "count": 3},
+                                            "invite_phone_numbers": [guest]}, owner)  # fmt: skip
+    assert created.status_code == 201, created.body
+    dates = [date["id"] for date in created.json_body["series"]["dates"]]
+    run.deliver()
+    path = link_texted_to(guest)
+    opened = text_of(page(client, path))
+    answered = post_form(client, f"{path}/dates/{dates[1]}/rsvp", {"csrf": form_token(opened), "answer": "accept"})
+    assert answered.status_code == 303, answered.body
+    assert client.http.get(f"{path}/calendar.ics").status_code == 200
+    edited = post_json(client, f"/events/{dates[0]}", {"venue_name": "Library", "scope": "all"}, owner, "PATCH")
+    assert edited.status_code == 200, edited.body
+    feed = client.http.post("/users/me/calendar_feed", headers={"Authorization": f"Bearer {owner}"})
+    assert feed.status_code == 200, feed.body
+    assert client.http.get(feed.json_body["url"].split("invites.example.test", 1)[1]).status_code == 200
+    series = created.json_body["series"]["id"]
+    cancelled = client.http.request("DELETE", f"/series/{series}", headers={"Authorization": f"Bearer {owner}"})
+    assert cancelled.status_code == 204, cancelled.body
+    run.deliver()
+
+
 def run_the_stack(run: StackRun, monkeypatch) -> None:
     owner, event_id = run_the_flow(run.client)  # the API's routes as the apps use them; it deletes an account
     promote_a_guest_invited_by_text(run)
@@ -305,6 +333,7 @@ def run_the_stack(run: StackRun, monkeypatch) -> None:
     delete_someone_with_photos_and_an_export(run)
     keep_guests_in_the_loop(run, monkeypatch)
     join_by_link(run)
+    series_and_live_calendars(run)
     # the hourly schedule before the worker has run the deletion: it is queued again
     monkeypatch.setattr(account_deletion, "STUCK_AFTER", timedelta(0))
     run.schedule()
