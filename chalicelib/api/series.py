@@ -4,15 +4,18 @@ api/events.py), and DELETE /series/{series_id}."""
 from __future__ import annotations
 
 from datetime import date
+from typing import TYPE_CHECKING
 
 from chalicelib.api.blueprint import ApiBlueprint
 from chalicelib.api.request import NO_BODY, RequestContext
 from chalicelib.api.responses import NO_CONTENT, HandlerResult
-from chalicelib.domain import recurrence
 from chalicelib.errors import ValidationError
 from chalicelib.services import representations
 from chalicelib.timeutil import format_datetime
 from chalicelib.validation import Fields
+
+if TYPE_CHECKING:
+    from chalicelib.domain import recurrence  # the dates of a series: off the cold start of other routes
 
 blueprint = ApiBlueprint(__name__)
 
@@ -42,6 +45,8 @@ def repeat_of(body: dict) -> recurrence.Repeat | None:
     raw = body.get("repeat")
     if raw is None:
         return None
+    from chalicelib.domain import recurrence  # the dates of a series: off the cold start of other routes
+
     if not isinstance(raw, dict):
         raise ValidationError({"repeat": {"non_field_errors": [NOT_DICT.format(kind=type(raw).__name__)]}})
     fields = Fields(raw)
