@@ -58,6 +58,17 @@ def test_a_new_link_replaces_the_old_one_at_once_and_only_its_hash_is_kept(clien
     assert _feed(client, second["url"].removesuffix(".ics")).status_code == 404
 
 
+def test_a_deleted_accounts_link_finds_nothing(client):
+    olive = make_person("Olive Owner")
+    make_event(olive, title="Mine")
+    url = _new_feed(client, olive)["url"]
+    deleted = client.http.request("DELETE", "/users/me", headers={"Authorization": f"Bearer {olive.token}"})
+    assert deleted.status_code == 204
+    assert _feed(client, url).status_code == 404
+    stored = [str(item.serialize()) for item in UsersTable.scan()]  # test-only Scan: nothing of the link is left
+    assert not any("CALFEED" in item for item in stored)
+
+
 def test_the_feed_holds_what_the_person_hosts_goes_to_or_waits_for_from_30_days_back(client):
     olive, gus, ann = make_person("Olive Owner"), make_person("Gus Guest"), make_person("Ann Other")
     hosted = make_event(gus, title="Gus hosts")
