@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime
 from zoneinfo import ZoneInfo
 
@@ -180,3 +181,37 @@ def test_a_date_that_cannot_be_stored_undoes_the_series(client, fail_aws, monkey
         )  # fmt: skip
     assert table_items() == before
     assert texts_to(phone(8501)) == []
+
+
+@pytest.mark.parametrize("code", ["ProvisionedThroughputExceededException", "ThrottlingException"])
+def test_a_throttled_write_of_a_later_date_is_503_and_leaves_no_date_and_no_text(client, monkeypatch, code):
+    from botocore.client import BaseClient
+
+    from tests.utils.aws_faults import client_error
+
+    olive = make_person("Olive Owner")
+    before = table_items()
+    original, saved = BaseClient._make_api_call, []
+
+    def third_date_fails(self, operation_name, api_params):
+        items = api_params.get("TransactItems", [])
+        if operation_name == "TransactWriteItems" and any("META" in json.dumps(item) for item in items):
+            saved.append(1)
+            if len(saved) == 3:
+                raise client_error(operation_name, code)
+        return original(self, operation_name, api_params)
+
+    monkeypatch.setattr(BaseClient, "_make_api_call", third_date_fails)
+    response = _series(client, olive, {"freq": "weekly", "count": 4}, invite_phone_numbers=[phone(8701)])
+    assert response.status_code == 503 and int(response.headers["Retry-After"]) > 0
+    assert table_items() == before
+    assert texts_to(phone(8701)) == []
+
+
+def test_a_series_item_that_cannot_be_written_is_503_and_leaves_no_date(client, fail_aws):
+    olive = make_person("Olive Owner")
+    before = table_items()
+    fail_aws("dynamodb", "PutItem")
+    response = _series(client, olive, {"freq": "monthly", "count": 3}, invite_phone_numbers=[phone(8702)])
+    assert response.status_code == 503
+    assert table_items() == before and texts_to(phone(8702)) == []
