@@ -215,3 +215,22 @@ def test_a_series_item_that_cannot_be_written_is_503_and_leaves_no_date(client, 
     response = _series(client, olive, {"freq": "monthly", "count": 3}, invite_phone_numbers=[phone(8702)])
     assert response.status_code == 503
     assert table_items() == before and texts_to(phone(8702)) == []
+
+
+def test_the_invite_rules_of_any_event_hold_for_a_series(client, override_settings):
+    from chalicelib.services import stop_list
+
+    olive = make_person("Olive Owner")
+    stopped, opted_out, fresh = phone(8801), phone(8899), phone(8802)  # the emulator opts out numbers ending in 99
+    stop_list.stop(stopped, stop_list.FROM_PAGE)
+    response = _series(client, olive, {"freq": "weekly", "count": 3}, invite_phone_numbers=[stopped, opted_out, fresh])
+    assert response.status_code == 201
+    assert texts_to(stopped) == [] and texts_to(opted_out) == [] and len(texts_to(fresh)) == 1
+    assert [len(body(get(client, f"/events/{date['id']}", olive.token))["invitees"])
+            for date in body(response)["series"]["dates"]] == [4, 4, 4]  # invited all the same  # fmt: skip
+    override_settings(invitees_per_event=2)
+    before = table_items()
+    too_many = _series(client, olive, {"freq": "weekly", "count": 3}, invite_phone_numbers=_numbers(8810, 3))
+    assert (too_many.status_code, body(too_many)) == (
+        400, {"invite_phone_numbers": ["An event can have at most 2 invitees."]})  # fmt: skip
+    assert table_items() == before
