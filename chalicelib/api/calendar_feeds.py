@@ -31,11 +31,12 @@ def new_calendar_feed(ctx: RequestContext):
 
 def _calendar(ctx: RequestContext, entries, page_url: str | None, name: str) -> Response:
     """The feed with its ETag; 304 (no body) when ``If-None-Match`` names it."""
-    from chalicelib.guest_page import ics  # the calendar writer: off the API's cold start
+    from chalicelib.guest_page import ics, pages  # the calendar writer: off the API's cold start
 
     text = ics.feed([(entry.event, page_url, entry.with_place) for entry in entries], name)
     etag = '"' + hashlib.sha256(text.encode("utf-8")).hexdigest()[:32] + '"'
-    headers = {"Content-Type": ics.CONTENT_TYPE, "ETag": etag, "Cache-Control": CACHE_CONTROL}
+    headers = {**pages.security_headers(), "Content-Type": ics.CONTENT_TYPE, "ETag": etag}
+    headers["Cache-Control"] = CACHE_CONTROL  # the page's own headers, but a calendar app may keep it 5 minutes
     asked = [tag.strip() for tag in (ctx.request.headers.get("if-none-match") or "").split(",")]
     if etag in asked or f"W/{etag}" in asked or "*" in asked:
         return Response(body="", status_code=304, headers=headers)

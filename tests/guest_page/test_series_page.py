@@ -63,6 +63,7 @@ def test_the_series_calendar_holds_every_date_not_declined_and_answers_304_when_
     post_form(client, f"{path}/dates/{ids[1]}/rsvp", {"csrf": form_token(html), "answer": "decline"})
     feed = client.http.get(f"{path}/calendar.ics")
     assert feed.status_code == 200 and feed.headers["Content-Type"] == "text/calendar; charset=utf-8"
+    assert feed.headers["Cache-Control"] == "private, max-age=300" and feed.headers["X-Robots-Tag"] == "noindex"
     calendar = icalendar.Calendar.from_ical(feed.body.decode())
     vevents = calendar.walk("VEVENT")
     assert [str(vevent["UID"]) for vevent in vevents] == [
