@@ -2,7 +2,7 @@
 No chalice imports; the calendar text is written by guest_page/ics.py.
 
 A token is 32 random URL-safe characters (24 bytes of ``secrets``), kept only as its SHA-256; a new one
-replaces the old at once (one transaction). A person's feed holds every event they host, are going to or wait
+replaces the old at once (one transaction). A person's feed holds every event they host (as owner or co-host), are going to or wait
 for, dated from 30 days back, in date order, at most ``MAX_FEED_EVENTS``; a cancelled one stays (as
 ``STATUS:CANCELLED``) for 30 days after it was cancelled; the place only where ``domain.visibility`` lets them
 see it. Reads, whatever the number of events: one GetItem (the token), one Query of the ``by_user`` index (a page
@@ -93,8 +93,8 @@ def person_feed(user_id: int, now: datetime | None = None) -> list[FeedEntry]:
     for row in rows:
         if row.role == OWNER or row.has_accepted is True:
             chosen.append(row)
-        elif row.event_id in whole and whole[row.event_id].wait_key:
-            chosen.append(whole[row.event_id])  # waiting for a spot
+        elif row.event_id in whole and (whole[row.event_id].wait_key or whole[row.event_id].cohost):
+            chosen.append(whole[row.event_id])  # waiting for a spot, or hosting as a co-host
     chosen = chosen[:MAX_FEED_EVENTS]
     events = feed_store.metas([row.event_id for row in chosen])
     entries = []

@@ -12,7 +12,7 @@ import pytest
 
 from chalicelib.models.events import EventsTable
 from chalicelib.models.users import UsersTable
-from chalicelib.services import calendar_feeds, replies
+from chalicelib.services import calendar_feeds, cohosts, replies
 from chalicelib.store import events as event_store
 from tests.utils.api import body, post_json
 from tests.utils.factories import future, make_event, make_person
@@ -72,6 +72,8 @@ def test_a_deleted_accounts_link_finds_nothing(client):
 def test_the_feed_holds_what_the_person_hosts_goes_to_or_waits_for_from_30_days_back(client):
     olive, gus, ann = make_person("Olive Owner"), make_person("Gus Guest"), make_person("Ann Other")
     hosted = make_event(gus, title="Gus hosts")
+    cohosted = make_event(olive, gus, title="Gus co-hosts")
+    cohosts.appoint(olive.user, cohosted.id, gus.id)
     going = make_event(olive, gus, title="Going")
     declined = make_event(olive, gus, title="Declined")
     unanswered = make_event(olive, gus, title="No answer yet")
@@ -85,7 +87,7 @@ def test_the_feed_holds_what_the_person_hosts_goes_to_or_waits_for_from_30_days_
     response = _feed(client, _new_feed(client, gus)["url"])
     assert response.headers["Content-Type"] == "text/calendar; charset=utf-8"
     uids = {str(vevent["UID"]) for vevent in _vevents(response.body.decode())}
-    assert uids == {_uid(event.id) for event in (hosted, going, full, recent)}
+    assert uids == {_uid(event.id) for event in (hosted, cohosted, going, full, recent)}
     assert _uid(unanswered.id) not in uids and _uid(declined.id) not in uids and _uid(old.id) not in uids
 
 

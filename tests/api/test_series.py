@@ -11,7 +11,7 @@ import pytest
 from chalicelib.domain.recurrence import Repeat
 from chalicelib.errors import Throttled
 from chalicelib.services import events, series
-from tests.utils.api import body, get, post_event, texts_to
+from tests.utils.api import body, get, post_event, post_json, texts_to
 from tests.utils.factories import make_person, phone, table_items
 from tests.utils.races import race
 
@@ -234,3 +234,17 @@ def test_the_invite_rules_of_any_event_hold_for_a_series(client, override_settin
     assert (too_many.status_code, body(too_many)) == (
         400, {"invite_phone_numbers": ["An event can have at most 2 invitees."]})  # fmt: skip
     assert table_items() == before
+
+
+def test_a_repeated_idempotency_key_answers_the_first_series_again_and_makes_no_second(client):
+    olive = make_person("Olive Owner")
+    number = phone(8901)
+    payload = {**BOOK_CLUB, "repeat": {"freq": "weekly", "count": 3}, "invite_phone_numbers": [number]}
+    headers = {"Idempotency-Key": "book-club-1"}
+    first = post_json(client, "/events", payload, olive.token, headers=headers)
+    again = post_json(client, "/events", payload, olive.token, headers=headers)
+    assert first.status_code == again.status_code == 201
+    assert body(again) == body(first)
+    assert len(texts_to(number)) == 1
+    listed = body(get(client, "/events?per_page=100", olive.token))
+    assert len(listed["results"]) == 3
