@@ -139,11 +139,7 @@ def create_events(owner, data: EventInput, plan: series_plan.SeriesPlan | None =
 
     def draw(event_date: datetime, occurrence: int | None):
         first = not stored
-        dated = {
-            **fields,
-            "event_date": event_date,
-            "rsvp_deadline": deadline + (event_date - first_date) if deadline else None,
-        }
+        dated = {**fields, "event_date": event_date, "rsvp_deadline": deadline and deadline + (event_date - first_date)}
 
         def attempt(_attempt: int):
             event_id = new_id()
@@ -180,8 +176,7 @@ def create_events(owner, data: EventInput, plan: series_plan.SeriesPlan | None =
     event, invitations, links = stored[0]
     (plan.send_texts if plan else send_invitation_texts)(owner, event, textable, links)
     _enqueue_new_invites(owner, event, invitees.users)
-    users = {user.id: user for user in invitees.users}
-    users[owner.id] = owner
+    users = {**{user.id: user for user in invitees.users}, owner.id: owner}
     return [EventView(event, invitations, users=users) for event, invitations, _ in stored]
 
 
@@ -383,18 +378,23 @@ def _invite_more(inviter, view: EventView, invitees: Invitees, textable: list, t
     return sorted(invited)
 
 
-def cancel_event(caller, event_id: int) -> None:
+def cancel_event(caller, event_id: int, *, tell: bool = True, series_words: str = "") -> bool:
     """Owner only, idempotent: one Query and one UpdateItem of META, whatever the number of invitees.
 
     Every read of the event checks META (detail, lists, timeline), so it is cancelled from here on.
-    The ``cancelled`` copy on each invitation (for the ``by_user`` COUNT of stats) and the pushes to
-    the invitees are one ``event_cancelled`` message; the queue handler writes the flags
-    (ceil(invitations / 100) TransactWriteItems). If the message cannot be queued, the flags are
-    written here instead. A repeated cancel queues it again while any flag is missing."""
+    The ``cancelled`` copy on each invitation (for the ``by_user`` COUNT of stats) and the pushes to the
+    invitees are one ``event_cancelled`` message (its texts say ``series_words`` when given); the queue
+    handler writes the flags (ceil(invitations / 100) TransactWriteItems). Not queued (or not ``tell``:
+    a series' other dates), the flags are written here. A repeated cancel queues it again while any flag
+    is missing. True when this call cancelled the event and its guests are being told."""
     view = permitted_view(caller, event_id, Action.CANCEL)
     was_live = not view.event.cancelled
     if was_live:
         event_store.mark_cancelled(view.event, utcnow())
-    if was_live or any(not inv.cancelled for inv in view.invitations):
-        if not notifications.enqueue(notifications.EVENT_CANCELLED, event_id=event_id, actor_id=caller.id):
-            flag_invitations_cancelled(view)
+    if not was_live and all(inv.cancelled for inv in view.invitations):
+        return False
+    message = {"event_id": event_id, "actor_id": caller.id, **({"series_words": series_words} if series_words else {})}
+    told = tell and notifications.enqueue(notifications.EVENT_CANCELLED, **message)
+    if not told:
+        flag_invitations_cancelled(view)
+    return told and was_live

@@ -18,14 +18,13 @@ from chalicelib.domain import recurrence
 from chalicelib.domain.roles import Action
 from chalicelib.errors import NotFound, ValidationError
 from chalicelib.ids import new_id
-from chalicelib.messaging import notifications
 from chalicelib.services import events
 from chalicelib.services.event_reads import permitted_view
 from chalicelib.services.invitation_texts import send_invitation_texts
 from chalicelib.services.ratelimit import RollingLimit
 from chalicelib.services.series_plan import SeriesPlan
 from chalicelib.store import series as series_store
-from chalicelib.store.events import EventView, flag_invitations_cancelled, load_partition, mark_cancelled
+from chalicelib.store.events import EventView, load_partition
 from chalicelib.timeutil import utcnow
 
 THIS, FOLLOWING, ALL = "this", "following", "all"
@@ -140,17 +139,8 @@ def cancel_series(caller, series_id: int) -> None:
         view = load_partition(event_id)
         if view is None or view.event.event_date <= now:
             continue
-        was_live = not view.event.cancelled
-        if was_live:
-            mark_cancelled(view.event, now)
-        if not told and was_live:
-            words = _words_of(series, view)
-            told = notifications.enqueue(
-                notifications.EVENT_CANCELLED, event_id=event_id, actor_id=caller.id, series_words=words
-            )
-            if told:
-                continue
-        flag_invitations_cancelled(view)
+        words = "" if told or view.event.cancelled else _words_of(series, view)
+        told = events.cancel_event(caller, event_id, tell=not told, series_words=words) or told
     if series.cancelled_at is None:
         series_store.mark_series_cancelled(series, now)
 
