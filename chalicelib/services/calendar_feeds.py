@@ -3,11 +3,11 @@ No chalice imports; the calendar text is written by guest_page/ics.py.
 
 A token is 32 random URL-safe characters (24 bytes of ``secrets``), kept only as its SHA-256; a new one
 replaces the old at once (one transaction). A person's feed holds every event they host (as owner or
-co-host), are going to or wait for, dated from 30 days back, in date order, at most ``MAX_FEED_EVENTS``; a
-cancelled one stays (as ``STATUS:CANCELLED``) for 30 days after it was cancelled; the place only where ``domain.visibility`` lets them
-see it. Reads, whatever the number of events: one GetItem (the token), one Query of the ``by_user`` index (a page
-per ~1 MB), one BatchGetItem per 100 events, and one per 100 invitations with no answer (to tell waiting from
-no reply). No Scan.
+co-host), are going to or wait for, dated from 30 days back, in date order, at most ``MAX_FEED_EVENTS``;
+a cancelled one stays (as ``STATUS:CANCELLED``) for 30 days after it was cancelled; the place only where
+``domain.visibility`` lets them see it. Reads, whatever the number of events: one GetItem (the token), one
+Query of the ``by_user`` index (a page per ~1 MB), one BatchGetItem per 100 events, and one per 100
+invitations with no answer (to tell waiting or co-hosting from no reply). No Scan.
 """
 
 from __future__ import annotations
