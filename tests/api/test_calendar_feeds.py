@@ -190,3 +190,15 @@ def test_a_feed_holds_at_most_500_events_for_a_bounded_number_of_calls(client, a
     assert aws.total("dynamodb") <= 10, calls
     print(f"\n500-event feed: {aws.total('dynamodb')} DynamoDB calls {dict(calls)}, {elapsed:.2f} s, "
           f"{len(response.body)} bytes")  # fmt: skip
+
+
+def test_aws_faults_are_503_and_a_failed_new_link_leaves_the_old_one_working(client, fail_aws):
+    olive = make_person("Olive Owner")
+    url = _new_feed(client, olive)["url"]
+    fail_aws("dynamodb", "TransactWriteItems", "ProvisionedThroughputExceededException")
+    refused = client.http.post(FEED, headers={"Authorization": f"Bearer {olive.token}"})
+    assert refused.status_code == 503 and int(refused.headers["Retry-After"]) > 0
+    assert _feed(client, url).status_code == 200
+    fail_aws("dynamodb", "Query")
+    down = _feed(client, url)
+    assert down.status_code == 503 and int(down.headers["Retry-After"]) > 0
