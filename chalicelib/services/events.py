@@ -339,6 +339,9 @@ def _check_spots(event, new_total: int, filling: int) -> None:
         raise OutOfRange("total_spots", least=event.spots_filled)
 
 
+check_deadline, check_spots = _check_deadline, _check_spots  # for the dates of a series edit (services/series.py)
+
+
 def _edit_of(data: EventInput) -> EventEdit:
     event_date = whole_seconds(data.event_date) if data.event_date is not None else None
     return EventEdit(
@@ -379,14 +382,11 @@ def _invite_more(inviter, view: EventView, invitees: Invitees, textable: list, t
 
 
 def cancel_event(caller, event_id: int, *, tell: bool = True, series_words: str = "") -> bool:
-    """Owner only, idempotent: one Query and one UpdateItem of META, whatever the number of invitees.
-
-    Every read of the event checks META (detail, lists, timeline), so it is cancelled from here on.
-    The ``cancelled`` copy on each invitation (for the ``by_user`` COUNT of stats) and the pushes to the
-    invitees are one ``event_cancelled`` message (its texts say ``series_words`` when given); the queue
-    handler writes the flags (ceil(invitations / 100) TransactWriteItems). Not queued (or not ``tell``:
-    a series' other dates), the flags are written here. A repeated cancel queues it again while any flag
-    is missing. True when this call cancelled the event and its guests are being told."""
+    """Owner only, idempotent: one Query and one UpdateItem of META, whatever the number of invitees. Every
+    read of the event checks META, so it is cancelled from here on. The ``cancelled`` copy on each invitation
+    (for stats) and the pushes are one ``event_cancelled`` message (texts say ``series_words`` when given); the
+    queue handler writes the flags (ceil(n / 100) TransactWriteItems). Not queued (or not ``tell``: a series'
+    other dates), they are written here. True when this call cancelled it and its guests are being told."""
     view = permitted_view(caller, event_id, Action.CANCEL)
     was_live = not view.event.cancelled
     if was_live:

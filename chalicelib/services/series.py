@@ -115,10 +115,21 @@ def update_in_scope(caller, event_id: int, data: events.EventInput, scope: str) 
         raise ValidationError.field("scope", "This event is not part of a series.")
     others = [permitted_view(caller, other_id, Action.EDIT) for other_id in _dates_in_scope(series, event_id, scope)]
     others = [other for other in others if other.event.id != event_id and not other.event.cancelled]
-    answer = events.update_event(caller, event_id, data)  # checked on every date before any is changed
-    for other in others:
-        events.update_event(caller, other.event.id, _shifted(data, view, other.event), tell=False)
+    edits = [(other, _shifted(data, view, other.event)) for other in others]
+    for other, edit in edits:  # every date's own checks before any date is changed
+        _check_date(other, edit)
+    answer = events.update_event(caller, event_id, data)
+    for other, edit in edits:
+        events.update_event(caller, other.event.id, edit, tell=False)
     return answer
+
+
+def _check_date(view: EventView, edit: events.EventInput) -> None:
+    """The checks an edit of one date makes before it writes (the reply deadline, the spots), made up front."""
+    kept_deadline = None if edit.rsvp_deadline == "" else (edit.rsvp_deadline or view.event.rsvp_deadline)
+    events.check_deadline(kept_deadline, edit.event_date or view.event.event_date)
+    total = edit.total_spots if edit.total_spots is not None else view.event.total_spots
+    events.check_spots(view.event, total, edit.spot_filled or 0)
 
 
 # --------------------------------------------------------------------------- cancel

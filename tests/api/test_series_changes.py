@@ -103,3 +103,13 @@ def test_cancelling_a_series_cancels_its_dates_still_to_come(client, club, monke
     assert _delete(client, olive, series_id).status_code == 204  # again: nothing more
     listed = body(get(client, "/events?per_page=100", gus.token))
     assert [event["id"] for event in listed["results"]] == ids[:2]
+
+
+def test_a_change_one_later_date_cannot_take_is_400_and_no_date_changes(client, club):
+    olive, gus, _sam, _series_id, ids = club
+    assert _patch(client, olive, ids[3], {"total_spots": 5, "spot_filled": 3}).status_code == 200  # 3 spots taken
+    before = table_items()
+    response = _patch(client, olive, ids[0], {"total_spots": 2, "title": "Smaller", "scope": "all"})
+    assert response.status_code == 400 and "total_spots" in body(response)
+    assert table_items() == before
+    assert [_detail(client, event_id, gus)["title"] for event_id in ids] == ["Book club"] * 4
