@@ -68,6 +68,8 @@ class Settings:
     invitees_per_event: int = 500
     # Events one owner may create in any 24 hours.
     events_per_owner_per_day: int = 100
+    # Series (POST /events with repeat) one owner may create in any 24 hours; a series counts as one event too.
+    series_per_owner_per_day: int = 10
     # iOS devices per user; an 11th drops the one registered longest ago.
     devices_per_user: int = 10
     messages_per_event: int = 200

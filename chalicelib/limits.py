@@ -87,6 +87,14 @@ EVENTS_CREATED = RateLimit(
     counts="an event created",
     beyond="429, nothing stored",
 )
+SERIES_CREATED = RateLimit(
+    name="series-created",
+    scope=USER,
+    setting="series_per_owner_per_day",
+    rolling=True,
+    counts="a series created (it counts as one event created too)",
+    beyond="429, nothing stored",
+)
 EXPORTS = RateLimit(
     name="export",
     scope=USER,
@@ -145,6 +153,7 @@ CATALOGUE = (
     GUEST_PAGE_PER_ADDRESS,
     CONTACT_LOOKUPS,
     EVENTS_CREATED,
+    SERIES_CREATED,
     EXPORTS,
     INVITE_TEXTS_PER_OWNER,
     INVITE_TEXTS_PER_STRANGER,

@@ -2,24 +2,30 @@
 
 from __future__ import annotations
 
+from chalicelib.api import series
 from chalicelib.api.event_input import event_input, sent_offset
 from chalicelib.api.request import RequestContext
 from chalicelib.api.responses import NO_CONTENT, HandlerResult
 from chalicelib.services.hosting import event_clone, events
+from chalicelib.services.hosting import series as series_service
 from chalicelib.services.participants import representations
 from chalicelib.validation import Fields
 
 
 def create_event(ctx: RequestContext):
-    data = event_input(ctx.json_object(), creating=True)
+    body = ctx.json_object()
+    data = event_input(body, creating=True)
+    repeat = series.repeat_of(body)
+    if repeat is not None:
+        return series.created_series(ctx, data, repeat)
     view = events.create_event(ctx.user, data)
     return HandlerResult(representations.event_json(view, ctx.user.id, representations.CREATE), status=201)
 
 
 def edit_event(ctx: RequestContext):
-    event_id = ctx.path_id("event_id")
-    data = event_input(ctx.json_object(), creating=False)
-    view = events.update_event(ctx.user, event_id, data)
+    event_id, body = ctx.path_id("event_id"), ctx.json_object()
+    data = event_input(body, creating=False)
+    view = series_service.update_in_scope(ctx.user, event_id, data, series.scope_of(body))
     return representations.event_json(view, ctx.user.id, representations.DETAIL)
 
 

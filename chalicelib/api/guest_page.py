@@ -18,7 +18,7 @@ from chalicelib.api.request import RequestContext
 from chalicelib.config import get_settings
 from chalicelib.errors import Conflict, DomainError, EventGone, PermissionDenied, ValidationError
 from chalicelib.guest_page import answer_form, ics, pages
-from chalicelib.services.web import guest_answers
+from chalicelib.services.web import guest_answers, series_page
 from chalicelib.timeutil import utcnow
 from chalicelib.validation import Fields
 
@@ -116,7 +116,10 @@ def event_page(ctx: RequestContext):
     if ctx.query("started") == "1":
         notice = STARTED
     token = guest_answers.form_token(page)
-    html = pages.event_page(page, page_url=_page_url(ctx), now=utcnow(), token=token, notice=notice, stopped=stopped)
+    dates = series_page.upcoming_dates(page.event, page.invitation, utcnow()) if page.event.series_id else None
+    html = pages.event_page(
+        page, page_url=_page_url(ctx), now=utcnow(), token=token, notice=notice, stopped=stopped, series_dates=dates
+    )
     return _html(ctx, html)
 
 

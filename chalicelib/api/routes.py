@@ -93,6 +93,18 @@ GUEST_PAGE.declare("/i/{code}/stop", ["POST"], "guest_page:stop_texts", auth=Fal
 GUEST_PAGE.declare("/i/{code}/start", ["POST"], "guest_page:start_texts", auth=False, body=FORM_BODY)
 GUEST_PAGE.declare("/i/{code}/event.ics", ["GET"], "guest_page:calendar_entry", auth=False, body=NO_BODY)
 
+GUEST_PAGE.declare("/i/{code}/calendar.ics", ["GET"], "calendar_feeds:guest_calendar", auth=False, body=NO_BODY)
+GUEST_PAGE.declare("/i/{code}/dates/{date_id}/rsvp", ["POST"], "series_page:answer_date", auth=False, body=FORM_BODY)
+
+SERIES = ApiBlueprint("series")
+SERIES.declare("/series/{series_id}", ["DELETE"], "series:cancel_series", body=NO_BODY)
+
+CALENDAR_FEEDS = ApiBlueprint("calendar_feeds")
+CALENDAR_FEEDS.declare(
+    "/users/me/calendar_feed", ["POST"], "calendar_feeds:new_calendar_feed", body=NO_BODY, idempotent=True
+)
+CALENDAR_FEEDS.declare("/c/{feed}", ["GET"], "calendar_feeds:person_calendar", auth=False, body=NO_BODY)
+
 JOIN_PAGE = ApiBlueprint("join_page", error_page="guest_page:error_page")  # the guest page's error pages
 JOIN_PAGE.declare("/j/{code}", ["GET"], "join_page:join_page", auth=False, body=NO_BODY)
 JOIN_PAGE.declare("/j/{code}/pin", ["POST"], "join_page:send_pin", auth=False, body=FORM_BODY)
@@ -131,6 +143,8 @@ API_BLUEPRINTS = (
     USERS,
     CONTACTS,
     EVENTS,
+    SERIES,
+    CALENDAR_FEEDS,
     CONVERSATION,
     ANNOUNCEMENTS,
     JOIN_LINKS,

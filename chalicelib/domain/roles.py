@@ -32,6 +32,7 @@ class Action(StrEnum):
     EDIT = "edit"  # any field of PATCH /events/{id} but the invitees, questions included
     INVITE = "invite"  # PATCH /events/{id} with only invite_phone_numbers
     CANCEL = "cancel"
+    CANCEL_SERIES = "cancel_series"  # DELETE /series/{id}: every date still to come (decided on its first date)
     REPLY = "reply"  # accept or decline one's own invitation, mark it seen
     TALK = "talk"  # messages, polls, time suggestions
     ANNOUNCE = "announce"
@@ -59,6 +60,7 @@ PERMITTED: dict[Action, frozenset[Role]] = {
     Action.EDIT: _HOSTS,
     Action.INVITE: _PARTICIPANTS,  # a guest within the event's guest_invites (services.guest_invites)
     Action.CANCEL: frozenset({Role.OWNER}),
+    Action.CANCEL_SERIES: frozenset({Role.OWNER}),
     Action.REPLY: frozenset({Role.COHOST, Role.GUEST}),
     Action.TALK: _PARTICIPANTS,
     Action.ANNOUNCE: _HOSTS,

@@ -42,6 +42,8 @@ def escape_text(value: str) -> str:
 
 def fold(line: str) -> str:
     """RFC 5545 3.1: lines of at most 75 octets, continued with CRLF and a space; never inside a character."""
+    if len(line) * 4 <= LINE_OCTETS or len(line.encode("utf-8")) <= LINE_OCTETS:
+        return line
     out, current = [], b""
     for char in line:
         encoded = char.encode("utf-8")
@@ -114,22 +116,39 @@ def vtimezone(zone: tzinfo, start: datetime, end: datetime) -> list[str]:
     return [*lines, "END:VTIMEZONE"]
 
 
-def _dates(event: Event) -> tuple[list[str], list[str]]:
-    """(the VTIMEZONE lines, the DTSTART and DTEND lines)."""
+def _zone_span(event: Event) -> tuple[tzinfo, datetime, datetime] | None:
+    """(zone, start, end) of a timed event shown in a zone other than UTC; None for UTC and days."""
     if not event.is_time_specified:
-        day = localtime.event_day(event)
-        return [], [f"DTSTART;VALUE=DATE:{day:%Y%m%d}", f"DTEND;VALUE=DATE:{day + timedelta(days=1):%Y%m%d}"]
-    start = event.event_date
-    end = start + timedelta(minutes=localtime.duration_minutes(event))
+        return None
     zone = localtime.zone_of(event)
     if zone is UTC or (isinstance(zone, timezone) and zone.utcoffset(None) == timedelta(0)):
-        return [], [f"DTSTART:{_utc(start)}", f"DTEND:{_utc(end)}"]
+        return None
+    start = event.event_date
+    return zone, start, start + timedelta(minutes=localtime.duration_minutes(event))
+
+
+def _date_lines(event: Event) -> list[str]:
+    """DTSTART and DTEND: a day, UTC, or the event's own zone (TZID)."""
+    if not event.is_time_specified:
+        day = localtime.event_day(event)
+        return [f"DTSTART;VALUE=DATE:{day:%Y%m%d}", f"DTEND;VALUE=DATE:{day + timedelta(days=1):%Y%m%d}"]
+    span = _zone_span(event)
+    if span is None:
+        start = event.event_date
+        end = start + timedelta(minutes=localtime.duration_minutes(event))
+        return [f"DTSTART:{_utc(start)}", f"DTEND:{_utc(end)}"]
+    zone, start, end = span
     tzid = zone_id(zone, start.astimezone(zone))
-    dates = [
+    return [
         f"DTSTART;TZID={tzid}:{_local(start.astimezone(zone))}",
         f"DTEND;TZID={tzid}:{_local(end.astimezone(zone))}",
     ]
-    return vtimezone(zone, start, end), dates
+
+
+def _dates(event: Event) -> tuple[list[str], list[str]]:
+    """(the VTIMEZONE lines, the DTSTART and DTEND lines)."""
+    span = _zone_span(event)
+    return (vtimezone(*span) if span else []), _date_lines(event)
 
 
 # --------------------------------------------------------------------------- the calendar
@@ -138,34 +157,65 @@ def _dates(event: Event) -> tuple[list[str], list[str]]:
 def calendar(event: Event, page_url: str, now: datetime, *, with_place: bool = True) -> str:
     """The calendar of ``event`` as a guest downloads it from ``page_url`` (their page) at ``now``; without
     LOCATION unless ``with_place``."""
-    zones, dates = _dates(event)
+    zones, _dates_lines = _dates(event)
+    return _wrapped([*zones, *vevent(event, page_url, now, with_place=with_place)], "Event page")
+
+
+def _wrapped(lines: list[str], product: str, extra: tuple[str, ...] = ()) -> str:
+    head = [
+        "BEGIN:VCALENDAR",
+        "VERSION:2.0",
+        f"PRODID:-//{escape_text(get_settings().service_name)}//{product}//EN",
+        "CALSCALE:GREGORIAN",
+        "METHOD:PUBLISH",
+        *extra,
+    ]
+    return "".join(fold(line) + "\r\n" for line in [*head, *lines, "END:VCALENDAR"])
+
+
+def vevent(event: Event, page_url: str | None, stamp: datetime, *, with_place: bool = True) -> list[str]:
+    """The VEVENT of ``event`` (its zone's VTIMEZONE apart): DTSTAMP ``stamp``; DESCRIPTION and URL only with a
+    ``page_url``; LOCATION only ``with_place``."""
+    dates = _date_lines(event)
     parts = (event.venue_name, event.address) if with_place else ()
     location = ", ".join(part for part in parts if part)
     revised = event.calendar_modified or event.modified
     revealed = with_place and event.place_visibility == visibility.PLACE_TO_ACCEPTED
     sequence = int(event.calendar_sequence or 0) + (1 if revealed else 0)
-    lines = [
-        "BEGIN:VCALENDAR",
-        "VERSION:2.0",
-        f"PRODID:-//{escape_text(get_settings().service_name)}//Event page//EN",
-        "CALSCALE:GREGORIAN",
-        "METHOD:PUBLISH",
-        *zones,
+    described = f"Answer and see the details on your invitation page: {page_url}" if page_url else ""
+    return [
         "BEGIN:VEVENT",
         f"UID:event-{event.id}@{uid_domain()}",
-        f"DTSTAMP:{_utc(now)}",
+        f"DTSTAMP:{_utc(stamp)}",
         f"LAST-MODIFIED:{_utc(revised)}",
         f"SEQUENCE:{sequence}",
         *dates,
         f"SUMMARY:{escape_text(event.title)}",
         *([f"LOCATION:{escape_text(location)}"] if location else []),
-        f"DESCRIPTION:{escape_text(f'Answer and see the details on your invitation page: {page_url}')}",
-        f"URL:{page_url}",
+        *([f"DESCRIPTION:{escape_text(described)}", f"URL:{page_url}"] if page_url else []),
         f"STATUS:{'CANCELLED' if event.cancelled else 'CONFIRMED'}",
         "END:VEVENT",
-        "END:VCALENDAR",
     ]
-    return "".join(fold(line) + "\r\n" for line in lines)
+
+
+def feed(entries: list[tuple[Event, str | None, bool]], name: str) -> str:
+    """A subscribed calendar of many events (``(event, page URL or None, with place)``): one VTIMEZONE per zone
+    spanning its events, then each VEVENT, its DTSTAMP its own last revision so the same events give the same
+    bytes (an ETag of them holds until something changes)."""
+    spans: dict[str, tuple[tzinfo, datetime, datetime]] = {}
+    for event, _url, _place in entries:
+        span = _zone_span(event)
+        if span is None:
+            continue
+        zone, start, end = span
+        tzid = zone_id(zone, start.astimezone(zone))
+        known = spans.get(tzid)
+        spans[tzid] = (zone, min(start, known[1]), max(end, known[2])) if known else span
+    lines = [line for zone, start, end in spans.values() for line in vtimezone(zone, start, end)]
+    for event, url, place in entries:
+        lines += vevent(event, url, event.calendar_modified or event.modified, with_place=place)
+    named = (f"X-WR-CALNAME:{escape_text(name)}", "REFRESH-INTERVAL;VALUE=DURATION:PT1H")
+    return _wrapped(lines, "Calendar feed", named)
 
 
 def content_disposition(title: str) -> str:

@@ -20,6 +20,7 @@ from urllib.parse import urlsplit
 
 from chalicelib import localtime
 from chalicelib.config import get_settings
+from chalicelib.guest_page import series_pages
 from chalicelib.guest_page.answer_form import ANSWER_FIELD as ANSWER_FIELD  # the field names, for the routes
 from chalicelib.guest_page.answer_form import Entered, answer_form
 from chalicelib.services.media.images import CARD_SIZE, JPEG_CONTENT_TYPE
@@ -199,10 +200,12 @@ def event_page(
     entered: Entered | None = None,
     stopped: bool = False,
     at_action: bool = False,
+    series_dates: list | None = None,
 ) -> str:
     """The guest's page: the event, counts, their answer, and the form or why there is none. ``entered``: what a
     refused submission carried, shown again as entered. ``at_action``: shown again at a form's own address
-    (``/i/<code>/rsvp``), one level deeper, so its links climb one more."""
+    (``/i/<code>/rsvp``), one level deeper, so its links climb one more. ``series_dates``: a series' upcoming
+    dates, each with its own answer buttons."""
     up = "../" if at_action else ""
     event, invitation, sight = page.event, page.invitation, page.sight
     rows = [("When", _when(event))]
@@ -246,7 +249,9 @@ def event_page(
 {_announcements(page)}<h2>Your answer</h2>
 {answer}
 {action}
+{series_pages.dates_section(series_dates or [], page.code, token, up)}\
 <p><a href="{up}{escape(page.code)}/event.ics" download>Add to calendar</a></p>
+{series_pages.subscribe_link(page_url, page.code, up)}
 {_stop_form(page, token, stopped, up)}
 <p class="hint"><a href="{up}../account/delete">Delete my account and data</a></p>"""
     return _document(f"{event.title} \u00b7 {_service()}", body, script=True, head=open_graph(page, page_url))

@@ -10,10 +10,12 @@
 | Waiting     | EVENT#<id>   | WAIT#<arrival>#<user id>    |
 | JoinRequest | EVENT#<id>   | ~JOINREQ#<user id>          |
 | JoinCode    | JOINCODE#<sha256 of code> | META           |
+| Series      | SERIES#<id>  | META                        |
 
 One Query of the partition up to ``TS#`` returns an event with its invitees, messages and polls; the
 time suggestions, the waitlist (``WAIT#``, in arrival order) and the join requests (``~JOINREQ#``, the
-tilde sorting after every letter) sort after it and are read only by their own queries. A JoinCode item
+tilde sorting after every letter) sort after it and are read only by their own queries. A Series item
+(models/series.py) names the events of a series in date order. A JoinCode item
 finds the event of a join link's code in one GetItem.
 Invitation items carry ``user_pk``/``date_key`` for the ``by_user`` index: a person's events by
 date (lists, filters, timeline, stats), and ``owner_id`` for "who has invited me".
@@ -211,6 +213,9 @@ class Event(EventsTable, discriminator="event"):
     # The cover image's S3 keys (services/hosting/covers.py): the picture and its link-preview card; absent without.
     cover_key = UnicodeAttribute(null=True)
     cover_card_key = UnicodeAttribute(null=True)
+    # A date of a series (the Series item ``SERIES#<series_id>``): its place in it, from 1; absent otherwise.
+    series_id = NumberAttribute(null=True)
+    occurrence = NumberAttribute(null=True)
 
 
 class Invitation(EventsTable, discriminator="invitation"):

@@ -11,6 +11,8 @@
 | InvitedNumber   | USER#<owner>    | INVITED#<e164>   |
 | ExportRecord    | USER#<id>       | EXPORT           |
 | DeletionJob     | ACCOUNT_DELETION| <user id>        |
+| CalendarFeed    | USER#<id>       | CALFEED          |
+| CalendarFeedKey | CALFEED#<sha256>| CALFEED          |
 
 Every kind of item is defined here, so a read of a whole partition (``USER#<id>``) knows each item it
 meets whatever else was imported.
@@ -212,3 +214,24 @@ class OwnedEvent(UsersTable, discriminator="owned_event"):
     account finds every owned event by a consistent read of the user's partition (store/owned_events.py)."""
 
     event_id = NumberAttribute()
+
+
+CALENDAR_FEED_SK = "CALFEED"
+CALENDAR_FEED_PREFIX = "CALFEED#"
+
+
+def calendar_feed_pk(token_hash: str) -> str:
+    return f"{CALENDAR_FEED_PREFIX}{token_hash}"
+
+
+class CalendarFeed(UsersTable, discriminator="calendar_feed"):
+    """The user's live calendar link: the SHA-256 of its current token (one at a time)."""
+
+    token_hash = UnicodeAttribute()
+    created = UTCDateTimeAttribute()
+
+
+class CalendarFeedKey(UsersTable, discriminator="calendar_feed_key"):
+    """Finds the user of a calendar link's token by its SHA-256; replaced with the token."""
+
+    user_id = NumberAttribute()

@@ -31,10 +31,13 @@ from chalicelib.models.events import (
     invitation_sk,
 )
 from chalicelib.models.users import (
+    CALENDAR_FEED_SK,
     JOBS_PK,
     OWNER_SK,
     PHONE_SK,
     PROFILE_SK,
+    CalendarFeed,
+    CalendarFeedKey,
     DeletionJob,
     Device,
     DeviceOwner,
@@ -42,6 +45,7 @@ from chalicelib.models.users import (
     PhoneClaim,
     User,
     UsersTable,
+    calendar_feed_pk,
     device_owner_pk,
     device_token_of,
     phone_pk,
@@ -149,6 +153,14 @@ def release_device(token: str, user_id: int) -> None:
 
 
 def delete_user_items(items: list[UsersTable]) -> None:
+    """The items of the user's partition, and the key of their live calendar link (outside it)."""
+    feed_keys = [
+        CalendarFeedKey(calendar_feed_pk(item.token_hash), CALENDAR_FEED_SK)
+        for item in items
+        if isinstance(item, CalendarFeed)
+    ]
+    if feed_keys:
+        batch_write(feed_keys, delete=True, written=set())
     if items:
         batch_write(items, delete=True, written=set())
 

@@ -746,6 +746,9 @@ def test_a_refused_answer_shows_a_page_whose_links_and_forms_still_lead_to_the_p
     html = text_of(refused)
     here = f"http://x{path}/rsvp"  # the address the refused page is shown at
     targets = re.findall(r'(?:action|href)="([^"]+)"', html)
+    subscribe = [target for target in targets if target.startswith("webcal://")]  # absolute: the page's own feed
+    assert subscribe == [f"webcal://invites.example.test{path}/calendar.ics"]
+    targets = [target for target in targets if target not in subscribe]
     resolved = {urljoin(here, target).removeprefix("http://x") for target in targets if not target.startswith("#")}
     assert {f"{path}/rsvp", f"{path}/stop", f"{path}/event.ics", "/account/delete"} <= resolved
     assert all(target.startswith(("/i/", "/account/")) for target in resolved), resolved

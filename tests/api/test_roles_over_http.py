@@ -22,15 +22,16 @@ from dataclasses import dataclass, field
 
 import pytest
 
+from chalicelib.domain.recurrence import Repeat
 from chalicelib.domain.roles import PERMITTED, Action, Role
 from chalicelib.models.events import Invitation, event_pk
-from chalicelib.services.hosting import join_links, offline_guests
+from chalicelib.services.hosting import events, join_links, offline_guests, series
 from chalicelib.services.participants import cohosts
 from chalicelib.store import join_links as stored_join_links
 from chalicelib.timeutil import utcnow
 from tests.utils.api import body
 from tests.utils.avatars import multipart
-from tests.utils.factories import make_event, make_person, phone
+from tests.utils.factories import future, make_event, make_person, phone
 from tests.utils.images import jpeg
 
 FORBIDDEN = {"detail": "You do not have permission to perform this action."}
@@ -49,6 +50,7 @@ class Route:
     allowed: frozenset[Role] | None = None  # when not PERMITTED[action]
     event_fields: dict = field(default_factory=dict)
     success_of: dict[Role, int] = field(default_factory=dict)  # a role whose success differs
+    series: bool = False  # the event is the first date of a series (``{series_id}``)
 
     def allows(self, role: Role) -> bool:
         return role in (self.allowed if self.allowed is not None else PERMITTED[self.action])
@@ -111,6 +113,8 @@ ROUTES = [
     Route("POST", EVENT + "/clone", Action.CLONE, 201, {"event_date": "2031-01-01T18:00:00Z"}),
     Route("PUT", EVENT + "/cover", Action.SET_COVER, 200, PHOTO),
     Route("DELETE", EVENT + "/cover", Action.SET_COVER, 200),
+    Route("PATCH", EVENT, Action.EDIT, 200, {"title": "New", "scope": "all"}, series=True),
+    Route("DELETE", "/series/{series_id}", Action.CANCEL_SERIES, 204, series=True),
 ]
 
 
@@ -123,6 +127,7 @@ class Cast:
     asker: object
     offline_id: int
     code: str
+    series_id: int | None = None
 
 
 def _cast(route: Route) -> Cast:
@@ -131,9 +136,19 @@ def _cast(route: Route) -> Cast:
     owner, cohost, guest, other, second, asker, holder, stranger = (
         make_person(name) for name in ("Owner", "Cohost", "Guest", "Other", "Second", "Asker", "Holder", "Stranger")
     )
-    event = make_event(owner, cohost, guest, other, second, join_mode="approval", **route.event_fields)
-    cohosts.appoint(owner.user, event.id, cohost.user.id)
-    cohosts.appoint(owner.user, event.id, second.user.id)
+    invited = (cohost, guest, other, second)
+    if route.series:
+        data = events.EventInput(
+            title="Weekly", event_date=future(), invite_phone_numbers=[person.phone for person in invited],
+            join_mode="approval", **route.event_fields,
+        )  # fmt: skip
+        dates = [view.event for view in series.create_series(owner.user, data, Repeat("weekly", count=2))]
+    else:
+        dates = [make_event(owner, *invited, join_mode="approval", **route.event_fields)]
+    event = dates[0]
+    for date in dates:  # a co-host of a series is one on each of its dates
+        cohosts.appoint(owner.user, date.id, cohost.user.id)
+        cohosts.appoint(owner.user, date.id, second.user.id)
     url, _ = join_links.new_join_link(owner.user, event.id)
     code = url.rsplit("/j/", 1)[1]
     # the asker's pending request, stored as asking stores it (without the hosts' pushes: not walked here)
@@ -146,7 +161,7 @@ def _cast(route: Route) -> Cast:
         Role.LINK_HOLDER: holder,
         Role.STRANGER: stranger,
     }
-    return Cast(event.id, people, other, second, asker, offline.id, code)
+    return Cast(event.id, people, other, second, asker, offline.id, code, event.series_id)
 
 
 def _fill(template, values: dict):
@@ -173,6 +188,7 @@ def _request(client, route: Route, role: Role, cast: Cast):
         "offline_id": cast.offline_id,
         "code": secrets.token_urlsafe(join_links.CODE_BYTES) if role is Role.STRANGER else cast.code,
         "new_phone": phone(),
+        "series_id": cast.series_id,
     }
     path = _fill(route.path, values)
     headers = {"Authorization": f"Bearer {caller.token}"}
@@ -226,10 +242,10 @@ def _shape(path: str) -> str:
 
 
 def _declared_event_routes(app) -> set[tuple[str, str]]:
-    """(method, path shape) of each route of the app with an event id in its path (HEAD rides on GET)."""
+    """(method, path shape) of each route of the app with an event or series id in its path (HEAD rides on GET)."""
     from app import API_BLUEPRINTS
 
-    event_paths = {path for path in app.routes if "{event_id}" in path}
+    event_paths = {path for path in app.routes if "{event_id}" in path or "{series_id}" in path}
     declared = set()
     for blueprint in API_BLUEPRINTS:
         for path, specs in blueprint.specs_by_path().items():

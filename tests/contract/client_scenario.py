@@ -50,6 +50,7 @@ from invites_client.api.events import (
     accept_invitation,
     add_offline_guest,
     appoint_cohost,
+    cancel_series,
     clone_event,
     create_event,
     end_cohost,
@@ -66,7 +67,7 @@ from invites_client.api.events import (
     update_event,
 )
 from invites_client.api.plans import create_plan, decide_plan, get_plan, vote_plan
-from invites_client.api.users import delete_me, get_me, get_my_data_export, request_my_data_export
+from invites_client.api.users import delete_me, get_me, get_my_data_export, new_calendar_feed, request_my_data_export
 from invites_client.models import (
     Announcement,
     AnnouncementInput,
@@ -74,10 +75,12 @@ from invites_client.models import (
     Answers,
     AnswersInput,
     AuthenticationFailed,
+    CalendarFeed,
     CloneInput,
     Conflict,
     Coordinates,
     CoverUpload,
+    EditScope,
     EventCreate,
     EventCreated,
     EventDetail,
@@ -118,7 +121,10 @@ from invites_client.models import (
     QuestionInput,
     QuestionKind,
     Register,
+    Repeat,
     RsvpInput,
+    SeriesCreated,
+    SeriesFreq,
     TimeSuggestionInput,
     UserWithToken,
     VerifyPin,
@@ -333,6 +339,31 @@ def run(
     second = expect(clone_event.sync(created.id, client=as_owner, body=again), EventCreated)
     check([i.phone_number for i in second.invitees] == [i.phone_number for i in created.invitees], "the same guests")
     check(second.title == created.title and all(i.is_attending is None for i in second.invitees[1:]), "no replies")
+
+    # A weekly series of three dates for the same guests: each date its own event; a later change of the place
+    # reaches the dates from the second on; the owner's live calendar lists them; the series is called off.
+    weekly = EventCreate(
+        title="Book club",
+        event_date=starts,
+        invite_phone_numbers=[guest.phone_number],
+        repeat=Repeat(freq=SeriesFreq.WEEKLY, count=3),
+    )
+    club = expect(create_event.sync(client=as_owner, body=weekly), EventCreated)
+    series = club.series
+    if not isinstance(series, SeriesCreated):
+        raise ScenarioFailed(f"a create with repeat answered no series: {club!r}")
+    check(len(series.dates) == 3 and series.repeat.freq == SeriesFreq.WEEKLY, f"the series {series!r}")
+    check(club.series_id == series.id and club.occurrence == 1, f"the first date {club!r}")
+    dates = [date.id for date in series.dates]
+    moved = EventUpdate(venue_name="Library", scope=EditScope.FOLLOWING)
+    expect(update_event.sync(dates[1], client=as_owner, body=moved), EventDetail)
+    places = [expect(get_event.sync(date, client=as_guest), EventDetail).venue_name for date in dates]
+    check(places == ["", "Library", "Library"], f"the places of the dates {places!r}")
+    feed = expect(new_calendar_feed.sync(client=as_owner), CalendarFeed)
+    check(feed.url.endswith(".ics") and feed.webcal.startswith("webcal://"), f"the live calendar {feed!r}")
+    called_off = cancel_series.sync_detailed(series.id, client=as_owner)
+    check(called_off.status_code == HTTPStatus.NO_CONTENT, f"cancel_series answered {called_off.status_code}")
+    check(expect(get_event.sync(dates[2], client=as_guest), EventDetail).is_cancelled is True, "a cancelled date")
 
     # The guest becomes a favorite contact; which of the numbers have an account.
     favorites = [

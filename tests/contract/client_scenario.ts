@@ -160,6 +160,35 @@ export async function dinner(
   if (second.data === undefined || second.data.invitees.length !== created.data.invitees.length) {
     throw new ScenarioFailed(`clone: ${second.response.status} ${JSON.stringify(second.error)}`);
   }
+  // A monthly book club of three dates: one event per date; the later ones move to the library; the owner's
+  // live calendar; then the series is called off.
+  const club = await api.POST("/events", {
+    body: {
+      title: "Book club",
+      event_date: "2031-05-31T19:00:00Z",
+      repeat: { freq: "monthly", interval: 1, count: 3 },
+      invite_phone_numbers: [guestPhone],
+    },
+  });
+  const series = club.data?.series;
+  if (series === undefined || series.dates.length !== 3) {
+    throw new ScenarioFailed(`series: ${club.response.status} ${JSON.stringify(club.error)}`);
+  }
+  const later = series.dates[1];
+  if (later === undefined) throw new ScenarioFailed("the series has no second date");
+  const moved = await api.PATCH("/events/{event_id}", {
+    params: { path: { event_id: later.id } },
+    body: { venue_name: "Library", scope: "following" },
+  });
+  if (moved.data === undefined || moved.data.series_id !== series.id) {
+    throw new ScenarioFailed(`series edit: ${moved.response.status} ${JSON.stringify(moved.error)}`);
+  }
+  const feed = await api.POST("/users/me/calendar_feed", {});
+  if (feed.data === undefined || !feed.data.webcal.startsWith("webcal://")) {
+    throw new ScenarioFailed(`calendar feed: ${feed.response.status} ${JSON.stringify(feed.error)}`);
+  }
+  const calledOff = await api.DELETE("/series/{series_id}", { params: { path: { series_id: series.id } } });
+  if (calledOff.response.status !== 204) throw new ScenarioFailed(`cancel series: ${calledOff.response.status}`);
   // The guest said yes by voice: the owner records it for them, and the row says a host replied.
   const guestRow = detail.data.invitees[1];
   if (guestRow === undefined) throw new ScenarioFailed("the guest is not among the invitees");

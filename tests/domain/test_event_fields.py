@@ -18,12 +18,15 @@ def _properties(name: str) -> dict:
     return SCHEMAS[name]["properties"]
 
 
-def test_create_takes_exactly_the_declared_fields():
-    assert list(_properties("EventCreate")) == [field.name for field in event_fields.EVENT_FIELDS]
+def test_create_takes_exactly_the_declared_fields_and_a_series_rule():
+    created = [name for name in _properties("EventCreate") if name != "repeat"]  # how many events, not a field
+    assert created == [field.name for field in event_fields.EVENT_FIELDS]
+    assert "repeat" in _properties("EventCreate")
 
 
-def test_edit_takes_the_declared_fields_and_filling_spots_by_hand():
-    assert set(_properties("EventUpdate")) == {field.name for field in event_fields.EVENT_FIELDS} | {"spot_filled"}
+def test_edit_takes_the_declared_fields_filling_spots_by_hand_and_a_series_scope():
+    fields = {field.name for field in event_fields.EVENT_FIELDS}
+    assert set(_properties("EventUpdate")) == fields | {"spot_filled", "scope"}
 
 
 def test_every_declared_field_but_the_numbers_is_shown_in_the_event():

@@ -15,6 +15,7 @@ EXPECTED = {
     Action.EDIT: HOSTS,
     Action.INVITE: HOSTS | {Role.GUEST},
     Action.CANCEL: {Role.OWNER},
+    Action.CANCEL_SERIES: {Role.OWNER},
     Action.REPLY: {Role.COHOST, Role.GUEST},
     Action.TALK: HOSTS | {Role.GUEST},
     Action.ANNOUNCE: HOSTS,

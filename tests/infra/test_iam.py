@@ -340,6 +340,34 @@ def bring_a_push_endpoint_back(run: StackRun) -> None:
     assert found == [{"Token": token, "Enabled": "true"}]
 
 
+def series_and_live_calendars(run: StackRun) -> None:
+    """A series texted once, answered per date on its page, changed for all dates and cancelled; both live
+    calendars (the person's link, the guest's series)."""
+    client = run.client
+    owner = login(client, "+14155550187", full_name="Sam Series")["auth_token"]
+    guest = "+14155550188"
+    created = post_json(client, "/events", {"title": "Book club", "event_date": "2031-09-02T19:00:00-04:00",
+                                            "time_zone": "America/New_York", "repeat": {"freq": "weekly", "count": 3},
+                                            "invite_phone_numbers": [guest]}, owner)  # fmt: skip
+    assert created.status_code == 201, created.body
+    dates = [date["id"] for date in created.json_body["series"]["dates"]]
+    run.deliver()
+    path = link_texted_to(guest)
+    opened = text_of(page(client, path))
+    answered = post_form(client, f"{path}/dates/{dates[1]}/rsvp", {"csrf": form_token(opened), "answer": "accept"})
+    assert answered.status_code == 303, answered.body
+    assert client.http.get(f"{path}/calendar.ics").status_code == 200
+    edited = post_json(client, f"/events/{dates[0]}", {"venue_name": "Library", "scope": "all"}, owner, "PATCH")
+    assert edited.status_code == 200, edited.body
+    feed = client.http.post("/users/me/calendar_feed", headers={"Authorization": f"Bearer {owner}"})
+    assert feed.status_code == 200, feed.body
+    assert client.http.get(feed.json_body["url"].split("invites.example.test", 1)[1]).status_code == 200
+    series = created.json_body["series"]["id"]
+    cancelled = client.http.request("DELETE", f"/series/{series}", headers={"Authorization": f"Bearer {owner}"})
+    assert cancelled.status_code == 204, cancelled.body
+    run.deliver()
+
+
 def run_the_stack(run: StackRun, monkeypatch) -> None:
     owner, event_id = run_the_flow(run.client)  # the API's routes as the apps use them; it deletes an account
     promote_a_guest_invited_by_text(run)
@@ -352,6 +380,7 @@ def run_the_stack(run: StackRun, monkeypatch) -> None:
     text_again_what_sns_throttled(run, monkeypatch)
     bring_a_push_endpoint_back(run)
     plan_a_date_together(run)
+    series_and_live_calendars(run)
     # the hourly schedule before the worker has run the deletion: it is queued again
     monkeypatch.setattr(account_deletion, "STUCK_AFTER", timedelta(0))
     run.schedule()

@@ -16,18 +16,26 @@ and pushes skip them.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
 from datetime import datetime
 
 from chalicelib import invite_links, store
 from chalicelib.config import get_settings
 from chalicelib.domain import capacity, event_fields, questions
 from chalicelib.domain.roles import Action, Role
-from chalicelib.errors import Conflict, OutOfRange, ValidationError
+from chalicelib.errors import Conflict, ValidationError
 from chalicelib.ids import new_id
 from chalicelib.messaging import notifications
 from chalicelib.messaging.notifications.kinds import QueueKind
 from chalicelib.retry import AttemptsSpent, TryAgain, retry
+from chalicelib.services.hosting import series_plan
+from chalicelib.services.hosting.event_values import (
+    EventInput,
+    check_deadline,
+    check_spots,
+    edit_of,
+    remind_day,
+    whole_seconds,
+)
 from chalicelib.services.hosting.guest_invites import GuestCharge
 from chalicelib.services.hosting.invitees import Invitees, check_invitees_fit, resolve_invitees
 from chalicelib.services.participants.event_reads import (
@@ -41,52 +49,15 @@ from chalicelib.services.replies.waitlist import fit_line_to_event, promote_wait
 from chalicelib.services.texts import guest_texts, text_outbox
 from chalicelib.services.texts.invitation_texts import reachable, send_invitation_texts
 from chalicelib.store import events as event_store
-from chalicelib.store.events import GUEST, OWNER, EventEdit, EventView, flag_invitations_cancelled
+from chalicelib.store import series as series_store
+from chalicelib.store.events import GUEST, OWNER, EventView, flag_invitations_cancelled
 from chalicelib.store.invitations import save_new_invitations
-from chalicelib.timeutil import format_datetime, utcnow
+from chalicelib.timeutil import utcnow
 
 log = logging.getLogger("invites")
 
 CREATE_ATTEMPTS = 5  # new event ids drawn before giving up (a clash is all but impossible)
 EDIT_ATTEMPTS = 5  # edits re-read after a parallel change of the counters
-
-
-# --------------------------------------------------------------------------- values in and out
-
-
-@dataclass
-class EventInput:
-    """Validated fields of a create or an edit; None means "not sent"."""
-
-    title: str | None = None
-    event_date: datetime | None = None
-    is_time_specified: bool | None = None
-    total_spots: int | None = None
-    invite_phone_numbers: list[str] | None = None
-    location: dict | None = None  # {"latitude", "longitude"}; {} to clear
-    address: str | None = None
-    venue_name: str | None = None
-    max_extra_guests: int | None = None
-    waitlist: bool | None = None
-    spot_filled: int | None = None
-    time_zone: str | None = None  # an IANA name; "" to clear
-    utc_offset_minutes: int | None = None  # the offset event_date was sent with (0 for Z or none)
-    duration_minutes: int | None = None
-    rsvp_deadline: datetime | str | None = None  # "" to clear
-    replies_paused: bool | None = None
-    join_mode: str | None = None
-    guest_invites: int | None = None
-    guest_list: str | None = None
-    place_visibility: str | None = None
-    questions: list[dict] | None = None  # as sent (ids not yet the service's); [] to remove them all
-
-
-# Edits that change what a guest's calendar entry shows: each one grows its SEQUENCE (store.events.EventEdit).
-CALENDAR_FIELDS = event_fields.CALENDAR_FIELDS
-
-
-def whole_seconds(value: datetime) -> datetime:
-    return value.replace(microsecond=0)
 
 
 # --------------------------------------------------------------------------- invitees and texts
@@ -109,10 +80,6 @@ def _distinct_ids(count: int) -> list[int]:
 # --------------------------------------------------------------------------- create
 
 
-def _remind_day(event_date: datetime) -> str:
-    return format_datetime(event_date)[:10]
-
-
 EVENT_ALREADY_MADE = "This event was already made."
 
 
@@ -124,62 +91,106 @@ def create_event(
     ``event_id``: the id the event must have (a plan's decision): an event already there under it is a
     Conflict, so the same decision never makes two events. ``wording(owner, event, link)``: the text those
     without an account get instead of the invitation text; ``links_out`` is given their links by user id."""
-    event_date = whole_seconds(data.event_date)
-    _check_deadline(data.rsvp_deadline, event_date)
-    invitees = resolve_invitees(owner, data.invite_phone_numbers or [], skip_user_ids={owner.id})
+    return create_events(owner, data, event_id=event_id, wording=wording, links_out=links_out)[0]
+
+
+def create_events(
+    owner,
+    data: EventInput,
+    plan: series_plan.SeriesPlan | None = None,
+    *,
+    event_id: int | None = None,
+    wording=None,
+    links_out: dict | None = None,
+) -> list[EventView]:
+    """The event, or with ``plan`` one per date of a series: invitees resolved, checked and charged once (a
+    series is one event to the quotas), each date stored with its invitations, then people told once, by the
+    first date. A date that cannot be stored undoes those stored before it: nothing half-written stays.
+    ``event_id``, ``wording`` and ``links_out`` as for :func:`create_event` (the first date's)."""
+    first_date = whole_seconds(data.event_date)
+    dates = [whole_seconds(date) for date in plan.dates] if plan else [first_date]
+    check_deadline(data.rsvp_deadline, first_date)
+    invitees = resolve_invitees(
+        owner, data.invite_phone_numbers or [], skip_user_ids={owner.id}, more_charges=plan.charges if plan else ()
+    )
     textable = reachable(invitees.to_text)  # before the event is written: a 503 here stores no event
     now = utcnow()
     fields = {
         **{field.name: getattr(data, field.name) for field in event_fields.STORED},  # stored as sent
-        "event_date": event_date,
         "location": data.location,
         "invitee_count": len(invitees.users),
         "time_zone": data.time_zone,
         "utc_offset_minutes": data.utc_offset_minutes,
         "duration_minutes": data.duration_minutes,
-        "rsvp_deadline": whole_seconds(data.rsvp_deadline) if data.rsvp_deadline else None,
     }
+    deadline = whole_seconds(data.rsvp_deadline) if data.rsvp_deadline else None
     asked, last_id = questions.assign_ids(data.questions or [], [], 0)
+    texted = {user.id for user in invitees.to_text}
+    stored: list[tuple] = []
 
-    def draw(_attempt: int):
-        drawn = event_id or new_id()
-        event = event_store.new_event(drawn, owner.id, fields, remind_day=_remind_day(event_date), now=now)
-        if asked:
-            event.questions, event.question_last_id = asked, last_id
-        ids = _distinct_ids(len(invitees.users) + 1)
-        invitations = [event_store.new_invitation(event, owner.id, OWNER, ids[0], now)]
-        invitations += [
-            event_store.new_invitation(event, user.id, GUEST, inv_id, now)
-            for user, inv_id in zip(invitees.users, ids[1:], strict=True)
-        ]
-        texted = {user.id for user in invitees.to_text}
-        links = invite_links.attach_links(inv for inv in invitations if inv.user_id in texted)
-        text_outbox.plan(inv for inv in invitations if inv.user_id in texted)
-        if not event_store.save_new_event(event, invitations, invitees.marks):
-            if event_id:
-                raise Conflict(EVENT_ALREADY_MADE)
-            raise TryAgain()
-        return event, invitations, links
+    def draw(event_date: datetime, occurrence: int | None):
+        first = not stored
+        dated = {**fields, "event_date": event_date, "rsvp_deadline": deadline and deadline + (event_date - first_date)}
+        fixed_id = event_id if first else None
+
+        def attempt(_attempt: int):
+            event = event_store.new_event(
+                fixed_id or new_id(), owner.id, dated, remind_day=remind_day(event_date), now=now
+            )
+            if asked:
+                event.questions, event.question_last_id = asked, last_id
+            if plan:
+                event.series_id, event.occurrence = plan.series_id, occurrence
+            ids = _distinct_ids(len(invitees.users) + 1)
+            invitations = [event_store.new_invitation(event, owner.id, OWNER, ids[0], now)]
+            invitations += [
+                event_store.new_invitation(event, user.id, GUEST, inv_id, now)
+                for user, inv_id in zip(invitees.users, ids[1:], strict=True)
+            ]
+            links = {}
+            if first:
+                links = invite_links.attach_links(inv for inv in invitations if inv.user_id in texted)
+                text_outbox.plan(inv for inv in invitations if inv.user_id in texted)
+            if not event_store.save_new_event(event, invitations, invitees.marks if first else ()):
+                if fixed_id:
+                    raise Conflict(EVENT_ALREADY_MADE)
+                raise TryAgain()
+            return event, invitations, links
+
+        try:
+            return retry(attempt, attempts=CREATE_ATTEMPTS)
+        except AttemptsSpent:
+            raise RuntimeError("could not draw a free event id") from None
 
     try:
-        event, invitations, links = retry(draw, attempts=CREATE_ATTEMPTS)
-    except AttemptsSpent:
-        raise RuntimeError("could not draw a free event id") from None
+        for occurrence, event_date in enumerate(dates, start=1):
+            stored.append(draw(event_date, occurrence if plan else None))
+        if plan:
+            plan.save_series([event for event, _, _ in stored])
+    except Exception:
+        if stored:
+            series_store.remove_new_events([(event, invitations) for event, invitations, _ in stored])
+        raise
+    event, invitations, links = stored[0]
     if links_out is not None:
         links_out.update(links)
-    text_outbox.shown_in(invitations, send_invitation_texts(owner, event, textable, links, wording=wording))
+    if plan:
+        sent = plan.send_texts(owner, event, textable, links)
+    else:
+        sent = send_invitation_texts(owner, event, textable, links, wording=wording)
+    text_outbox.shown_in(invitations, sent)
     _enqueue_new_invites(owner, event, invitees.users)
-    users = {user.id: user for user in invitees.users}
-    users[owner.id] = owner
-    return EventView(event, invitations, users=users)
+    users = {**{user.id: user for user in invitees.users}, owner.id: owner}
+    return [EventView(event, invitations, users=users) for event, invitations, _ in stored]
 
 
 # --------------------------------------------------------------------------- edits and cancel
 
 
-def update_event(caller, event_id: int, data: EventInput) -> EventView:
+def update_event(caller, event_id: int, data: EventInput, *, tell: bool = True) -> EventView:
     """The owner and co-hosts invite more numbers, fill spots by hand, edit the event; a guest only invites,
-    within the event's ``guest_invites`` (domain.roles). 409 once cancelled."""
+    within the event's ``guest_invites`` (domain.roles). 409 once cancelled. Without ``tell`` (the other dates
+    of a series edit) nobody is texted or pushed about it."""
     view = permitted_view(caller, event_id, _edit_action(data))
     require_live(view.event)
     charge = GuestCharge(caller, view) if role_in(caller, view) == Role.GUEST else None
@@ -187,14 +198,14 @@ def update_event(caller, event_id: int, data: EventInput) -> EventView:
         charge.check_room()
     told_before = guest_texts.told_state(view.event)  # what guests without the app were told, for change texts
     kept_deadline = None if data.rsvp_deadline == "" else (data.rsvp_deadline or view.event.rsvp_deadline)
-    _check_deadline(kept_deadline, data.event_date or view.event.event_date)
+    check_deadline(kept_deadline, data.event_date or view.event.event_date)
     new_total = data.total_spots if data.total_spots is not None else view.event.total_spots
-    _check_spots(view.event, new_total, data.spot_filled or 0)
+    check_spots(view.event, new_total, data.spot_filled or 0)
     if charge is None:
-        return _resolve_edit_and_invite(caller, event_id, data, view, told_before)[0]
+        return _resolve_edit_and_invite(caller, event_id, data, view, told_before, tell=tell)[0]
     charge.before_resolving(data.invite_phone_numbers)
     try:
-        view, added = _resolve_edit_and_invite(caller, event_id, data, view, told_before, charge)
+        view, added = _resolve_edit_and_invite(caller, event_id, data, view, told_before, charge, tell=tell)
     except ValidationError as error:
         charge.give_back()
         raise charge.refusal(error) from None
@@ -206,19 +217,26 @@ def update_event(caller, event_id: int, data: EventInput) -> EventView:
 
 
 def _resolve_edit_and_invite(
-    caller, event_id: int, data: EventInput, view: EventView, told_before, charge: GuestCharge | None = None
+    caller,
+    event_id: int,
+    data: EventInput,
+    view: EventView,
+    told_before,
+    charge: GuestCharge | None = None,
+    *,
+    tell: bool = True,
 ) -> tuple[EventView, list[int]]:
     """The numbers made into users (before the event changes), the edit, then the new invitations."""
     existing = {inv.user_id for inv in view.invitations}
     invitees = resolve_invitees(caller, data.invite_phone_numbers or [], skip_user_ids=existing, view=view)
-    textable = reachable(invitees.to_text)  # before the edit: a 503 here leaves the event as it was
+    textable = reachable(invitees.to_text) if tell else []  # before the edit: a 503 leaves the event as it was
     if charge is not None:
         charge.after_resolving(len(invitees.users))
-    return _edit_and_invite(caller, event_id, data, view, invitees, textable, told_before)
+    return _edit_and_invite(caller, event_id, data, view, invitees, textable, told_before, tell)
 
 
 def _edit_and_invite(
-    caller, event_id: int, data: EventInput, view: EventView, invitees, textable, told_before
+    caller, event_id: int, data: EventInput, view: EventView, invitees, textable, told_before, tell: bool = True
 ) -> tuple[EventView, list[int]]:
     """The edit, then the new invitations: the event as it is now and the user ids invited."""
     adding = len(invitees.users)
@@ -232,8 +250,8 @@ def _edit_and_invite(
         event = view.event
         before.update(total=int(event.total_spots or 0), most=int(event.max_extra_guests or 0))
         new_total = data.total_spots if data.total_spots is not None else event.total_spots
-        _check_spots(event, new_total, data.spot_filled or 0)
-        edit = _edit_of(data)
+        check_spots(event, new_total, data.spot_filled or 0)
+        edit = edit_of(data)
         if data.questions is not None:
             held = list(event.questions or [])
             since = max(int(event.question_last_id or 0), questions.last_id_of(held))
@@ -271,9 +289,9 @@ def _edit_and_invite(
         view = participant_view(caller, event_id)
     if data.event_date is not None:
         event_store.move_invitations(view, event)
-    added = _invite_more(caller, view, invitees, textable) if invitees.users else []
+    added = _invite_more(caller, view, invitees, textable, tell) if invitees.users else []
     changed = [name for name in notifications.FIELD_WORDS if getattr(data, name) is not None]
-    if changed:
+    if changed and tell:
         notifications.enqueue(
             QueueKind.EVENT_CHANGED,
             event_id=event_id,
@@ -292,52 +310,7 @@ def _edit_action(data: EventInput) -> Action:
     return Action.INVITE if sent == ["invite_phone_numbers"] else Action.EDIT
 
 
-DEADLINE_AFTER_EVENT = "The reply deadline must be at or before the event's date."
-
-
-def _check_deadline(deadline: datetime | None, event_date: datetime) -> None:
-    """400 when replies would close after the event starts."""
-    if deadline is not None and deadline > event_date:
-        raise ValidationError.field("rsvp_deadline", DEADLINE_AFTER_EVENT)
-
-
-def _deadline_edit(data: EventInput) -> datetime | str | None:
-    """The deadline as the edit writes it: "" removes it, None leaves it."""
-    if data.rsvp_deadline == "":
-        return ""
-    return whole_seconds(data.rsvp_deadline) if data.rsvp_deadline else None
-
-
-def _check_spots(event, new_total: int, filling: int) -> None:
-    """400 when filling by hand, or lowering total_spots, would put spots_filled past the total, or
-    filling would put it past ``MAX_SPOTS_FILLED`` (beyond what every client's numbers hold exactly)."""
-    room = get_settings().max_spots_filled - event.spots_filled
-    if filling > room:
-        raise OutOfRange("spot_filled", most=max(0, room))
-    if new_total and event.spots_filled + filling > new_total:
-        if filling:
-            left = max(0, new_total - event.spots_filled)
-            raise ValidationError.field("spot_filled", f"Only {left} spots are left.")
-        raise OutOfRange("total_spots", least=event.spots_filled)
-
-
-def _edit_of(data: EventInput) -> EventEdit:
-    event_date = whole_seconds(data.event_date) if data.event_date is not None else None
-    return EventEdit(
-        **{field.name: getattr(data, field.name) for field in event_fields.STORED},  # written as sent
-        event_date=event_date,
-        remind_day=_remind_day(event_date) if event_date is not None else None,
-        location=data.location,
-        spots_filled_by_hand=data.spot_filled or 0,
-        time_zone=data.time_zone,
-        utc_offset_minutes=data.utc_offset_minutes,
-        duration_minutes=data.duration_minutes,
-        rsvp_deadline=_deadline_edit(data),
-        calendar_revised=any(getattr(data, name) is not None for name in CALENDAR_FIELDS),
-    )
-
-
-def _invite_more(inviter, view: EventView, invitees: Invitees, textable: list) -> list[int]:
+def _invite_more(inviter, view: EventView, invitees: Invitees, textable: list, tell: bool = True) -> list[int]:
     """Store the new invitations (text ``textable`` or push their people); returns their user ids."""
     now = utcnow()
     ids = _distinct_ids(len(invitees.users))
@@ -357,22 +330,26 @@ def _invite_more(inviter, view: EventView, invitees: Invitees, textable: list) -
     invited = {inv.user_id for inv in stored}
     sent = send_invitation_texts(inviter, view.event, [user for user in textable if user.id in invited], links)
     text_outbox.shown_in(stored, sent)
-    _enqueue_new_invites(inviter, view.event, [user for user in invitees.users if user.id in invited])
+    if tell:
+        _enqueue_new_invites(inviter, view.event, [user for user in invitees.users if user.id in invited])
     return sorted(invited)
 
 
-def cancel_event(caller, event_id: int) -> None:
-    """Owner only, idempotent: one Query and one UpdateItem of META, whatever the number of invitees.
-
-    Every read of the event checks META (detail, lists, timeline), so it is cancelled from here on.
-    The ``cancelled`` copy on each invitation (for the ``by_user`` COUNT of stats) and the pushes to
-    the invitees are one ``event_cancelled`` message; the queue handler writes the flags
-    (ceil(invitations / 100) TransactWriteItems). If the message cannot be queued, the flags are
-    written here instead. A repeated cancel queues it again while any flag is missing."""
+def cancel_event(caller, event_id: int, *, tell: bool = True, series_words: str = "") -> bool:
+    """Owner only, idempotent: one Query and one UpdateItem of META, whatever the number of invitees. Every
+    read of the event checks META, so it is cancelled from here on. The ``cancelled`` copy on each invitation
+    (for stats) and the pushes are one ``event_cancelled`` message (texts say ``series_words`` when given); the
+    queue handler writes the flags (ceil(n / 100) TransactWriteItems). Not queued (or not ``tell``: a series'
+    other dates), they are written here; a repeated cancel queues it again while any flag is missing. True
+    when this call cancelled it and its guests are being told."""
     view = permitted_view(caller, event_id, Action.CANCEL)
     was_live = not view.event.cancelled
     if was_live:
         event_store.mark_cancelled(view.event, utcnow())
-    if was_live or any(not inv.cancelled for inv in view.invitations):
-        if not notifications.enqueue(QueueKind.EVENT_CANCELLED, event_id=event_id, actor_id=caller.id):
-            flag_invitations_cancelled(view)
+    if not was_live and all(inv.cancelled for inv in view.invitations):
+        return False
+    message = {"event_id": event_id, "actor_id": caller.id, **({"series_words": series_words} if series_words else {})}
+    told = tell and notifications.enqueue(QueueKind.EVENT_CANCELLED, **message)
+    if not told:
+        flag_invitations_cancelled(view)
+    return told and was_live

@@ -36,14 +36,15 @@ def _events_limit(owner) -> RollingLimit:
 
 
 def resolve_invitees(
-    owner, numbers: list[str], *, skip_user_ids: set[int], view: EventView | None = None
+    owner, numbers: list[str], *, skip_user_ids: set[int], view: EventView | None = None, more_charges=()
 ) -> Invitees:
     """Users for ``numbers`` (made inactive when unknown), once the limits allow them; those without an
     active account are to be texted.
 
     Checked before anything is written: at most ``INVITEES_PER_EVENT`` invitees (400), and the numbers
     the owner has never invited count against the allowance invitations share with contact lookups
-    (429), together with the owner's events of the day when creating (no ``view`` of the event yet).
+    (429), together with the owner's events of the day when creating (no ``view`` of the event yet) and
+    ``more_charges`` (``(RollingLimit, amount)`` pairs, e.g. a series' own daily limit).
     Costs: one BatchGetItem round (claims and the owner's marks), the users' reads, one read and one
     write of the counters, then the new users 50 a transaction."""
     numbers = [number for number in dict.fromkeys(numbers) if number != owner.phone_number]
@@ -60,6 +61,7 @@ def resolve_invitees(
     charges = [(contact_lookup_limit(owner), len(new_to_owner))]
     if creating:
         charges.append((_events_limit(owner), 1))
+    charges += list(more_charges)
     charge_together(charges)
     new_numbers = [number for number in fresh if number not in known]
     known.update(zip(new_numbers, make_inactive_users(new_numbers), strict=True))

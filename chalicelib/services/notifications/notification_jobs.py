@@ -166,19 +166,20 @@ def _event_cancelled(message: dict) -> Outcome:
     if view is None or not view.event.cancelled:
         return Outcome()
     flag_invitations_cancelled(view)
-    return cancel_notices(view)
+    return cancel_notices(view, series_words=message.get("series_words", ""))
 
 
-def cancel_notices(view: EventView, owner_name: str | None = None) -> Outcome:
+def cancel_notices(view: EventView, owner_name: str | None = None, series_words: str = "") -> Outcome:
     """The ``event_cancelled`` push to each guest of a cancelled event, once. ``owner_name`` stands in for
-    the owner's profile when it is gone already (an account being deleted)."""
+    the owner's profile when it is gone already (an account being deleted); ``series_words`` say it is the
+    dates of a series from this one on that are cancelled."""
     event = view.event
     ids = _guest_ids(view)
     users = get_users([*ids, event.owner_id])
     name = owner_name or _name(users.get(event.owner_id))
     push = Push.once_per_event(QueueKind.EVENT_CANCELLED, event, f"{name} cancelled the event.")
     outcome = deliver([(users[uid], push) for uid in ids if uid in users], "notify_event_change")
-    outcome += guest_texts.text_cancelled(view, owner_name)
+    outcome += guest_texts.text_cancelled(view, owner_name, series_words)
     return outcome
 
 

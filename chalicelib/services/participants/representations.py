@@ -230,6 +230,8 @@ def event_json(view: EventView, caller_id: int, style: str) -> dict:
         "questions": list(event.questions or []),
         "time_zone": event.time_zone or None,
         "duration_minutes": localtime.duration_minutes(event),
+        "series_id": int(event.series_id) if event.series_id else None,
+        "occurrence": int(event.occurrence) if event.occurrence else None,
         "owner": owner_json(view.users.get(event.owner_id), event.owner_id),
         "cohost_ids": sorted(inv.user_id for inv in view.invitations if inv.cohost),
         "messages": [message_json(msg, view.users.get(msg.user_id)) for msg in view.messages],

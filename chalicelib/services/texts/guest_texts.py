@@ -101,11 +101,13 @@ def change_text(event, link: str, *, with_place: bool = True) -> str:
     return sms_segments.fit(templates, place, _title(event), _limits())
 
 
-def cancel_text(owner_name: str, event) -> str:
-    """``<service>: <name> cancelled "<title>" (<when>). Reply STOP to opt out.``, cut like an invitation."""
+def cancel_text(owner_name: str, event, series_words: str = "") -> str:
+    """``<service>: <name> cancelled "<title>" (<when>). Reply STOP to opt out.``, cut like an invitation; for
+    a series' dates from this one on, ``(<series words> from <when>)``."""
     service = get_settings().service_name
 
     def wording(when: str) -> sms_segments.Template:
+        when = f"{series_words} from {when}" if series_words else when
         return lambda who, title: f'{service}: {who} cancelled "{title}" ({when}). {STOP_WORDS}'
 
     templates = [wording(localtime.short_when(event)), wording(localtime.short_when(event, weekday=False))]
@@ -179,7 +181,7 @@ def fresh_link(event_id: int, user_id: int) -> str:
     return link_url(code)
 
 
-def text_cancelled(view: EventView, owner_name: str | None = None) -> Outcome:
+def text_cancelled(view: EventView, owner_name: str | None = None, series_words: str = "") -> Outcome:
     """The cancellation text to each guest without the app who had not declined, once; drops a held burst."""
     event = view.event
     held = guest_notices.held_burst(event.id)
@@ -188,7 +190,7 @@ def text_cancelled(view: EventView, owner_name: str | None = None) -> Outcome:
     users, people = _guests_without_app(view)
     owner = users.get(event.owner_id) or SimpleNamespace(id=event.owner_id)
     name = owner_name or sender_name(users.get(event.owner_id))
-    text = cancel_text(name, event)
+    text = cancel_text(name, event, series_words)
     texted, failed = send_claimed(owner, event, people, QueueKind.EVENT_CANCELLED, str(event.id), lambda _person: text)
     return Outcome(sent=len(texted), failed=failed)
 

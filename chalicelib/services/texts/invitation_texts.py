@@ -80,8 +80,9 @@ def allowed_now(owner: User, people: list[User], now: float) -> list[User]:
     return people[: take_up_to(owner_limit, len(people), now)]
 
 
-def invitation_text(owner: User, event: Event, link: str = "") -> str:
+def invitation_text(owner: User, event: Event, link: str = "", series_words: str = "") -> str:
     """The invitation SMS: ``<service>: <name> invited you to "<title>", <when>. <link> Reply STOP to opt out.``
+    For a series, ``series_words`` (``every other Tuesday``) go first: ``..., <series words> from <when>. ...``.
 
     The sender is named first and the opt-out words are always there; the inviter's name and the title
     are made one line, folded to the SMS alphabet and cut (the name first, neither below its minimum)
@@ -93,6 +94,7 @@ def invitation_text(owner: User, event: Event, link: str = "") -> str:
     limits = {"gsm": settings.invite_sms_max_segments, "ucs2": settings.invite_sms_max_segments_ucs2}
 
     def wording(when: str) -> sms_segments.Template:
+        when = f"{series_words} from {when}" if series_words else when
         return lambda who, title: f'{service}: {who} invited you to "{title}", {when}. {reply} {STOP_WORDS}'
 
     templates = [wording(localtime.short_when(event)), wording(localtime.short_when(event, weekday=False))]
@@ -109,6 +111,7 @@ def send_invitation_texts(
     kind: str = text_outbox.INVITATION,
     *,
     wording=None,
+    series_words: str = "",
     expires: datetime | None = None,
 ) -> dict[int, str]:
     """Text ``people`` (invitees without an account, already ``reachable``), each with the link to their
@@ -116,7 +119,8 @@ def send_invitation_texts(
     approval); the invitations stand either way, and the answer is the same. Each row's ``text_status`` tells
     the hosts what became of its text; a text that could not even be claimed is logged. Returns each person's
     ``text_status`` by user id. ``wording(owner, event, link)`` writes another text than
-    :func:`invitation_text` (a plan's decision); ``expires``: when the texts' records may go (default: after
+    :func:`invitation_text` (a plan's decision); ``series_words`` name a series' dates (``every other
+    Tuesday``) in the invitation text; ``expires``: when the texts' records may go (default: after
     the event)."""
     if not people:
         return {}
@@ -133,7 +137,9 @@ def send_invitation_texts(
             event.id,
             person.id,
             person.phone_number,
-            (wording or invitation_text)(owner, event, links.get(person.id, "")),
+            wording(owner, event, links.get(person.id, ""))
+            if wording
+            else invitation_text(owner, event, links.get(person.id, ""), series_words),
             expires,
             quota,
         )

@@ -1,0 +1,30 @@
+"""POST /i/<code>/dates/<date id>/rsvp: a texted guest answers one date of a series from their page (the same
+forgery protection as the page's answer form, then a 303 back to the page). Errors are the page's HTML pages."""
+
+from __future__ import annotations
+
+from chalice import Response
+
+from chalicelib.api import guest_page
+from chalicelib.api.request import RequestContext
+from chalicelib.errors import PermissionDenied
+from chalicelib.guest_page import pages
+from chalicelib.services.web import guest_answers, series_page
+from chalicelib.timeutil import utcnow
+
+PATH = "/i/{code}/dates/{date_id}/rsvp"
+
+
+def answer_date(ctx: RequestContext):
+    if not guest_page.posted_from_the_page(ctx.request.headers):
+        raise PermissionDenied()
+    code = ctx.params.get("code") or ""
+    page = guest_answers.open_link(code, ctx.source_ip, host=False)
+    form = ctx.body or {}
+    if not guest_answers.form_token_valid(page, form.get("csrf")) or form.get("answer") not in guest_page.ANSWERS:
+        raise PermissionDenied()
+    accept = guest_page.ANSWERS[form["answer"]]
+    series_page.answer_date(page.event, page.invitation, ctx.path_id("date_id"), accept=accept, now=utcnow())
+    location = f"../../../{page.code}?answered=1"  # /i/<code>/dates/<id>/rsvp -> /i/<code>
+    return Response(body="", status_code=303, headers={**pages.security_headers(), "Content-Type": pages.HTML,
+                                                       "Location": location})  # fmt: skip
