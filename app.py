@@ -28,6 +28,7 @@ from chalicelib.api import (
     guest_page,
     join_links,
     join_page,
+    the_day,
     users,
 )
 from chalicelib.config import get_settings
@@ -63,6 +64,7 @@ API_BLUEPRINTS = (
     devices.blueprint,
     guest_page.blueprint,
     join_page.blueprint,
+    the_day.blueprint,
     account_export.blueprint,
     account_web.blueprint,
     docs.blueprint,
@@ -104,6 +106,15 @@ def handle_inbound_sms(event):
     from chalicelib.services.inbound_sms import handle  # the SMS handler's modules stay off the API's cold start
 
     return handle(event.message)
+
+
+@app.lambda_function(name="process_photo_upload")
+def process_photo_upload(event, context):
+    """An album upload landed (S3's ObjectCreated events on ``photo-uploads/``, set by both deploy paths):
+    process each object once. A fault raises, so Lambda tries again, then sends it to the failure queue."""
+    from chalicelib.services.photo_uploads import handle_s3_event  # Pillow: only in this function
+
+    return [handle_s3_event(record["s3"]["object"]["key"]) for record in event.get("Records", [])]
 
 
 # With SnapStart on (a stage switch), the runtime calls these around its snapshot; elsewhere nothing happens.

@@ -9,12 +9,12 @@ Off the request, on the notifications queue (message ``account_deletion``), the 
 1. events the person owns: one ``owned_event_deletion`` message each (so large events are worked
    on side by side), which cancels the event, sends the guests the usual cancelled push, then
    deletes the event's partition;
-2. invitations to other people's events: the person's messages, polls and time suggestions go with
-   the event's counters lowered, then the invitation, with the spot given back if they had accepted;
+2. invitations to other people's events: the person's messages, polls, time suggestions and album photos
+   go with the event's counters lowered, then the invitation, with the spot given back if they had accepted;
 3. the user's partition: devices (their SNS endpoints first, when the token is still theirs),
    favorites, tokens, the export record;
-4. S3: every object (every version) under the person's prefixes: avatars, favorite photos, exports, and the
-   covers of their events;
+4. S3: every object (every version) under the person's prefixes: avatars, favorite photos, exports, the
+   covers of their events, and the album photos they added to any event;
 5. the job item, once no invitation of theirs is left.
 
 Each step reads what is left and removes it, conditionally: a crash anywhere is resumed by the
@@ -45,8 +45,9 @@ log = logging.getLogger("invites")
 
 ACCOUNT_DELETION = "account_deletion"
 OWNED_EVENT_DELETION = "owned_event_deletion"
-# Prefixes of a user's objects in the bucket (services/avatars.py, contacts.py, data_export.py, covers.py).
-OBJECT_FOLDERS = ("avatars", "favorites", "exports", "covers")
+# Prefixes of a user's objects in the bucket (services/avatars.py, contacts.py, data_export.py, covers.py,
+# photos.py: the album photos they added to any event, processed or not).
+OBJECT_FOLDERS = ("avatars", "favorites", "exports", "covers", "photos", "photo-uploads")
 # A job with no step started for this long is queued again by the hourly schedule (its message was lost or
 # parked); one a worker started a step of lately is still running (an invocation lasts 15 s at most).
 STUCK_AFTER = timedelta(minutes=15)

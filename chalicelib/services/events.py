@@ -71,6 +71,7 @@ class EventInput:
     guest_invites: int | None = None
     guest_list: str | None = None
     place_visibility: str | None = None
+    album: str | None = None
     questions: list[dict] | None = None  # as sent (ids not yet the service's); [] to remove them all
 
 
@@ -361,6 +362,10 @@ def cancel_event(caller, event_id: int) -> None:
     was_live = not view.event.cancelled
     if was_live:
         event_store.mark_cancelled(view.event, utcnow())
+    if view.event.photo_count:
+        from chalicelib.services.photos import remove_album  # S3: only for an event with photos
+
+        remove_album(view.event)  # S3 down: 503, and the photos go with the cancel's retry
     if was_live or any(not inv.cancelled for inv in view.invitations):
         if not notifications.enqueue(notifications.EVENT_CANCELLED, event_id=event_id, actor_id=caller.id):
             flag_invitations_cancelled(view)
