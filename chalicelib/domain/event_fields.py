@@ -73,8 +73,8 @@ EVENT_FIELDS: tuple[EventField, ...] = (
     EventField("guest_list", "enum", choices=GUEST_LIST_SHOWN, default=GUEST_LIST_SHOWN[0]),
     # calendar: whether a guest's entry carries the place changes with it (guest_page/ics.py)
     EventField("place_visibility", "enum", choices=PLACE_SHOWN, default=PLACE_SHOWN[0], calendar=True),
-    EventField("album", "enum", choices=ALBUM_MODES, default=ALBUM_MODES[0]),
     EventField("questions", "questions", stored=False),  # domain.questions; ids given by services.events
+    EventField("album", "enum", choices=ALBUM_MODES, default=ALBUM_MODES[0]),
 )
 
 BY_NAME = {field.name: field for field in EVENT_FIELDS}

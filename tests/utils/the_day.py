@@ -1,0 +1,36 @@
+"""The day itself in tests: an event that has started with its album on, guests who are going, photos as the
+processing function leaves them, and S3's side of a presigned POST."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from chalicelib import ids
+from chalicelib.models.events import META_SK, Event, event_pk
+from chalicelib.services import photos, replies
+from chalicelib.store import photos as photo_store
+from chalicelib.timeutil import utcnow
+
+
+def started(event_id: int, *, hours_ago: float = 1, album: str = "guests") -> None:
+    """Move the event's start ``hours_ago`` into the past and set its album (as an edit before would)."""
+    Event(event_pk(event_id), META_SK).update(
+        actions=[Event.event_date.set(utcnow() - timedelta(hours=hours_ago)), Event.album.set(album)]
+    )
+
+
+def going(event_id: int, *people) -> None:
+    for person in people:
+        replies.rsvp(person.user, event_id, accept=True, message=None)
+
+
+def ready_photo(event_id: int, person, *, when=None):
+    """A photo of ``person`` as processing leaves it (its objects are not written)."""
+    photo_id = ids.new_id()
+    key = photos.upload_key(person.user.id, event_id, photo_id)
+    photo = photo_store.grant(
+        event_id, person.user.id, photo_id, key, now=when or utcnow(), per_event=10_000, per_person=10_000
+    )
+    folder = photos.photo_folder(person.user.id, event_id, photo_id)
+    photo_store.mark_ready(photo, f"{folder}/thumb.jpg", f"{folder}/photo.jpg")
+    return photo_store.find(event_id, photo_id)
