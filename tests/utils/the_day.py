@@ -34,3 +34,14 @@ def ready_photo(event_id: int, person, *, when=None):
     folder = photos.photo_folder(person.user.id, event_id, photo_id)
     photo_store.mark_ready(photo, f"{folder}/thumb.jpg", f"{folder}/photo.jpg")
     return photo_store.find(event_id, photo_id)
+
+
+def going_after_invite(client, owner, event_id: int, person) -> None:
+    """Invite ``person`` by the owner's edit and have them accept."""
+    from tests.utils.api import post_json
+
+    response = post_json(
+        client, f"/events/{event_id}", {"invite_phone_numbers": [person.phone]}, owner.token, method="PATCH"
+    )
+    assert response.status_code == 200, response.body
+    going(event_id, person)
