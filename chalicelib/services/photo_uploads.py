@@ -20,7 +20,14 @@ from chalicelib import aws
 from chalicelib.config import get_settings
 from chalicelib.errors import PayloadTooLarge, ValidationError
 from chalicelib.services.avatars import delete_quietly
-from chalicelib.services.photos import MAX_UPLOAD_BYTES, UPLOAD_FOLDER, delete_photos, photo_folder
+from chalicelib.services.photos import (
+    MAX_UPLOAD_BYTES,
+    PHOTO_NAME,
+    THUMB_NAME,
+    UPLOAD_FOLDER,
+    delete_photos,
+    photo_folder,
+)
 from chalicelib.store import photos as photo_store
 
 log = logging.getLogger("invites")
@@ -71,13 +78,13 @@ def _store_sizes(photo, data: bytes, user_id: int, event_id: int) -> str:
         delete_photos([photo])
         return REJECTED
     folder = photo_folder(user_id, event_id, photo.id)
-    thumb_key, big_key = f"{folder}/thumb.jpg", f"{folder}/photo.jpg"
+    thumb_key, big_key = f"{folder}/{THUMB_NAME}", f"{folder}/{PHOTO_NAME}"
     bucket, s3 = settings.avatar_bucket, aws.s3()
     for key, body in ((thumb_key, thumb), (big_key, big)):
         s3.put_object(Bucket=bucket, Key=key, Body=body, ContentType="image/jpeg", CacheControl="private, max-age=3600")
     if not photo_store.mark_ready(photo, thumb_key, big_key):
-        if photo_store.find(event_id, photo.id) is None:  # removed while processed: its objects go too
-            delete_quietly([thumb_key, big_key])
+        # Processed by a parallel delivery (the same keys), or removed meanwhile: the removal deleted these
+        # keys too (services/photos.py), and the uploader's account deletion takes any left over.
         return SKIPPED
     delete_quietly([photo.upload_key])
     return PROCESSED

@@ -35,6 +35,7 @@ PHOTOS_PER_EVENT = 500
 UPLOAD_SECONDS = 15 * 60  # a grant's presigned POST works this long; a pending photo older is given back
 URL_SECONDS = 3600  # the album's presigned GETs
 PAGE_SIZE = 30
+THUMB_NAME, PHOTO_NAME = "thumb.jpg", "photo.jpg"  # the two JPEGs in a photo's folder
 GRANT_ATTEMPTS = 4
 
 NOT_GOING = "Only the hosts and the guests who are going can share photos."
@@ -177,11 +178,18 @@ def delete_photos(photos: list[Photo]) -> None:
     """Delete the photos' objects (S3 down: 503, the items stay for a retry), then their items and counts."""
     from chalicelib.services.avatars import delete_images  # S3 deletion with its 503
 
-    keys = [key for photo in photos for key in (photo.upload_key, photo.thumb_key, photo.big_key) if key]
+    keys = [key for photo in photos for key in _object_keys(photo)]
     for start in range(0, len(keys), 1000):
         delete_images(keys[start : start + 1000])
     for photo in photos:
         photo_store.remove(photo)
+
+
+def _object_keys(photo: Photo) -> list[str]:
+    """Every object a photo may have: its upload, and its two JPEGs (named even while pending, so a processing
+    that finishes after the removal began leaves nothing the removal missed but a race's last write)."""
+    folder = photo_folder(photo.user_id, photo_store.event_id_of_photo(photo), photo.id)
+    return [photo.upload_key, f"{folder}/{THUMB_NAME}", f"{folder}/{PHOTO_NAME}"]
 
 
 def remove_album(event) -> None:

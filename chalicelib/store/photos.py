@@ -12,6 +12,7 @@ from chalicelib.models.events import (
     Event,
     Invitation,
     Photo,
+    event_id_of,
     event_pk,
     invitation_sk,
     photo_sk,
@@ -47,6 +48,10 @@ def grant(
     return photo
 
 
+def event_id_of_photo(photo: Photo) -> int:
+    return event_id_of(photo.pk)
+
+
 def find(event_id: int, photo_id: int) -> Photo | None:
     try:
         return Photo.get(event_pk(event_id), photo_sk(photo_id), consistent_read=True)
@@ -70,7 +75,7 @@ def mark_ready(photo: Photo, thumb_key: str, big_key: str) -> bool:
 def remove(photo: Photo) -> bool:
     """Delete the photo and take it off the event's and the uploader's counts; False when it was gone already.
     The uploader's count is left alone once their invitation is gone (their account deleted)."""
-    event_id = int(photo.pk.removeprefix("EVENT#"))
+    event_id = event_id_of(photo.pk)
     try:
         with refusals(), transact_write() as transaction:
             transaction.delete(photo, condition=Photo.pk.exists())
