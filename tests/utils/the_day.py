@@ -45,3 +45,32 @@ def going_after_invite(client, owner, event_id: int, person) -> None:
     )
     assert response.status_code == 200, response.body
     going(event_id, person)
+
+
+def s3_event(*keys: str) -> dict:
+    """S3's ObjectCreated notification of ``keys`` in the bucket, as Lambda hands it (keys URL-encoded)."""
+    from urllib.parse import quote_plus
+
+    from chalicelib.config import get_settings
+
+    bucket = get_settings().avatar_bucket
+    return {
+        "Records": [
+            {
+                "eventSource": "aws:s3",
+                "eventName": "ObjectCreated:Post",
+                "s3": {"bucket": {"name": bucket}, "object": {"key": quote_plus(key, safe="/")}},
+            }
+            for key in keys
+        ]
+    }
+
+
+def upload(person, event_id: int, data: bytes) -> str:
+    """Grant ``person`` an upload and put ``data`` where its form would; the key."""
+    from tests.utils.aws_env import aws_client
+
+    grant = photos.grant_upload(person.user, event_id, "image/jpeg")
+    key = grant.fields["key"]
+    aws_client("s3").put_object(Bucket=photos.get_settings().avatar_bucket, Key=key, Body=data)
+    return key
