@@ -74,3 +74,6 @@ def upload(person, event_id: int, data: bytes) -> str:
     key = grant.fields["key"]
     aws_client("s3").put_object(Bucket=photos.get_settings().avatar_bucket, Key=key, Body=data)
     return key
+
+
+FOLDERS = (photos.PHOTO_FOLDER, photos.UPLOAD_FOLDER)  # a person's album objects, under their id
