@@ -74,11 +74,13 @@ def _headers(content_type: str, **more: str) -> dict[str, str]:
     return {"Content-Type": content_type, **pages.security_headers(), **more}
 
 
-def _html(ctx: RequestContext, html: str, status: int = 200) -> Response:
+def _html(ctx: RequestContext, html: str, status: int = 200, headers: dict | None = None) -> Response:
+    """``headers``: the page's own security headers instead of the common ones (a policy naming the bucket)."""
     from chalicelib.guest_page import pages  # the HTML pages: off the API's cold start
 
     body = "" if ctx.method == "HEAD" else html
-    return Response(body=body, status_code=status, headers=_headers(pages.HTML))
+    shown = {"Content-Type": pages.HTML, **headers} if headers else _headers(pages.HTML)
+    return Response(body=body, status_code=status, headers=shown)
 
 
 def error_page(error: DomainError, method: str) -> Response:
@@ -119,6 +121,7 @@ def _page_url(ctx: RequestContext) -> str:
 @blueprint.route("/i/{code}", ["GET"], auth=False, body=NO_BODY, error_page=error_page)
 def event_page(ctx: RequestContext):
     from chalicelib.guest_page import pages  # the HTML pages: off the API's cold start
+    from chalicelib.guest_page import the_day as day_pages
     from chalicelib.services import guest_answers  # the guest page's use cases: off the API's cold start
 
     page = guest_answers.open_link(_code(ctx), ctx.source_ip)
@@ -128,9 +131,15 @@ def event_page(ctx: RequestContext):
         notice = STOPPED.format(service=get_settings().service_name)
     if ctx.query("started") == "1":
         notice = STARTED
+    if ctx.query("uploaded") == "1":
+        notice = day_pages.UPLOADED
     token = guest_answers.form_token(page)
-    html = pages.event_page(page, page_url=_page_url(ctx), now=utcnow(), token=token, notice=notice, stopped=stopped)
-    return _html(ctx, html)
+    day, bucket_origin = day_pages.sections(page, token, utcnow())
+    html = pages.event_page(
+        page, page_url=_page_url(ctx), now=utcnow(), token=token, notice=notice, stopped=stopped, day=day
+    )
+    headers = day_pages.security_headers(bucket_origin) if bucket_origin else None
+    return _html(ctx, html, headers=headers)
 
 
 @blueprint.route("/i/{code}/rsvp", ["POST"], auth=False, body=FORM_BODY, error_page=error_page)

@@ -283,9 +283,11 @@ def event_page(
     message_error: str | None = None,
     stopped: bool = False,
     at_action: bool = False,
+    day: str = "",
 ) -> str:
     """The guest's page: the event, counts, their answer, and the form or why there is none. ``at_action``:
-    shown again at a form's own address (``/i/<code>/rsvp``), one level deeper, so its links climb one more."""
+    shown again at a form's own address (``/i/<code>/rsvp``), one level deeper, so its links climb one more.
+    ``day``: the going guest's pass and the album (guest_page/the_day.py)."""
     up = "../" if at_action else ""
     event, invitation, sight = page.event, page.invitation, page.sight
     rows = [("When", _when(event))]
@@ -332,7 +334,7 @@ def event_page(
 {_announcements(page)}<h2>Your answer</h2>
 {answer}
 {action}
-<p><a href="{up}{escape(page.code)}/event.ics" download>Add to calendar</a></p>
+{day}<p><a href="{up}{escape(page.code)}/event.ics" download>Add to calendar</a></p>
 {_stop_form(page, token, stopped, up)}
 <p class="hint"><a href="{up}../account/delete">Delete my account and data</a></p>"""
     return _document(f"{event.title} \u00b7 {_service()}", body, script=True, head=open_graph(page, page_url))

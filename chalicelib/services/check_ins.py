@@ -61,6 +61,13 @@ def my_pass(caller, event_id: int) -> Pass:
     return pass_of(mine)
 
 
+def page_pass(event, invitation: Invitation) -> Pass | None:
+    """The pass on a guest's page: a guest who is going, of a live event; else None."""
+    if event.cancelled or invitation.role == "owner" or not the_day.is_going(invitation):
+        return None
+    return pass_of(invitation)
+
+
 def _party(event_id: int, *, code: str | None, user_id: int | None, offline_guest_id: int | None):
     """The invitation or offline guest named; NotFound for an unknown or mismatching code, or nobody."""
     if offline_guest_id is not None:

@@ -192,6 +192,22 @@ def _object_keys(photo: Photo) -> list[str]:
     return [photo.upload_key, f"{folder}/{THUMB_NAME}", f"{folder}/{PHOTO_NAME}"]
 
 
+@dataclass(frozen=True)
+class PageGuest:
+    """The guest of a page link, as the album's rules see a caller (the link is their credential)."""
+
+    id: int
+
+
+def page_album(event, invitation, now) -> tuple[list[dict], str] | None:
+    """A going guest's page: the album's newest photos and its state (``open``, ...); None when the guest is
+    not going or the event has no album."""
+    if not the_day.is_going(invitation) or the_day.album_state(event, now) == "off":
+        return None
+    found, _ = photo_store.page(event.id, before_id=None, size=PAGE_SIZE)
+    return [photo_json(photo) for photo in found], the_day.album_state(event, now)
+
+
 def remove_album(event) -> None:
     """Every photo of the event, with the event's cancel (its album goes with it)."""
     if int(event.photo_count or 0) > 0:
