@@ -33,6 +33,7 @@ from chalicelib.store.records import (
     Invitation,
     Message,
     OfflineGuest,
+    Photo,
     Poll,
     TimeSuggestion,
     User,
@@ -131,7 +132,24 @@ def collect(user: User, now: datetime) -> dict:
         "events_owned": [_owned_event(found, users, user.id) for _, found in owned],
         "numbers_invited": _numbers_invited(owned, users),
         "invitations_received": [_received(inv, found, users, user.id) for inv, found in received],
+        "photos_added": _photos_added(partitions, user.id),
     }
+
+
+def _photos_added(partitions: list, me: int) -> list[dict]:
+    """The album photos the person added to any event, newest first, each with its event and links to both sizes
+    (presigned: valid one hour from ``exported_at``)."""
+    from chalicelib.services.photos import photo_json  # S3 presigning: only for someone with photos
+    from chalicelib.store.photos import READY
+
+    mine = [
+        (inv.event_id, item)
+        for inv, found in partitions
+        for item in found
+        if isinstance(item, Photo) and item.user_id == me and item.state == READY
+    ]
+    mine.sort(key=lambda pair: pair[1].id, reverse=True)
+    return [{"event_id": event_id, **photo_json(photo)} for event_id, photo in mine]
 
 
 def _numbers_invited(owned: list, users: dict[int, User]) -> list[dict]:

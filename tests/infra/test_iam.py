@@ -279,6 +279,8 @@ def share_photos_and_check_in_at_the_door(run: StackRun) -> None:
         return sum(len(page.get("Versions", [])) for page in pages)
 
     assert objects() == 3  # the photo left (two sizes) and the upload never processed
+    assert client.http.post("/users/me/export", headers=auth).status_code == 202
+    run.deliver()  # the export links the photo the guest added
     assert client.http.request("DELETE", "/users/me", headers=auth).status_code == 204
     run.deliver()
     assert objects() == 0
