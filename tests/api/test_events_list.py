@@ -45,6 +45,7 @@ def test_list_holds_owned_and_invited_events_by_date(client):
         "waitlist_position": None,
         "replied_by_host": False,
         "answers": {},
+        "checked_in_at": None,
     }
     assert "invitees" not in second
 

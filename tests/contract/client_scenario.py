@@ -76,6 +76,7 @@ from invites_client.models import (
     AuthenticationFailed,
     CheckedInParty,
     CheckInInput,
+    CheckInPass,
     CloneInput,
     Coordinates,
     CoverUpload,
@@ -100,14 +101,13 @@ from invites_client.models import (
     OfflineGuest,
     OfflineGuestInput,
     OwnerAttending,
-    Pass,
     PermissionDenied,
     PhoneLookup,
     PhoneNumbersLookup,
     PhotoPage,
+    PhotoType,
     PhotoUpload,
     PhotoUploadInput,
-    PhotoUploadInputContentType,
     PinRequest,
     Poll,
     PollInput,
@@ -413,7 +413,7 @@ def the_day_itself(as_owner: AuthenticatedClient, as_guest: AuthenticatedClient,
     day = expect(create_event.sync(client=as_owner, body=party), EventCreated)
     check(day.album == AlbumMode.GUESTS, f"the album of {day!r}")
     expect(accept_invitation.sync(day.id, client=as_guest, body=RsvpInput()), Invitation)
-    kind = PhotoUploadInputContentType.IMAGEJPEG
+    kind = PhotoType.IMAGEJPEG
     grant = expect(add_photo.sync(day.id, client=as_guest, body=PhotoUploadInput(content_type=kind)), PhotoUpload)
     fields = grant.upload_fields.additional_properties
     check(fields["key"].startswith(f"photo-uploads/{guest.id}/{day.id}/"), f"the upload's fields {fields!r}")
@@ -421,7 +421,7 @@ def the_day_itself(as_owner: AuthenticatedClient, as_guest: AuthenticatedClient,
     check(sent.status_code in (HTTPStatus.OK, HTTPStatus.CREATED, HTTPStatus.NO_CONTENT), f"the upload: {sent!r}")
     album = expect(list_photos.sync(day.id, client=as_guest), PhotoPage)
     check(all(photo.user_id for photo in album.results), f"the album {album!r}")  # listed once processed
-    my_pass = expect(get_pass.sync(day.id, client=as_guest), Pass)
+    my_pass = expect(get_pass.sync(day.id, client=as_guest), CheckInPass)
     check(my_pass.qr_svg.startswith("<svg"), f"the pass {my_pass.code!r}")
     at_door = expect(check_in.sync(day.id, client=as_owner, body=CheckInInput(code=my_pass.code)), CheckedInParty)
     again = expect(check_in.sync(day.id, client=as_owner, body=CheckInInput(code=my_pass.code)), CheckedInParty)
