@@ -100,7 +100,8 @@ def _on_owned_event_deletion(message: dict) -> Outcome:
 
 
 def delete_owned_event(event_id: int, owner_id: int, owner_name: str) -> None:
-    """Cancel the event, tell its guests as a cancel does, then delete everything in it (its cover first)."""
+    """Cancel the event, tell its guests as a cancel does, then delete everything in it (its cover and its
+    album's photos first)."""
     view = load_partition(event_id)
     if view is not None:
         if view.event.owner_id != owner_id:
@@ -112,6 +113,7 @@ def delete_owned_event(event_id: int, owner_id: int, owner_name: str) -> None:
             raise RetryLater(f"{outcome.failed} cancel notices of event {event_id} failed")
         _remember_for_guest_links(view)
         _delete_cover(view.event)
+        _delete_album(view.event)
     store.delete_event(event_id)
 
 
@@ -146,6 +148,13 @@ def _delete_cover(event) -> None:
     answer = s3.delete_objects(Bucket=bucket, Delete={"Objects": objects, "Quiet": True})
     if answer.get("Errors"):
         raise RetryLater(f"{len(answer['Errors'])} cover objects of a deleted event not deleted")
+
+
+def _delete_album(event) -> None:
+    """The album's photos, everyone's (objects, then items): they go with the event."""
+    from chalicelib.services.photos import remove_album  # S3: only for an event with photos
+
+    remove_album(event)
 
 
 def _leave_event(event_id: int, user_id: int) -> None:

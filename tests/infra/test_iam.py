@@ -285,6 +285,25 @@ def share_photos_and_check_in_at_the_door(run: StackRun) -> None:
     run.deliver()
     assert objects() == 0
     assert client.http.get(f"/events/{event_id}/photos", headers=host).json_body["results"] == []
+    # another guest's photo goes with the event when its owner deletes their account
+    other = login(client, "+14155550163", full_name="Ona Other")
+    added = post_json(client, f"/events/{event_id}", {"invite_phone_numbers": ["+14155550163"]}, owner, method="PATCH")
+    assert added.status_code == 200, added.body
+    assert post_json(client, f"/events/{event_id}/accept", {}, other["auth_token"]).status_code == 200
+    grant = post_json(client, f"/events/{event_id}/photos", {"content_type": "image/jpeg"}, other["auth_token"])
+    fields = grant.json_body["upload_fields"]
+    sent = requests.post(grant.json_body["upload_url"], data=fields, files={"file": jpeg()}, timeout=5)
+    assert sent.status_code == 204
+    with run.iam.runs_as("process_photo_upload"):
+        assert run.client.lambda_.invoke("process_photo_upload", the_day.s3_event(fields["key"])).payload == [
+            "processed"
+        ]
+    s3, bucket = aws_client("s3"), get_settings().avatar_bucket
+    kept = s3.list_objects_v2(Bucket=bucket, Prefix=f"photos/{other['id']}/").get("Contents", [])
+    assert len(kept) == 2
+    assert client.http.request("DELETE", "/users/me", headers=host).status_code == 204
+    run.deliver()
+    assert s3.list_objects_v2(Bucket=bucket, Prefix=f"photos/{other['id']}/").get("Contents", []) == []
 
 
 def keep_guests_in_the_loop(run: StackRun, monkeypatch) -> None:

@@ -96,6 +96,18 @@ def test_chalice_package_for_prod(tmp_path):
     names = set(zipfile.ZipFile(zip_path).namelist())
     assert {"app.py", "chalicelib/config.py", "pynamodb/__init__.py", "PIL/Image.py"} <= names
     assert not any(name.startswith(("botocore/", "boto3/")) for name in names)  # the runtime has them
+    # the passes' QR codes: segno (pure Python) is in the zip and draws an SVG from it alone
+    assert "segno/__init__.py" in names
+    unpacked = tmp_path / "unpacked"
+    zipfile.ZipFile(zip_path).extractall(unpacked, [name for name in names if name.startswith("segno/")])
+    drawn = subprocess.run(
+        [sys.executable, "-S", "-c", "import segno; print(segno.make_qr('1.x').svg_inline()[:4], segno.__file__)"],
+        cwd=unpacked,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert drawn.stdout.startswith("<svg") and str(unpacked) in drawn.stdout, drawn.stdout + drawn.stderr
 
     # every compiled extension fits Amazon Linux 2023 (glibc 2.34) and comes from a manylinux wheel
     report = load("package_check").check(zip_path)

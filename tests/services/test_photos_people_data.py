@@ -56,3 +56,14 @@ def test_deleting_the_uploader_s_account_removes_their_photos_and_every_version(
     assert versions(guest.id) == 0
     assert [photo.id for photo in _photos(event_id)] == [owners_photo.id]
     assert Event.get(event_pk(event_id), META_SK).photo_count == 1
+
+
+def test_deleting_the_owner_s_account_takes_the_album_of_their_events_everyone_s_photos(album):
+    event_id, owner, guest = album
+    s3, bucket = aws_client("s3"), get_settings().avatar_bucket
+    photo = the_day.ready_photo(event_id, guest)
+    for key in (photo.thumb_key, photo.big_key):
+        s3.put_object(Bucket=bucket, Key=key, Body=b"jpeg")
+    account_deletion.delete_account(owner.user)
+    assert s3.list_objects_v2(Bucket=bucket, Prefix=f"photos/{guest.id}/").get("Contents", []) == []
+    assert _photos(event_id) == []
