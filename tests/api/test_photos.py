@@ -216,3 +216,21 @@ def test_cancelling_the_event_removes_its_album(client, day):
     assert _keys() == set()
     closed = post_json(client, _photos_path(event_id), JPEG, guest.token)
     assert (closed.status_code, body(closed)) == (409, {"detail": "The album is closed."})
+
+
+def test_a_clone_carries_the_album_setting(client, day):
+    event_id, owner, _, _ = day
+    clone = post_json(client, f"/events/{event_id}/clone", {"event_date": "2031-01-01T18:00:00Z"}, owner.token)
+    assert clone.status_code == 201 and body(clone)["album"] == "guests"
+
+
+def test_storage_down_on_removal_is_a_503_with_retry_after_and_the_photo_stays(client, day, break_aws):
+    from tests.utils.aws_faults import client_error
+
+    event_id, _, guest, _ = day
+    photo = the_day.ready_photo(event_id, guest)
+    break_aws("DeleteObjects", lambda operation: client_error(operation, "SlowDown"))  # S3 asks to back off
+    path = f"{_photos_path(event_id)}/{photo.id}"
+    refused = client.http.delete(path, headers={"Authorization": f"Bearer {guest.token}"})
+    assert refused.status_code == 503 and refused.headers.get("Retry-After")
+    assert [item.id for item in _stored(event_id)] == [photo.id]
