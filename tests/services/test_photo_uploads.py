@@ -165,3 +165,25 @@ def test_an_object_nobody_was_granted_is_deleted(day):
     aws_client("s3").put_object(Bucket=get_settings().avatar_bucket, Key=key, Body=jpeg())
     assert _process(key) == [SKIPPED]
     assert _keys() == set()
+
+
+def test_a_fault_midway_raises_for_lambda_s_retry_and_the_retry_finishes_the_photo(day, monkeypatch):
+    from botocore.exceptions import ClientError
+
+    from chalicelib.store import photos as photo_store
+    from tests.utils.aws_faults import client_error
+
+    event_id, guest = day
+    key = the_day.upload(guest, event_id, jpeg(600, 400))
+    marked = photo_store.mark_ready
+
+    def throttled(*args, **kwargs):
+        raise client_error("UpdateItem", "ProvisionedThroughputExceededException")
+
+    monkeypatch.setattr(photo_store, "mark_ready", throttled)
+    with pytest.raises(ClientError):
+        _process(key)
+    assert [photo.state for photo in _photos(event_id)] == ["pending"] and key in _keys()  # nothing lost
+    monkeypatch.setattr(photo_store, "mark_ready", marked)
+    assert _process(key) == [PROCESSED]
+    assert [photo.state for photo in _photos(event_id)] == ["ready"] and key not in _keys()
