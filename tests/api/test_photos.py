@@ -38,10 +38,6 @@ def _photos_path(event_id: int) -> str:
     return f"/events/{event_id}/photos"
 
 
-def _stored(event_id: int) -> list[Photo]:
-    return list(Photo.query(event_pk(event_id), Photo.sk.startswith("~PHOTO#"), consistent_read=True))
-
-
 def test_a_going_guest_gets_a_presigned_post_bound_to_its_key_type_and_size(client, day):
     event_id, _, guest, _ = day
     response = post_json(client, _photos_path(event_id), {"content_type": "image/png"}, guest.token)
@@ -54,7 +50,7 @@ def test_a_going_guest_gets_a_presigned_post_bound_to_its_key_type_and_size(clie
     assert {"Content-Type": "image/png"} in policy["conditions"]
     assert ["content-length-range", 1, 15 * 1024 * 1024] in policy["conditions"]
     assert {"key": fields["key"]} in policy["conditions"]
-    stored = _stored(event_id)
+    stored = the_day.stored_photos(event_id)
     assert [(photo.id, photo.state, photo.user_id) for photo in stored] == [(grant["id"], "pending", guest.id)]
     # the form works as a client posts it (moto stands in for S3); the file lands under the key
     answer = requests.post(grant["upload_url"], data=fields, files={"file": ("p.png", b"bytes")}, timeout=5)
@@ -69,7 +65,7 @@ def test_a_type_outside_jpeg_png_and_webp_is_400_keyed_by_content_type(client, d
     response = post_json(client, _photos_path(event_id), sent, owner.token)
     assert response.status_code == 400
     assert list(body(response)) == ["content_type"]
-    assert _stored(event_id) == []
+    assert the_day.stored_photos(event_id) == []
 
 
 def test_a_guest_who_is_not_going_is_403_and_a_stranger_404(client, day):
@@ -79,7 +75,7 @@ def test_a_guest_who_is_not_going_is_403_and_a_stranger_404(client, day):
     assert get(client, _photos_path(event_id), undecided.token).status_code == 403
     stranger = make_person("Sam Stranger")
     assert post_json(client, _photos_path(event_id), JPEG, stranger.token).status_code == 404
-    assert _stored(event_id) == []
+    assert the_day.stored_photos(event_id) == []
 
 
 @pytest.mark.parametrize(
@@ -95,7 +91,7 @@ def test_the_album_takes_photos_only_when_on_from_the_start_until_30_days_after(
     the_day.started(event_id, hours_ago=hours_ago, album=album)
     response = post_json(client, _photos_path(event_id), JPEG, owner.token)
     assert (response.status_code, body(response)) == (409, {"detail": detail})
-    assert _stored(event_id) == []
+    assert the_day.stored_photos(event_id) == []
 
 
 def test_the_album_field_is_off_by_default_set_by_an_edit_and_shown(client, aws):
@@ -119,7 +115,7 @@ def test_parallel_grants_stop_at_the_person_s_limit_exactly(client, day, monkeyp
 
     outcomes = race(grant, 10, refused=Conflict)
     assert outcomes.count("ok") == 3
-    assert len(_stored(event_id)) == 3
+    assert len(the_day.stored_photos(event_id)) == 3
     assert Invitation.get(event_pk(event_id), invitation_sk(guest.id)).photo_count == 3
     refused = post_json(client, _photos_path(event_id), JPEG, guest.token)
     assert (refused.status_code, body(refused)) == (409, {"detail": photos.PERSON_FULL})
@@ -134,7 +130,7 @@ def test_parallel_grants_of_many_people_stop_at_the_event_s_limit_exactly(client
         photos.grant_upload(people[n % 2].user, event_id, "image/jpeg")
 
     assert race(grant, 12, refused=Conflict).count("ok") == 4
-    assert len(_stored(event_id)) == 4
+    assert len(the_day.stored_photos(event_id)) == 4
     assert Event.get(event_pk(event_id), META_SK).photo_count == 4
 
 
@@ -143,11 +139,11 @@ def test_an_upload_window_that_lapsed_gives_its_place_back(client, day, monkeypa
     monkeypatch.setattr(photos, "PHOTOS_PER_PERSON", 1)
     assert post_json(client, _photos_path(event_id), JPEG, guest.token).status_code == 201
     assert post_json(client, _photos_path(event_id), JPEG, guest.token).status_code == 409
-    [lapsed] = _stored(event_id)
+    [lapsed] = the_day.stored_photos(event_id)
     lapsed.update(actions=[Photo.created.set(utcnow() - timedelta(seconds=photos.UPLOAD_SECONDS + 120))])
     again = post_json(client, _photos_path(event_id), JPEG, guest.token)
     assert again.status_code == 201
-    assert [photo.id for photo in _stored(event_id)] == [body(again)["id"]]
+    assert [photo.id for photo in the_day.stored_photos(event_id)] == [body(again)["id"]]
 
 
 def test_the_album_is_newest_first_in_pages_of_30_with_presigned_urls(client, day, aws):
@@ -182,11 +178,6 @@ def _put_objects(photo) -> None:
         s3.put_object(Bucket=bucket, Key=key, Body=b"jpeg")
 
 
-def _keys() -> set[str]:
-    answer = aws_client("s3").list_objects_v2(Bucket=get_settings().avatar_bucket)
-    return {item["Key"] for item in answer.get("Contents", [])}
-
-
 def test_the_uploader_and_a_host_may_remove_a_photo_and_another_guest_may_not(client, day):
     event_id, owner, guest, _ = day
     other = make_person("Otto Other")
@@ -197,11 +188,11 @@ def test_the_uploader_and_a_host_may_remove_a_photo_and_another_guest_may_not(cl
     refused = client.http.delete(path, headers={"Authorization": f"Bearer {other.token}"})
     assert refused.status_code == 403
     assert client.http.delete(path, headers={"Authorization": f"Bearer {guest.token}"}).status_code == 204
-    assert mine.thumb_key not in _keys() and mine.big_key not in _keys()
+    assert mine.thumb_key not in the_day.bucket_keys() and mine.big_key not in the_day.bucket_keys()
     assert client.http.delete(path, headers={"Authorization": f"Bearer {guest.token}"}).status_code == 404
     by_host = f"{_photos_path(event_id)}/{second.id}"
     assert client.http.delete(by_host, headers={"Authorization": f"Bearer {owner.token}"}).status_code == 204
-    assert _stored(event_id) == []
+    assert the_day.stored_photos(event_id) == []
     assert Event.get(event_pk(event_id), META_SK).photo_count == 0
     assert Invitation.get(event_pk(event_id), invitation_sk(guest.id)).photo_count == 0
 
@@ -212,8 +203,8 @@ def test_cancelling_the_event_removes_its_album(client, day):
     _put_objects(photo)
     cancelled = client.http.put(f"/events/{event_id}/cancel_event", headers={"Authorization": f"Bearer {owner.token}"})
     assert cancelled.status_code == 204
-    assert _stored(event_id) == []
-    assert _keys() == set()
+    assert the_day.stored_photos(event_id) == []
+    assert the_day.bucket_keys() == set()
     closed = post_json(client, _photos_path(event_id), JPEG, guest.token)
     assert (closed.status_code, body(closed)) == (409, {"detail": "The album is closed."})
 
@@ -233,4 +224,4 @@ def test_storage_down_on_removal_is_a_503_with_retry_after_and_the_photo_stays(c
     path = f"{_photos_path(event_id)}/{photo.id}"
     refused = client.http.delete(path, headers={"Authorization": f"Bearer {guest.token}"})
     assert refused.status_code == 503 and refused.headers.get("Retry-After")
-    assert [item.id for item in _stored(event_id)] == [photo.id]
+    assert [item.id for item in the_day.stored_photos(event_id)] == [photo.id]

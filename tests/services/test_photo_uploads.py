@@ -10,7 +10,7 @@ import pytest
 from PIL import Image
 
 from chalicelib.config import get_settings
-from chalicelib.models.events import META_SK, Event, Invitation, Photo, event_pk, invitation_sk
+from chalicelib.models.events import META_SK, Event, Invitation, event_pk, invitation_sk
 from chalicelib.services import images
 from chalicelib.services.photo_uploads import PROCESSED, REJECTED, SKIPPED
 from tests.utils import the_day
@@ -48,17 +48,8 @@ def _process(*keys: str) -> list[str]:
     return process_photo_upload(the_day.s3_event(*keys), None)
 
 
-def _keys() -> set[str]:
-    answer = aws_client("s3").list_objects_v2(Bucket=get_settings().avatar_bucket)
-    return {item["Key"] for item in answer.get("Contents", [])}
-
-
 def _object(key: str) -> bytes:
     return aws_client("s3").get_object(Bucket=get_settings().avatar_bucket, Key=key)["Body"].read()
-
-
-def _photos(event_id: int) -> list[Photo]:
-    return list(Photo.query(event_pk(event_id), Photo.sk.startswith("~PHOTO#"), consistent_read=True))
 
 
 def _sideways_photo_with_a_location() -> bytes:
@@ -74,7 +65,7 @@ def test_a_photo_is_turned_upright_stripped_and_kept_in_two_sizes_then_listed(cl
     event_id, guest = day
     key = the_day.upload(guest, event_id, _sideways_photo_with_a_location())
     assert _process(key) == [PROCESSED]
-    [photo] = _photos(event_id)
+    [photo] = the_day.stored_photos(event_id)
     assert photo.state == "ready"
     thumb, big = Image.open(io.BytesIO(_object(photo.thumb_key))), Image.open(io.BytesIO(_object(photo.big_key)))
     assert (thumb.format, thumb.size) == ("JPEG", (200, 400))  # upright: taller than wide
@@ -82,7 +73,7 @@ def test_a_photo_is_turned_upright_stripped_and_kept_in_two_sizes_then_listed(cl
     for made in (thumb, big):
         assert "exif" not in made.info and len(made.getexif()) == 0
         assert b"PhoneMaker" not in _object(photo.big_key)
-    assert key not in _keys()  # the original goes
+    assert key not in the_day.bucket_keys()  # the original goes
     assert decodes and max(decodes) <= get_settings().avatar_max_pixels
     listed = client.http.get(f"/events/{event_id}/photos", headers={"Authorization": f"Bearer {guest.token}"})
     assert [item["id"] for item in listed.json_body["results"]] == [photo.id]
@@ -96,7 +87,7 @@ def test_png_and_webp_are_taken(day, data):
         Image.new("RGB", (300, 200), "orange").save(out, "WEBP")
         data = out.getvalue()
     assert _process(the_day.upload(guest, event_id, data)) == [PROCESSED]
-    [photo] = _photos(event_id)
+    [photo] = the_day.stored_photos(event_id)
     assert Image.open(io.BytesIO(_object(photo.big_key))).format == "JPEG"
 
 
@@ -129,8 +120,8 @@ def test_a_file_that_fails_is_deleted_never_listed_and_costs_no_more_than_the_bu
     event_id, guest = day
     key = the_day.upload(guest, event_id, data)
     assert _process(key) == [REJECTED]
-    assert _photos(event_id) == []
-    assert _keys() == set()
+    assert the_day.stored_photos(event_id) == []
+    assert the_day.bucket_keys() == set()
     assert Event.get(event_pk(event_id), META_SK).photo_count == 0  # the places are given back
     assert Invitation.get(event_pk(event_id), invitation_sk(guest.id)).photo_count == 0
     assert bool(decodes) is decoded and all(pixels <= get_settings().avatar_max_pixels for pixels in decodes)
@@ -142,13 +133,13 @@ def test_a_redelivered_event_processes_nothing_again(day, aws, decodes):
     event_id, guest = day
     key = the_day.upload(guest, event_id, jpeg(1000, 800))
     assert _process(key) == [PROCESSED]
-    [photo] = _photos(event_id)
+    [photo] = the_day.stored_photos(event_id)
     stored = {name: _object(name) for name in (photo.thumb_key, photo.big_key)}
     aws.reset()
     assert _process(key, key) == [SKIPPED, SKIPPED]
     assert aws.of("s3")["PutObject"] == 0 and len(decodes) == 1
     assert {name: _object(name) for name in stored} == stored
-    assert [p.state for p in _photos(event_id)] == ["ready"]
+    assert [p.state for p in the_day.stored_photos(event_id)] == ["ready"]
 
 
 def test_an_upload_landing_after_the_cancel_is_deleted(client, day):
@@ -156,7 +147,7 @@ def test_an_upload_landing_after_the_cancel_is_deleted(client, day):
     key = the_day.upload(guest, event_id, jpeg())
     Event(event_pk(event_id), META_SK).update(actions=[Event.cancelled.set(True)])
     assert _process(key) == [REJECTED]
-    assert _photos(event_id) == [] and _keys() == set()
+    assert the_day.stored_photos(event_id) == [] and the_day.bucket_keys() == set()
 
 
 def test_an_object_nobody_was_granted_is_deleted(day):
@@ -164,7 +155,7 @@ def test_an_object_nobody_was_granted_is_deleted(day):
     key = f"photo-uploads/{guest.id}/{event_id}/12345"
     aws_client("s3").put_object(Bucket=get_settings().avatar_bucket, Key=key, Body=jpeg())
     assert _process(key) == [SKIPPED]
-    assert _keys() == set()
+    assert the_day.bucket_keys() == set()
 
 
 def test_a_fault_midway_raises_for_lambda_s_retry_and_the_retry_finishes_the_photo(day, monkeypatch):
@@ -183,7 +174,8 @@ def test_a_fault_midway_raises_for_lambda_s_retry_and_the_retry_finishes_the_pho
     monkeypatch.setattr(photo_store, "mark_ready", throttled)
     with pytest.raises(ClientError):
         _process(key)
-    assert [photo.state for photo in _photos(event_id)] == ["pending"] and key in _keys()  # nothing lost
+    assert [photo.state for photo in the_day.stored_photos(event_id)] == ["pending"]  # nothing lost
+    assert key in the_day.bucket_keys()
     monkeypatch.setattr(photo_store, "mark_ready", marked)
     assert _process(key) == [PROCESSED]
-    assert [photo.state for photo in _photos(event_id)] == ["ready"] and key not in _keys()
+    assert [photo.state for photo in the_day.stored_photos(event_id)] == ["ready"] and key not in the_day.bucket_keys()

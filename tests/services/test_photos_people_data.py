@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from chalicelib.config import get_settings
-from chalicelib.models.events import META_SK, Event, Photo, event_pk
+from chalicelib.models.events import META_SK, Event, event_pk
 from chalicelib.services import account_deletion, data_export
 from chalicelib.timeutil import utcnow
 from tests.utils import the_day
@@ -21,10 +21,6 @@ def album(aws):
     the_day.started(event.id)
     the_day.going(event.id, guest)
     return event.id, owner, guest
-
-
-def _photos(event_id: int) -> list[Photo]:
-    return list(Photo.query(event_pk(event_id), Photo.sk.startswith("~PHOTO#"), consistent_read=True))
 
 
 def test_the_export_lists_the_photos_the_person_added_newest_first(album):
@@ -54,7 +50,7 @@ def test_deleting_the_uploader_s_account_removes_their_photos_and_every_version(
         return sum(len(page.get("Versions", [])) + len(page.get("DeleteMarkers", [])) for page in pages)
 
     assert versions(guest.id) == 0
-    assert [photo.id for photo in _photos(event_id)] == [owners_photo.id]
+    assert [photo.id for photo in the_day.stored_photos(event_id)] == [owners_photo.id]
     assert Event.get(event_pk(event_id), META_SK).photo_count == 1
 
 
@@ -66,4 +62,4 @@ def test_deleting_the_owner_s_account_takes_the_album_of_their_events_everyone_s
         s3.put_object(Bucket=bucket, Key=key, Body=b"jpeg")
     account_deletion.delete_account(owner.user)
     assert s3.list_objects_v2(Bucket=bucket, Prefix=f"photos/{guest.id}/").get("Contents", []) == []
-    assert _photos(event_id) == []
+    assert the_day.stored_photos(event_id) == []

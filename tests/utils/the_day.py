@@ -77,3 +77,18 @@ def upload(person, event_id: int, data: bytes) -> str:
 
 
 FOLDERS = (photos.PHOTO_FOLDER, photos.UPLOAD_FOLDER)  # a person's album objects, under their id
+
+
+def stored_photos(event_id: int) -> list:
+    """Every photo item of the event as stored (pending and ready), oldest first."""
+    from chalicelib.models.events import PHOTO_PREFIX, Photo, event_pk
+
+    return list(Photo.query(event_pk(event_id), Photo.sk.startswith(PHOTO_PREFIX), consistent_read=True))
+
+
+def bucket_keys() -> set[str]:
+    """The keys of every object in the bucket now."""
+    from tests.utils.aws_env import aws_client
+
+    answer = aws_client("s3").list_objects_v2(Bucket=photos.get_settings().avatar_bucket)
+    return {item["Key"] for item in answer.get("Contents", [])}
