@@ -225,3 +225,13 @@ def test_storage_down_on_removal_is_a_503_with_retry_after_and_the_photo_stays(c
     refused = client.http.delete(path, headers={"Authorization": f"Bearer {guest.token}"})
     assert refused.status_code == 503 and refused.headers.get("Retry-After")
     assert [item.id for item in the_day.stored_photos(event_id)] == [photo.id]
+
+
+def test_a_page_costs_the_same_few_queries_and_no_s3_call_however_big_the_album(client, day, aws):
+    event_id, _, guest, _ = day
+    for _ in range(65):
+        the_day.ready_photo(event_id, guest)
+    aws.reset()
+    page = get(client, _photos_path(event_id), guest.token)
+    assert len(body(page)["results"]) == 30
+    assert aws.of("dynamodb")["Query"] <= 3 and aws.total("s3") == 0  # the event, then one page of photos
