@@ -13,6 +13,7 @@ from chalicelib.wiring import (  # noqa: F401 - Lambda calls each by its name in
     API_BLUEPRINTS,
     app,
     handle_inbound_sms,
+    process_photo_upload,
     remind_upcoming_events,
     send_notifications,
 )

@@ -65,5 +65,12 @@ def handle_inbound_sms(event):
     return load_handler("chalicelib.jobs.inbound_texts:handle_inbound_text")(event.message)
 
 
+@app.lambda_function(name="process_photo_upload")
+def process_photo_upload(event, context):
+    """An album upload landed (S3's ObjectCreated events on ``photo-uploads/``, set by both deploy paths):
+    process each object once. A fault raises, so Lambda tries again, then sends it to the failure queue."""
+    return load_handler("chalicelib.jobs.photo_uploads:handle_photo_uploads")(event)
+
+
 # With SnapStart on (a stage switch), the runtime calls these around its snapshot; elsewhere nothing happens.
 snapstart.register()

@@ -21,6 +21,7 @@ With your AWS credentials, in order, stopping with a message and exit status 1 a
    concurrency;
 6. the stage's throttles (scripts/gateway.py) and the stack's web ACL (body limit, per-address rate rule) on the
    API stage (required on prod), and the failure destination of the asynchronously invoked handle_inbound_sms;
+   the avatar bucket's notification of album uploads to process_photo_upload, with its failure destination;
    SNS's SMS attributes (delivery-status logging with the stack's role: every failure, a sample of deliveries)
    and its log groups' retention; then the texting guards read back (attributes, spend and success-rate alarms,
    the rate rule);
@@ -46,6 +47,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 sys.path.insert(0, str(ROOT))
 
 import gateway  # noqa: E402
+import photo_uploads  # noqa: E402
 import pipeline  # noqa: E402
 import stage_config  # noqa: E402
 import stage_needs  # noqa: E402
@@ -624,6 +626,8 @@ def deploy(stage: str, region: str | None, smoke: bool, emulated: bool) -> str:
         deployed = chalice_deploy(stage, settings_file)
     api_log_retention(session, stage)
     set_inbound_failure_destination(session, stage, outputs)
+    photo_uploads.connect(session, pipeline.function_names(stage)[photo_uploads.FUNCTION], outputs)
+    say("album uploads reach process_photo_upload (the bucket's notification, failures to their queue)")
     rest_api = deployed["rest_api"]
     api_stage = chalice_stage(stage)["api_gateway_stage"]
     gateway.apply_throttles(session.client("apigateway"), rest_api["rest_api_id"], api_stage, settings)

@@ -11,6 +11,8 @@ On top of scripts/gateway.py's throttles and web ACL association:
 - on prod the web ACL (the infra stack's ApiWebAclArn output) is required, not optional;
 - replies by text, which SNS hands to Lambda asynchronously, go to the infra stack's failure queue
   (InboundSmsFailureQueueArn) when every attempt failed, instead of being dropped;
+- album uploads reach process_photo_upload: the bucket's notification (a custom resource), S3's permission to
+  invoke it and its failure queue (PhotoUploadFailureQueueArn; scripts/photo_uploads.py);
 - with the stage's ``snapstart`` on (infra/stages.json), the API function publishes a version on each deploy
   behind the alias ``live`` with SnapStart on published versions, and API Gateway invokes that alias
   (scripts/chalice_cli.py points the integration at it; this template gives the alias the invoke permission).
@@ -28,6 +30,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
 
 import gateway  # noqa: E402
+import photo_uploads  # noqa: E402
 
 APP_NAME = "invites"
 CONFIG = ROOT / ".chalice" / "config.json"
@@ -80,6 +83,9 @@ def merge_template(stage: str, stage_settings: dict) -> dict:
             "DestinationConfig": {"OnFailure": {"Destination": {"Ref": "InboundSmsFailureQueueArn"}}},
         },
     }
+    album_parameters, album_resources = photo_uploads.merge_resources(logical_id(photo_uploads.FUNCTION))
+    parameters.update(album_parameters)
+    resources.update(album_resources)
     if stage_settings.get("snapstart"):
         with_snapstart(resources)
     return merged

@@ -49,6 +49,7 @@ SLOW_GROUPS = {
     "guest_page/test_page_browser.py": ("e2e", "browser"),
     "guest_page/test_account_delete_browser.py": ("e2e", "browser"),
     "guest_page/test_page_scripts_browser.py": ("browser",),
+    "guest_page/test_the_day_browser.py": ("browser",),
     "contract/test_docs_browser.py": ("e2e", "browser"),
     "contract/test_schemathesis.py": ("e2e", "schemathesis"),
     "contract/test_generated_clients.py": ("generated_clients",),

@@ -18,6 +18,7 @@ from chalicelib.api.request import RequestContext
 from chalicelib.config import get_settings
 from chalicelib.errors import Conflict, DomainError, EventGone, PermissionDenied, ValidationError
 from chalicelib.guest_page import answer_form, ics, pages
+from chalicelib.guest_page import the_day as day_pages
 from chalicelib.services.web import guest_answers, series_page
 from chalicelib.timeutil import utcnow
 from chalicelib.validation import Fields
@@ -69,9 +70,11 @@ def _headers(content_type: str, **more: str) -> dict[str, str]:
     return {"Content-Type": content_type, **pages.security_headers(), **more}
 
 
-def _html(ctx: RequestContext, html: str, status: int = 200) -> Response:
+def _html(ctx: RequestContext, html: str, status: int = 200, headers: dict | None = None) -> Response:
+    """``headers``: the page's own security headers instead of the common ones (a policy naming the bucket)."""
     body = "" if ctx.method == "HEAD" else html
-    return Response(body=body, status_code=status, headers=_headers(pages.HTML))
+    shown = {"Content-Type": pages.HTML, **headers} if headers else _headers(pages.HTML)
+    return Response(body=body, status_code=status, headers=shown)
 
 
 def error_page(error: DomainError, method: str) -> Response:
@@ -115,12 +118,23 @@ def event_page(ctx: RequestContext):
         notice = STOPPED.format(service=get_settings().service_name)
     if ctx.query("started") == "1":
         notice = STARTED
+    if ctx.query("uploaded") == "1":
+        notice = day_pages.UPLOADED
     token = guest_answers.form_token(page)
     dates = series_page.upcoming_dates(page.event, page.invitation, utcnow()) if page.event.series_id else None
+    day, bucket_origin = day_pages.sections(page, token, utcnow())
     html = pages.event_page(
-        page, page_url=_page_url(ctx), now=utcnow(), token=token, notice=notice, stopped=stopped, series_dates=dates
+        page,
+        page_url=_page_url(ctx),
+        now=utcnow(),
+        token=token,
+        notice=notice,
+        stopped=stopped,
+        series_dates=dates,
+        day=day,
     )
-    return _html(ctx, html)
+    headers = day_pages.security_headers(bucket_origin) if bucket_origin else None
+    return _html(ctx, html, headers=headers)
 
 
 def answer(ctx: RequestContext):

@@ -96,6 +96,16 @@ GUEST_PAGE.declare("/i/{code}/event.ics", ["GET"], "guest_page:calendar_entry", 
 GUEST_PAGE.declare("/i/{code}/calendar.ics", ["GET"], "calendar_feeds:guest_calendar", auth=False, body=NO_BODY)
 GUEST_PAGE.declare("/i/{code}/dates/{date_id}/rsvp", ["POST"], "series_page:answer_date", auth=False, body=FORM_BODY)
 
+GUEST_PAGE.declare("/i/{code}/photos", ["POST"], "guest_album:add_photo", auth=False, body=FORM_BODY)
+
+THE_DAY = ApiBlueprint("the_day")
+THE_DAY.declare("/events/{event_id}/photos", ["POST"], "the_day:add_photo", idempotent=True)
+THE_DAY.declare("/events/{event_id}/photos", ["GET"], "the_day:album")
+THE_DAY.declare("/events/{event_id}/photos/{photo_id}", ["DELETE"], "the_day:remove_photo", body=NO_BODY)
+THE_DAY.declare("/events/{event_id}/pass", ["GET"], "the_day:my_pass")
+THE_DAY.declare("/events/{event_id}/check_ins", ["POST"], "the_day:check_in")
+THE_DAY.declare("/events/{event_id}/check_ins", ["DELETE"], "the_day:undo_check_in", body=NO_BODY)
+
 SERIES = ApiBlueprint("series")
 SERIES.declare("/series/{series_id}", ["DELETE"], "series:cancel_series", body=NO_BODY)
 
@@ -143,6 +153,7 @@ API_BLUEPRINTS = (
     USERS,
     CONTACTS,
     EVENTS,
+    THE_DAY,
     SERIES,
     CALENDAR_FEEDS,
     CONVERSATION,

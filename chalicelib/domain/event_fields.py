@@ -27,6 +27,9 @@ MAX_GUEST_INVITES = 15  # numbers one guest may add to an event, at most
 JOIN_MODES = ("invite_only", "open", "approval")
 GUEST_LIST_SHOWN = ("everyone", "count_only", "hosts_only")
 PLACE_SHOWN = ("everyone", "accepted")
+# Who may add photos to the event's album (from its start until ALBUM_OPEN_DAYS after): nobody, or the hosts
+# and the going guests.
+ALBUM_MODES = ("off", "guests")
 
 
 @dataclass(frozen=True)
@@ -71,6 +74,7 @@ EVENT_FIELDS: tuple[EventField, ...] = (
     # calendar: whether a guest's entry carries the place changes with it (guest_page/ics.py)
     EventField("place_visibility", "enum", choices=PLACE_SHOWN, default=PLACE_SHOWN[0], calendar=True),
     EventField("questions", "questions", stored=False),  # domain.questions; ids given by services.events
+    EventField("album", "enum", choices=ALBUM_MODES, default=ALBUM_MODES[0]),
 )
 
 BY_NAME = {field.name: field for field in EVENT_FIELDS}

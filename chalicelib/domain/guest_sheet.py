@@ -24,6 +24,7 @@ FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 GOING, DECLINED, WAITING, NO_REPLY = "going", "declined", "waiting", "no reply"
 COLUMNS = ("name", "phone", "answer", "extra guests", "waitlist position", "message")
+CHECKED_IN = "checked in"  # the last column, after the questions' (the others keep their places)
 
 
 @dataclass(frozen=True)
@@ -43,6 +44,7 @@ class GuestRow:
     waitlist_position: int | None = None
     message: str = ""
     answers: dict[str, str] = field(default_factory=dict)  # question id: the guest's answer
+    checked_in: str = ""  # when the party was checked in at the door (UTC, ISO 8601), "" when not
 
 
 def answer_of(has_accepted: bool | None, waiting: bool) -> str:
@@ -62,14 +64,17 @@ def safe_cell(value: object) -> str:
 
 
 def sheet(rows: Iterable[GuestRow], questions: Sequence[Question] = ()) -> str:
-    """The CSV text: a heading row, then one row per guest (at most MAX_ROWS), one column per question."""
+    """The CSV text: a heading row, then one row per guest (at most MAX_ROWS), one column per question, and
+    when each party was checked in at the door."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n", quoting=csv.QUOTE_ALL)  # RFC 4180, quotes doubled
-    writer.writerow([safe_cell(name) for name in (*COLUMNS, *(question.label for question in questions))])
+    headings = (*COLUMNS, *(question.label for question in questions), CHECKED_IN)
+    writer.writerow([safe_cell(name) for name in headings])
     for count, row in enumerate(rows):
         if count == MAX_ROWS:
             break
         cells = [row.name, row.phone, row.answer, row.extra_guests, row.waitlist_position or "", row.message]
         cells += [row.answers.get(question.id, "") for question in questions]
+        cells.append(row.checked_in)
         writer.writerow([safe_cell(cell) for cell in cells])
     return BYTE_ORDER_MARK + out.getvalue()

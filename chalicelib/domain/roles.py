@@ -50,6 +50,12 @@ class Action(StrEnum):
     EXPORT_GUEST_LIST = "export_guest_list"  # guests.csv
     CLONE = "clone"
     SET_COVER = "set_cover"
+    # The day itself: a guest must be going too (domain.the_day), a photo's removal is its uploader's or a host's.
+    ADD_PHOTOS = "add_photos"
+    SEE_PHOTOS = "see_photos"
+    REMOVE_PHOTO = "remove_photo"
+    SHOW_PASS = "show_pass"  # one's own check-in code and its QR
+    CHECK_IN = "check_in"  # check a party in at the door, or undo it
 
 
 _HOSTS = frozenset({Role.OWNER, Role.COHOST})
@@ -78,6 +84,11 @@ PERMITTED: dict[Action, frozenset[Role]] = {
     Action.EXPORT_GUEST_LIST: _HOSTS,
     Action.CLONE: frozenset({Role.OWNER}),
     Action.SET_COVER: _HOSTS,
+    Action.ADD_PHOTOS: _PARTICIPANTS,
+    Action.SEE_PHOTOS: _PARTICIPANTS,
+    Action.REMOVE_PHOTO: _PARTICIPANTS,
+    Action.SHOW_PASS: frozenset({Role.COHOST, Role.GUEST}),
+    Action.CHECK_IN: _HOSTS,
 }
 
 

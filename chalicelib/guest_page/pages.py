@@ -201,11 +201,12 @@ def event_page(
     stopped: bool = False,
     at_action: bool = False,
     series_dates: list | None = None,
+    day: str = "",
 ) -> str:
     """The guest's page: the event, counts, their answer, and the form or why there is none. ``entered``: what a
     refused submission carried, shown again as entered. ``at_action``: shown again at a form's own address
     (``/i/<code>/rsvp``), one level deeper, so its links climb one more. ``series_dates``: a series' upcoming
-    dates, each with its own answer buttons."""
+    dates, each with its own answer buttons. ``day``: the going guest's pass and the album (guest_page/the_day.py)."""
     up = "../" if at_action else ""
     event, invitation, sight = page.event, page.invitation, page.sight
     rows = [("When", _when(event))]
@@ -250,7 +251,7 @@ def event_page(
 {answer}
 {action}
 {series_pages.dates_section(series_dates or [], page.code, token, up)}\
-<p><a href="{up}{escape(page.code)}/event.ics" download>Add to calendar</a></p>
+{day}<p><a href="{up}{escape(page.code)}/event.ics" download>Add to calendar</a></p>
 {series_pages.subscribe_link(page_url, page.code, up)}
 {_stop_form(page, token, stopped, up)}
 <p class="hint"><a href="{up}../account/delete">Delete my account and data</a></p>"""

@@ -9,6 +9,7 @@
 | Suggestion  | EVENT#<id>   | TS#<suggestion id>          |
 | Waiting     | EVENT#<id>   | WAIT#<arrival>#<user id>    |
 | JoinRequest | EVENT#<id>   | ~JOINREQ#<user id>          |
+| Photo       | EVENT#<id>   | ~PHOTO#<photo id>           |
 | JoinCode    | JOINCODE#<sha256 of code> | META           |
 | Series      | SERIES#<id>  | META                        |
 
@@ -54,6 +55,7 @@ OFFLINE_PREFIX = "OFF#"  # sorts before TS#: an event read loads the offline gue
 ANNOUNCEMENT_PREFIX = "UPDATE#"
 JOIN_REQUEST_PREFIX = "~JOINREQ#"
 JOIN_CODE_PREFIX = "JOINCODE#"
+PHOTO_PREFIX = "~PHOTO#"  # after ``~JOINREQ#``: read only by the album's own queries
 
 
 EVENT_PREFIX = "EVENT#"
@@ -84,6 +86,11 @@ def announcement_sk(created, announcement_id: int) -> str:
 
 def offline_sk(guest_id: int) -> str:
     return f"{OFFLINE_PREFIX}{guest_id:016d}"
+
+
+def photo_sk(photo_id: int) -> str:
+    """Sorts by id, which grows with time (chalicelib/ids.py): ``~PHOTO#0000000000000042``."""
+    return f"{PHOTO_PREFIX}{photo_id:016d}"
 
 
 def wait_sk(arrival, user_id: int) -> str:
@@ -216,6 +223,10 @@ class Event(EventsTable, discriminator="event"):
     # A date of a series (the Series item ``SERIES#<series_id>``): its place in it, from 1; absent otherwise.
     series_id = NumberAttribute(null=True)
     occurrence = NumberAttribute(null=True)
+    # The day itself (services/the_day/photos.py, services/the_day/check_ins.py); absent on events stored before them.
+    album = UnicodeAttribute(null=True)  # off, guests
+    photo_count = NumberAttribute(null=True)  # Photo items, pending or ready, at most PHOTOS_PER_EVENT
+    checked_in_count = NumberAttribute(null=True)  # parties checked in at the door
 
 
 class Invitation(EventsTable, discriminator="invitation"):
@@ -242,6 +253,9 @@ class Invitation(EventsTable, discriminator="invitation"):
     text_status = UnicodeAttribute(null=True)
     extra_guests = NumberAttribute(default=0)  # people the guest brings: the party takes 1 + extra_guests spots
     wait_key = UnicodeAttribute(null=True)  # the sort key of the guest's WAIT# item while waiting
+    photo_count = NumberAttribute(null=True)  # photos this person added, pending or ready, at most PHOTOS_PER_PERSON
+    checkin_token = UnicodeAttribute(null=True)  # the random part of the party's check-in code, made on first ask
+    checked_in_at = UTCDateTimeAttribute(null=True)
     user_pk = UnicodeAttribute()
     date_key = UnicodeAttribute()
     created = UTCDateTimeAttribute()
@@ -253,6 +267,21 @@ class OfflineGuest(EventsTable, discriminator="offline_guest"):
     id = NumberAttribute()
     name = UnicodeAttribute()
     extra_guests = NumberAttribute(default=0)
+    created = UTCDateTimeAttribute()
+    checked_in_at = UTCDateTimeAttribute(null=True)
+
+
+class Photo(EventsTable, discriminator="photo"):
+    """A photo of the event's album: ``pending`` from the upload's grant until its processing, then ``ready``
+    with its two JPEGs (a failed upload's item is deleted). Its sort key sorts after ``TS#``, so an event read
+    never loads it, and by id, so newest first is the partition's order backwards."""
+
+    id = NumberAttribute()
+    user_id = NumberAttribute()
+    state = UnicodeAttribute()  # pending, ready
+    upload_key = UnicodeAttribute()  # where the presigned POST puts the original
+    thumb_key = UnicodeAttribute(null=True)
+    big_key = UnicodeAttribute(null=True)
     created = UTCDateTimeAttribute()
 
 

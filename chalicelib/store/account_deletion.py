@@ -24,6 +24,7 @@ from chalicelib.models.events import (
     Invitation,
     JoinCode,
     Message,
+    Photo,
     Poll,
     TimeSuggestion,
     WaitlistEntry,
@@ -205,7 +206,9 @@ def leave_event(event_id: int, user_id: int) -> bool:
             (item for item in items if isinstance(item, Invitation) and item.sk == invitation_sk(user_id)), None
         )
         written = [
-            item for item in items if isinstance(item, (Message, Poll, TimeSuggestion)) and item.user_id == user_id
+            item
+            for item in items
+            if isinstance(item, (Message, Poll, TimeSuggestion, Photo)) and item.user_id == user_id
         ]
         try:
             for chunk in chunks(written, TRANSACTION_ITEMS - 1):
@@ -230,7 +233,7 @@ def _meta_update(transaction, meta: Event | None, actions: list) -> None:
 
 
 def _delete_written(event_id: int, meta: Event | None, items: list) -> None:
-    counters = {Message: "message_count", Poll: "poll_count", TimeSuggestion: "suggestion_count"}
+    counters = {Message: "message_count", Poll: "poll_count", TimeSuggestion: "suggestion_count", Photo: "photo_count"}
     counts: dict[str, int] = {}
     for item in items:
         name = counters[type(item)]

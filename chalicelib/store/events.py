@@ -261,6 +261,7 @@ class EventEdit:
     guest_invites: int | None = None
     guest_list: str | None = None
     place_visibility: str | None = None
+    album: str | None = None
     questions: list[dict] | None = None  # with their ids; [] removes them
     question_last_id: int | None = None  # with questions
     questions_read: list[dict] | None = None  # with questions: the questions the ids were given against

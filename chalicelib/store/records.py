@@ -3,7 +3,17 @@ objects' fields, and change them only through store functions."""
 
 from __future__ import annotations
 
-from chalicelib.models.events import GUEST, OWNER, Event, Invitation, Message, OfflineGuest, Poll, TimeSuggestion
+from chalicelib.models.events import (
+    GUEST,
+    OWNER,
+    Event,
+    Invitation,
+    Message,
+    OfflineGuest,
+    Photo,
+    Poll,
+    TimeSuggestion,
+)
 from chalicelib.models.users import Favorite, User
 
 __all__ = [
@@ -14,6 +24,7 @@ __all__ = [
     "Invitation",
     "Message",
     "OfflineGuest",
+    "Photo",
     "Poll",
     "TimeSuggestion",
     "User",

@@ -52,11 +52,11 @@ def test_the_host_gets_one_row_per_invitee_with_answer_party_line_and_message(cl
     assert response.headers["Content-Type"] == "text/csv; charset=utf-8"
     assert response.body.count(b"\r\n") == 5 and b"\n" not in response.body.replace(b"\r\n", b"")
     assert _rows(response) == [
-        ["name", "phone", "answer", "extra guests", "waitlist position", "message"],
-        ["Bea Going", f"'{going.phone}", "going", "1", "", "Bringing pie, see you"],
-        ["Cal No", f"'{declined.phone}", "declined", "0", "", 'Sorry, "busy"'],
-        ["Dee Wait", f"'{waiting.phone}", "waiting", "0", "1", ""],
-        ["Eve Mute", f"'{silent.phone}", "no reply", "0", "", ""],
+        ["name", "phone", "answer", "extra guests", "waitlist position", "message", "checked in"],
+        ["Bea Going", f"'{going.phone}", "going", "1", "", "Bringing pie, see you", ""],
+        ["Cal No", f"'{declined.phone}", "declined", "0", "", 'Sorry, "busy"', ""],
+        ["Dee Wait", f"'{waiting.phone}", "waiting", "0", "1", "", ""],
+        ["Eve Mute", f"'{silent.phone}", "no reply", "0", "", "", ""],
     ]
     assert b'"Sorry, ""busy"""' in response.body  # RFC 4180: quoted, quotes doubled
 
@@ -136,9 +136,9 @@ def test_offline_guests_and_answers_to_questions_have_their_rows_and_columns(cli
 
     rows = _rows(get(client, f"/events/{event_id}/guests.csv", alice.token))
 
-    assert rows[0][6:] == ["Dietary needs?", "'=Bringing"]
-    assert rows[1][0] == "Bob" and rows[1][6:] == ["No nuts", "'-salad"]
-    assert rows[2] == ["Grandma Rose", "", "going", "1", "", "", "", ""]
+    assert rows[0][6:] == ["Dietary needs?", "'=Bringing", "checked in"]
+    assert rows[1][0] == "Bob" and rows[1][6:] == ["No nuts", "'-salad", ""]
+    assert rows[2] == ["Grandma Rose", "", "going", "1", "", "", "", "", ""]
 
 
 def test_a_clone_asks_the_same_questions_without_the_answers(client):
@@ -168,3 +168,25 @@ def test_a_full_event_has_every_invitee_and_every_offline_guest_in_the_sheet(cli
     assert len(rows) == 1 + 600
     assert sum(1 for row in rows[1:] if row[0].startswith("Offline ")) == 100
     assert rows[-1][:3] == ["Offline 99", "", "going"]
+
+
+def test_the_last_column_says_when_each_party_was_checked_in(client):
+    from chalicelib.services.the_day import check_ins
+
+    alice, bob, cy = make_person("Alice"), make_person("Bob"), make_person("Cy")
+    event_id = _event(client, alice, bob, cy, total_spots=10)
+    _reply(client, event_id, bob)
+    _reply(client, event_id, cy)
+    added = post_json(client, f"/events/{event_id}/offline_guests", {"name": "Grandma Rose"}, alice.token)
+    bob_in = check_ins.check_in(alice.user, event_id, code=None, user_id=bob.id, offline_guest_id=None)
+    rose_in = check_ins.check_in(alice.user, event_id, code=None, user_id=None, offline_guest_id=body(added)["id"])
+
+    rows = _rows(get(client, f"/events/{event_id}/guests.csv", alice.token))
+
+    assert rows[0][-1] == "checked in"
+    arrived = {row[0]: row[-1] for row in rows[1:]}
+    assert arrived == {
+        "Bob": bob_in.checked_in_at.strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "Cy": "",
+        "Grandma Rose": rose_in.checked_in_at.strftime("%Y-%m-%dT%H:%M:%SZ"),
+    }

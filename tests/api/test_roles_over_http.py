@@ -29,6 +29,7 @@ from chalicelib.services.hosting import events, join_links, offline_guests, seri
 from chalicelib.services.participants import cohosts
 from chalicelib.store import join_links as stored_join_links
 from chalicelib.timeutil import utcnow
+from tests.utils import the_day
 from tests.utils.api import body
 from tests.utils.avatars import multipart
 from tests.utils.factories import future, make_event, make_person, phone
@@ -51,6 +52,7 @@ class Route:
     event_fields: dict = field(default_factory=dict)
     success_of: dict[Role, int] = field(default_factory=dict)  # a role whose success differs
     series: bool = False  # the event is the first date of a series (``{series_id}``)
+    day_of: bool = False  # the event has started with its album on, the invitees going, the guest's photo in it
 
     def allows(self, role: Role) -> bool:
         return role in (self.allowed if self.allowed is not None else PERMITTED[self.action])
@@ -115,6 +117,13 @@ ROUTES = [
     Route("DELETE", EVENT + "/cover", Action.SET_COVER, 200),
     Route("PATCH", EVENT, Action.EDIT, 200, {"title": "New", "scope": "all"}, series=True),
     Route("DELETE", "/series/{series_id}", Action.CANCEL_SERIES, 204, series=True),
+    Route("POST", EVENT + "/photos", Action.ADD_PHOTOS, 201, {"content_type": "image/jpeg"}, day_of=True),
+    Route("GET", EVENT + "/photos", Action.SEE_PHOTOS, 200, day_of=True),
+    # the guest's own photo: its uploader and the hosts may remove it
+    Route("DELETE", EVENT + "/photos/{photo_id}", Action.REMOVE_PHOTO, 204, day_of=True),
+    Route("GET", EVENT + "/pass", Action.SHOW_PASS, 200, day_of=True),
+    Route("POST", EVENT + "/check_ins", Action.CHECK_IN, 200, {"user_id": "{guest_id}"}, day_of=True),
+    Route("DELETE", EVENT + "/check_ins?user_id={guest_id}", Action.CHECK_IN, 200, day_of=True),
 ]
 
 
@@ -128,6 +137,7 @@ class Cast:
     offline_id: int
     code: str
     series_id: int | None = None
+    photo_id: int | None = None
 
 
 def _cast(route: Route) -> Cast:
@@ -154,6 +164,11 @@ def _cast(route: Route) -> Cast:
     # the asker's pending request, stored as asking stores it (without the hosts' pushes: not walked here)
     stored_join_links.save_request(event.id, asker.user.id, utcnow(), most_pending=10)
     offline = offline_guests.add(owner.user, event.id, name="Sam", extra_guests=0)
+    photo_id = None
+    if route.day_of:
+        the_day.started(event.id)
+        the_day.going(event.id, cohost, guest, other, second)
+        photo_id = the_day.ready_photo(event.id, guest).id
     people = {
         Role.OWNER: owner,
         Role.COHOST: cohost,
@@ -161,10 +176,12 @@ def _cast(route: Route) -> Cast:
         Role.LINK_HOLDER: holder,
         Role.STRANGER: stranger,
     }
-    return Cast(event.id, people, other, second, asker, offline.id, code, event.series_id)
+    return Cast(event.id, people, other, second, asker, offline.id, code, event.series_id, photo_id)
 
 
 def _fill(template, values: dict):
+    if isinstance(template, str) and re.fullmatch(r"\{\w+\}", template):
+        return values[template[1:-1]]  # a whole value: an id stays a number
     if isinstance(template, str):
         return template.format(**values)
     if isinstance(template, list):
@@ -189,6 +206,7 @@ def _request(client, route: Route, role: Role, cast: Cast):
         "code": secrets.token_urlsafe(join_links.CODE_BYTES) if role is Role.STRANGER else cast.code,
         "new_phone": phone(),
         "series_id": cast.series_id,
+        "photo_id": cast.photo_id,
     }
     path = _fill(route.path, values)
     headers = {"Authorization": f"Bearer {caller.token}"}
@@ -237,8 +255,9 @@ def test_the_table_names_an_action_of_the_roles_table_for_every_route():
 
 
 def _shape(path: str) -> str:
-    """A path with its parameters unnamed: the table's ``{guest_id}`` and the app's ``{user_id}`` match."""
-    return re.sub(r"\{[^}]+\}", "{}", path)
+    """A path with its parameters unnamed and no query: the table's ``{guest_id}`` and the app's ``{user_id}``
+    match."""
+    return re.sub(r"\{[^}]+\}", "{}", path.partition("?")[0])
 
 
 def _declared_event_routes(app) -> set[tuple[str, str]]:

@@ -67,8 +67,10 @@ from invites_client.api.events import (
     update_event,
 )
 from invites_client.api.plans import create_plan, decide_plan, get_plan, vote_plan
+from invites_client.api.the_day import add_photo, check_in, get_pass, list_photos, undo_check_in
 from invites_client.api.users import delete_me, get_me, get_my_data_export, new_calendar_feed, request_my_data_export
 from invites_client.models import (
+    AlbumMode,
     Announcement,
     AnnouncementInput,
     AnnouncementPage,
@@ -76,6 +78,9 @@ from invites_client.models import (
     AnswersInput,
     AuthenticationFailed,
     CalendarFeed,
+    CheckedInParty,
+    CheckInInput,
+    CheckInPass,
     CloneInput,
     Conflict,
     Coordinates,
@@ -105,6 +110,10 @@ from invites_client.models import (
     PermissionDenied,
     PhoneLookup,
     PhoneNumbersLookup,
+    PhotoPage,
+    PhotoType,
+    PhotoUpload,
+    PhotoUploadInput,
     PinRequest,
     Plan,
     PlanBallot,
@@ -418,6 +427,8 @@ def run(
     removed = remove_offline_guest.sync_detailed(table.id, grandpa.id, client=as_owner)
     check(removed.status_code == HTTPStatus.NO_CONTENT, f"remove_offline_guest answered {removed.status_code}")
 
+    the_day_itself(as_owner, as_guest, guest)
+
     # An event the caller is not part of is not found, typed as such.
     missing = get_event.sync(UNKNOWN_EVENT_ID, client=as_owner)
     check(isinstance(missing, NotFound), f"an unknown event: {missing!r}")
@@ -469,6 +480,35 @@ def pick_a_date_together(
     late = vote_plan.sync(plan.id, client=as_guest, body=PlanVotes.from_dict({"1": "yes"}))
     check(isinstance(late, Conflict), f"a vote after the decision: {late!r}")
     return decided.event
+
+
+def the_day_itself(as_owner: AuthenticatedClient, as_guest: AuthenticatedClient, guest: UserWithToken) -> None:
+    """An event that has just started with its album on: the guest uploads a photo straight to S3 with the
+    presigned form, shows their pass, and the owner checks them in at the door (twice: once counted), then
+    undoes it."""
+    started = datetime.now(UTC) - timedelta(minutes=5)
+    party = EventCreate(title="The day", event_date=started, invite_phone_numbers=[guest.phone_number])
+    party.album = AlbumMode.GUESTS
+    day = expect(create_event.sync(client=as_owner, body=party), EventCreated)
+    check(day.album == AlbumMode.GUESTS, f"the album of {day!r}")
+    expect(accept_invitation.sync(day.id, client=as_guest, body=RsvpInput()), Invitation)
+    kind = PhotoType.IMAGEJPEG
+    grant = expect(add_photo.sync(day.id, client=as_guest, body=PhotoUploadInput(content_type=kind)), PhotoUpload)
+    fields = grant.upload_fields.additional_properties
+    check(fields["key"].startswith(f"photo-uploads/{guest.id}/{day.id}/"), f"the upload's fields {fields!r}")
+    sent = httpx.post(grant.upload_url, data=fields, files={"file": ("me.jpg", COVER_JPEG, "image/jpeg")})
+    check(sent.status_code in (HTTPStatus.OK, HTTPStatus.CREATED, HTTPStatus.NO_CONTENT), f"the upload: {sent!r}")
+    album = expect(list_photos.sync(day.id, client=as_guest), PhotoPage)
+    check(all(photo.user_id for photo in album.results), f"the album {album!r}")  # listed once processed
+    my_pass = expect(get_pass.sync(day.id, client=as_guest), CheckInPass)
+    check(my_pass.qr_svg.startswith("<svg"), f"the pass {my_pass.code!r}")
+    at_door = expect(check_in.sync(day.id, client=as_owner, body=CheckInInput(code=my_pass.code)), CheckedInParty)
+    again = expect(check_in.sync(day.id, client=as_owner, body=CheckInInput(code=my_pass.code)), CheckedInParty)
+    check(at_door.user_id == guest.id and again.checked_in_at == at_door.checked_in_at, f"checked in {again!r}")
+    counted = expect(get_event.sync(day.id, client=as_owner), EventDetail)
+    check(counted.checked_in_count == 1, f"checked in: {counted.checked_in_count!r}")
+    undone = expect(undo_check_in.sync(day.id, client=as_owner, code=my_pass.code), CheckedInParty)
+    check(undone.checked_in_at is None, f"undone {undone!r}")
 
 
 def wait_for_invitees(client: AuthenticatedClient, event_id: int, phones: list[str]) -> EventDetail:

@@ -205,6 +205,37 @@ export async function dinner(
   return { event: detail.data, limit };
 }
 
+// The day itself, on an event that has started with its album on: the guest uploads a photo straight to S3 with
+// the presigned form (its fields first, the file last), reads the album and shows their pass; the owner checks
+// them in by the pass's code, then undoes it (the party's code in the query).
+export async function theDay(
+  baseUrl: string,
+  owner: Schemas["UserWithToken"],
+  guest: Schemas["UserWithToken"],
+  eventId: number,
+): Promise<Schemas["CheckedInParty"]> {
+  const asOwner = createClient<paths>({ baseUrl, headers: { Authorization: `Bearer ${owner.auth_token}` } });
+  const asGuest = createClient<paths>({ baseUrl, headers: { Authorization: `Bearer ${guest.auth_token}` } });
+  const path = { event_id: eventId };
+  const grant = await asGuest.POST("/events/{event_id}/photos", { params: { path }, body: { content_type: "image/jpeg" } });
+  if (grant.data === undefined) throw new ScenarioFailed(`add a photo: ${JSON.stringify(grant.error)}`);
+  const form = new FormData();
+  for (const [name, value] of Object.entries(grant.data.upload_fields)) form.append(name, value);
+  form.append("file", new Blob([coverJpeg()], { type: "image/jpeg" }), "me.jpg");
+  const sent = await fetch(grant.data.upload_url, { method: "POST", body: form });
+  if (!sent.ok) throw new ScenarioFailed(`the upload: ${sent.status}`);
+  const album = await asGuest.GET("/events/{event_id}/photos", { params: { path } });
+  if (album.data === undefined) throw new ScenarioFailed(`the album: ${JSON.stringify(album.error)}`);
+  const pass = await asGuest.GET("/events/{event_id}/pass", { params: { path } });
+  if (pass.data === undefined) throw new ScenarioFailed(`the pass: ${JSON.stringify(pass.error)}`);
+  const code = pass.data.code;
+  const checked = await asOwner.POST("/events/{event_id}/check_ins", { params: { path }, body: { code } });
+  if (checked.data === undefined) throw new ScenarioFailed(`check-in: ${JSON.stringify(checked.error)}`);
+  const undone = await asOwner.DELETE("/events/{event_id}/check_ins", { params: { path, query: { code } } });
+  if (undone.data?.checked_in_at !== null) throw new ScenarioFailed(`undo: ${undone.response.status}`);
+  return checked.data;
+}
+
 // An 8x8 JPEG, the cover the host sets.
 const COVER_JPEG_BASE64 =
   "/9j/4AAQSkZJRgABAQAAAQABAAD/2wBDABALDA4MChAODQ4SERATGCgaGBYWGDEjJR0oOjM9PDkzODdASFxOQERXRTc4UG1RV19iZ2hnPk1xeXBkeFxlZ2P/" +

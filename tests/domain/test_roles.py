@@ -33,6 +33,12 @@ EXPECTED = {
     Action.EXPORT_GUEST_LIST: HOSTS,
     Action.CLONE: {Role.OWNER},
     Action.SET_COVER: HOSTS,
+    # a guest must also be going (domain.the_day); a photo's removal: its uploader's or a host's
+    Action.ADD_PHOTOS: HOSTS | {Role.GUEST},
+    Action.SEE_PHOTOS: HOSTS | {Role.GUEST},
+    Action.REMOVE_PHOTO: HOSTS | {Role.GUEST},
+    Action.SHOW_PASS: {Role.COHOST, Role.GUEST},
+    Action.CHECK_IN: HOSTS,
 }
 
 

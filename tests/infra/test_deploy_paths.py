@@ -186,3 +186,78 @@ def test_the_deploy_checks_the_accounts_unreserved_concurrency_before_reserving(
     deploy.check_unreserved_concurrency(
         _concurrency_session(100, {"send_notifications": 20, "remind_upcoming_events": 1}), "prod", prod
     )
+
+
+def test_album_uploads_reach_their_function_with_a_failure_destination_on_both_paths():
+    pipeline, deploy, uploads = load("pipeline"), load("deploy"), load("photo_uploads")
+    template = load_template()
+    failures = template["Outputs"]["PhotoUploadFailureQueueArn"]["Value"]
+    assert failures == {"Fn::GetAtt": ["PhotoUploadFailureQueue", "Arn"]}
+    merged = pipeline.merge_template("prod", json.loads(pipeline.STAGES_FILE.read_text())["prod"])
+    resources, function = merged["Resources"], pipeline.logical_id("process_photo_upload")
+    notified = resources["PhotoUploadsNotification"]["Properties"]
+    assert notified["FunctionArn"] == {"Fn::GetAtt": [function, "Arn"]}
+    assert (notified["Bucket"], notified["Prefix"]) == ({"Ref": "AvatarBucketName"}, "photo-uploads/")
+    assert resources["PhotoUploadsInvokePermission"]["Properties"]["Principal"] == "s3.amazonaws.com"
+    config = resources["PhotoUploadsInvokeConfig"]["Properties"]
+    assert config["DestinationConfig"]["OnFailure"]["Destination"] == {"Ref": "PhotoUploadFailureQueueArn"}
+
+    import boto3
+
+    session = boto3.session.Session(region_name=REGION, aws_access_key_id="x", aws_secret_access_key="x")
+    clients = {name: session.client(name) for name in ("lambda", "sts", "s3")}
+    name = "invites-prod-process_photo_upload"
+    arn = f"arn:aws:lambda:{REGION}:{ACCOUNT}:function:{name}"
+    queue = f"arn:aws:sqs:{REGION}:{ACCOUNT}:invites-prod-photo-upload-failures"
+    bucket = f"invites-prod-avatars-{ACCOUNT}"
+    stubs = {service: Stubber(client) for service, client in clients.items()}
+    stubs["lambda"].add_response(
+        "put_function_event_invoke_config",
+        {},
+        {"FunctionName": name, "MaximumRetryAttempts": 2, "DestinationConfig": {"OnFailure": {"Destination": queue}}},
+    )
+    stubs["sts"].add_response("get_caller_identity", {"Account": ACCOUNT}, {})
+    stubs["lambda"].add_client_error("add_permission", "ResourceConflictException")  # granted before: fine
+    stubs["lambda"].add_response("get_function", {"Configuration": {"FunctionArn": arn}}, {"FunctionName": name})
+    expected = uploads.notification(arn)
+    assert expected["LambdaFunctionConfigurations"][0]["Filter"]["Key"]["FilterRules"] == [
+        {"Name": "prefix", "Value": "photo-uploads/"}
+    ]
+    stubs["s3"].add_response(
+        "put_bucket_notification_configuration",
+        {},
+        {"Bucket": bucket, "NotificationConfiguration": expected, "ExpectedBucketOwner": ACCOUNT},
+    )
+    for stub in stubs.values():
+        stub.activate()
+    session.client = lambda service: clients[service]
+    outputs = {"AvatarBucketName": bucket, "PhotoUploadFailureQueueArn": queue}
+    uploads.connect(session, pipeline.function_names("prod")["process_photo_upload"], outputs)
+    for stub in stubs.values():
+        stub.assert_no_pending_responses()
+    with open(deploy.__file__) as script:  # the deploy runs it after chalice deploy
+        assert "photo_uploads.connect(" in script.read()
+
+
+def test_the_pipeline_s_notifier_sets_the_notification_and_answers_cloudformation(monkeypatch):
+    import sys
+    import types
+
+    uploads = load("photo_uploads")
+    code = uploads.merge_resources("Fn")[1]["PhotoUploadsNotifier"]["Properties"]["Code"]["ZipFile"]
+    calls, answers = [], []
+    s3 = types.SimpleNamespace(put_bucket_notification_configuration=lambda **kwargs: calls.append(kwargs))
+    monkeypatch.setitem(sys.modules, "boto3", types.SimpleNamespace(client=lambda service: s3))
+    monkeypatch.setitem(
+        sys.modules,
+        "cfnresponse",
+        types.SimpleNamespace(SUCCESS="SUCCESS", FAILED="FAILED", send=lambda *args: answers.append(args[2])),
+    )
+    namespace: dict = {}
+    exec(compile(code, "index.py", "exec"), namespace)  # noqa: S102 - the template's own inline code
+    props = {"Bucket": "b", "Id": "album-uploads", "Prefix": "photo-uploads/", "Events": ["s3:ObjectCreated:*"]}
+    namespace["handler"]({"RequestType": "Create", "ResourceProperties": {**props, "FunctionArn": "arn:f"}}, None)
+    namespace["handler"]({"RequestType": "Delete", "ResourceProperties": {**props, "FunctionArn": "arn:f"}}, None)
+    assert calls[0] == {"Bucket": "b", "NotificationConfiguration": uploads.notification("arn:f")}
+    assert calls[1] == {"Bucket": "b", "NotificationConfiguration": {}}
+    assert answers == ["SUCCESS", "SUCCESS"]

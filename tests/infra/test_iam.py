@@ -22,6 +22,7 @@ from chalicelib.parallel import chunks
 from chalicelib.services.account import account_deletion
 from tests.infra.iam_plans import plan_a_date_together
 from tests.infra.test_policy import GUEST, OWNER, disable_push_endpoints, run_the_flow
+from tests.utils import the_day
 from tests.utils.api import login, post_json, texts_to
 from tests.utils.avatars import multipart, upload_avatar
 from tests.utils.aws_env import ACCOUNT, REGION, aws_client
@@ -258,6 +259,76 @@ def text_again_what_sns_throttled(run: StackRun, monkeypatch) -> None:
     assert len(texts_to(RETRIED)) == 1  # the worker's retry texted the guest
 
 
+def share_photos_and_check_in_at_the_door(run: StackRun) -> None:
+    """The day itself: a guest adds photos (one processed, one refused, one never processed), the owner looks,
+    removes one and checks the guest in by their pass, then the guest deletes their account: every object
+    and version they left in the album goes."""
+    import requests
+
+    from chalicelib.config import get_settings
+
+    client = run.client
+    owner = login(client, "+14155550161", full_name="Pat Photos")["auth_token"]
+    guest = login(client, "+14155550162", full_name="Gil Guest")
+    token, auth = guest["auth_token"], {"Authorization": f"Bearer {guest['auth_token']}"}
+    event = {"title": "Wedding", "event_date": "2031-07-04T18:00:00Z", "invite_phone_numbers": ["+14155550162"]}
+    created = post_json(client, "/events", {**event, "album": "guests"}, owner)
+    event_id = created.json_body["id"]
+    assert post_json(client, f"/events/{event_id}/accept", {}, token).status_code == 200
+    the_day.started(event_id)
+    keys = []
+    for data in (jpeg(), jpeg(), b"no image", jpeg()):
+        grant = post_json(client, f"/events/{event_id}/photos", {"content_type": "image/jpeg"}, token).json_body
+        sent = requests.post(grant["upload_url"], data=grant["upload_fields"], files={"file": data}, timeout=5)
+        assert sent.status_code == 204
+        keys.append(grant["upload_fields"]["key"])
+    with run.iam.runs_as("process_photo_upload"):
+        assert run.client.lambda_.invoke("process_photo_upload", the_day.s3_event(*keys[:3])).payload == [
+            "processed",
+            "processed",
+            "rejected",
+        ]
+    host = {"Authorization": f"Bearer {owner}"}
+    album = client.http.get(f"/events/{event_id}/photos", headers=host).json_body["results"]
+    assert len(album) == 2 and all(photo["url"] for photo in album)
+    assert client.http.delete(f"/events/{event_id}/photos/{album[0]['id']}", headers=host).status_code == 204
+    code = client.http.get(f"/events/{event_id}/pass", headers=auth).json_body["code"]
+    assert post_json(client, f"/events/{event_id}/check_ins", {"code": code}, owner).status_code == 200
+    assert client.http.delete(f"/events/{event_id}/check_ins?code={code}", headers=host).status_code == 200
+
+    def objects() -> int:
+        s3, bucket = aws_client("s3"), get_settings().avatar_bucket
+        pages = [s3.list_object_versions(Bucket=bucket, Prefix=f"{f}/{guest['id']}/") for f in the_day.FOLDERS]
+        return sum(len(page.get("Versions", [])) for page in pages)
+
+    assert objects() == 3  # the photo left (two sizes) and the upload never processed
+    assert client.http.post("/users/me/export", headers=auth).status_code == 202
+    run.deliver()  # the export links the photo the guest added
+    assert client.http.request("DELETE", "/users/me", headers=auth).status_code == 204
+    run.deliver()
+    assert objects() == 0
+    assert client.http.get(f"/events/{event_id}/photos", headers=host).json_body["results"] == []
+    # another guest's photo goes with the event when its owner deletes their account
+    other = login(client, "+14155550163", full_name="Ona Other")
+    added = post_json(client, f"/events/{event_id}", {"invite_phone_numbers": ["+14155550163"]}, owner, method="PATCH")
+    assert added.status_code == 200, added.body
+    assert post_json(client, f"/events/{event_id}/accept", {}, other["auth_token"]).status_code == 200
+    grant = post_json(client, f"/events/{event_id}/photos", {"content_type": "image/jpeg"}, other["auth_token"])
+    fields = grant.json_body["upload_fields"]
+    sent = requests.post(grant.json_body["upload_url"], data=fields, files={"file": jpeg()}, timeout=5)
+    assert sent.status_code == 204
+    with run.iam.runs_as("process_photo_upload"):
+        assert run.client.lambda_.invoke("process_photo_upload", the_day.s3_event(fields["key"])).payload == [
+            "processed"
+        ]
+    s3, bucket = aws_client("s3"), get_settings().avatar_bucket
+    kept = s3.list_objects_v2(Bucket=bucket, Prefix=f"photos/{other['id']}/").get("Contents", [])
+    assert len(kept) == 2
+    assert client.http.request("DELETE", "/users/me", headers=host).status_code == 204
+    run.deliver()
+    assert s3.list_objects_v2(Bucket=bucket, Prefix=f"photos/{other['id']}/").get("Contents", []) == []
+
+
 def keep_guests_in_the_loop(run: StackRun, monkeypatch) -> None:
     """Change texts (the burst's due message without its delay), announcements, a nudge, an Android device."""
     from chalicelib.services.texts import guest_texts
@@ -375,6 +446,7 @@ def run_the_stack(run: StackRun, monkeypatch) -> None:
     keep_the_guest_list_by_hand(run)
     stop_from_the_page_and_delete_on_the_web(run)
     delete_someone_with_photos_and_an_export(run)
+    share_photos_and_check_in_at_the_door(run)
     keep_guests_in_the_loop(run, monkeypatch)
     join_by_link(run)
     text_again_what_sns_throttled(run, monkeypatch)
@@ -411,7 +483,8 @@ def test_the_functions_of_app_py_are_the_functions_with_policies():
     from app import app
     from tests.utils.iam import stage_functions
 
-    handlers = {"api_handler"} | {source.name for source in app.event_sources} | set(app.pure_lambda_functions)
+    handlers = {"api_handler"} | {source.name for source in app.event_sources}
+    handlers |= {function.name for function in app.pure_lambda_functions}
     for stage in ("dev", "prod"):
         assert set(stage_functions(stage)) == handlers
 
@@ -433,7 +506,8 @@ def test_every_function_runs_under_its_own_policy_without_a_refusal(stack_run, m
 def performed_by_aws(stage: str, function: str) -> list[tuple[str, str]]:
     """What AWS does with a function's role: its logs (the log group `chalice deploy` names after the function),
     for the worker the SQS event source mapping's calls on the queue, for replies by text (invoked asynchronously)
-    the delivery of a failed event to its failure destination."""
+    the delivery of a failed event to its failure destination (and for album uploads), the upload a presigned POST
+    makes."""
     name = f"invites-{stage}" if function == "api_handler" else f"invites-{stage}-{function}"
     group = f"arn:aws:logs:{REGION}:{ACCOUNT}:log-group:/aws/lambda/{name}"
     requests = [("logs:CreateLogStream", group), ("logs:PutLogEvents", f"{group}:log-stream:2026/11/26/[$LATEST]0a")]
@@ -442,6 +516,11 @@ def performed_by_aws(stage: str, function: str) -> list[tuple[str, str]]:
         requests += [(f"sqs:{action}", queue) for action in ("ReceiveMessage", "DeleteMessage", "GetQueueAttributes")]
     if function == "handle_inbound_sms":
         requests += [("sqs:SendMessage", f"arn:aws:sqs:{REGION}:{ACCOUNT}:invites-{stage}-inbound-sms-failures")]
+    if function == "process_photo_upload":  # invoked by S3's events, asynchronously
+        requests += [("sqs:SendMessage", f"arn:aws:sqs:{REGION}:{ACCOUNT}:invites-{stage}-photo-upload-failures")]
+    if function == "api_handler":  # a presigned POST's upload is authorised against the role that signed it
+        bucket = f"arn:aws:s3:::invites-{stage}-avatars-{ACCOUNT}"
+        requests += [("s3:PutObject", f"{bucket}/photo-uploads/1/2/3")]
     return requests
 
 

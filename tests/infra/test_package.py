@@ -90,6 +90,18 @@ def test_chalice_package_for_prod(tmp_path):
     names = set(zipfile.ZipFile(zip_path).namelist())
     assert {"app.py", "chalicelib/config.py", "pynamodb/__init__.py", "PIL/Image.py"} <= names
     assert not any(name.startswith(("botocore/", "boto3/")) for name in names)  # the runtime has them
+    # the passes' QR codes: segno (pure Python) is in the zip and draws an SVG from it alone
+    assert "segno/__init__.py" in names
+    unpacked = tmp_path / "unpacked"
+    zipfile.ZipFile(zip_path).extractall(unpacked, [name for name in names if name.startswith("segno/")])
+    drawn = subprocess.run(
+        [sys.executable, "-S", "-c", "import segno; print(segno.make_qr('1.x').svg_inline()[:4], segno.__file__)"],
+        cwd=unpacked,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert drawn.stdout.startswith("<svg") and str(unpacked) in drawn.stdout, drawn.stdout + drawn.stderr
 
     # every compiled extension fits Amazon Linux 2023 (glibc 2.34) and comes from a manylinux wheel
     report = load("package_check").check(zip_path)
@@ -116,6 +128,7 @@ def test_chalice_package_for_prod(tmp_path):
             ("SendNotifications", "send_notifications"),
             ("RemindUpcomingEvents", "remind_upcoming_events"),
             ("HandleInboundSms", "handle_inbound_sms"),
+            ("ProcessPhotoUpload", "process_photo_upload"),
         )
     }
 
@@ -125,7 +138,13 @@ def test_chalice_package_for_prod(tmp_path):
     assert resources["RestAPI"]["Properties"]["StageName"] == config["api_gateway_stage"]
 
     functions = {name: r["Properties"] for name, r in resources.items() if r["Type"] == "AWS::Serverless::Function"}
-    assert set(functions) == {"APIHandler", "SendNotifications", "RemindUpcomingEvents", "HandleInboundSms"}
+    assert set(functions) == {
+        "APIHandler",
+        "SendNotifications",
+        "RemindUpcomingEvents",
+        "HandleInboundSms",
+        "ProcessPhotoUpload",
+    }
     roles = set()
     for name, function in functions.items():
         # every function runs python3.12 with the stage's settings, sizes and its own hand-written policy
@@ -141,10 +160,10 @@ def test_chalice_package_for_prod(tmp_path):
         role = resources[role_name]["Properties"]
         assert [p["PolicyDocument"] for p in role["Policies"]] == [policies[name]], name
         assert not role.get("ManagedPolicyArns"), name
-    assert len(roles) == 4
+    assert len(roles) == 5
     # log groups with the stage's retention
     retention = [r["Properties"]["RetentionInDays"] for r in resources.values() if r["Type"] == "AWS::Logs::LogGroup"]
-    assert retention == [config["log_retention_in_days"]] * 4
+    assert retention == [config["log_retention_in_days"]] * 5
     # the names `chalice deploy` gives: those the policies' log statements and the alarms are written for, and
     # each log group is the one of a function that exists
     names = load("pipeline").function_names(STAGE)
@@ -158,6 +177,10 @@ def test_chalice_package_for_prod(tmp_path):
     assert "Condition" not in resources["ApiWebAclAssociation"] and "Default" not in sam["Parameters"]["ApiWebAclArn"]
     invoke = resources["InboundSmsInvokeConfig"]["Properties"]
     assert invoke["FunctionName"] == {"Ref": "HandleInboundSms"}
+    # album uploads: S3's notification on the bucket (a custom resource), its permission and failure queue
+    notified = resources["PhotoUploadsNotification"]["Properties"]
+    assert notified["FunctionArn"] == {"Fn::GetAtt": ["ProcessPhotoUpload", "Arn"]}
+    assert resources["PhotoUploadsInvokeConfig"]["Properties"]["FunctionName"] == {"Ref": "ProcessPhotoUpload"}
     # unknown paths: 404 with a fixed body (nothing of the request echoed), declared inside the API definition
     # (no separate GatewayResponse resources, which SAM drops or leaves behind on API updates)
     definition = resources["RestAPI"]["Properties"]["DefinitionBody"]

@@ -39,6 +39,7 @@ IAM_ACTION = {
     "sns:PublishBatch": "sns:Publish",
     "s3:ListObjectVersions": "s3:ListBucketVersions",
     "s3:GeneratePresignedUrl": "s3:GetObject",
+    "s3:GeneratePresignedPost": "s3:PutObject",  # the upload it signs is authorised against the signer
     "s3:CopyObject": "s3:PutObject",  # and s3:GetObject of the source
 }
 # Chalice's function names (.chalice/config.json "lambda_functions").

@@ -312,6 +312,7 @@ def test_every_function_has_errors_and_throttles_alarms(template):
         "${ApiName}-${Stage}-send_notifications",
         "${ApiName}-${Stage}-remind_upcoming_events",
         "${ApiName}-${Stage}-handle_inbound_sms",
+        "${ApiName}-${Stage}-process_photo_upload",
     }
     assert watched == {(metric, name) for metric in ("Errors", "Throttles") for name in functions}
 
@@ -335,6 +336,7 @@ def test_the_local_copy_drops_only_what_moto_cannot_create(template):
         "SmsSuccessRateAlarm",
         "DeadLetterAlarm",
         "InboundSmsFailuresAlarm",
+        "PhotoUploadFailuresAlarm",
         "Api5xxAlarm",
         "QueueOldestMessageAlarm",
         "DynamoDbThrottlesAlarm",
@@ -343,7 +345,7 @@ def test_the_local_copy_drops_only_what_moto_cannot_create(template):
         "InboundSmsTopicPolicy",
     } | {
         f"{function}{metric}Alarm"
-        for function in ("Api", "NotificationWorker", "Reminders", "InboundSms")
+        for function in ("Api", "NotificationWorker", "Reminders", "InboundSms", "PhotoUploads")
         for metric in ("Errors", "Throttles")
     }
     assert set(template["Outputs"]) - set(local["Outputs"]) == {"AvatarBaseUrl", "AvatarDistributionId", "ApiWebAclArn"}

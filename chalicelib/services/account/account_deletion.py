@@ -9,13 +9,13 @@ Off the request, on the notifications queue (message ``account_deletion``), the 
 1. events the person owns: one ``owned_event_deletion`` message each (so large events are worked
    on side by side), which cancels the event, sends the guests the usual cancelled push, then
    deletes the event's partition;
-2. invitations to other people's events: the person's messages, polls and time suggestions go with
-   the event's counters lowered, then the invitation, with the spot given back if they had accepted;
+2. invitations to other people's events: the person's messages, polls, time suggestions and album photos
+   go with the event's counters lowered, then the invitation, with the spot given back if they had accepted;
 3. the plans they own, and their votes in others' plans (services/plans/plan_data.py);
    the user's partition: devices (their SNS endpoints first, when the token is still theirs),
    favorites, tokens, the export record;
-4. S3: every object (every version) under the person's prefixes: avatars, favorite photos, exports, and the
-   covers of their events;
+4. S3: every object (every version) under the person's prefixes: avatars, favorite photos, exports, the
+   covers of their events, and the album photos they added to any event;
 5. the job item, once no invitation of theirs is left.
 
 Each step reads what is left and removes it, conditionally: a crash anywhere is resumed by the
@@ -46,8 +46,9 @@ from chalicelib.timeutil import utcnow
 
 log = logging.getLogger("invites")
 
-# Prefixes of a user's objects in the bucket (services/media/avatars.py, contacts.py, data_export.py, covers.py).
-OBJECT_FOLDERS = ("avatars", "favorites", "exports", "covers")
+# Prefixes of a user's objects in the bucket (services/media/avatars.py, contacts.py, data_export.py, covers.py,
+# photos.py: the album photos they added to any event, processed or not).
+OBJECT_FOLDERS = ("avatars", "favorites", "exports", "covers", "photos", "photo-uploads")
 # A job with no step started for this long is queued again by the hourly schedule (its message was lost or
 # parked); one a worker started a step of lately is still running (an invocation lasts 15 s at most).
 STUCK_AFTER = timedelta(minutes=15)
@@ -108,7 +109,8 @@ def _on_owned_event_deletion(message: dict) -> Outcome:
 
 
 def delete_owned_event(event_id: int, owner_id: int, owner_name: str) -> None:
-    """Cancel the event, tell its guests as a cancel does, then delete everything in it (its cover first)."""
+    """Cancel the event, tell its guests as a cancel does, then delete everything in it (its cover and its
+    album's photos first)."""
     view = load_partition(event_id)
     if view is not None:
         if view.event.owner_id != owner_id:
@@ -120,6 +122,7 @@ def delete_owned_event(event_id: int, owner_id: int, owner_name: str) -> None:
             raise RetryLater(f"{outcome.failed} cancel notices of event {event_id} failed")
         _remember_for_guest_links(view)
         _delete_cover(view.event)
+        _delete_album(view.event)
     store.delete_event(event_id, owner_id)
 
 
@@ -154,6 +157,13 @@ def _delete_cover(event) -> None:
     answer = s3.delete_objects(Bucket=bucket, Delete={"Objects": objects, "Quiet": True})
     if answer.get("Errors"):
         raise RetryLater(f"{len(answer['Errors'])} cover objects of a deleted event not deleted")
+
+
+def _delete_album(event) -> None:
+    """The album's photos, everyone's (objects, then items): they go with the event."""
+    from chalicelib.services.the_day.photos import remove_album  # S3: only for an event with photos
+
+    remove_album(event)
 
 
 def _leave_event(event_id: int, user_id: int) -> None:

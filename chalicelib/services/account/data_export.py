@@ -27,9 +27,11 @@ from chalicelib.services.account import export_links
 from chalicelib.services.guards.ratelimit import RollingLimit
 from chalicelib.services.participants import representations
 from chalicelib.services.plans import plan_data
+from chalicelib.services.the_day.photos import photo_json
 from chalicelib.store import exports as store
 from chalicelib.store.account_deletion import device_tokens, event_items, invitations_of, user_items
 from chalicelib.store.events import EventView
+from chalicelib.store.photos import READY
 from chalicelib.store.records import (
     OWNER,
     Event,
@@ -37,6 +39,7 @@ from chalicelib.store.records import (
     Invitation,
     Message,
     OfflineGuest,
+    Photo,
     Poll,
     TimeSuggestion,
     User,
@@ -134,8 +137,22 @@ def collect(user: User, now: datetime) -> dict:
         "events_owned": [_owned_event(found, users, user.id) for _, found in owned],
         "numbers_invited": _numbers_invited(owned, added, users),
         "invitations_received": [_received(inv, found, users, user.id) for inv, found in received],
+        "photos_added": _photos_added(partitions, user.id),
         **plan_data.exported(user.id),
     }
+
+
+def _photos_added(partitions: list, me: int) -> list[dict]:
+    """The album photos the person added to any event, newest first, each with its event and links to both sizes
+    (presigned: valid one hour from ``exported_at``)."""
+    mine = [
+        (inv.event_id, item)
+        for inv, found in partitions
+        for item in found
+        if isinstance(item, Photo) and item.user_id == me and item.state == READY
+    ]
+    mine.sort(key=lambda pair: pair[1].id, reverse=True)
+    return [{"event_id": event_id, **photo_json(photo)} for event_id, photo in mine]
 
 
 def _added_by(me: int, received: list) -> list[Invitation]:

@@ -37,6 +37,7 @@ class EventInput:
     guest_invites: int | None = None
     guest_list: str | None = None
     place_visibility: str | None = None
+    album: str | None = None
     questions: list[dict] | None = None  # as sent (ids not yet the service's); [] to remove them all
 
 

@@ -48,6 +48,7 @@ from chalicelib.services.participants.event_reads import (
 from chalicelib.services.replies.waitlist import fit_line_to_event, promote_waiting
 from chalicelib.services.texts import guest_texts, text_outbox
 from chalicelib.services.texts.invitation_texts import reachable, send_invitation_texts
+from chalicelib.services.the_day.photos import remove_album
 from chalicelib.store import events as event_store
 from chalicelib.store import series as series_store
 from chalicelib.store.events import GUEST, OWNER, EventView, flag_invitations_cancelled
@@ -346,6 +347,8 @@ def cancel_event(caller, event_id: int, *, tell: bool = True, series_words: str 
     was_live = not view.event.cancelled
     if was_live:
         event_store.mark_cancelled(view.event, utcnow())
+    if view.event.photo_count:
+        remove_album(view.event)  # S3 down: 503, and the photos go with the cancel's retry
     if not was_live and all(inv.cancelled for inv in view.invitations):
         return False
     message = {"event_id": event_id, "actor_id": caller.id, **({"series_words": series_words} if series_words else {})}

@@ -15,6 +15,7 @@ from chalicelib.domain.guest_sheet import GuestRow, Question
 from chalicelib.domain.roles import Action
 from chalicelib.services.participants.event_reads import permitted_view, with_users
 from chalicelib.store.events import OWNER, EventView
+from chalicelib.timeutil import format_datetime
 
 
 @dataclass(frozen=True)
@@ -47,6 +48,7 @@ def invitee_rows(view: EventView) -> list[GuestRow]:
                 waitlist_position=places.get(inv.user_id),
                 message=inv.rsvp_message or "",
                 answers=dict(getattr(inv, "answers", None) or {}),
+                checked_in=format_datetime(inv.checked_in_at) or "",
             )
         )
     return rows
@@ -55,7 +57,13 @@ def invitee_rows(view: EventView) -> list[GuestRow]:
 def offline_rows(view: EventView) -> list[GuestRow]:
     """The guests the hosts counted in without a phone (name only, phone ""), going, in the order added."""
     return [
-        GuestRow(name=guest.name, phone="", answer=guest_sheet.GOING, extra_guests=int(guest.extra_guests or 0))
+        GuestRow(
+            name=guest.name,
+            phone="",
+            answer=guest_sheet.GOING,
+            extra_guests=int(guest.extra_guests or 0),
+            checked_in=format_datetime(guest.checked_in_at) or "",
+        )
         for guest in view.offline_guests
     ]
 

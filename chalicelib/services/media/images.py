@@ -23,6 +23,9 @@ SMALL_SIDE = 200
 # A link preview's image (og:image): 1.91:1 as Facebook, LinkedIn and X's large card draw it, cropped from the
 # big image so nothing is upscaled past what it holds; above the 600x315 the large previews ask at least.
 CARD_SIZE = (1024, 536)
+# An album photo (services/the_day/photos.py): the picture, and its thumbnail in the album's grid.
+PHOTO_SIDE = 1600
+PHOTO_THUMB_SIDE = 400
 JPEG_QUALITY = 85
 JPEG_CONTENT_TYPE = "image/jpeg"
 
@@ -70,10 +73,31 @@ def process_image(
     inflates to more than ``raw_max_bytes`` (default: the setting IMAGE_RAW_MAX_BYTES): its decoding
     CPU grows with those bytes, so 16-bit colour or alpha allows fewer pixels than 8-bit RGB.
     """
+    image = _decode(data, _checked_header(data, field, max_bytes, max_pixels, raw_max_bytes), field)
+    big = _to_rgb(_orient(_shrink(image, BIG_SIDE)))
+    small = _encode_jpeg(_square(big, SMALL_SIDE)) if square else None
+    preview = _encode_jpeg(_crop_to(big, CARD_SIZE)) if card else None
+    return ProcessedImage(big=_encode_jpeg(big), small=small, card=preview)
+
+
+def process_photo(data: bytes, *, max_bytes: int, max_pixels: int) -> tuple[bytes, bytes]:
+    """An album photo (JPEG, PNG or WebP) under the same checks as :func:`process_image`, as two clean JPEGs:
+    the thumbnail (longest side PHOTO_THUMB_SIDE) and the photo (PHOTO_SIDE); never upscaled. Raises as
+    :func:`process_image` does."""
+    header = _checked_header(data, "photo", max_bytes, max_pixels, None, webp=True)
+    photo = _to_rgb(_orient(_shrink(_decode(data, header, "photo", side=PHOTO_SIDE), PHOTO_SIDE)))
+    thumb = _shrink(photo.copy(), PHOTO_THUMB_SIDE)
+    return _encode_jpeg(thumb), _encode_jpeg(photo)
+
+
+def _checked_header(
+    data: bytes, field: str, max_bytes: int, max_pixels: int, raw_max_bytes: int | None, *, webp: bool = False
+) -> Image.Image:
+    """The parsed header of an upload within the byte, pixel and (PNG) inflated-data budgets; raises otherwise."""
     if len(data) > max_bytes:
         raise PayloadTooLarge(f"File too large. Maximum size is {_format_number(max_bytes / 2**20)} MB.")
 
-    image = _open_header(data, field)
+    image = _open_header(data, field, webp=webp)
     width, height = image.size
     if width * height > max_pixels:
         raise ValidationError(
@@ -84,11 +108,7 @@ def process_image(
     if image.format == "PNG" and _png_raw_bytes(width, height, data) > raw_max_bytes:
         most = raw_max_bytes / _png_bytes_per_pixel(data) / 1_000_000
         raise ValidationError({field: [f"Image is too large: at most {_format_number(most)} megapixels in this mode."]})
-    image = _decode(data, image, field)
-    big = _to_rgb(_orient(_shrink(image, BIG_SIDE)))
-    small = _encode_jpeg(_square(big, SMALL_SIDE)) if square else None
-    preview = _encode_jpeg(_crop_to(big, CARD_SIZE)) if card else None
-    return ProcessedImage(big=_encode_jpeg(big), small=small, card=preview)
+    return image
 
 
 def decoded_pixels(data: bytes) -> int:
@@ -129,8 +149,9 @@ def _format_number(value: float) -> str:
     return f"{value:.2f}".rstrip("0").rstrip(".")
 
 
-def _open_header(data: bytes, field: str) -> Image.Image:
-    """Parse only the header of a JPEG or PNG, chosen from its magic number, without decoding pixels.
+def _open_header(data: bytes, field: str, *, webp: bool = False) -> Image.Image:
+    """Parse only the header of a JPEG or PNG (or, with ``webp``, a WebP), chosen from its magic number,
+    without decoding pixels.
 
     The format plugin is used directly so Pillow's global decompression-bomb check
     (Image.MAX_IMAGE_PIXELS) neither fires nor is relied upon: the caller checks `max_pixels`.
@@ -141,6 +162,10 @@ def _open_header(data: bytes, field: str) -> Image.Image:
         image_class = JpegImagePlugin.JpegImageFile
     elif data.startswith(_PNG_MAGIC):
         image_class = PngImagePlugin.PngImageFile
+    elif webp and data[:4] == b"RIFF" and data[8:12] == b"WEBP":
+        from PIL import WebPImagePlugin
+
+        image_class = WebPImagePlugin.WebPImageFile
     else:
         raise _invalid_image(field)
     try:
@@ -153,7 +178,7 @@ def _open_header(data: bytes, field: str) -> Image.Image:
     return image
 
 
-def _decode(data: bytes, image: Image.Image, field: str) -> Image.Image:
+def _decode(data: bytes, image: Image.Image, field: str, *, side: int = BIG_SIDE) -> Image.Image:
     """Decode the pixels; truncated or corrupt data is refused.
 
     A PNG's chunk checksums are verified first (its decoder alone misses some corrupt data);
@@ -165,9 +190,9 @@ def _decode(data: bytes, image: Image.Image, field: str) -> Image.Image:
         if image.format == "PNG":
             image.verify()  # leaves this image unusable, so decode from a fresh one
             image = _eight_bit(PngImagePlugin.PngImageFile(io.BytesIO(data)))
-        else:
+        elif image.format == "JPEG":
             width, height = image.size
-            image.draft("RGB", _fit_within(width, height, BIG_SIDE))
+            image.draft("RGB", _fit_within(width, height, side))
         image.load()
     except _DECODE_ERRORS as error:
         raise _invalid_image(field) from error

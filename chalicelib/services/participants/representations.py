@@ -187,7 +187,12 @@ def time_suggestion_json(suggestion: TimeSuggestion) -> dict:
 
 
 def offline_guest_json(guest: OfflineGuest) -> dict:
-    return {"id": guest.id, "name": guest.name, "extra_guests": int(guest.extra_guests or 0)}
+    return {
+        "id": guest.id,
+        "name": guest.name,
+        "extra_guests": int(guest.extra_guests or 0),
+        "checked_in_at": format_datetime(guest.checked_in_at),
+    }
 
 
 def _shown(event, name: str):
@@ -227,6 +232,7 @@ def event_json(view: EventView, caller_id: int, style: str) -> dict:
         "guest_list": _shown(event, "guest_list"),
         "place_visibility": _shown(event, "place_visibility"),
         "cover_url": media_url(getattr(event, "cover_key", None)),
+        "album": _shown(event, "album"),
         "questions": list(event.questions or []),
         "time_zone": event.time_zone or None,
         "duration_minutes": localtime.duration_minutes(event),
@@ -241,6 +247,7 @@ def event_json(view: EventView, caller_id: int, style: str) -> dict:
     hosting = permits(role_of(mine), Action.SEE_WHOLE_GUEST_LIST)
     asked = list(event.questions or [])
     body["offline_guests"] = [offline_guest_json(guest) for guest in view.offline_guests] if hosting else []
+    body["checked_in_count"] = int(event.checked_in_count or 0) if hosting else None
     places = view.waitlist_positions()
     shown = sight.rows(view.invitations)
     if style == LIST:
@@ -257,9 +264,11 @@ def event_json(view: EventView, caller_id: int, style: str) -> dict:
         rows = body["invitees"]
     # Answers: every row's for a host, only their own for a guest (null in the others' rows).
     held = {inv.user_id: inv.answers for inv in view.invitations}
+    arrivals = {inv.user_id: inv.checked_in_at for inv in view.invitations}
     for row in rows:
         mine_or_hosting = hosting or row["user_id"] == caller_id
         row["answers"] = questions.shown_answers(asked, held.get(row["user_id"])) if mine_or_hosting else None
+        row["checked_in_at"] = format_datetime(arrivals.get(row["user_id"])) if mine_or_hosting else None
     if hosting:  # what became of each invitation text: hosts only, a guest's rows never carry the key
         text_states = {inv.user_id: inv.text_status for inv in view.invitations}
         for row in rows:

@@ -1,0 +1,173 @@
+"""Album uploads reach process_photo_upload on both deploy paths (docs/deploy.md): S3's ObjectCreated events of
+the avatar bucket's ``photo-uploads/`` prefix invoke the function, S3 may invoke it (a resource policy bound to
+the bucket and the account), and a failed invocation goes to the infra stack's PhotoUploadFailureQueue after
+Lambda's retries. The bucket lives in the infra stack and the function in Chalice's, so neither CloudFormation
+stack can declare the notification on its own: ``make deploy`` sets it with the API (:func:`connect`), the
+pipeline with a small custom resource in its merge template (:func:`merge_resources`).
+"""
+
+from __future__ import annotations
+
+FUNCTION = "process_photo_upload"
+PREFIX = "photo-uploads/"
+EVENTS = ["s3:ObjectCreated:*"]
+NOTIFICATION_ID = "album-uploads"
+ASYNC_RETRY_ATTEMPTS = 2  # Lambda's own retries before the failure destination (0-2)
+
+
+def notification(function_arn: str) -> dict:
+    """The bucket's notification configuration: album uploads to the function, nothing else."""
+    return {
+        "LambdaFunctionConfigurations": [
+            {
+                "Id": NOTIFICATION_ID,
+                "LambdaFunctionArn": function_arn,
+                "Events": EVENTS,
+                "Filter": {"Key": {"FilterRules": [{"Name": "prefix", "Value": PREFIX}]}},
+            }
+        ]
+    }
+
+
+def connect(session, function_name: str, outputs: dict[str, str]) -> None:
+    """``make deploy``: the failure destination, S3's right to invoke the function, then the notification (S3
+    checks that right when the notification is set)."""
+    from botocore.exceptions import ClientError
+
+    bucket, queue = outputs["AvatarBucketName"], outputs["PhotoUploadFailureQueueArn"]
+    lambda_client = session.client("lambda")
+    lambda_client.put_function_event_invoke_config(
+        FunctionName=function_name,
+        MaximumRetryAttempts=ASYNC_RETRY_ATTEMPTS,
+        DestinationConfig={"OnFailure": {"Destination": queue}},
+    )
+    account = session.client("sts").get_caller_identity()["Account"]
+    try:
+        lambda_client.add_permission(
+            FunctionName=function_name,
+            StatementId=NOTIFICATION_ID,
+            Action="lambda:InvokeFunction",
+            Principal="s3.amazonaws.com",
+            SourceArn=f"arn:aws:s3:::{bucket}",
+            SourceAccount=account,
+        )
+    except ClientError as error:
+        if error.response["Error"]["Code"] != "ResourceConflictException":  # granted by an earlier deploy
+            raise
+    function_arn = lambda_client.get_function(FunctionName=function_name)["Configuration"]["FunctionArn"]
+    session.client("s3").put_bucket_notification_configuration(
+        Bucket=bucket, NotificationConfiguration=notification(function_arn), ExpectedBucketOwner=account
+    )
+
+
+# The custom resource's code (inline, so the pipeline needs no artifact of its own): it sets the notification on
+# create and update and removes it on delete, answering CloudFormation through cfnresponse either way.
+_SET_NOTIFICATION = """
+import boto3, cfnresponse
+
+def handler(event, context):
+    props = event["ResourceProperties"]
+    config = {}
+    if event["RequestType"] != "Delete":
+        config = {"LambdaFunctionConfigurations": [{
+            "Id": props["Id"], "LambdaFunctionArn": props["FunctionArn"], "Events": props["Events"],
+            "Filter": {"Key": {"FilterRules": [{"Name": "prefix", "Value": props["Prefix"]}]}}}]}
+    try:
+        boto3.client("s3").put_bucket_notification_configuration(
+            Bucket=props["Bucket"], NotificationConfiguration=config)
+        cfnresponse.send(event, context, cfnresponse.SUCCESS, {}, props["Bucket"] + "/" + props["Prefix"])
+    except Exception as error:
+        cfnresponse.send(event, context, cfnresponse.FAILED, {"Error": str(error)[:200]})
+""".strip()
+
+
+def merge_resources(function_logical_id: str) -> tuple[dict, dict]:
+    """(parameters, resources) of the pipeline's merge template for the album's uploads."""
+    parameters = {
+        "AvatarBucketName": {
+            "Type": "String",
+            "AllowedPattern": r"^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$",
+            "Description": "Output AvatarBucketName of the stage's infra/template.yaml stack",
+        },
+        "PhotoUploadFailureQueueArn": {
+            "Type": "String",
+            "AllowedPattern": r"^arn:aws[a-z-]*:sqs:[a-z0-9-]+:[0-9]{12}:.+$",
+            "Description": "Output PhotoUploadFailureQueueArn of the stage's infra/template.yaml stack",
+        },
+    }
+    bucket_arn = {"Fn::Sub": "arn:${AWS::Partition}:s3:::${AvatarBucketName}"}
+    resources = {
+        "PhotoUploadsInvokeConfig": {
+            "Type": "AWS::Lambda::EventInvokeConfig",
+            "Properties": {
+                "FunctionName": {"Ref": function_logical_id},
+                "Qualifier": "$LATEST",
+                "MaximumRetryAttempts": ASYNC_RETRY_ATTEMPTS,
+                "DestinationConfig": {"OnFailure": {"Destination": {"Ref": "PhotoUploadFailureQueueArn"}}},
+            },
+        },
+        "PhotoUploadsInvokePermission": {
+            "Type": "AWS::Lambda::Permission",
+            "Properties": {
+                "FunctionName": {"Ref": function_logical_id},
+                "Action": "lambda:InvokeFunction",
+                "Principal": "s3.amazonaws.com",
+                "SourceArn": bucket_arn,
+                "SourceAccount": {"Ref": "AWS::AccountId"},
+            },
+        },
+        "PhotoUploadsNotifierRole": {
+            "Type": "AWS::IAM::Role",
+            "Properties": {
+                "AssumeRolePolicyDocument": {
+                    "Version": "2012-10-17",
+                    "Statement": [
+                        {
+                            "Effect": "Allow",
+                            "Principal": {"Service": "lambda.amazonaws.com"},
+                            "Action": "sts:AssumeRole",
+                        }
+                    ],
+                },
+                "Policies": [
+                    {
+                        "PolicyName": "bucket-notification",
+                        "PolicyDocument": {
+                            "Version": "2012-10-17",
+                            "Statement": [
+                                {"Effect": "Allow", "Action": "s3:PutBucketNotification", "Resource": bucket_arn},
+                                {
+                                    "Effect": "Allow",
+                                    "Action": ["logs:CreateLogGroup", "logs:CreateLogStream", "logs:PutLogEvents"],
+                                    "Resource": "*",
+                                },
+                            ],
+                        },
+                    }
+                ],
+            },
+        },
+        "PhotoUploadsNotifier": {
+            "Type": "AWS::Lambda::Function",
+            "Properties": {
+                "Runtime": "python3.12",
+                "Handler": "index.handler",
+                "Timeout": 30,
+                "Role": {"Fn::GetAtt": ["PhotoUploadsNotifierRole", "Arn"]},
+                "Code": {"ZipFile": _SET_NOTIFICATION},
+            },
+        },
+        "PhotoUploadsNotification": {
+            "Type": "Custom::BucketNotification",
+            "DependsOn": ["PhotoUploadsInvokePermission"],
+            "Properties": {
+                "ServiceToken": {"Fn::GetAtt": ["PhotoUploadsNotifier", "Arn"]},
+                "Bucket": {"Ref": "AvatarBucketName"},
+                "Id": NOTIFICATION_ID,
+                "Prefix": PREFIX,
+                "Events": EVENTS,
+                "FunctionArn": {"Fn::GetAtt": [function_logical_id, "Arn"]},
+            },
+        },
+    }
+    return parameters, resources
