@@ -10,7 +10,7 @@ from __future__ import annotations
 from chalice import Response
 
 from chalicelib.api.error_responses import body_of
-from chalicelib.api.guest_page import EXPIRED_FORM, posted_from_the_page
+from chalicelib.api.guest_page import posted_from_the_page
 from chalicelib.api.request import RequestContext
 from chalicelib.errors import Conflict, PermissionDenied, ValidationError
 from chalicelib.guest_page import pages, plan_pages
@@ -22,6 +22,9 @@ from chalicelib.timeutil import utcnow
 SAVED = "Thanks! Your answers are saved."
 CHOOSE = "Choose Yes, If need be or No for at least one date."
 
+
+# A form token that is missing, spoiled or too old: the votes chosen are shown again with a fresh token.
+EXPIRED_VOTES = "This form was open too long, so your votes were not saved. They are filled in below: send them again."
 
 def _html(ctx: RequestContext, html: str, status: int = 200) -> Response:
     body = "" if ctx.method == "HEAD" else html
@@ -50,7 +53,7 @@ def vote(ctx: RequestContext):
     form = ctx.body or {}
     sent = {key[len(VOTE_FIELD) :]: value for key, value in form.items() if key.startswith(VOTE_FIELD)}
     if not plan_page.form_token_valid(page, form.get("csrf")):
-        return _show(ctx, page, 403, problem=EXPIRED_FORM, chosen=sent, at_action=True)
+        return _show(ctx, page, 403, problem=EXPIRED_VOTES, chosen=sent, at_action=True)
     try:
         plan_page.vote(page, sent)
     except ValidationError:

@@ -9,6 +9,7 @@ import json
 from chalicelib.services.texts import stop_list
 from tests.api.test_account_export import _export, _file_of
 from tests.utils.api import body, get, post_json, texts_to
+from tests.utils.exports import download_location
 from tests.utils.factories import make_cohost, make_person, phone
 from tests.utils.web import invite_by_text, link_texted_to, page
 
@@ -52,7 +53,7 @@ def test_hosts_see_what_became_of_each_invitation_text_and_guests_never_do(clien
         page(client, link_texted_to(texted)).body,
     ]
     assert _export(client, carol.token).status_code == 202
-    exported, _ = _file_of(body(get(client, "/users/me/export", carol.token))["url"])
+    exported, _ = _file_of(download_location(client, body(get(client, "/users/me/export", carol.token))["url"]))
     seen.append(json.dumps(exported).encode())
     assert all(b"text_status" not in answer and b"not_sent" not in answer for answer in seen)
     assert event_id in [e["id"] for e in body(get(client, "/events", carol.token))["results"]]

@@ -205,7 +205,10 @@ def hold_change(message: dict) -> None:
     if not guest_notices.hold_burst(event_id, first, message["before"], utcnow() + timedelta(days=2)):
         return
     delay = max(0, min(MAX_QUEUE_DELAY, first + BURST_SECONDS - int(utcnow().timestamp())))
+    # those the edit invited got the invitation text with the event as it is: no change text for that edit
     due = {"event_id": event_id, "burst": first, "before": message["before"], "delay_seconds": delay}
+    if message.get("exclude"):
+        due["exclude"] = list(message["exclude"])
     if not queueing.enqueue(QueueKind.CHANGE_TEXTS_DUE, **due):
         guest_notices.end_burst(event_id, first)
         raise RetryLater(f"change texts of event {event_id} not queued")
@@ -236,7 +239,7 @@ def send_held_changes(message: dict) -> Outcome:
     event, now = view.event, utcnow()
     wait = _quiet_wait(event, now)
     if wait:
-        later = {key: message[key] for key in ("event_id", "burst", "before")}
+        later = {key: message[key] for key in ("event_id", "burst", "before", "exclude") if key in message}
         if not queueing.enqueue(QueueKind.CHANGE_TEXTS_DUE, **later, delay_seconds=min(MAX_QUEUE_DELAY, wait)):
             raise RetryLater(f"change texts of event {event_id} not put off")
         return Outcome()
@@ -250,7 +253,10 @@ def send_held_changes(message: dict) -> Outcome:
     day = now.astimezone(localtime.zone_of(event)).date().isoformat()
     told = guest_notices.told(event_id, [person.id for person in people])
     due, counts = [], {}
+    invited_by_the_edit = set(message.get("exclude", []))
     for person in people:
+        if person.id in invited_by_the_edit:
+            continue
         last = told.get(person.id)
         before = last.told if last else message["before"]
         if not sees_place[person.id]:
