@@ -31,6 +31,21 @@ TEXTING = {"SMS_COUNTRIES": "US,CA", "SMS_MAX_PRICE_USD": "0.05", "SMS_MONTHLY_S
 COMPLETE = {**STACK_SETTINGS, **TEXTING}
 
 
+def emulator_env(endpoint: str) -> dict[str, str]:
+    """This process's environment for a child process that talks to the emulator at ``endpoint`` only (no
+    credentials, settings or stage of the machine's own)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("AWS_") and k not in ("PIN_SECRET", "STAGE")}
+    env.update(
+        AWS_ENDPOINT_URL=endpoint,
+        AWS_ACCESS_KEY_ID="testing",
+        AWS_SECRET_ACCESS_KEY="testing",
+        AWS_DEFAULT_REGION=REGION,
+        AWS_CONFIG_FILE=os.devnull,
+        AWS_SHARED_CREDENTIALS_FILE=os.devnull,
+    )
+    return env
+
+
 @contextmanager
 def emulated_account():
     """Yields (a process environment pointing at the emulator, its SSM client, its SNS client)."""
@@ -41,15 +56,7 @@ def emulated_account():
     server.start()
     endpoint = f"http://127.0.0.1:{port}"
     requests.post(f"{endpoint}/moto-api/reset", timeout=10)  # moto's state is one per process
-    env = {k: v for k, v in os.environ.items() if not k.startswith("AWS_") and k not in ("PIN_SECRET", "STAGE")}
-    env.update(
-        AWS_ENDPOINT_URL=endpoint,
-        AWS_ACCESS_KEY_ID="testing",
-        AWS_SECRET_ACCESS_KEY="testing",
-        AWS_DEFAULT_REGION=REGION,
-        AWS_CONFIG_FILE=os.devnull,
-        AWS_SHARED_CREDENTIALS_FILE=os.devnull,
-    )
+    env = emulator_env(endpoint)
     session = boto3.session.Session(aws_access_key_id="testing", aws_secret_access_key="testing", region_name=REGION)
     ssm, sns = (session.client(name, endpoint_url=endpoint) for name in ("ssm", "sns"))
     ssm.put_parameter(Name=PIN_PARAMETER, Type="SecureString", Value=KEY)

@@ -28,7 +28,6 @@ The rehearsal runs on a copy of the project, so the working copy's .chalice/depl
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -38,6 +37,7 @@ import boto3
 import pytest
 
 from tests.infra.scripts import load
+from tests.infra.stage_account import emulator_env
 from tests.utils.live_stack import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -94,15 +94,7 @@ def emulator(monkeypatch):
     server = ThreadedMotoServer(ip_address="127.0.0.1", port=port, verbose=False)
     server.start()
     endpoint = f"http://127.0.0.1:{port}"
-    env = {k: v for k, v in os.environ.items() if not k.startswith("AWS_") and k not in ("PIN_SECRET", "STAGE")}
-    env.update(
-        AWS_ENDPOINT_URL=endpoint,
-        AWS_ACCESS_KEY_ID="testing",
-        AWS_SECRET_ACCESS_KEY="testing",
-        AWS_DEFAULT_REGION=REGION,
-        AWS_CONFIG_FILE=os.devnull,
-        AWS_SHARED_CREDENTIALS_FILE=os.devnull,
-    )
+    env = emulator_env(endpoint)
     try:
         yield endpoint, env, imports
     finally:
