@@ -19,6 +19,7 @@ from tests.utils.aws_env import (  # noqa: F401
     REGION,
     back_up_tables_once_per_transaction,
     create_resources,
+    honour_client_request_tokens,
     use_test_environment,
 )
 
@@ -132,6 +133,7 @@ def _serialised_call_action(self):
 
 BaseResponse.call_action = _serialised_call_action
 back_up_tables_once_per_transaction()
+honour_client_request_tokens()
 
 
 @pytest.fixture

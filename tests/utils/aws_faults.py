@@ -148,7 +148,9 @@ def on_the_wire(rule: Rule) -> Iterator[WireLog]:
 
     def answering(self, event_name, request, **kwargs):
         _, service, operation = event_name.split(".")[:3]
-        body = request.body if isinstance(request.body, bytes) else (request.body or "").encode()
+        body = request.body
+        if not isinstance(body, bytes):  # a streamed S3 body: its URL stands for it
+            body = body.encode() if isinstance(body, str) else request.url.encode()
         fault = rule(service, operation, body)
         if fault is None:
             return original_call(self, event_name, request, **kwargs)
@@ -190,5 +192,70 @@ def always(service: str, operation: str, fault) -> Rule:
 
     def rule(seen_service: str, seen_operation: str, body: bytes):
         return fault if (seen_service, seen_operation) == (service, operation) else None
+
+    return rule
+
+
+ITEM_LIMIT_BYTES = 400 * 1024  # DynamoDB's largest item, attribute names and values together
+
+
+def _value_size(value: dict) -> int:
+    (kind, content), = value.items()
+    if kind == "S":
+        return len(content.encode("utf-8", "surrogatepass"))
+    if kind == "B":
+        return len(content) * 3 // 4  # base64 on the wire
+    if kind == "N":
+        return len(content) // 2 + 1
+    if kind in ("SS", "NS", "BS", "L"):
+        return 3 + sum(_value_size({kind.rstrip("S") or "S": v} if kind != "L" else v) for v in content)
+    if kind == "M":
+        return 3 + sum(len(name) + _value_size(v) for name, v in content.items())
+    return 1
+
+
+def _written_items(operation: str, request: dict) -> list[int]:
+    """The sizes of the items a write carries: a put's whole item; an update's key and new values (at least
+    what the item will hold)."""
+    def item_size(item: dict) -> int:
+        return sum(len(name) + _value_size(value) for name, value in item.items())
+
+    def update_size(update: dict) -> int:
+        values = update.get("ExpressionAttributeValues", {})
+        return item_size(update.get("Key", {})) + sum(_value_size(value) for value in values.values())
+
+    if operation == "PutItem":
+        return [item_size(request["Item"])]
+    if operation == "UpdateItem":
+        return [update_size(request)]
+    if operation == "BatchWriteItem":
+        puts = [r["PutRequest"]["Item"] for rs in request["RequestItems"].values() for r in rs if "PutRequest" in r]
+        return [item_size(item) for item in puts]
+    if operation == "TransactWriteItems":
+        sizes = []
+        for entry in request["TransactItems"]:
+            if "Put" in entry:
+                sizes.append(item_size(entry["Put"]["Item"]))
+            elif "Update" in entry:
+                sizes.append(update_size(entry["Update"]))
+        return sizes
+    return []
+
+
+def dynamodb_item_limit(service: str, operation: str, body: bytes):
+    """A rule: a DynamoDB write carrying an item over 400 KB is refused with DynamoDB's ValidationException,
+    which moto does not enforce. An UpdateItem is measured by what it sends, not by the item it would make."""
+    if service != "dynamodb" or operation not in ("PutItem", "UpdateItem", "BatchWriteItem", "TransactWriteItems"):
+        return None
+    if any(size > ITEM_LIMIT_BYTES for size in _written_items(operation, json.loads(body))):
+        return WireError(service, operation, "ValidationException", 400)
+    return None
+
+
+def first_of(*rules: Rule) -> Rule:
+    """A rule: the first of ``rules`` that has a fault for the request."""
+
+    def rule(service: str, operation: str, body: bytes):
+        return next((f for r in rules if (f := r(service, operation, body)) is not None), None)
 
     return rule
