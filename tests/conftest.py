@@ -62,10 +62,14 @@ SLOW_GROUPS = {
     # 500 invitees written and notified through moto: a minute on a busy machine, alone longer than the rest
     "api/test_notifications_cancel.py::test_cancel_with_500_invitees_costs_what_cancel_with_5_does": ("scale",),
     "services/test_account_deletion_scale.py": ("scale",),
+    "api/test_fault_matrix.py": ("faults",),
+    "api/test_load_on_one_event.py": ("faults",),
     "test_bench.py": ("scripts",),
     "test_abuse_figures.py": ("scripts",),
 }
-SLOW_MARKERS = {"e2e", "browser", "schemathesis", "generated_clients", "packaging", "cfn_lint", "scripts", "scale"}
+SLOW_MARKERS = {
+    "e2e", "browser", "schemathesis", "generated_clients", "packaging", "cfn_lint", "scripts", "scale", "faults"
+}
 TESTS_DIR = Path(__file__).resolve().parent
 
 

@@ -20,6 +20,7 @@ from pynamodb.transactions import TransactGet, TransactWrite
 from chalicelib import aws, write_tokens
 from chalicelib.aws_errors import cancellation_codes
 from chalicelib.config import get_settings
+from chalicelib.retry import retry
 
 
 class SharedConnection(Connection):
@@ -139,8 +140,14 @@ class TokenedTransactWrite(TransactWrite):
             default=repr,
         )
         self._client_request_token = token = write_tokens.token_for(items)
+
+        def attempt(_number: int):
+            return TransactWrite._commit(self)
+
         try:
-            result = super()._commit()
+            # a call that got no answer (botocore's own retries spent, or its retry quota) is sent again with
+            # its token: applied once if it was, now if it was not
+            result = retry(attempt, attempts=UNANSWERED_ATTEMPTS, retry_on=_unanswered)
         except Exception as exc:
             if cancellation_codes(exc):
                 write_tokens.settled(items)
@@ -149,6 +156,19 @@ class TokenedTransactWrite(TransactWrite):
             raise
         write_tokens.settled(items)
         return result
+
+
+UNANSWERED_ATTEMPTS = 3  # sends of one transaction (with its token) that got no answer at all
+
+
+def _unanswered(exc: BaseException) -> bool:
+    """The call may or may not have been applied: no answer came (a read timeout, a dropped connection)."""
+    from botocore.exceptions import ConnectionClosedError, ReadTimeoutError
+
+    cause = getattr(exc, "cause", None) or exc.__cause__
+    return isinstance(exc, (ReadTimeoutError, ConnectionClosedError)) or isinstance(
+        cause, (ReadTimeoutError, ConnectionClosedError)
+    )
 
 
 def transact_write() -> TransactWrite:

@@ -122,6 +122,7 @@ class _Raw:
 
 
 LOSE_ANSWER = "lose answer"  # moto applies the request, then the client reads nothing in time
+TIME_OUT = "time out"  # the request never reaches moto: the client reads nothing in time
 Rule = Callable[[str, str, bytes], "WireError | str | None"]
 
 
@@ -137,7 +138,8 @@ class WireLog:
 def on_the_wire(rule: Rule) -> Iterator[WireLog]:
     """Inside the block ``rule(service, operation, body)`` sees every request that reaches moto: None lets it
     through, a :class:`WireError` answers it instead of moto (nothing applied), :data:`LOSE_ANSWER` lets moto
-    apply it and then raises botocore's ReadTimeoutError, as an answer lost on the way back would. botocore
+    apply it and then raises botocore's ReadTimeoutError, as an answer lost on the way back would, and
+    :data:`TIME_OUT` raises it without applying anything (a call slower than the client's read timeout). botocore
     then retries as its retry mode says (its pauses are skipped)."""
     from botocore.retries.standard import ExponentialBackoff
     from moto.core.botocore_stubber import BotocoreStubber
@@ -158,9 +160,13 @@ def on_the_wire(rule: Rule) -> Iterator[WireLog]:
             log.faults.append((service, operation, fault))
         if isinstance(fault, WireError):
             return _wire_response(request.url, fault)
-        original_call(self, event_name, request, **kwargs)
+        if fault == LOSE_ANSWER:
+            original_call(self, event_name, request, **kwargs)
         raise ReadTimeoutError(endpoint_url=request.url)
 
+    from chalicelib import aws
+
+    aws.reset_clients()  # fresh clients: botocore's retry quota of earlier faults spent on none of these
     BotocoreStubber.__call__ = answering
     ExponentialBackoff.delay_amount = lambda self, context: 0
     try:

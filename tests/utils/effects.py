@@ -9,7 +9,7 @@ from collections import Counter
 
 from tests.utils.aws_env import ACCOUNT, REGION
 
-_COUNTER = re.compile(r"(count|spots|filled|spots_filled_by_hand)$")
+_COUNTER = re.compile(r"(count|spots|filled|spots_filled_by_hand|total|attempts)$")
 
 
 def _kind(key: str) -> str:
