@@ -38,6 +38,7 @@ from chalicelib.parallel import chunks, parallel_map
 from chalicelib.retry import linear, retry
 from chalicelib.store import Refused, refusals
 from chalicelib.store.batch import index_keys
+from chalicelib.store.once import update_once
 
 TRANSACTION_ITEMS = 100  # DynamoDB's limit of items in one TransactWriteItems
 CONFLICT_ATTEMPTS = 5
@@ -314,16 +315,12 @@ def edit_event(
     actions += _time_actions(edit)
     if edit.calendar_revised:
         actions += _calendar_revision(now)
-    # ``modified`` is this edit's mark: an edit applied before its answer was lost, then sent again by the SDK,
-    # finds it and is done (its counters are not added twice)
-    condition &= Event.modified != now
-    try:
-        with refusals():
-            event.update(actions=actions, condition=condition)
-    except Refused:
+    if edit.invitees_added or edit.spots_filled_by_hand:  # counters moved by the write: applied once
+        update_once(event, actions, condition)
         event.refresh(consistent_read=True)
-        if event.modified != now:
-            raise
+        return
+    with refusals():
+        event.update(actions=actions, condition=condition)
 
 
 def move_invitations(view: EventView, event: Event) -> None:
