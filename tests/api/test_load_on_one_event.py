@@ -82,15 +82,13 @@ def test_200_parallel_accepts_on_a_50_spot_event_seat_50_and_queue_the_rest_in_a
     owner = make_person("Olive Owner")
     guests = _guests(200)
     event = make_event(owner, *guests, total_spots=50, waitlist=True)
-    arrivals: list[int] = []
-    lock = threading.Lock()
+    positions: dict[int, int | None] = {}
 
     def accept(guest: Person):
         def request():
             response = post_json(client, f"/events/{event.id}/accept", {}, guest.token)
             if response.status_code == 200:
-                with lock:
-                    arrivals.append(guest.user.id)
+                positions[guest.user.id] = response.json_body["waitlist_position"]
             return response
 
         return _as_client_would(request)
@@ -106,8 +104,9 @@ def test_200_parallel_accepts_on_a_50_spot_event_seat_50_and_queue_the_rest_in_a
     line = _waiting_user_ids(event.id)
     seated = _seated(event.id) - {owner.user.id}
     assert len(line) == 150 and len(seated) == 50 and set(line) | seated == {guest.user.id for guest in guests}
-    answered = [user_id for user_id in arrivals if user_id in set(line)]
-    assert line == answered  # the line is in the order the accepts were answered
+    # the line is in arrival order, and each party was told its place in it
+    assert [positions[user_id] for user_id in line] == list(range(1, 151))
+    assert all(positions[user_id] is None for user_id in seated)
 
 
 def _waiting_user_ids(event_id: int) -> list[int]:
