@@ -6,9 +6,9 @@ it: never a 500.
 How the operations are found: the walk below (every route with an event id from the roles table as the role
 that acts, and the routes, pages and jobs without one that reach an operation the others do not) runs once
 with a recording hook on the wire (tests/utils/aws_faults.py); each operation seen is an
-``(operation, request)`` pair with the first request that reached it. The guard test holds that list against
-the IAM policies of the deployed functions (.chalice/policy-*.json): an action a function may call and the walk
-never reached fails it.
+``(operation, request)`` pair with the first request that reached it. Not yet done: a guard holding that list
+against the IAM policies of the deployed functions (.chalice/policy-*.json); the walk does not reach the jobs'
+own calls (SQS, the queued pushes and texts) nor account deletion's batch and S3 deletes.
 
 Each fault is then injected on the wire into every call of its operation during its request (botocore parses
 it and retries it as against AWS, without the pauses), on a fresh emulator.
