@@ -21,6 +21,7 @@ TRANSACTION_CONFLICT = "TransactionConflict"
 TRANSIENT_CODES = frozenset(
     {
         "Throttling",
+        "Throttled",  # SNS (ThrottledException, HTTP 429), e.g. CheckIfPhoneNumberIsOptedOut
         "ThrottlingException",
         "ThrottledException",
         "TooManyRequestsException",
@@ -37,8 +38,11 @@ TRANSIENT_CODES = frozenset(
         "InternalErrorException",
         "KMSThrottlingException",
         "TransactionConflictException",
+        "TransactionInProgressException",  # the same ClientRequestToken is still being applied
     }
 )
+# The HTTP statuses of an AWS answer that mean the same whatever its code: too many requests, or a fault of AWS.
+TRANSIENT_STATUS = 429
 # Reasons of a cancelled transaction (TransactionCanceledException) that mean the same.
 TRANSIENT_CANCELLATION_REASONS = frozenset(
     {"TransactionConflict", "ThrottlingError", "ProvisionedThroughputExceeded", "RequestLimitExceeded"}
@@ -119,11 +123,33 @@ def is_transient(exc: BaseException) -> bool:
         status = exc.response.get("ResponseMetadata", {}).get("HTTPStatusCode") or 0
         if TRANSIENT_CANCELLATION_REASONS.intersection(cancellation_codes(exc)):
             return True
-        return error.get("Code") in TRANSIENT_CODES or status >= 500
+        return error.get("Code") in TRANSIENT_CODES or status == TRANSIENT_STATUS or status >= 500
     if isinstance(exc, (BotoConnectionError, BotoCoreError)):
         return True
     cause = exc.__cause__  # the store's Contended and Refused carry the AWS error they stand for
     return cause is not None and cause is not exc and is_transient(cause)
+
+
+def invalid_parameter(exc: BaseException) -> bool:
+    """SNS refused a parameter of the call (a malformed phone number, token or attribute)."""
+    return error_code(exc) in _INVALID_PARAMETER_CODES
+
+
+def aws_fault(exc: BaseException) -> bool:
+    """True when ``exc`` is any error of an AWS call (botocore's or PynamoDB's, or one raised from it) that its
+    caller did not turn into an answer: throttles and AWS's own faults (:func:`is_transient`), and the errors
+    that mean the stage is misconfigured (a missing table, key or permission). For a client each is "the
+    service is unavailable", a 503 with Retry-After, never a 500; only the log tells them apart."""
+    from botocore.exceptions import BotoCoreError, ClientError
+    from pynamodb.exceptions import PynamoDBException
+
+    seen = set()
+    while exc is not None and id(exc) not in seen:
+        if isinstance(exc, (BotoCoreError, ClientError, PynamoDBException)):
+            return True
+        seen.add(id(exc))
+        exc = exc.__cause__ or getattr(exc, "cause", None)
+    return False
 
 
 def endpoint_gone(exc: BaseException) -> bool:

@@ -275,9 +275,10 @@ def serialise_moto() -> None:
     BaseResponse.call_action = call_action
     if str(ROOT) not in sys.path:
         sys.path.insert(0, str(ROOT))
-    from tests.utils.aws_env import back_up_tables_once_per_transaction
+    from tests.utils.aws_env import back_up_tables_once_per_transaction, honour_client_request_tokens
 
     back_up_tables_once_per_transaction()  # one backup per table a transaction touches, not per item
+    honour_client_request_tokens()  # a transaction retried after a lost answer is applied once, as on DynamoDB
 
 
 def start_emulator(port: int):

@@ -19,6 +19,7 @@ from tests.utils.aws_env import (  # noqa: F401
     REGION,
     back_up_tables_once_per_transaction,
     create_resources,
+    honour_client_request_tokens,
     use_test_environment,
 )
 
@@ -62,10 +63,14 @@ SLOW_GROUPS = {
     # 500 invitees written and notified through moto: a minute on a busy machine, alone longer than the rest
     "api/test_notifications_cancel.py::test_cancel_with_500_invitees_costs_what_cancel_with_5_does": ("scale",),
     "services/account/test_account_deletion_scale.py": ("scale",),
+    "api/test_fault_matrix.py": ("faults",),
+    "api/test_load_on_one_event.py": ("faults",),
     "test_bench.py": ("scripts",),
     "test_abuse_figures.py": ("scripts",),
 }
-SLOW_MARKERS = {"e2e", "browser", "schemathesis", "generated_clients", "packaging", "cfn_lint", "scripts", "scale"}
+SLOW_MARKERS = {
+    "e2e", "browser", "schemathesis", "generated_clients", "packaging", "cfn_lint", "scripts", "scale", "faults"
+}
 TESTS_DIR = Path(__file__).resolve().parent
 
 
@@ -133,6 +138,7 @@ def _serialised_call_action(self):
 
 BaseResponse.call_action = _serialised_call_action
 back_up_tables_once_per_transaction()
+honour_client_request_tokens()
 
 
 @pytest.fixture

@@ -58,3 +58,24 @@ def test_botocore_reasons_and_other_errors():
     assert cancellation_codes(cancelled) == ["None", "TransactionConflict"]
     assert conflicted(cancelled) and not condition_failed(cancelled)
     assert not condition_failed(throttled) and not conflicted(throttled) and cancellation_codes(throttled) == []
+
+
+def test_sns_throttle_429_and_every_aws_error_are_classified():
+    from chalicelib.aws_errors import aws_fault, is_transient
+
+    throttled = ClientError(
+        {"Error": {"Code": "Throttled", "Message": "slow"}, "ResponseMetadata": {"HTTPStatusCode": 429}},
+        "CheckIfPhoneNumberIsOptedOut",
+    )
+    too_many = ClientError(
+        {"Error": {"Code": "Anything", "Message": "slow"}, "ResponseMetadata": {"HTTPStatusCode": 429}}, "Publish"
+    )
+    missing_table = ClientError(
+        {"Error": {"Code": "ResourceNotFoundException", "Message": "no"}, "ResponseMetadata": {"HTTPStatusCode": 400}},
+        "GetItem",
+    )
+    assert is_transient(throttled) and is_transient(too_many)
+    assert not is_transient(missing_table) and aws_fault(missing_table)
+    wrapped = RuntimeError("store error")
+    wrapped.__cause__ = PutError("put failed", cause=missing_table)
+    assert aws_fault(wrapped) and not aws_fault(ValueError("ours"))

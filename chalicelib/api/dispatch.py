@@ -9,6 +9,7 @@ from typing import Any
 
 from chalice import Response
 
+from chalicelib import write_tokens
 from chalicelib.api.access_log import log_request
 from chalicelib.api.error_responses import ErrorPage, as_domain_error, error_response
 from chalicelib.api.idempotency import idempotency_key, run_once
@@ -47,6 +48,7 @@ def dispatch(request, spec: RouteSpec | None, allowed: list[str], params: dict[s
     ``spec`` None: the method is not declared on this path (405)."""
     started = time.perf_counter()
     request_id = request.context.get("requestId") or str(uuid.uuid4())
+    write_tokens.new_unit_of_work()
     ctx = RequestContext(request, params)
     try:
         check_version(request)

@@ -1,7 +1,8 @@
 """The one place where errors become HTTP responses: status, DRF-shaped body and headers of each kind.
 
 Domain errors (chalicelib/errors.py) say what went wrong; this module says how it is sent. An AWS dependency
-that is throttling or down becomes a 503 with Retry-After; anything else is a 500 without internals. A route
+that is throttling, down or refusing (chalicelib/aws_errors.py, ``aws_fault``) becomes a 503 with Retry-After;
+anything else is a 500 without internals. A route
 may render its errors itself (the guest page's HTML pages) from :func:`status_of` and :func:`headers_of`;
 the others get :func:`body_of`'s JSON.
 """
@@ -16,6 +17,7 @@ from chalice import Response
 
 from chalicelib.api.responses import HandlerResult, to_response
 from chalicelib.aws import is_transient
+from chalicelib.aws_errors import aws_fault, error_code_or_type
 from chalicelib.errors import (
     BadRequest,
     Conflict,
@@ -139,7 +141,10 @@ def as_domain_error(exc: Exception, method: str, path: str) -> DomainError:
     if isinstance(exc, DomainError) and any(isinstance(exc, kind) for kind, _ in _STATUS):
         return exc
     if is_transient(exc):
-        log.warning("aws dependency unavailable: %s", type(exc).__name__)
+        log.warning("aws dependency unavailable: %s", error_code_or_type(exc))
+        return ServiceUnavailable()
+    if aws_fault(exc):  # a missing table, key or permission: the stage is broken, the client may try later
+        log.error("aws dependency refused %s %s: %s", method, path, error_code_or_type(exc))
         return ServiceUnavailable()
     log.exception("unhandled error on %s %s", method, path)
     return InternalError()

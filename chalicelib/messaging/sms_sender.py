@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 
 from chalicelib import aws, store
-from chalicelib.aws_errors import error_code, is_transient
+from chalicelib.aws_errors import error_code, invalid_parameter, is_transient
 from chalicelib.config import get_settings
 from chalicelib.errors import ServiceUnavailable, TextsPaused
 from chalicelib.messaging.local_echo import echo
@@ -73,16 +73,17 @@ def _sns_busy(exc) -> bool:
 
 
 def opted_out(e164: str) -> bool:
-    """True when the number is on the account's SMS opt-out list. Raises the AWS error when SNS is down
-    (a 503 for the caller); a number SNS calls malformed is not opted out (its text will fail instead)."""
+    """True when the number is on the account's SMS opt-out list. A number SNS calls malformed is not opted
+    out (its text will fail instead); any other refusal (a throttle, a fault, a missing permission) raises the
+    AWS error, a 503 for the caller: a number that could not be checked is never texted."""
     from botocore.exceptions import ClientError
 
     try:
         answer = aws.sns().check_if_phone_number_is_opted_out(phoneNumber=e164)
     except ClientError as exc:
-        if is_transient(exc):
+        if not invalid_parameter(exc):
             raise
-        log.warning("opt-out check refused: %s", error_code(exc) or "unknown")
+        log.warning("opt-out check refused: %s", error_code(exc))
         return False
     return bool(answer.get("isOptedOut"))
 

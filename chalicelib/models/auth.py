@@ -18,6 +18,7 @@ Every item but StoppedNumber expires through TTL: a number stays stopped until i
 from __future__ import annotations
 
 from pynamodb.attributes import (
+    BinaryAttribute,
     BooleanAttribute,
     DiscriminatorAttribute,
     ListAttribute,
@@ -180,5 +181,18 @@ class IdempotentRequest(AuthTable, discriminator="idempotency"):
     claimed_at = NumberAttribute()
     status = NumberAttribute(null=True)
     headers = UnicodeAttribute(null=True)
-    body = UnicodeAttribute(null=True)
+    body = UnicodeAttribute(null=True)  # answers kept before they were compressed
+    packed_body = BinaryAttribute(null=True, legacy_encoding=False)  # the answer's text, zlib-compressed
+    body_parts = NumberAttribute(null=True)  # the compressed answer is in this many IdempotentAnswerPart items
+    expires_at = TTLAttribute()
+
+
+def idempotent_answer_part_pk(user_id: int, key: str, part: int) -> str:
+    return f"IDEMPART#{user_id}#{part}#{key}"
+
+
+class IdempotentAnswerPart(AuthTable, discriminator="idempotency-part"):
+    """One slice of a compressed idempotent answer too big for its record's item (DynamoDB's 400 KB)."""
+
+    data = BinaryAttribute(legacy_encoding=False)
     expires_at = TTLAttribute()

@@ -8,6 +8,7 @@ per process, made by the first request that needs them.
 
 from __future__ import annotations
 
+import json
 import threading
 
 from pynamodb.attributes import Attribute
@@ -16,8 +17,10 @@ from pynamodb.constants import NULL
 from pynamodb.models import Model
 from pynamodb.transactions import TransactGet, TransactWrite
 
-from chalicelib import aws
+from chalicelib import aws, write_tokens
+from chalicelib.aws_errors import cancellation_codes
 from chalicelib.config import get_settings
+from chalicelib.retry import retry
 
 
 class SharedConnection(Connection):
@@ -126,9 +129,51 @@ def _connection() -> SharedConnection:
     return _transaction_connection
 
 
+class TokenedTransactWrite(TransactWrite):
+    """A write transaction that sends a ``ClientRequestToken`` kept while its outcome is unknown
+    (chalicelib/write_tokens.py): applied once, however often it is sent."""
+
+    def _commit(self):
+        items = json.dumps(
+            [self._condition_check_items, self._delete_items, self._put_items, self._update_items],
+            sort_keys=True,
+            default=repr,
+        )
+        self._client_request_token = token = write_tokens.token_for(items)
+
+        def attempt(_number: int):
+            return TransactWrite._commit(self)
+
+        try:
+            # a call that got no answer (botocore's own retries spent, or its retry quota) is sent again with
+            # its token: applied once if it was, now if it was not
+            result = retry(attempt, attempts=UNANSWERED_ATTEMPTS, retry_on=_unanswered)
+        except Exception as exc:
+            if cancellation_codes(exc):
+                write_tokens.settled(items)
+            else:
+                write_tokens.outcome_unknown(items, token)
+            raise
+        write_tokens.settled(items)
+        return result
+
+
+UNANSWERED_ATTEMPTS = 3  # sends of one transaction (with its token) that got no answer at all
+
+
+def _unanswered(exc: BaseException) -> bool:
+    """The call may or may not have been applied: no answer came (a read timeout, a dropped connection)."""
+    from botocore.exceptions import ConnectionClosedError, ReadTimeoutError
+
+    cause = getattr(exc, "cause", None) or exc.__cause__
+    return isinstance(exc, (ReadTimeoutError, ConnectionClosedError)) or isinstance(
+        cause, (ReadTimeoutError, ConnectionClosedError)
+    )
+
+
 def transact_write() -> TransactWrite:
-    """A PynamoDB write transaction on the shared client (items of any table)."""
-    return TransactWrite(connection=_connection())
+    """A PynamoDB write transaction on the shared client (items of any table), applied once per token."""
+    return TokenedTransactWrite(connection=_connection())
 
 
 def transact_get() -> TransactGet:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from chalicelib.models.events import ANNOUNCEMENT_PREFIX, Announcement, EventsTable, announcement_sk, event_pk
+from chalicelib.store.once import save_new
 
 
 def save_announcement(event_id: int, announcement_id: int, user_id: int, text: str, audience: list[str], now: datetime):
@@ -17,7 +18,7 @@ def save_announcement(event_id: int, announcement_id: int, user_id: int, text: s
         audience=audience,
         created=now,
     )
-    announcement.save(condition=Announcement.pk.does_not_exist())
+    save_new(announcement, Announcement.pk.does_not_exist())
     return announcement
 
 

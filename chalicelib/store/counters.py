@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from chalicelib.models.auth import RateCounter, rate_pk
-from chalicelib.store import refusals
+from chalicelib.store.once import update_once
 
 
 def counter_key(scope: str, subject: str, window: int) -> str:
@@ -29,14 +29,14 @@ def limited_add(key: str, by: int, limit: int, expires_at: datetime) -> tuple[Ra
 
 
 def add_within(key: str, by: int, limit: int, expires_at: datetime) -> None:
-    """Add ``by`` while the sum stays within ``limit``; raises Refused when it would not."""
-    with refusals():
-        RateCounter(key).update(actions=_add_actions(by, expires_at), condition=_room_for(by, limit))
+    """Add ``by`` while the sum stays within ``limit``, once however often it is sent; raises Refused when it
+    would not."""
+    update_once(RateCounter(key), _add_actions(by, expires_at), _room_for(by, limit))
 
 
 def add(key: str, by: int) -> None:
-    """Add ``by`` (negative: give units back) without a condition."""
-    RateCounter(key).update(actions=[RateCounter.count.add(by)])
+    """Add ``by`` (negative: give units back) without a condition, once however often it is sent."""
+    update_once(RateCounter(key), [RateCounter.count.add(by)])
 
 
 def count_of(key: str) -> int:

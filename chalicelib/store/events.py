@@ -39,6 +39,7 @@ from chalicelib.parallel import chunks, parallel_map
 from chalicelib.retry import linear, retry
 from chalicelib.store import Refused, refusals
 from chalicelib.store.batch import index_keys
+from chalicelib.store.once import update_once
 
 TRANSACTION_ITEMS = 100  # DynamoDB's limit of items in one TransactWriteItems
 CONFLICT_ATTEMPTS = 5
@@ -322,6 +323,10 @@ def edit_event(
     actions += _time_actions(edit)
     if edit.calendar_revised:
         actions += _calendar_revision(now)
+    if edit.invitees_added or edit.spots_filled_by_hand:  # counters moved by the write: applied once
+        update_once(event, actions, condition)
+        event.refresh(consistent_read=True)
+        return
     with refusals():
         event.update(actions=actions, condition=condition)
 

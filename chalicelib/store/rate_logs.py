@@ -124,13 +124,20 @@ def add_to(transaction, write: LogCharge) -> None:
 
 def write_logs(writes: list[LogCharge]) -> None:
     """Write the charges, all or none: one UpdateItem for one, else one transaction (at most 100).
-    Raises Refused (with the positions of the logs over their ceilings, for a transaction) or Contended."""
+    Raises Refused (with the positions of the logs over their ceilings, for a transaction) or Contended.
+
+    Either is applied once when its answer is lost and it is sent again: a transaction by its token
+    (models/base.py); the UpdateItem by its condition that the charge's entry (unique: it carries a nonce) is
+    not in its lane yet, and when that refuses it, by finding the entry there (one consistent read, only then)."""
     if len(writes) == 1:
         item, actions, condition = _update(writes[0])
+        entry_absent = ~LANES[writes[0].lane].contains(writes[0].entry)
         try:
             with refusals():
-                item.update(actions=actions, condition=condition)
+                item.update(actions=actions, condition=condition & entry_absent)
         except Refused:
+            if _entry_stored(writes[0]):
+                return  # this charge, applied before its answer was lost
             raise Refused((0,)) from None
         return
     with refusals(), transact_write() as transaction:
@@ -145,7 +152,15 @@ def take_back(write: LogCharge) -> None:
         with refusals():
             RateLog(write.key).update(
                 actions=[RateLog.total.add(-write.amount), LANES[write.lane].delete({write.entry})],
-                condition=RateLog.pk.exists(),
+                condition=LANES[write.lane].contains(write.entry),  # so a retry of it takes nothing more
             )
     except Refused:
-        pass  # the log expired meanwhile: nothing to take back
+        pass  # the log expired meanwhile, or this was taken back already: nothing to take back
+
+
+def _entry_stored(write: LogCharge) -> bool:
+    try:
+        log = RateLog.get(write.key, consistent_read=True)
+    except RateLog.DoesNotExist:
+        return False
+    return write.entry in ((log.lane_a, log.lane_b)[write.lane] or set())

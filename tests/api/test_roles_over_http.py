@@ -192,6 +192,12 @@ def _fill(template, values: dict):
 
 
 def _request(client, route: Route, role: Role, cast: Cast):
+    method, path, payload, headers = _prepared(route, role, cast)
+    return client.http.request(method, path, body=payload, headers=headers)
+
+
+def _prepared(route: Route, role: Role, cast: Cast) -> tuple[str, str, bytes, dict]:
+    """The request ``role`` makes on ``route``: method, path, body and headers (reads the cast's invitations)."""
     caller = cast.people[role]
     invitations = Invitation.query(event_pk(cast.event_id), Invitation.sk.startswith("INV#"), consistent_read=True)
     invitation_ids = {invitation.user_id: invitation.id for invitation in invitations}
@@ -217,7 +223,7 @@ def _request(client, route: Route, role: Role, cast: Cast):
     elif route.body is not None:
         payload = json.dumps(_fill(route.body, values)).encode()
         headers["Content-Type"] = "application/json"
-    return client.http.request(route.method, path, body=payload, headers=headers)
+    return route.method, path, payload, headers
 
 
 def _mismatch(route: Route, role: Role, response) -> str | None:

@@ -72,13 +72,13 @@ def test_the_web_deletion_pin_is_paused_past_100_percent(client, override_settin
 
 
 def test_a_pin_costs_one_dynamodb_call_more_with_a_budget(client, aws, override_settings):
-    # the budget is one conditional ADD per text; none without a budget
+    # the budget is one conditional ADD per text (a one-item transaction: applied once if retried); none without
     assert _ask_pin(client, phone()).status_code == 204
     without = aws.of("dynamodb")
     override_settings(sms_monthly_segments=100)
     aws.reset()
     assert _ask_pin(client, phone()).status_code == 204
-    assert aws.of("dynamodb") == without + Counter({"UpdateItem": 1})
+    assert aws.of("dynamodb") == without + Counter({"TransactWriteItems": 1})
 
 
 def test_an_invitation_of_many_numbers_counts_the_budget_once(client, aws, override_settings):
@@ -93,7 +93,7 @@ def test_an_invitation_of_many_numbers_counts_the_budget_once(client, aws, overr
         owner.token,
     )
     assert response.status_code == 201 and all(texts_to(number) for number in numbers)
-    with_budget = aws.of("dynamodb")["UpdateItem"]
+    with_budget = aws.of("dynamodb")["TransactWriteItems"]
     override_settings(sms_monthly_segments=0)
     others = [phone() for _ in range(12)]
     aws.reset()
@@ -104,7 +104,7 @@ def test_an_invitation_of_many_numbers_counts_the_budget_once(client, aws, overr
         owner.token,
     )
     assert again.status_code == 201
-    assert with_budget == aws.of("dynamodb")["UpdateItem"] + 1
+    assert with_budget == aws.of("dynamodb")["TransactWriteItems"] + 1
 
 
 def test_a_text_that_fails_costs_the_budget_nothing(client, fail_aws, override_settings):

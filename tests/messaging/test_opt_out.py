@@ -7,9 +7,12 @@ from __future__ import annotations
 
 import threading
 
+import pytest
+
 from chalicelib.models.auth import AuthTable, Pin
 from chalicelib.parallel import current_round
 from tests.utils.api import body, post_json, texts_to
+from tests.utils.aws_faults import always, fail_first, modelled_errors, on_the_wire, wire_error
 from tests.utils.factories import make_person, phone, table_items
 from tests.utils.web import invite_by_text
 
@@ -42,12 +45,29 @@ def test_a_pin_for_any_other_number_is_sent_after_one_check(client, aws):
     assert len(texts_to(number)) == 1 and aws.of("sns")["CheckIfPhoneNumberIsOptedOut"] == 1
 
 
-def test_sns_down_while_checking_a_pin_number_is_503_and_nothing_is_written(client, aws, fail_aws):
-    fail_aws("sns", "CheckIfPhoneNumberIsOptedOut", "Throttling")
-    number = phone()
-    response = post_json(client, "/auth", {"phone_number": number})
-    assert response.status_code == 503 and "Retry-After" in response.headers
+CHECK = "CheckIfPhoneNumberIsOptedOut"
+# Every answer SNS documents for the check but InvalidParameter (a malformed number: not opted out, its text fails).
+REFUSALS = [error.code for error in modelled_errors("sns", CHECK) if error.code != "InvalidParameter"]
+
+
+@pytest.mark.parametrize("code", REFUSALS)
+@pytest.mark.parametrize("number", [OPTED_OUT, "+14155550142"], ids=["opted out", "not opted out"])
+def test_an_opt_out_check_sns_refuses_is_503_and_no_pin_is_written_or_texted(client, aws, code, number):
+    """SNS throttles this call with its own code (``Throttled``, HTTP 429), which botocore does not retry; a
+    number that cannot be checked is never texted, whatever SNS answered."""
+    with on_the_wire(always("sns", CHECK, wire_error("sns", CHECK, code))):
+        response = post_json(client, "/auth", {"phone_number": number})
+    assert response.status_code == 503 and int(response.headers["Retry-After"]) >= 1, response.body
     assert texts_to(number) == [] and aws.of("dynamodb")["TransactWriteItems"] == 0
+    assert not [item for item in AuthTable.scan() if isinstance(item, Pin)]
+
+
+def test_a_throttled_opt_out_check_that_recovers_sends_the_pin(client):
+    number = phone()
+    with on_the_wire(fail_first("sns", CHECK, wire_error("sns", CHECK, "Throttled"))):
+        assert post_json(client, "/auth", {"phone_number": number}).status_code == 503
+        assert post_json(client, "/auth", {"phone_number": number}).status_code == 204
+    assert len(texts_to(number)) == 1
 
 
 def test_an_opted_out_invitee_is_invited_without_a_text_and_the_owner_cannot_tell(client):

@@ -44,3 +44,26 @@ def test_a_released_claim_is_gone(claimed):
     idempotency.release(claimed)
     with pytest.raises(IdempotentRequest.DoesNotExist):
         IdempotentRequest.get(idempotency_pk(USER, KEY))
+
+
+def test_a_claim_whose_answer_was_lost_is_still_this_requests_claim(aws):
+    from tests.utils.aws_faults import LOSE_ANSWER, fail_first, on_the_wire
+
+    with on_the_wire(fail_first("dynamodb", "PutItem", LOSE_ANSWER)) as wire:
+        record = idempotency.claim(USER, KEY, "fingerprint")
+    assert wire.faults and isinstance(record, IdempotentRequest)  # not "in progress" for its own claim
+    idempotency.keep_answer(record, idempotency.KeptAnswer(201, {}, "{}"))
+    assert idempotency.claim(USER, KEY, "fingerprint").answer == idempotency.KeptAnswer(201, {}, "{}")
+
+
+def test_an_answer_of_any_size_is_kept_within_dynamodbs_item_limit(claimed):
+    import random
+
+    from tests.utils.aws_faults import dynamodb_item_limit, on_the_wire
+
+    rng = random.Random(3)
+    text = "".join(chr(rng.randint(0x4E00, 0x9FFF)) for _ in range(700_000))  # about 2 MB, barely compressible
+    with on_the_wire(dynamodb_item_limit) as wire:
+        idempotency.keep_answer(claimed, idempotency.KeptAnswer(201, {}, text))
+        earlier = idempotency.claim(USER, KEY, "fingerprint")
+    assert wire.faults == [] and earlier.answer.body == text

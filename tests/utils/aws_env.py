@@ -101,3 +101,57 @@ def back_up_tables_once_per_transaction() -> None:
 
     transact_write_items._backs_up_once = True
     models.DynamoDBBackend.transact_write_items = transact_write_items
+
+
+def fresh_world() -> None:
+    """Inside a test: forget every resource and item moto holds and make the service's resources again, so
+    two runs of one request can be compared on like worlds."""
+    from moto.core.base_backend import BackendDict
+
+    BackendDict.reset()
+    create_resources()
+
+
+# DynamoDB's window in which a repeated ClientRequestToken is the same transaction.
+CLIENT_TOKEN_WINDOW_SECONDS = 600
+
+
+def honour_client_request_tokens() -> None:
+    """Make moto's TransactWriteItems honour ``ClientRequestToken`` as DynamoDB documents it (moto ignores it):
+    a token seen again within 10 minutes with the same request succeeds without writing anything again; with
+    another request it is ``IdempotentParameterMismatchException``. Only applied transactions are remembered,
+    so a transaction that was cancelled or refused may be sent again with its token."""
+    import hashlib
+    import json
+    import time
+
+    from moto.core.responses import ActionResult
+    from moto.dynamodb.exceptions import DynamodbException
+    from moto.dynamodb.responses import DynamoHandler
+
+    original = DynamoHandler.transact_write_items
+    if getattr(original, "_honours_tokens", False):
+        return
+    applied: dict[str, tuple[str, float]] = {}
+
+    def transact_write_items(self):
+        token = self.body.get("ClientRequestToken")
+        if not token:
+            return original(self)
+        rest = {key: value for key, value in self.body.items() if key != "ClientRequestToken"}
+        fingerprint = hashlib.sha256(json.dumps(rest, sort_keys=True).encode()).hexdigest()
+        now = time.monotonic()
+        earlier = applied.get(token)
+        if earlier is not None and now - earlier[1] < CLIENT_TOKEN_WINDOW_SECONDS:
+            if earlier[0] != fingerprint:
+                raise DynamodbException(
+                    "com.amazonaws.dynamodb.v20120810#IdempotentParameterMismatchException",
+                    "The request uses the same client token as a previous, but non-identical request.",
+                )
+            return ActionResult({"ConsumedCapacity": [], "ItemCollectionMetrics": {}})
+        result = original(self)
+        applied[token] = (fingerprint, now)
+        return result
+
+    transact_write_items._honours_tokens = True
+    DynamoHandler.transact_write_items = transact_write_items

@@ -31,8 +31,14 @@ def announce(caller, event_id: int, text: str, audience: list[str]):
     """Store the announcement (``ANNOUNCEMENTS_PER_EVENT_PER_DAY`` in any 24 hours: 429) and queue its pushes
     and texts."""
     view = _live_hosted_view(caller, event_id, Action.ANNOUNCE)
-    charge_together([(RollingLimit.of(limits.ANNOUNCEMENTS, event_id), 1)])
-    announcement = store.save_announcement(view.event.id, new_id(), caller.id, text, audience, utcnow())
+    limit = RollingLimit.of(limits.ANNOUNCEMENTS, event_id)
+    charged = charge_together([(limit, 1)])
+    try:
+        announcement = store.save_announcement(view.event.id, new_id(), caller.id, text, audience, utcnow())
+    except Exception:
+        for receipt in charged:  # nothing was announced: the day's allowance is as it was (a 503 follows)
+            limit.undo(receipt)
+        raise
     notifications.enqueue(QueueKind.ANNOUNCEMENT, event_id=view.event.id, announcement_id=announcement.id)
     return announcement
 

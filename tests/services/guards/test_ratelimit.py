@@ -150,11 +150,12 @@ def test_parallel_invites_of_one_stranger_text_it_exactly_its_daily_number(aws, 
     assert len(texts_to(stranger)) == 3
 
 
-def test_a_number_whose_log_filled_after_the_read_is_not_texted_and_costs_no_further_call(aws, monkeypatch):
+def test_a_number_whose_log_filled_after_the_read_is_not_texted_and_costs_one_read_to_tell(aws, monkeypatch):
     limit = RollingLimit("invite-sms-to", "+14155550199", 1)
     stale = limit.read(START)
     limit.charge(1, now=START)  # a parallel request took the last unit after this one read
     monkeypatch.setattr(ratelimit, "read_usage", lambda limits, now: [stale for _ in limits])
     aws.reset()
     assert ratelimit.charge_each([limit], now=START + 1) == [False]
-    assert aws.of("dynamodb") == {"UpdateItem": 1}
+    # the refused charge, and one consistent read that finds it was not this charge's own lost answer
+    assert aws.of("dynamodb") == {"UpdateItem": 1, "GetItem": 1}

@@ -1,0 +1,86 @@
+"""A write whose answer was lost: DynamoDB applied it, the answer never came back (a read timeout), and
+botocore sent it again. Every route that writes gives its success answer and does its work once.
+
+Each route runs twice on like worlds (tests/api/test_roles_over_http.py's cast, as its owner or the first role
+the roles table permits): once plainly, once with the first answer of every DynamoDB write it makes dropped
+after the emulator applied the write. The two must store the same (tests/utils/effects.py: items of each kind,
+counters, texts) and answer the same status.
+
+The emulator honours ``ClientRequestToken`` as DynamoDB does (tests/utils/aws_env.py); moto alone ignores it.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from chalicelib.domain.roles import Role
+from tests.api.test_roles_over_http import CHANGING, ROLES, _cast, _request
+from tests.utils.aws_env import fresh_world
+from tests.utils.aws_faults import LOSE_ANSWER, on_the_wire
+from tests.utils.effects import difference, stored_effects
+from tests.utils.images import jpeg
+
+WRITES = {
+    "dynamodb": frozenset({"PutItem", "UpdateItem", "DeleteItem", "TransactWriteItems", "BatchWriteItem"}),
+    "s3": frozenset({"PutObject", "DeleteObject", "DeleteObjects"}),
+}
+# Routes whose first permitted role writes nothing (the owner's own invitation is seen from the start, the
+# owner joining by code is already in, the owner has no co-host role to end): the role that does.
+ACTING = {
+    "PUT /events/{event_id}/invitations/{invitation_id}/mark_seen": Role.GUEST,
+    "POST /events/join code": Role.LINK_HOLDER,
+    "DELETE /events/{event_id}/cohosts/{caller_id}": Role.COHOST,
+}
+
+
+def lose_first_answer_of_every_write():
+    """A rule: each distinct DynamoDB write is applied and its answer lost the first time it is sent; the
+    SDK's retry of it (the same body) gets its answer."""
+    seen: set[bytes] = set()
+
+    def rule(service: str, operation: str, body: bytes):
+        if operation not in WRITES.get(service, ()) or body in seen:
+            return None
+        seen.add(body)
+        return LOSE_ANSWER
+
+    return rule
+
+
+def _give_the_event_a_cover(cast) -> None:
+    from chalicelib.services.hosting import covers
+
+    covers.change_cover(cast.people[Role.OWNER].user, cast.event_id, jpeg())
+
+
+# What a route needs beyond the cast to have something to change.
+SETUP = {"DELETE /events/{event_id}/cover": _give_the_event_a_cover}
+
+
+def _run(client, route, role, lose: bool):
+    fresh_world()
+    cast = _cast(route)
+    SETUP.get(route.name, lambda cast: None)(cast)
+    before = stored_effects()
+    if lose:
+        with on_the_wire(lose_first_answer_of_every_write()) as wire:
+            response = _request(client, route, role, cast)
+        lost = len(wire.faults)
+    else:
+        response, lost = _request(client, route, role, cast), 0
+    return response, difference(before, stored_effects()), lost
+
+
+def _acting_role(route):
+    return ACTING.get(route.name) or next(role for role in ROLES if route.allows(role))
+
+
+@pytest.mark.parametrize("route", CHANGING, ids=lambda route: route.name)
+def test_an_event_route_whose_write_answers_were_lost_answers_success_and_acts_once(client, route):
+    role = _acting_role(route)
+    plain, plain_effect, _ = _run(client, route, role, lose=False)
+    assert plain.status_code == route.expected(role), plain.body
+    lossy, lossy_effect, lost = _run(client, route, role, lose=True)
+    assert lost >= 1, "the route wrote nothing: it belongs to no table of this file"
+    assert lossy.status_code == plain.status_code, lossy.body
+    assert lossy_effect == plain_effect
