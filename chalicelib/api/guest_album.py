@@ -7,7 +7,7 @@ from __future__ import annotations
 from chalice import Response
 
 from chalicelib.api.error_responses import body_of, status_of
-from chalicelib.api.guest_page import EXPIRED_FORM, _code, _html, _page_url, posted_from_the_page
+from chalicelib.api.guest_page import _code, _html, _page_url, posted_from_the_page
 from chalicelib.api.request import RequestContext
 from chalicelib.errors import Conflict, PermissionDenied
 from chalicelib.guest_page import pages
@@ -18,6 +18,9 @@ from chalicelib.timeutil import utcnow
 
 SIGNED_TYPE = "image/jpeg"  # the form's Content-Type field; processing reads the bytes, whatever the type says
 
+
+# A form token that is missing, spoiled or too old: a fresh form, and nothing was uploaded.
+EXPIRED_UPLOAD = "This form was open too long, so nothing was uploaded. Choose your photo again below."
 
 def add_photo(ctx: RequestContext) -> Response:
     if not posted_from_the_page(ctx.request.headers):
@@ -31,7 +34,7 @@ def add_photo(ctx: RequestContext) -> Response:
         return _html(ctx, html, status)
 
     if not guest_answers.form_token_valid(page, (ctx.body or {}).get("csrf")):
-        return again(403, EXPIRED_FORM)
+        return again(403, EXPIRED_UPLOAD)
     guest = photos.PageGuest(page.invitation.user_id)
     try:
         grant = photos.grant_upload(guest, page.event.id, SIGNED_TYPE, redirect=f"{page_url}?uploaded=1")

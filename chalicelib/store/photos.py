@@ -18,6 +18,7 @@ from chalicelib.models.events import (
     photo_sk,
 )
 from chalicelib.store import Refused, refusals
+from chalicelib.store.once import update_once
 
 PENDING, READY = "pending", "ready"
 EVENT_POSITION, PERSON_POSITION = 1, 2  # in grant's transaction: which count refused
@@ -82,11 +83,12 @@ def remove(photo: Photo) -> bool:
             transaction.update(Event(event_pk(event_id), META_SK), actions=[Event.photo_count.add(-1)])
     except Refused:
         return False
-    try:
-        with refusals():
-            Invitation(event_pk(event_id), invitation_sk(photo.user_id)).update(
-                actions=[Invitation.photo_count.add(-1)], condition=Invitation.pk.exists()
-            )
+    try:  # applied once, even when its answer is lost and the SDK sends it again
+        update_once(
+            Invitation(event_pk(event_id), invitation_sk(photo.user_id)),
+            [Invitation.photo_count.add(-1)],
+            condition=Invitation.pk.exists(),
+        )
     except Refused:
         pass
     return True

@@ -154,7 +154,7 @@ def test_a_guest_cannot_check_anyone_in(client, door):
     assert int(Event.get(event_pk(event_id), META_SK).checked_in_count or 0) == 0
 
 
-def test_a_second_scan_writes_nothing_and_reads_four_items_at_most(client, door, aws):
+def test_a_second_scan_writes_nothing_and_reads_five_items_at_most(client, door, aws):
     event_id, owner, guest, _, _ = door
     code = body(_pass(client, event_id, guest))["code"]
     assert _check_in(client, event_id, owner, {"code": code}).status_code == 200
@@ -162,4 +162,6 @@ def test_a_second_scan_writes_nothing_and_reads_four_items_at_most(client, door,
     assert _check_in(client, event_id, owner, {"code": code}).status_code == 200
     calls = aws.of("dynamodb")
     assert calls["TransactWriteItems"] == 0 and calls["UpdateItem"] == 0
-    assert calls["Query"] + calls["GetItem"] + calls["BatchGetItem"] <= 4  # the caller, the event, the party, a name
+    # the caller, their own invitation (read before the event's rows: a stranger's 404 costs the same), the event,
+    # the party, a name
+    assert calls["Query"] + calls["GetItem"] + calls["BatchGetItem"] <= 5

@@ -53,8 +53,19 @@ def _give_the_event_a_cover(cast) -> None:
     covers.change_cover(cast.people[Role.OWNER].user, cast.event_id, jpeg())
 
 
+def _check_the_guest_in(cast) -> None:
+    from chalicelib.services.the_day import check_ins
+
+    check_ins.check_in(
+        cast.people[Role.OWNER].user, cast.event_id, user_id=cast.other_guest.user.id, code=None, offline_guest_id=None
+    )
+
+
 # What a route needs beyond the cast to have something to change.
-SETUP = {"DELETE /events/{event_id}/cover": _give_the_event_a_cover}
+SETUP = {
+    "DELETE /events/{event_id}/cover": _give_the_event_a_cover,
+    "DELETE /events/{event_id}/check_ins?user_id={guest_id}": _check_the_guest_in,
+}
 
 
 def _run(client, route, role, lose: bool):

@@ -98,5 +98,5 @@ def test_before_the_start_the_album_says_when_it_opens_and_takes_nothing(client,
 def test_a_stale_form_gets_the_page_back_and_no_upload(client, invited):
     event_id, _, path = invited
     refused = post_form(client, f"{path}/photos", {"csrf": "spoiled"})
-    assert refused.status_code == 403 and "security code of this form" in text_of(refused)
+    assert refused.status_code == 403 and "nothing was uploaded" in text_of(refused)
     assert photos.photo_store.of_event(event_id) == []
