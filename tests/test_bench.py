@@ -45,11 +45,12 @@ def test_benchmark_smoke_run_writes_every_figure(tmp_path):
     assert len(trips) >= 30 and set(trips) == set(results["latency_ms"])
     assert all(t["scans"] == 0 for t in trips.values())
     # creating an event also charges the owner's rolling limits (events a day, numbers invited): the rounds
-    # docs/data-model.md lists for it; every other endpoint stays within 3
-    most_rounds = {"POST /events": 6}
+    # docs/data-model.md lists for it; an edit reads the caller's own invitation before the event's rows (a
+    # stranger's 404 costs the same as for a missing id); every other endpoint stays within 3
+    most_rounds = {"POST /events": 6, "PATCH /events/{id}": 4}
     over = {k: t for k, t in trips.items() if t["sequential"] > most_rounds.get(k, 3)}
     assert not over, over
-    assert trips["GET /events/{id}"]["calls"] <= 2
+    assert trips["GET /events/{id}"]["calls"] <= 3  # the caller's own invitation, the partition, the people
     assert trips["GET /events/stats"]["calls"] == 1
     assert trips["GET /events"]["sequential"] <= 3
     assert trips["GET /i/{code}"] == {"calls": 4, "sequential": 2, "scans": 0, "auth": 0}

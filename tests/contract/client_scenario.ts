@@ -136,7 +136,7 @@ export async function dinner(
   // The host's tools: the guest list as a spreadsheet (a text body, parsed as text), the cover (multipart,
   // the image in "photo"), and a second edition a week later with the same guests invited again.
   const sheet = await api.GET("/events/{event_id}/guests.csv", { params: { path }, parseAs: "text" });
-  if (sheet.data === undefined || !sheet.data.replace(/^\uFEFF/, "").startsWith("name,phone,answer,")) {
+  if (sheet.data === undefined || !sheet.data.replace(/^\uFEFF/, "").startsWith('"name","phone","answer",')) {
     throw new ScenarioFailed(`guest list: ${sheet.response.status} ${JSON.stringify(sheet.error)}`);
   }
   const cover = await api.PUT("/events/{event_id}/cover", {

@@ -216,11 +216,11 @@ def test_make_deploy_rehearsed_on_moto(emulator, project, publishes):
     assert settings["NOTIFICATIONS_QUEUE_URL"].endswith(f"invites-{STAGE}-notifications")
     assert (project / ".chalice" / "config.json").read_text() == (ROOT / ".chalice" / "config.json").read_text()
 
-    # the four functions: python3.12, the stage's sizes, settings by name, no secret in any environment
+    # the five functions: python3.12, the stage's sizes, settings by name, no secret in any environment
     lambda_client = _client("lambda", endpoint)
     functions = {f["FunctionName"]: f for f in lambda_client.list_functions()["Functions"]}
     names = {f"invites-{STAGE}", f"invites-{STAGE}-send_notifications", f"invites-{STAGE}-remind_upcoming_events"}
-    names.add(f"invites-{STAGE}-handle_inbound_sms")
+    names |= {f"invites-{STAGE}-handle_inbound_sms", f"invites-{STAGE}-process_photo_upload"}
     assert set(functions) == names
     expected_env = {"STAGE", "USERS_TABLE", "AUTH_TABLE", "EVENTS_TABLE", "AVATAR_BUCKET", "AVATAR_BASE_URL"}
     expected_env |= {"NOTIFICATIONS_QUEUE_URL", "NOTIFICATIONS_QUEUE_NAME"}
@@ -237,7 +237,7 @@ def test_make_deploy_rehearsed_on_moto(emulator, project, publishes):
         variables = function["Environment"]["Variables"]
         assert set(variables) == expected_env
         assert KEY not in json.dumps(variables) and "PIN_SECRET" not in variables
-    assert len({function["Role"] for function in functions.values()}) == 4  # a role each
+    assert len({function["Role"] for function in functions.values()}) == 5  # a role each
     # failed replies by text go to the stack's failure queue; the stop list got its own key, from the pin key
     invoke_config = lambda_client.get_function_event_invoke_config(FunctionName=f"invites-{STAGE}-handle_inbound_sms")
     destination = invoke_config["DestinationConfig"]["OnFailure"]["Destination"]
