@@ -335,8 +335,9 @@ def run(
     # take; a cover, then none; a second edition a week later with the same people invited again.
     sheet = export_guest_list.sync_detailed(created.id, client=as_owner)
     rows = sheet.content.decode("utf-8-sig").split("\r\n")
-    check(sheet.status_code == HTTPStatus.OK and rows[0].startswith('"name","phone","answer",'), f"the sheet {rows[:1]!r}")
-    check(rows[1].startswith("Gus Guest,'+") and ",going," in rows[1], f"the guest's row {rows[1]!r}")
+    heading_ok = rows[0].startswith('"name","phone","answer",')  # every cell quoted
+    check(sheet.status_code == HTTPStatus.OK and heading_ok, f"the sheet {rows[:1]!r}")
+    check(rows[1].startswith('"Gus Guest","\'+') and ',"going",' in rows[1], f"the guest's row {rows[1]!r}")
     not_theirs = export_guest_list.sync(created.id, client=as_guest)
     check(isinstance(not_theirs, PermissionDenied), f"the guest's sheet: {not_theirs!r}")
     photo = File(payload=io.BytesIO(COVER_JPEG), file_name="cover.jpg", mime_type="image/jpeg")
