@@ -130,12 +130,14 @@ READ_PATH_MODULES = frozenset(
         "chalicelib.store.batch",
         "chalicelib.store.events",
         "chalicelib.store.invitations",
+        "chalicelib.store.once",  # the writes applied once, imported with the store's event writes (a few lines)
         "chalicelib.store.records",
         "chalicelib.store.tokens",
         "chalicelib.store.users",
         "chalicelib.timeutil",
         "chalicelib.validation",
         "chalicelib.wiring",
+        "chalicelib.write_tokens",  # every request starts a unit of work for its transactions' tokens
     }
 )
 
