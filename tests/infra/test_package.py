@@ -104,7 +104,8 @@ def test_chalice_package_for_prod(tmp_path):
     assert drawn.stdout.startswith("<svg") and str(unpacked) in drawn.stdout, drawn.stdout + drawn.stderr
 
     # every compiled extension fits Amazon Linux 2023 (glibc 2.34) and comes from a manylinux wheel
-    report = load("package_check").check(zip_path)
+    architecture = json.loads((ROOT / "infra" / "stages.json").read_text())[STAGE]["architecture"]
+    report = load("package_check").check(zip_path, architecture=architecture)
     print(f"highest glibc needed: {report.max_glibc}")
     assert report.problems == []
     # every module carries its CPython 3.12 bytecode: the app, chalice's part and the dependencies
@@ -149,6 +150,7 @@ def test_chalice_package_for_prod(tmp_path):
     for name, function in functions.items():
         # every function runs python3.12 with the stage's settings, sizes and its own hand-written policy
         assert function["Runtime"] == "python3.12", name
+        assert function["Architectures"] == [architecture], name  # the stage's, arm64 unless it says x86_64
         assert function["Environment"]["Variables"] == {**config["environment_variables"], **COMPLETE}, name
         assert "PIN_SECRET" not in json.dumps(sam)
         logical_to_function = {load("pipeline").logical_id(f): f for f in config["lambda_functions"]}
