@@ -13,9 +13,16 @@ from chalicelib import write_tokens
 from chalicelib.api.access_log import log_request
 from chalicelib.api.error_responses import ErrorPage, as_domain_error, error_response
 from chalicelib.api.idempotency import idempotency_key, run_once
-from chalicelib.api.request import RequestContext, bearer_token, check_body_size, check_version, parse_body
+from chalicelib.api.request import (
+    RequestContext,
+    bearer_token,
+    check_body_size,
+    check_version,
+    parse_body,
+    parse_id,
+)
 from chalicelib.api.responses import to_response
-from chalicelib.errors import MethodNotAllowed
+from chalicelib.errors import MethodNotAllowed, NotFound
 from chalicelib.loading import load_handler
 from chalicelib.services.identity.tokens import authenticate
 
@@ -56,7 +63,7 @@ def dispatch(request, spec: RouteSpec | None, allowed: list[str], params: dict[s
         if spec is None:
             raise MethodNotAllowed(request.method, allowed)
         if spec.auth:
-            ctx.user, ctx.token = authenticate(bearer_token(request))
+            ctx.user, ctx.token = authenticate(bearer_token(request), event_id=_named_event(params))
         parse_body(ctx, spec.body)
         key = idempotency_key(ctx) if spec.idempotent else None
         if key is None:
@@ -69,6 +76,14 @@ def dispatch(request, spec: RouteSpec | None, allowed: list[str], params: dict[s
     response.headers["X-Request-Id"] = request_id
     log_request(request, response.status_code, started, request_id, ctx.user)
     return response
+
+
+def _named_event(params: dict[str, str]) -> int | None:
+    """The id of the event the path names, when it is one (read with the caller's token), else None."""
+    try:
+        return parse_id(params.get("event_id")) if "event_id" in params else None
+    except NotFound:
+        return None
 
 
 def _answer(ctx: RequestContext, spec: RouteSpec) -> Response:

@@ -12,6 +12,8 @@ import random
 from collections.abc import Sequence
 from typing import TypeVar
 
+from pynamodb.connection.base import BOTOCORE_EXCEPTIONS
+from pynamodb.exceptions import GetError
 from pynamodb.models import Model
 
 from chalicelib.errors import ServiceUnavailable
@@ -76,25 +78,44 @@ def batch_get(model: type[M], keys: Sequence[Key], *, consistent_read: bool = Fa
 def batch_get_chunk(model: type[M], keys: Sequence[Key], *, consistent_read: bool = False) -> list[M]:
     """One BatchGetItem of at most 100 distinct keys, retrying its UnprocessedKeys (for callers that run it
     side by side with other calls)."""
-    table_model = _table_model(model)
-    connection = table_model._get_connection()
-    table = table_model.Meta.table_name
-    pending = [_raw_key(key) for key in keys]
-    items: list[M] = []
+    return [item for item in batch_get_tables({model: keys}, consistent_read=consistent_read)[model]]
+
+
+def batch_get_tables(keys: dict[type[Model], Sequence[Key]], *, consistent_read: bool = False) -> dict[type, list]:
+    """One BatchGetItem over the tables of several models (at most 100 distinct keys in all), retrying its
+    UnprocessedKeys: for each model, its items at its keys (those that are that model's items)."""
+    tables = {model: _table_model(model) for model in keys}
+    names = {model: table.Meta.table_name for model, table in tables.items()}
+    distinct: dict[str, dict] = {}  # DynamoDB refuses a key named twice in one request
+    for model, model_keys in keys.items():
+        distinct.setdefault(names[model], {}).update(dict.fromkeys(model_keys))
+    pending = {name: [_raw_key(key) for key in table_keys] for name, table_keys in distinct.items()}
+    found: dict[type, list] = {model: [] for model in keys}
+    connection = next(iter(tables.values()))._get_connection().connection
 
     def attempt(_number: int) -> None:
         nonlocal pending
-        data = connection.batch_get_item(pending, consistent_read=consistent_read or None)
-        for raw in data.get("Responses", {}).get(table, []):
-            item = table_model.from_raw_data(raw)
-            if isinstance(item, model):
-                items.append(item)
-        pending = data.get("UnprocessedKeys", {}).get(table, {}).get("Keys")
+        request = {name: {"Keys": table_keys} for name, table_keys in pending.items()}
+        if consistent_read:
+            for table_request in request.values():
+                table_request["ConsistentRead"] = True
+        try:
+            data = connection.dispatch("BatchGetItem", {"RequestItems": request})
+        except BOTOCORE_EXCEPTIONS as exc:
+            raise GetError(f"Failed to batch get items: {exc}", exc) from exc
+        responses = data.get("Responses", {})
+        for model, table in tables.items():
+            for raw in responses.get(names[model], []):
+                item = table.from_raw_data(raw)
+                if isinstance(item, model):
+                    found[model].append(item)
+        unprocessed = data.get("UnprocessedKeys", {})
+        pending = {name: left["Keys"] for name, left in unprocessed.items() if left.get("Keys")}
         if pending:
             raise TryAgain()
 
-    _retrying_unprocessed(attempt, "BatchGetItem", lambda: pending)
-    return items
+    _retrying_unprocessed(attempt, "BatchGetItem", lambda: [key for left in pending.values() for key in left])
+    return found
 
 
 def batch_write(items: Sequence[Model], *, delete: bool = False, written: set[str]) -> None:

@@ -5,6 +5,7 @@ their event's partition (``EVENT#<id>``/``INV#<user id>``); the event side is in
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from contextvars import ContextVar
 from datetime import datetime
 
 from chalicelib.models.base import transact_write
@@ -34,6 +35,30 @@ def find_invitation(event_id: int, user_id: int) -> Invitation | None:
         return Invitation.get(event_pk(event_id), invitation_sk(user_id), consistent_read=True)
     except Invitation.DoesNotExist:
         return None
+
+
+# The caller's own invitation to the event their request names, read in the request's first call (with their
+# token, store/tokens.py): (event id, user id, the invitation or None). Per thread of requests, used once.
+_read_ahead: ContextVar[tuple[int, int, Invitation | None] | None] = ContextVar("invitation_read_ahead", default=None)
+
+
+def invitation_key(event_id: int, user_id: int) -> tuple[str, str]:
+    return event_pk(event_id), invitation_sk(user_id)
+
+
+def keep_read_ahead(found: tuple[int, int, Invitation | None] | None) -> None:
+    """What this request read ahead (None: nothing), replacing what an earlier request of the thread left."""
+    _read_ahead.set(found)
+
+
+def own_invitation(event_id: int, user_id: int) -> Invitation | None:
+    """The caller's invitation to the event, as :func:`find_invitation` reads it: taken from the request's
+    read-ahead the first time it is asked for (nothing was written before it), read again after that."""
+    ahead = _read_ahead.get()
+    if ahead is not None and ahead[:2] == (event_id, user_id):
+        _read_ahead.set(None)
+        return ahead[2]
+    return find_invitation(event_id, user_id)
 
 
 def reply_state(event_id: int, user_id: int) -> tuple[Invitation | None, Event | None]:
@@ -155,9 +180,7 @@ def charge_guest_invites(invitation: Invitation, count: int, allowed: int) -> bo
     within = Invitation.guests_invited.does_not_exist() | (Invitation.guests_invited <= room)
     try:
         with refusals():
-            invitation.update(
-                actions=[Invitation.guests_invited.add(count)], condition=Invitation.pk.exists() & within
-            )
+            invitation.update(actions=[Invitation.guests_invited.add(count)], condition=Invitation.pk.exists() & within)
     except Refused:
         return False
     return True
@@ -257,14 +280,13 @@ def give_page_link(invitation: Invitation, link_hash: str) -> None:
 
 # --------------------------------------------------------------------------- co-hosts
 
+
 def make_cohost(event: Event, invitation: Invitation, most: int) -> None:
     """Mark a guest's invitation as a co-host's and count it on META, in one transaction: refused (Refused)
     when META already counts ``most`` co-hosts, or the invitation is gone, declined or already a co-host's."""
     below_most = Event.cohost_count.does_not_exist() | (Event.cohost_count < most)
     with refusals(), transact_write() as transaction:
-        transaction.update(
-            event, actions=[Event.cohost_count.add(1)], condition=Event.pk.exists() & below_most
-        )
+        transaction.update(event, actions=[Event.cohost_count.add(1)], condition=Event.pk.exists() & below_most)
         transaction.update(
             invitation,
             actions=[Invitation.cohost.set(True)],
@@ -282,7 +304,9 @@ def end_cohost(event: Event, invitation: Invitation) -> bool:
         with refusals(), transact_write() as transaction:
             transaction.update(event, actions=[Event.cohost_count.add(-1)], condition=Event.cohost_count > 0)
             transaction.update(
-                invitation, actions=[Invitation.cohost.remove()], condition=Invitation.cohost == True  # noqa: E712
+                invitation,
+                actions=[Invitation.cohost.remove()],
+                condition=Invitation.cohost == True,  # noqa: E712
             )
     except Refused:
         return False

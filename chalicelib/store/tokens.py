@@ -9,9 +9,10 @@ from typing import TYPE_CHECKING
 
 from chalicelib.models.auth import Pin, RateCounter, pin_pk
 from chalicelib.models.base import transact_write
+from chalicelib.models.events import Invitation
 from chalicelib.models.users import PROFILE_SK, Token, User, UsersTable, token_sk, user_pk
-from chalicelib.store import Refused, refusals
-from chalicelib.store.batch import batch_get
+from chalicelib.store import Refused, invitations, refusals
+from chalicelib.store.batch import batch_get_tables
 
 if TYPE_CHECKING:
     from chalicelib.store import rate_logs
@@ -97,13 +98,21 @@ def save_token(token: Token) -> None:
     token.save()
 
 
-def user_and_token(user_id: int, token_hash: str) -> tuple[User | None, Token | None]:
-    """The profile and the token item, read consistently in one BatchGetItem."""
-    items = batch_get(
-        UsersTable, [(user_pk(user_id), PROFILE_SK), (user_pk(user_id), token_sk(token_hash))], consistent_read=True
-    )
-    found = {item.sk: item for item in items}
+def user_and_token(
+    user_id: int, token_hash: str, *, invitation_of: int | None = None
+) -> tuple[User | None, Token | None]:
+    """The profile and the token item, read consistently in one BatchGetItem; with ``invitation_of`` (an event
+    id), the same call reads the person's invitation to that event, kept for the request
+    (invitations.own_invitation)."""
+    keys: dict = {UsersTable: [(user_pk(user_id), PROFILE_SK), (user_pk(user_id), token_sk(token_hash))]}
+    if invitation_of is not None:
+        keys[Invitation] = [invitations.invitation_key(invitation_of, user_id)]
+    read = batch_get_tables(keys, consistent_read=True)
+    found = {item.sk: item for item in read[UsersTable]}
     user, stored = found.get(PROFILE_SK), found.get(token_sk(token_hash))
+    invitations.keep_read_ahead(
+        None if invitation_of is None else (invitation_of, user_id, next(iter(read[Invitation]), None))
+    )
     return (user if isinstance(user, User) else None), (stored if isinstance(stored, Token) else None)
 
 

@@ -63,9 +63,9 @@ def test_detail_takes_two_calls_beyond_authentication(client, aws):
     aws.reset()
     response = get(client, f"/events/{event.id}", token=guests[3].token)
     assert response.status_code == 200 and len(body(response)["invitees"]) == 11
-    # 1 BatchGetItem for auth, 1 GetItem of the caller's own invitation (before any of the event's rows),
+    # 1 BatchGetItem of the caller's token, person and own invitation (before any of the event's rows),
     # then 1 Query of the partition and 1 BatchGetItem of the people
-    assert aws.of("dynamodb") == {"BatchGetItem": 2, "GetItem": 1, "Query": 1}
+    assert aws.of("dynamodb") == {"BatchGetItem": 2, "Query": 1}
 
 
 def test_edit_fields_and_invite_more_numbers(client):
@@ -172,9 +172,9 @@ def test_cancel_cost_does_not_depend_on_invitees_up_to_a_hundred(client, aws, ov
         aws.reset()
         assert put(client, f"/events/{event.id}/cancel_event", alice.token).status_code == 204
         counts.append(aws.of("dynamodb"))
-    # auth, the caller's invitation, the partition Query and the META UpdateItem (the flags:
+    # auth with the caller's invitation, the partition Query and the META UpdateItem (the flags:
     # tests/api/test_notifications_cancel.py)
-    assert counts[0] == counts[1] == {"BatchGetItem": 1, "GetItem": 1, "Query": 1, "UpdateItem": 1}
+    assert counts[0] == counts[1] == {"BatchGetItem": 1, "Query": 1, "UpdateItem": 1}
 
 
 def test_stats_count_upcoming_unanswered_invitations(client, aws):

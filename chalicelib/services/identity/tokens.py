@@ -25,12 +25,13 @@ def new_token(user) -> tuple:
     return token, tokens.new_token(user.id, hash_token(token), now, expires)
 
 
-def authenticate(token: str) -> tuple:
-    """The caller holding ``token``, in one BatchGetItem."""
+def authenticate(token: str, *, event_id: int | None = None) -> tuple:
+    """The caller holding ``token``, in one BatchGetItem. ``event_id``: the event the request names, whose
+    invitation of the caller the same call reads (the role check's first read, store.invitations.own_invitation)."""
     user_id, dot, secret = token.partition(".")
     if not dot or not (user_id.isascii() and user_id.isdigit()) or not secret or len(token) > 200:
         raise InvalidToken()
-    user, stored = tokens.user_and_token(int(user_id), hash_token(token))
+    user, stored = tokens.user_and_token(int(user_id), hash_token(token), invitation_of=event_id)
     if user is None or stored is None:
         raise InvalidToken()
     if stored.expires_at <= utcnow():

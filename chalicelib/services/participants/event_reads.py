@@ -22,7 +22,7 @@ from chalicelib.store.events import (
     EventView,
     load_partition,
 )
-from chalicelib.store.invitations import count_unanswered, date_of_key, find_invitation, invitations_by_date
+from chalicelib.store.invitations import count_unanswered, date_of_key, invitations_by_date, own_invitation
 from chalicelib.store.users import get_users
 from chalicelib.timeutil import format_datetime, utcnow
 
@@ -61,10 +61,11 @@ def role_in(caller, view: EventView) -> Role:
 
 def permitted_view(caller, event_id: int, action: Action) -> EventView:
     """The event (no people yet) when the caller's role permits ``action``: 404 for a stranger, 403 for a
-    participant whose role does not. The caller's own invitation comes first (one GetItem), so someone
-    outside the event reads none of its rows: their 404 costs the same for an event of any size as for an
-    id that names none (timing tells nothing). The role is then checked again on the partition as read."""
-    require(role_of(find_invitation(event_id, caller.id)), action)
+    participant whose role does not. The caller's own invitation comes first (read with their token when the
+    request names the event, else one GetItem), so someone outside the event reads none of its rows: their 404
+    costs the same for an event of any size as for an id that names none (timing tells nothing). The role is
+    then checked again on the partition as read."""
+    require(role_of(own_invitation(event_id, caller.id)), action)
     view = load_partition(event_id)
     if view is None:
         raise NotFound()
@@ -73,7 +74,7 @@ def permitted_view(caller, event_id: int, action: Action) -> EventView:
 
 
 def get_event(caller, event_id: int) -> EventView:
-    """Detail: one GetItem, one Query and one BatchGetItem."""
+    """Detail: one Query and one BatchGetItem (the caller's own invitation came with their token)."""
     return with_users([participant_view(caller, event_id)])[0]
 
 

@@ -72,7 +72,7 @@ def reply_for_guest(caller, event_id: int, user_id: int, *, accept: bool, extra_
     """A host records the reply of invitee ``user_id`` (who answered by voice, say) under the very rules of
     the guest's own reply: capacity, waitlist, deadline. The invitation shows ``replied_by_host`` until the
     guest replies themself. Nobody is told: the guest gave the answer to the host, and the hosts see it."""
-    caller_role = role_of(invitation_store.find_invitation(event_id, caller.id))
+    caller_role = role_of(invitation_store.own_invitation(event_id, caller.id))
     require(caller_role, Action.REPLY_FOR_GUEST)
     if user_id == caller.id:  # a co-host's own reply
         return rsvp(caller, event_id, accept=accept, message=None, extra_guests=extra_guests)

@@ -5,15 +5,18 @@ from __future__ import annotations
 import base64
 
 import pytest
+from pynamodb.connection.base import Connection
 from pynamodb.connection.table import TableConnection
 
 from chalicelib.api.contacts_input import parse_favorites
 from chalicelib.errors import ServiceUnavailable
+from chalicelib.models.events import Invitation, event_pk, invitation_sk
 from chalicelib.models.users import PHONE_SK, PROFILE_SK, Favorite, PhoneClaim, User, phone_pk, user_pk
 from chalicelib.services.contacts import contacts
 from chalicelib.services.identity import users
 from chalicelib.store import batch as store_batch
 from tests.utils.avatars import stored_objects
+from tests.utils.factories import make_event, make_person
 from tests.utils.images import jpeg
 
 
@@ -29,30 +32,65 @@ def _make_users(count: int) -> list[User]:
     return [users.find_or_create_user(f"+1212555{i:04d}", active=True)[0] for i in range(count)]
 
 
+def _batch_gets(monkeypatch, answer):
+    """Every BatchGetItem goes through ``answer(send, request)``; ``send`` makes the real call."""
+    original = Connection.dispatch
+
+    def dispatch(self, operation, kwargs):
+        if operation != "BatchGetItem":
+            return original(self, operation, kwargs)
+        return answer(lambda request: original(self, operation, {"RequestItems": request}), kwargs["RequestItems"])
+
+    monkeypatch.setattr(Connection, "dispatch", dispatch)
+
+
 def test_batch_get_retries_unprocessed_keys(aws, monkeypatch):
     people = _make_users(6)
-    original = TableConnection.batch_get_item
     calls = []
 
-    def half_processed(self, keys, **kwargs):
-        calls.append(len(keys))
+    def half_processed(send, request):
+        ((table, wanted),) = request.items()
+        calls.append(len(wanted["Keys"]))
         if len(calls) == 1:  # DynamoDB answers only the first half and hands back the rest
-            answer = original(self, keys[:3], **kwargs)
-            answer["UnprocessedKeys"] = {self.table_name: {"Keys": list(keys[3:])}}
+            answer = send({table: {**wanted, "Keys": wanted["Keys"][:3]}})
+            answer["UnprocessedKeys"] = {table: {"Keys": wanted["Keys"][3:]}}
             return answer
-        return original(self, keys, **kwargs)
+        return send(request)
 
-    monkeypatch.setattr(TableConnection, "batch_get_item", half_processed)
+    _batch_gets(monkeypatch, half_processed)
     found = store_batch.batch_get(User, [(user_pk(p.id), PROFILE_SK) for p in people])
     assert sorted(u.id for u in found) == sorted(p.id for p in people)
     assert calls == [6, 3]
 
 
-def test_batch_get_gives_up_with_503_when_keys_stay_unprocessed(aws, monkeypatch):
-    def nothing_processed(self, keys, **kwargs):
-        return {"Responses": {}, "UnprocessedKeys": {self.table_name: {"Keys": list(keys)}}}
+def test_a_read_over_two_tables_retries_what_each_left(aws, monkeypatch):
+    people = [make_person("Olivia Owner"), make_person("Gus Guest")]
+    event = make_event(*people)
+    asked = []
 
-    monkeypatch.setattr(TableConnection, "batch_get_item", nothing_processed)
+    def one_key_per_table_first(send, request):
+        asked.append({table: len(wanted["Keys"]) for table, wanted in request.items()})
+        if len(asked) > 1:
+            return send(request)
+        answer = send({table: {**wanted, "Keys": wanted["Keys"][:1]} for table, wanted in request.items()})
+        left = {table: {"Keys": wanted["Keys"][1:]} for table, wanted in request.items() if len(wanted["Keys"]) > 1}
+        return {**answer, "UnprocessedKeys": left}
+
+    _batch_gets(monkeypatch, one_key_per_table_first)
+    found = store_batch.batch_get_tables(
+        {
+            User: [(user_pk(p.id), PROFILE_SK) for p in people],
+            Invitation: [(event_pk(event.id), invitation_sk(p.id)) for p in people],
+        },
+        consistent_read=True,
+    )
+    assert sorted(u.id for u in found[User]) == sorted(p.id for p in people)
+    assert sorted(i.user_id for i in found[Invitation]) == sorted(p.id for p in people)
+    assert asked == [{"test-users": 2, "test-events": 2}, {"test-users": 1, "test-events": 1}]
+
+
+def test_batch_get_gives_up_with_503_when_keys_stay_unprocessed(aws, monkeypatch):
+    _batch_gets(monkeypatch, lambda send, request: {"Responses": {}, "UnprocessedKeys": request})
     with pytest.raises(ServiceUnavailable):
         store_batch.batch_get(User, [(user_pk(1), PROFILE_SK)])
 

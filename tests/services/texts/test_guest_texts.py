@@ -184,9 +184,9 @@ def test_the_edit_request_makes_no_more_calls(client, aws, override_settings):
     aws.reset()
     _edit(client, alice, event, venue_name="Cafe Nord")
     assert aws.of("sqs") == {"SendMessage": 1}
-    # as before change texts: the caller's invitation and the partition's reads, the edit; the burst is
+    # as before change texts: the caller's token and invitation, the partition's reads, the edit; the burst is
     # the queue side's
-    assert aws.of("dynamodb") == {"BatchGetItem": 2, "GetItem": 1, "Query": 1, "UpdateItem": 1}
+    assert aws.of("dynamodb") == {"BatchGetItem": 2, "Query": 1, "UpdateItem": 1}
 
 
 def test_the_owners_hourly_quota_applies_to_change_texts(client, clock, due, override_settings):
