@@ -1,9 +1,11 @@
 """The fields of an event a create or an edit takes, declared once: what each one is, its bounds, its
 default, whether editing it tells the guests (and with which words) and whether it changes a guest's
-calendar entry. Parsing (api/events.py), the stored defaults and the edit of META (store/events.py), the
-change words of the ``event_changed`` push and the calendar revision all read this list. Adding a
-simple field is one entry here, its attribute on the model, its key in the representation and openapi
-(tests/domain/test_event_fields.py checks the declaration against openapi.yaml).
+calendar entry. Parsing (api/event_input.py), the values of a create and of an edit (``DeclaredValues``
+below: ``EventInput``, ``EventEdit``), the stored defaults and the edit of META (store/events.py), the
+representation's simple keys, clone and export, the change words of the ``event_changed`` push and the
+calendar revision all read this list. Adding a plain field is one entry here, its attribute on the model and
+openapi (docs/data-model.md, "Adding an event field"; tests/domain/test_event_fields.py checks the
+declaration against openapi.yaml).
 
 Kinds: ``text`` (max_length, blank or not), ``int`` (min_value..max_value, or a setting's name as the
 maximum), ``bool``, ``enum`` (one of ``choices``; the first is the default, today's behaviour),
