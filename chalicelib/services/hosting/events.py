@@ -197,7 +197,7 @@ def update_event(caller, event_id: int, data: EventInput, *, tell: bool = True) 
     charge = GuestCharge(caller, view) if role_in(caller, view) == Role.GUEST else None
     if charge is not None:
         charge.check_room()
-    told_before = guest_texts.told_state(view.event)  # what guests without the app were told, for change texts
+    told_before = guest_texts.told_in_full(view)  # what guests without the app were told, for change texts
     kept_deadline = None if data.rsvp_deadline == "" else (data.rsvp_deadline or view.event.rsvp_deadline)
     check_deadline(kept_deadline, data.event_date or view.event.event_date)
     new_total = data.total_spots if data.total_spots is not None else view.event.total_spots
