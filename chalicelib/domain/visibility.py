@@ -108,13 +108,22 @@ class SeenEvent:
     calendar_sequence: int  # SEQUENCE of the viewer's calendar entry
 
 
+def _held_place(event) -> Place:
+    return Place(venue_name=_field(event, "venue_name"), address=_field(event, "address"), location=event.location)
+
+
+def place_seen(held: Place, sight: Sight) -> Place | None:
+    """The place as a viewer with ``sight`` sees it: all of it, or none."""
+    return held if sight.place else None
+
+
 def as_seen(event, invitation, *, attendees: Callable[[], int] | int | None = None) -> SeenEvent:
     """``event`` as the person of ``invitation`` (their own invitation item, or None for someone outside the
     event) may see it, by :func:`seen_by`. ``attendees``: the attendees count, or how to count it (only
     counted when the viewer may see the counts)."""
     sight = seen_by(event, invitation)
-    held = Place(venue_name=_field(event, "venue_name"), address=_field(event, "address"), location=event.location)
-    place = held if sight.place else None
+    held = _held_place(event)
+    place = place_seen(held, sight)
     counts = None
     if sight.counts:
         counted = attendees() if callable(attendees) else attendees

@@ -45,30 +45,32 @@ def _edit(client, owner, event_id: int, **fields) -> None:
     assert response.status_code == 200, response.body
 
 
-def _calendar_location(client, path: str):
+def _calendar_location(client, path: str) -> list[str | None]:
     response = page(client, path)
     assert response.status_code == 200, response.body
-    return [entry.get("LOCATION") for entry in icalendar.Calendar.from_ical(response.body).walk("VEVENT")]
+    entries = icalendar.Calendar.from_ical(response.body).walk("VEVENT")
+    return [None if entry.get("LOCATION") is None else str(entry["LOCATION"]) for entry in entries]
 
 
-def _channels(client, alice, bob, number, event_id: int, path: str, bob_arn: str, due: list) -> dict:
-    """What each channel shows: an edit of the date and the venue is made first, for its text and push."""
+def _channels(client, alice, bob, number, event_id: int, path: str, bob_arn: str, due: list) -> tuple[dict, str]:
+    """What each channel shows, and the guest page; an edit of the date and the venue is made first, for its text
+    and push."""
     _edit(client, alice, event_id, event_date="2030-06-03T18:30:00Z", venue_name=VENUE + "!")
     queue_handler.process(due[-1])
     feed = body(post_json(client, "/users/me/calendar_feed", {}, bob.token))["url"]
     assert post_json(client, "/users/me/export", {}, alice.token).status_code == 202
-    exported = exported_file(client, body(get(client, "/users/me/export", alice.token))["url"])
+    owned = exported_file(client, body(get(client, "/users/me/export", alice.token))["url"])["events_owned"][0]
     detail = body(get(client, f"/events/{event_id}", bob.token))
-    return {
+    told = [text for text in texts_to(number) if " is now " in text][-1]
+    calendars = [f"{path}/event.ics", f"{path}/calendar.ics", "/c/" + feed.rsplit("/c/", 1)[1]]
+    shown = {
         "detail": (detail["venue_name"], detail["address"], detail["location"], detail["attendees_count"]),
-        "page": text_of(page(client, path)),
-        "entry": _calendar_location(client, f"{path}/event.ics"),
-        "guest feed": _calendar_location(client, f"{path}/calendar.ics"),
-        "person feed": _calendar_location(client, "/c/" + feed.rsplit("/c/", 1)[1]),
-        "text": [text for text in texts_to(number) if " is now " in text][-1],
+        "calendars": [_calendar_location(client, calendar) for calendar in calendars],
+        "told": told.partition(" at 2:30 PM EDT")[2].partition(" https://")[0],
         "push": pushes(bob_arn)[-1]["aps"]["alert"]["body"],
-        "export": (exported["events_owned"][0]["venue_name"], exported["events_owned"][0]["address"]),
+        "export": (owned["venue_name"], owned["address"]),
     }
+    return shown, text_of(page(client, path))
 
 
 @pytest.fixture
@@ -81,36 +83,38 @@ def party(client, clock, due):
 
 
 def test_every_channel_shows_the_place_by_the_rule(client, clock, due, party):
-    shown = _channels(client, *party, due)
-    assert shown["detail"] == (VENUE + "!", "5 Elm St", {"latitude": 40.7, "longitude": -74.0}, 2)
-    assert VENUE in shown["page"] and "<dt>Going</dt><dd>2 people going" in shown["page"]
-    assert [str(location) for location in shown["entry"]] == [f"{VENUE}!, 5 Elm St"]
-    assert [str(location) for location in shown["guest feed"]] == [f"{VENUE}!, 5 Elm St"]
-    assert [str(location) for location in shown["person feed"]] == [f"{VENUE}!, 5 Elm St"]
-    assert f"Jun 3 at 2:30 PM EDT, {VENUE}!, 5 Elm St. https://" in shown["text"]
-    assert shown["push"] == "Alice changed the date, time, venue."
-    assert shown["export"] == (VENUE + "!", "5 Elm St")
+    shown, guest_page = _channels(client, *party, due)
+    assert shown == {
+        "detail": (VENUE + "!", "5 Elm St", {"latitude": 40.7, "longitude": -74.0}, 2),
+        "calendars": [[f"{VENUE}!, 5 Elm St"]] * 3,
+        "told": f", {VENUE}!, 5 Elm St.",
+        "push": "Alice changed the date, time, venue.",
+        "export": (VENUE + "!", "5 Elm St"),
+    }
+    assert VENUE in guest_page and "<dt>Going</dt><dd>2 people going" in guest_page
 
 
 def test_a_changed_rule_is_followed_by_every_channel(client, clock, due, party, monkeypatch):
     _nobody_sees_the_place_or_counts(monkeypatch)
-    shown = _channels(client, *party, due)
-    assert shown["detail"] == (None, None, None, None)
-    assert VENUE not in shown["page"] and HIDDEN in shown["page"] and "<dt>Going</dt>" not in shown["page"]
-    assert shown["entry"] == shown["guest feed"] == shown["person feed"] == [None]
-    assert VENUE not in shown["text"] and "Jun 3 at 2:30 PM EDT. https://" in shown["text"]
-    assert shown["push"] == "Alice changed the date, time."
-    assert shown["export"] == (None, None)
+    shown, guest_page = _channels(client, *party, due)
+    assert shown == {
+        "detail": (None, None, None, None),
+        "calendars": [[None]] * 3,
+        "told": ".",
+        "push": "Alice changed the date, time.",
+        "export": (None, None),
+    }
+    assert VENUE not in guest_page and HIDDEN in guest_page and "<dt>Going</dt>" not in guest_page
 
 
 def test_a_changed_place_rule_is_followed_by_every_channel(client, clock, due, party, monkeypatch):
     _only_the_venue_for_everyone(monkeypatch)
-    shown = _channels(client, *party, due)
-    assert shown["detail"] == (VENUE + "!", "", {}, 2)
-    assert f"{VENUE}!" in shown["page"] and "5 Elm St" not in shown["page"]
-    assert [str(location) for location in shown["entry"]] == [f"{VENUE}!"]
-    assert [str(location) for location in shown["guest feed"]] == [f"{VENUE}!"]
-    assert [str(location) for location in shown["person feed"]] == [f"{VENUE}!"]
-    assert f"Jun 3 at 2:30 PM EDT, {VENUE}!. https://" in shown["text"]
-    assert shown["push"] == "Alice changed the date, time, venue."
-    assert shown["export"] == (VENUE + "!", "")
+    shown, guest_page = _channels(client, *party, due)
+    assert shown == {
+        "detail": (VENUE + "!", "", {}, 2),
+        "calendars": [[f"{VENUE}!"]] * 3,
+        "told": f", {VENUE}!.",
+        "push": "Alice changed the date, time, venue.",
+        "export": (VENUE + "!", ""),
+    }
+    assert f"{VENUE}!" in guest_page and "5 Elm St" not in guest_page
