@@ -11,6 +11,10 @@ co-host, by the table in domain/roles.py) sees everything. For a guest:
   once the guest has accepted (waiting in the waitlist is not accepted).
 
 The conversation (messages, polls, time suggestions) is not hidden: people post it for everyone invited.
+
+:func:`seen_by` is the rule; :func:`as_seen` makes from it the one value every channel formats
+(``SeenEvent``: the place or none, the online link, the counts or none, the calendar entry's revision), so
+a channel never reads the place, the counts or the settings from the event itself.
 Pure: the caller has read the event and the person's invitation (None for someone outside the event,
 who sees what a guest who has not answered sees).
 """
