@@ -30,6 +30,7 @@ from chalicelib.domain.roles import Action, is_host, permits, role_of
 EVERYONE, _COUNT_ONLY, HOSTS_ONLY = event_fields.GUEST_LIST_SHOWN
 PLACE_TO_EVERYONE, PLACE_TO_ACCEPTED = event_fields.PLACE_SHOWN
 PLACE_FIELDS = frozenset({"venue_name", "address", "location"})  # the place, as the event's fields
+SEEN_FIELDS = frozenset({"online_url"})  # event fields shown only as SeenEvent has them (with the place)
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,7 @@ import pytest
 from pynamodb.attributes import UnicodeAttribute
 
 from chalicelib.domain import event_fields
+from chalicelib.models import base as models_base
 from chalicelib.models.events import Event
 from tests.utils.api import body, get, post_event, post_json
 from tests.utils.exports import exported_file
@@ -16,16 +17,21 @@ COSTUMES = "Costumes, \u05ea\u05d7\u05e4\u05d5\u05e9\u05d5\u05ea \U0001f3ad"  # 
 DRESS_CODE = event_fields.EventField("dress_code", "text", max_length=40, default="")
 
 
+def _declare(monkeypatch, declared: event_fields.EventField) -> None:
+    """``declared`` in the declaration and on the model, as an engineer adding it would write them."""
+    monkeypatch.setattr(event_fields, "EVENT_FIELDS", (*event_fields.EVENT_FIELDS, declared))
+    monkeypatch.setattr(event_fields, "STORED", (*event_fields.STORED, declared))
+    monkeypatch.setitem(event_fields.BY_NAME, declared.name, declared)
+    attribute = UnicodeAttribute(null=True)
+    attribute.attr_name = declared.name
+    monkeypatch.setattr(Event, declared.name, attribute, raising=False)
+    monkeypatch.setitem(Event._attributes, declared.name, attribute)
+    monkeypatch.setattr(models_base, "_reading_plans", {})  # the attributes read, planned once per model
+
+
 @pytest.fixture
 def dress_code(monkeypatch):
-    """``dress_code`` declared and on the model, as an engineer adding it would write them."""
-    monkeypatch.setattr(event_fields, "EVENT_FIELDS", (*event_fields.EVENT_FIELDS, DRESS_CODE))
-    monkeypatch.setattr(event_fields, "STORED", (*event_fields.STORED, DRESS_CODE))
-    monkeypatch.setitem(event_fields.BY_NAME, DRESS_CODE.name, DRESS_CODE)
-    attribute = UnicodeAttribute(null=True)
-    attribute.attr_name = DRESS_CODE.name
-    monkeypatch.setattr(Event, DRESS_CODE.name, attribute, raising=False)
-    monkeypatch.setitem(Event._attributes, DRESS_CODE.name, attribute)
+    _declare(monkeypatch, DRESS_CODE)
 
 
 def _patch(client, person, event_id: int, fields: dict):
@@ -80,3 +86,15 @@ def test_a_declared_field_is_checked_by_its_declaration_and_nothing_is_written(c
     refused = _patch(client, alice, event_id, {"dress_code": 7, "title": "Renamed"})
     assert refused.status_code == 400 and set(body(refused)) == {"dress_code"}
     assert (stored_event(event_id).dress_code, stored_event(event_id).title) == ("Casual", "Picnic")
+
+
+def test_a_declared_online_link_is_shown_as_the_place_is(client, monkeypatch):
+    _declare(monkeypatch, event_fields.EventField("online_url", "text", max_length=500))
+    alice, bob = make_person("Alice"), make_person("Bob")
+    link = "https://meet.example.test/\u05e2\u05e8\u05d1"
+    created = post_event(client, alice, online_url=link, place_visibility="accepted", invite_phone_numbers=[bob.phone])
+    event_id = body(created)["id"]
+    assert body(created)["online_url"] == link
+    assert body(get(client, f"/events/{event_id}", bob.token))["online_url"] is None  # not accepted yet
+    assert post_json(client, f"/events/{event_id}/accept", {}, bob.token).status_code == 200
+    assert body(get(client, f"/events/{event_id}", bob.token))["online_url"] == link

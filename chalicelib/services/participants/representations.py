@@ -207,12 +207,14 @@ EVENT_KEYS = (
 
 def declared_values(seen: visibility.SeenEvent) -> dict:
     """Every field declared stored as sent (domain/event_fields.py), as the viewer of ``seen`` sees it: the
-    place's null when hidden from them."""
+    place's null when hidden from them, and a field the seen value carries (``online_url``) as it has it."""
     event = seen.event
     values = {}
     for field in event_fields.STORED:
         if field.name in visibility.PLACE_FIELDS:
             values[field.name] = getattr(seen.place, field.name) if seen.place else None
+        elif field.name in visibility.SEEN_FIELDS:
+            values[field.name] = getattr(seen, field.name)
         else:
             values[field.name] = event_fields.shown_value(field, getattr(event, field.name, None))
     return values
