@@ -32,7 +32,6 @@ With your AWS credentials, in order, stopping with a message and exit status 1 a
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import re
@@ -654,8 +653,7 @@ def deploy(stage: str, region: str | None, smoke: bool, emulated: bool) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--stage", required=True, choices=["dev", "prod"])
+    parser = stage_config.stage_arguments(__doc__)
     parser.add_argument("--region", help="default: your AWS configuration's")
     parser.add_argument("--no-smoke", action="store_true", help="skip the smoke test of the deployed URL")
     args = parser.parse_args(argv)

@@ -21,7 +21,6 @@ On top of scripts/gateway.py's throttles and web ACL association:
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from pathlib import Path
@@ -31,6 +30,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 import gateway  # noqa: E402
 import photo_uploads  # noqa: E402
+import stage_config  # noqa: E402
 
 APP_NAME = "invites"
 CONFIG = ROOT / ".chalice" / "config.json"
@@ -105,8 +105,7 @@ def with_snapstart(resources: dict) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--stage", required=True, choices=["dev", "prod"])
+    parser = stage_config.stage_arguments(__doc__)
     args = parser.parse_args(argv)
     stages = json.loads(STAGES_FILE.read_text())
     print(json.dumps(merge_template(args.stage, stages[args.stage]), indent=2))

@@ -9,10 +9,12 @@ functions read the pin key from SSM at run time (chalicelib/pinkey.py).
 
 from __future__ import annotations
 
+import argparse
 import json
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+DEPLOYED_STAGES = ["dev", "prod"]
 CONFIG = ROOT / ".chalice" / "config.json"
 GENERATED = ROOT / "build" / "stages"
 
@@ -106,3 +108,11 @@ def write_settings(
     path = GENERATED / f"{stage}.json"
     path.write_text(json.dumps({"environment_variables": env, **(extra or {})}, indent=2) + "\n")
     return path
+
+
+def stage_arguments(doc: str) -> argparse.ArgumentParser:
+    """The command line a script about one deployed stage opens with: its description (the first paragraph of
+    its docstring ``doc``) and the required ``--stage``."""
+    parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
+    parser.add_argument("--stage", required=True, choices=DEPLOYED_STAGES)
+    return parser

@@ -21,7 +21,6 @@ does: numbers already stopped stay stopped). Exit status 1 and one line per prob
 
 from __future__ import annotations
 
-import argparse
 import json
 import re
 import sys
@@ -31,6 +30,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "scripts"))
+
+import stage_config  # noqa: E402
 
 CONFIG = ROOT / ".chalice" / "config.json"
 STAGES_FILE = ROOT / "infra" / "stages.json"
@@ -200,8 +202,7 @@ def stage_environment(stage: str, settings: dict | None = None) -> dict:
 def main(argv: list[str] | None = None) -> int:
     import boto3
 
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--stage", required=True, choices=["dev", "prod"])
+    parser = stage_config.stage_arguments(__doc__)
     parser.add_argument("--settings", help="the stage file chalice_cli.py will be given (build/stages/<stage>.json)")
     parser.add_argument("--create-keys", action="store_true", help="make the stop list's key when it is missing")
     args = parser.parse_args(argv)

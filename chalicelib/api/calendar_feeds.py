@@ -27,7 +27,7 @@ def new_calendar_feed(ctx: RequestContext):
 
 def _calendar(ctx: RequestContext, entries, page_url: str | None, name: str) -> Response:
     """The feed with its ETag; 304 (no body) when ``If-None-Match`` names it."""
-    text = ics.feed([(entry.event, page_url, entry.with_place) for entry in entries], name)
+    text = ics.feed([(seen, page_url) for seen in entries], name)
     etag = '"' + hashlib.sha256(text.encode("utf-8")).hexdigest()[:32] + '"'
     headers = {**pages.security_headers(), "Content-Type": ics.CONTENT_TYPE, "ETag": etag}
     headers["Cache-Control"] = CACHE_CONTROL  # the page's own headers, but a calendar app may keep it 5 minutes

@@ -218,7 +218,6 @@ def _switch_texts(ctx: RequestContext, switch, *, shown: str):
 
 def calendar_entry(ctx: RequestContext):
     page = guest_answers.open_link(_code(ctx), ctx.source_ip, host=False)
-    with_place = page.sight.place
-    body = "" if ctx.method == "HEAD" else ics.calendar(page.event, _page_url(ctx), utcnow(), with_place=with_place)
+    body = "" if ctx.method == "HEAD" else ics.calendar(page.seen, _page_url(ctx), utcnow())
     headers = _headers(ics.CONTENT_TYPE, **{"Content-Disposition": ics.content_disposition(page.event.title)})
     return Response(body=body, status_code=200, headers=headers)

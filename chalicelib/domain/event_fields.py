@@ -1,9 +1,11 @@
 """The fields of an event a create or an edit takes, declared once: what each one is, its bounds, its
 default, whether editing it tells the guests (and with which words) and whether it changes a guest's
-calendar entry. Parsing (api/events.py), the stored defaults and the edit of META (store/events.py), the
-change words of the ``event_changed`` push and the calendar revision all read this list. Adding a
-simple field is one entry here, its attribute on the model, its key in the representation and openapi
-(tests/domain/test_event_fields.py checks the declaration against openapi.yaml).
+calendar entry. Parsing (api/event_input.py), the values of a create and of an edit (``DeclaredValues``
+below: ``EventInput``, ``EventEdit``), the stored defaults and the edit of META (store/events.py), the
+representation's simple keys, clone and export, the change words of the ``event_changed`` push and the
+calendar revision all read this list. Adding a plain field is one entry here, its attribute on the model and
+openapi (docs/data-model.md, "Adding an event field"; tests/domain/test_event_fields.py checks the
+declaration against openapi.yaml).
 
 Kinds: ``text`` (max_length, blank or not), ``int`` (min_value..max_value, or a setting's name as the
 maximum), ``bool``, ``enum`` (one of ``choices``; the first is the default, today's behaviour),
@@ -17,6 +19,7 @@ have their own writes.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Self
 
 from chalicelib.localtime import MAX_DURATION_MINUTES
 
@@ -99,3 +102,51 @@ def shown_value(field: EventField, held: object) -> object:
     if field.kind == "int":
         return int(held or field.default or 0)
     return held if held or field.default is None else field.default
+
+
+class DeclaredValues:
+    """Values named by this declaration: the base of what a create or an edit sends (``EventInput``) and what
+    an edit writes (``EventEdit``), so a declared field is an attribute of both without being written again.
+    A subclass says which declared fields it carries (``declared_names``, read on every construction) and
+    annotates its own attributes with their defaults, as a dataclass does. A declared attribute not given is
+    None ("not sent", "unchanged")."""
+
+    @classmethod
+    def declared_names(cls) -> tuple[str, ...]:
+        """The declared fields this kind of values carries."""
+        raise NotImplementedError
+
+    @classmethod
+    def _own_defaults(cls) -> dict[str, object]:
+        """The attributes the subclasses annotate themselves, with their class defaults (None without one)."""
+        own: dict[str, object] = {}
+        for klass in reversed(cls.__mro__):
+            for name in vars(klass).get("__annotations__", {}):
+                own[name] = getattr(cls, name, None)
+        return own
+
+    def __init__(self, **given: object) -> None:
+        values = dict.fromkeys(self.declared_names())
+        values.update(self._own_defaults())
+        unknown = sorted(set(given) - set(values))
+        if unknown:
+            raise TypeError(f"{type(self).__name__} has no field {', '.join(unknown)}")
+        values.update(given)
+        for name, value in values.items():
+            setattr(self, name, value)
+
+    def _values(self) -> dict[str, object]:
+        return dict(vars(self))
+
+    def replace(self, **changes: object) -> Self:
+        """A copy with ``changes`` (as ``dataclasses.replace``)."""
+        return type(self)(**{**self._values(), **changes})
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and self._values() == other._values()
+
+    __hash__ = None  # mutable, as a dataclass
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{name}={value!r}" for name, value in self._values().items() if value is not None)
+        return f"{type(self).__name__}({shown})"

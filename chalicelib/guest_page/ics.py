@@ -5,9 +5,9 @@ entry shows (and with the cancel), so adding it again updates the entry; LAST-MO
 time, DTSTAMP the download's. A timed event starts and ends in its own zone (TZID, with the VTIMEZONE
 the standard asks for, holding the offsets around the event), or in UTC when it has neither zone nor
 offset; it lasts ``duration_minutes``. A day's event (no time) is that day, DTEND the next (exclusive).
-DESCRIPTION and URL link back to the guest's page. LOCATION is the place, left out where the guest may not
-see it yet (``place_visibility`` ``accepted``: until they accept); the entry that shows it so is one
-revision later (SEQUENCE + 1), so adding it again after accepting puts the place in. Text values are
+DESCRIPTION and URL link back to the guest's page. LOCATION is the place and SEQUENCE the revision as the
+guest sees them (``visibility.SeenEvent``: the place left out until they may see it, and the entry that
+shows it one revision later, so adding it again after accepting puts the place in). Text values are
 escaped and lines folded at 75 octets, with CRLF endings.
 """
 
@@ -19,7 +19,7 @@ from zoneinfo import ZoneInfo
 
 from chalicelib import download_names, localtime
 from chalicelib.config import get_settings
-from chalicelib.domain import visibility
+from chalicelib.domain.visibility import SeenEvent
 from chalicelib.messaging.sms_segments import one_line
 from chalicelib.store.records import Event
 
@@ -154,11 +154,11 @@ def _dates(event: Event) -> tuple[list[str], list[str]]:
 # --------------------------------------------------------------------------- the calendar
 
 
-def calendar(event: Event, page_url: str, now: datetime, *, with_place: bool = True) -> str:
-    """The calendar of ``event`` as a guest downloads it from ``page_url`` (their page) at ``now``; without
-    LOCATION unless ``with_place``."""
-    zones, _dates_lines = _dates(event)
-    return _wrapped([*zones, *vevent(event, page_url, now, with_place=with_place)], "Event page")
+def calendar(seen: SeenEvent, page_url: str, now: datetime) -> str:
+    """The calendar of an event as the guest who ``seen`` is downloads it from ``page_url`` (their page) at
+    ``now``."""
+    zones, _dates_lines = _dates(seen.event)
+    return _wrapped([*zones, *vevent(seen, page_url, now)], "Event page")
 
 
 def _wrapped(lines: list[str], product: str, extra: tuple[str, ...] = ()) -> str:
@@ -173,15 +173,15 @@ def _wrapped(lines: list[str], product: str, extra: tuple[str, ...] = ()) -> str
     return "".join(fold(line) + "\r\n" for line in [*head, *lines, "END:VCALENDAR"])
 
 
-def vevent(event: Event, page_url: str | None, stamp: datetime, *, with_place: bool = True) -> list[str]:
-    """The VEVENT of ``event`` (its zone's VTIMEZONE apart): DTSTAMP ``stamp``; DESCRIPTION and URL only with a
-    ``page_url``; LOCATION only ``with_place``."""
+def vevent(seen: SeenEvent, page_url: str | None, stamp: datetime) -> list[str]:
+    """The VEVENT of an event as its viewer ``seen`` (its zone's VTIMEZONE apart): DTSTAMP ``stamp``;
+    DESCRIPTION and URL only with a ``page_url``; LOCATION only where the viewer sees the place."""
+    event = seen.event
     dates = _date_lines(event)
-    parts = (event.venue_name, event.address) if with_place else ()
+    parts = (seen.place.venue_name, seen.place.address) if seen.place else ()
     location = ", ".join(part for part in parts if part)
     revised = event.calendar_modified or event.modified
-    revealed = with_place and event.place_visibility == visibility.PLACE_TO_ACCEPTED
-    sequence = int(event.calendar_sequence or 0) + (1 if revealed else 0)
+    sequence = seen.calendar_sequence
     described = f"Answer and see the details on your invitation page: {page_url}" if page_url else ""
     return [
         "BEGIN:VEVENT",
@@ -198,13 +198,13 @@ def vevent(event: Event, page_url: str | None, stamp: datetime, *, with_place: b
     ]
 
 
-def feed(entries: list[tuple[Event, str | None, bool]], name: str) -> str:
-    """A subscribed calendar of many events (``(event, page URL or None, with place)``): one VTIMEZONE per zone
-    spanning its events, then each VEVENT, its DTSTAMP its own last revision so the same events give the same
-    bytes (an ETag of them holds until something changes)."""
+def feed(entries: list[tuple[SeenEvent, str | None]], name: str) -> str:
+    """A subscribed calendar of many events (``(the event as its viewer sees it, page URL or None)``): one
+    VTIMEZONE per zone spanning its events, then each VEVENT, its DTSTAMP its own last revision so the same
+    events give the same bytes (an ETag of them holds until something changes)."""
     spans: dict[str, tuple[tzinfo, datetime, datetime]] = {}
-    for event, _url, _place in entries:
-        span = _zone_span(event)
+    for seen, _url in entries:
+        span = _zone_span(seen.event)
         if span is None:
             continue
         zone, start, end = span
@@ -212,8 +212,8 @@ def feed(entries: list[tuple[Event, str | None, bool]], name: str) -> str:
         known = spans.get(tzid)
         spans[tzid] = (zone, min(start, known[1]), max(end, known[2])) if known else span
     lines = [line for zone, start, end in spans.values() for line in vtimezone(zone, start, end)]
-    for event, url, place in entries:
-        lines += vevent(event, url, event.calendar_modified or event.modified, with_place=place)
+    for seen, url in entries:
+        lines += vevent(seen, url, seen.event.calendar_modified or seen.event.modified)
     named = (f"X-WR-CALNAME:{escape_text(name)}", "REFRESH-INTERVAL;VALUE=DURATION:PT1H")
     return _wrapped(lines, "Calendar feed", named)
 

@@ -32,7 +32,8 @@ def open_graph(event, page_url: str) -> str:
 
 def _event_lines(page) -> str:
     event = page.event
-    place = _where(event.venue_name or "", event.address or "") if page.show_place else ""
+    shown = page.seen.place
+    place = _where(shown.venue_name, shown.address) if shown else ""
     where = f'\n<p class="where">{place}</p>' if place else ""
     return f"""<h1 dir="auto">{escape(event.title)}</h1>
 <p class="when">{_when(event)}</p>

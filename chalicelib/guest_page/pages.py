@@ -208,16 +208,16 @@ def event_page(
     (``/i/<code>/rsvp``), one level deeper, so its links climb one more. ``series_dates``: a series' upcoming
     dates, each with its own answer buttons. ``day``: the going guest's pass and the album (guest_page/the_day.py)."""
     up = "../" if at_action else ""
-    event, invitation, sight = page.event, page.invitation, page.sight
+    event, invitation, seen = page.event, page.invitation, page.seen
     rows = [("When", _when(event))]
-    where = _where(event.venue_name or "", event.address or "")
-    if sight.place and where:
+    where = _where(seen.place.venue_name, seen.place.address) if seen.place else ""
+    if where:
         rows.append(("Where", where))
-    elif not sight.place and (where or event.location is not None):
+    elif seen.place_withheld:
         rows.append(("Where", f'<span class="hint">{escape(PLACE_AFTER_ACCEPTING)}</span>'))
     rows.append(("Host", f'<span dir="auto">{escape(page.host_name)}</span>'))
-    if sight.counts:
-        going = _count(page.going, "person going", "people going")
+    if seen.counts:
+        going = _count(seen.counts.attendees, "person going", "people going")
         if page.spots_left is not None:
             going += f", {_count(page.spots_left, 'spot', 'spots')} left"
             if page.spots_left == 0 and event.waitlist:

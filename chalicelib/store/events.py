@@ -15,6 +15,7 @@ from datetime import datetime
 from chalicelib.aws_errors import conflicted
 from chalicelib.domain import event_fields
 from chalicelib.domain import waitlist as line_rules
+from chalicelib.domain.event_fields import DeclaredValues
 from chalicelib.errors import InvalidToken
 from chalicelib.models.base import transact_write
 from chalicelib.models.events import GUEST as GUEST  # an invitation's roles, for the services
@@ -234,20 +235,13 @@ def _save_all(items: list) -> None:
             transaction.save(item)
 
 
-@dataclass
-class EventEdit:
-    """What an edit writes to META; None means "unchanged". ``location`` {} removes it."""
+class EventEdit(DeclaredValues):
+    """What an edit writes to META: every field declared stored as sent (domain/event_fields.py) and the
+    ones below with writes of their own; None means "unchanged". ``location`` {} removes it."""
 
-    title: str | None = None
     event_date: datetime | None = None
     remind_day: str | None = None  # with event_date
-    is_time_specified: bool | None = None
-    total_spots: int | None = None
     location: dict | None = None
-    address: str | None = None
-    venue_name: str | None = None
-    max_extra_guests: int | None = None
-    waitlist: bool | None = None
     spots_filled_by_hand: int = 0  # added to spots_filled too
     invitees_added: int = 0  # added to invitee_count, on condition it stays within max_invitees
     invitees_read: int = 0  # the count read (events stored before the count have none)
@@ -257,15 +251,13 @@ class EventEdit:
     duration_minutes: int | None = None
     calendar_revised: bool = False  # what the calendar entry shows changed: SEQUENCE + 1, LAST-MODIFIED now
     rsvp_deadline: datetime | str | None = None  # "" removes it
-    replies_paused: bool | None = None
-    join_mode: str | None = None
-    guest_invites: int | None = None
-    guest_list: str | None = None
-    place_visibility: str | None = None
-    album: str | None = None
     questions: list[dict] | None = None  # with their ids; [] removes them
     question_last_id: int | None = None  # with questions
     questions_read: list[dict] | None = None  # with questions: the questions the ids were given against
+
+    @classmethod
+    def declared_names(cls) -> tuple[str, ...]:
+        return tuple(field.name for field in event_fields.STORED)
 
 
 def nobody_waiting():

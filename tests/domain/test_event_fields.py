@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 import yaml
 
 from chalicelib.domain import event_fields
@@ -90,3 +91,21 @@ def test_choice_fields_default_to_todays_behaviour():
             named = _properties("EventCreate")[field.name]["$ref"].rsplit("/", 1)[1]
             assert SCHEMAS[named]["enum"] == list(field.choices), field.name
             assert field.default == field.choices[0], field.name
+
+
+class _Values(event_fields.DeclaredValues):
+    own: int = 3
+
+    @classmethod
+    def declared_names(cls) -> tuple[str, ...]:
+        return ("title", "total_spots")
+
+
+def test_declared_values_carry_the_declared_fields_and_their_own_and_refuse_others():
+    values = _Values(title="Picnic")
+    assert (values.title, values.total_spots, values.own) == ("Picnic", None, 3)
+    changed = values.replace(own=4, total_spots=0)
+    assert changed == _Values(title="Picnic", total_spots=0, own=4) and values.own == 3
+    assert changed != values
+    with pytest.raises(TypeError, match="_Values has no field colour"):
+        _Values(colour="red")

@@ -3,42 +3,27 @@ event makes (services/hosting/events.py, and each date of a series: series.py). 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime
 
 from chalicelib.config import get_settings
 from chalicelib.domain import event_fields
+from chalicelib.domain.event_fields import DeclaredValues
 from chalicelib.errors import OutOfRange, ValidationError
 from chalicelib.store.events import EventEdit
 from chalicelib.timeutil import format_datetime
 
 
-@dataclass
-class EventInput:
-    """Validated fields of a create or an edit; None means "not sent"."""
+class EventInput(DeclaredValues):
+    """Validated fields of a create or an edit: every declared event field (domain/event_fields.py), None
+    meaning "not sent" (``location`` {}, ``time_zone`` "" and ``rsvp_deadline`` "" clear them; ``questions``
+    as sent, [] removes them all), and the two below."""
 
-    title: str | None = None
-    event_date: datetime | None = None
-    is_time_specified: bool | None = None
-    total_spots: int | None = None
-    invite_phone_numbers: list[str] | None = None
-    location: dict | None = None  # {"latitude", "longitude"}; {} to clear
-    address: str | None = None
-    venue_name: str | None = None
-    max_extra_guests: int | None = None
-    waitlist: bool | None = None
     spot_filled: int | None = None
-    time_zone: str | None = None  # an IANA name; "" to clear
     utc_offset_minutes: int | None = None  # the offset event_date was sent with (0 for Z or none)
-    duration_minutes: int | None = None
-    rsvp_deadline: datetime | str | None = None  # "" to clear
-    replies_paused: bool | None = None
-    join_mode: str | None = None
-    guest_invites: int | None = None
-    guest_list: str | None = None
-    place_visibility: str | None = None
-    album: str | None = None
-    questions: list[dict] | None = None  # as sent (ids not yet the service's); [] to remove them all
+
+    @classmethod
+    def declared_names(cls) -> tuple[str, ...]:
+        return tuple(field.name for field in event_fields.EVENT_FIELDS)
 
 
 # Edits that change what a guest's calendar entry shows: each one grows its SEQUENCE (store.events.EventEdit).

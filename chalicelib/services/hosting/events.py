@@ -48,7 +48,6 @@ from chalicelib.services.participants.event_reads import (
 from chalicelib.services.replies.waitlist import fit_line_to_event, promote_waiting
 from chalicelib.services.texts import guest_texts, text_outbox
 from chalicelib.services.texts.invitation_texts import reachable, send_invitation_texts
-from chalicelib.services.the_day.photos import remove_album
 from chalicelib.store import events as event_store
 from chalicelib.store import series as series_store
 from chalicelib.store.events import GUEST, OWNER, EventView, flag_invitations_cancelled
@@ -197,7 +196,7 @@ def update_event(caller, event_id: int, data: EventInput, *, tell: bool = True) 
     charge = GuestCharge(caller, view) if role_in(caller, view) == Role.GUEST else None
     if charge is not None:
         charge.check_room()
-    told_before = guest_texts.told_state(view.event)  # what guests without the app were told, for change texts
+    told_before = guest_texts.told_in_full(view)  # what guests without the app were told, for change texts
     kept_deadline = None if data.rsvp_deadline == "" else (data.rsvp_deadline or view.event.rsvp_deadline)
     check_deadline(kept_deadline, data.event_date or view.event.event_date)
     new_total = data.total_spots if data.total_spots is not None else view.event.total_spots
@@ -348,7 +347,9 @@ def cancel_event(caller, event_id: int, *, tell: bool = True, series_words: str 
     if was_live:
         event_store.mark_cancelled(view.event, utcnow())
     if view.event.photo_count:
-        remove_album(view.event)  # S3 down: 503, and the photos go with the cancel's retry
+        from chalicelib.services.the_day import photos  # only a cancel with photos needs it: off every edit's start
+
+        photos.remove_album(view.event)  # S3 down: 503, and the photos go with the cancel's retry
     if not was_live and all(inv.cancelled for inv in view.invitations):
         return False
     message = {"event_id": event_id, "actor_id": caller.id, **({"series_words": series_words} if series_words else {})}

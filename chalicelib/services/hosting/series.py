@@ -10,7 +10,6 @@ cancels its dates still to come, told as one cancellation.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from datetime import datetime
 
 from chalicelib import limits, localtime
@@ -83,7 +82,7 @@ def _shifted(data: events.EventInput, edited: EventView, other) -> events.EventI
     """The edit as it applies to ``other`` date: a new date or time moves it by the local shift of the date
     edited; the reply deadline keeps its distance to the date."""
     if data.event_date is None:
-        return replace(data, rsvp_deadline=_deadline_for(data, edited.event, other))
+        return data.replace(rsvp_deadline=_deadline_for(data, edited.event, other))
     zone = localtime.event_zone(
         data.time_zone if data.time_zone is not None else edited.event.time_zone,
         data.utc_offset_minutes if data.utc_offset_minutes is not None else edited.event.utc_offset_minutes,
@@ -92,7 +91,7 @@ def _shifted(data: events.EventInput, edited: EventView, other) -> events.EventI
     after = data.event_date.astimezone(zone).replace(tzinfo=None)
     wall = other.event_date.astimezone(zone).replace(tzinfo=None) + (after - before)
     moved = recurrence.placed(wall, zone)
-    return replace(data, event_date=moved, rsvp_deadline=_deadline_for(data, edited.event, other, moved))
+    return data.replace(event_date=moved, rsvp_deadline=_deadline_for(data, edited.event, other, moved))
 
 
 def _deadline_for(data: events.EventInput, edited, other, moved: datetime | None = None):

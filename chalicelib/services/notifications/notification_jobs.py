@@ -105,7 +105,7 @@ def _sees_row_of(view: EventView, viewer_id: int, person_id: int) -> bool:
 
 
 def _sees_place(view: EventView, user_id: int) -> bool:
-    return visibility.seen_by(view.event, view.invitation_of(user_id)).place
+    return visibility.as_seen(view.event, view.invitation_of(user_id)).place is not None
 
 
 def _change_words(fields: list[str], *, with_place: bool) -> str | None:

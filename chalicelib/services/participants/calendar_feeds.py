@@ -15,7 +15,6 @@ from __future__ import annotations
 import hashlib
 import re
 import secrets
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from itertools import islice
 
@@ -34,12 +33,6 @@ CANCELLED_KEPT_DAYS = 30
 MAX_FEED_EVENTS = 500
 MAX_ROWS_READ = 2 * MAX_FEED_EVENTS  # index rows looked at: invitations with no answer may not be in the feed
 REPLACE_ATTEMPTS = 3
-
-
-@dataclass
-class FeedEntry:
-    event: Event
-    with_place: bool
 
 
 def _hash(token: str) -> str:
@@ -83,7 +76,7 @@ def _kept(event: Event, now: datetime) -> bool:
     return (event.calendar_modified or event.modified) >= now - timedelta(days=CANCELLED_KEPT_DAYS)
 
 
-def person_feed(user_id: int, now: datetime | None = None) -> list[FeedEntry]:
+def person_feed(user_id: int, now: datetime | None = None) -> list[visibility.SeenEvent]:
     """The events of the user's feed, by date."""
     now = now or utcnow()
     rows = list(islice(feed_store.invitations_since(user_id, now - timedelta(days=DAYS_BACK)), MAX_ROWS_READ))
@@ -101,16 +94,16 @@ def person_feed(user_id: int, now: datetime | None = None) -> list[FeedEntry]:
     for row in chosen:
         event = events.get(row.event_id)
         if event is not None and _kept(event, now):
-            entries.append(FeedEntry(event, visibility.seen_by(event, row).place))
+            entries.append(visibility.as_seen(event, row))
     return entries
 
 
-def guest_feed(event: Event, invitation: Invitation, now: datetime | None = None) -> list[FeedEntry]:
+def guest_feed(event: Event, invitation: Invitation, now: datetime | None = None) -> list[visibility.SeenEvent]:
     """A texted guest's calendar: their event, or every date of its series they have not declined."""
     now = now or utcnow()
     series = series_store.load_series(event.series_id) if event.series_id else None
     if series is None:
-        return [FeedEntry(event, visibility.seen_by(event, invitation).place)]
+        return [visibility.as_seen(event, invitation)]
     ids = [int(each) for each in series.event_ids]
     events = feed_store.metas(ids)
     mine = feed_store.full_invitations(invitation.user_id, ids)
@@ -119,5 +112,5 @@ def guest_feed(event: Event, invitation: Invitation, now: datetime | None = None
         date, own = events.get(event_id), mine.get(event_id)
         if date is None or own is None or own.has_accepted is False or not _kept(date, now):
             continue
-        entries.append(FeedEntry(date, visibility.seen_by(date, own).place))
+        entries.append(visibility.as_seen(date, own))
     return entries

@@ -195,44 +195,52 @@ def offline_guest_json(guest: OfflineGuest) -> dict:
     }
 
 
-def _shown(event, name: str):
-    return event_fields.shown_value(event_fields.BY_NAME[name], getattr(event, name))
+# The keys of an event in the order clients have always received them; a field declared since follows them.
+EVENT_KEYS = (
+    "id", "title", "event_date", "is_time_specified", "created", "modified", "total_spots", "spots_filled",
+    "attendees_count", "i_am_owner", "i_am_attending", "my_rsvp_message", "location", "address", "venue_name",
+    "is_cancelled", "max_extra_guests", "waitlist", "rsvp_deadline", "replies_paused", "join_mode", "guest_invites",
+    "guest_list", "place_visibility", "cover_url", "album", "questions", "time_zone", "duration_minutes",
+    "series_id", "occurrence", "owner", "cohost_ids", "messages", "polls",
+)  # fmt: skip
+
+
+def declared_values(seen: visibility.SeenEvent) -> dict:
+    """Every field declared stored as sent (domain/event_fields.py), as the viewer of ``seen`` sees it: the
+    place's null when hidden from them, and a field the seen value carries (``online_url``) as it has it."""
+    event = seen.event
+    values = {}
+    for field in event_fields.STORED:
+        if field.name in visibility.PLACE_FIELDS:
+            values[field.name] = getattr(seen.place, field.name) if seen.place else None
+        elif field.name in visibility.SEEN_FIELDS:
+            values[field.name] = getattr(seen, field.name)
+        else:
+            values[field.name] = event_fields.shown_value(field, getattr(event, field.name, None))
+    return values
 
 
 def event_json(view: EventView, caller_id: int, style: str) -> dict:
     event = view.event
     mine = view.invitation_of(caller_id)
-    sight = visibility.seen_by(event, mine)
+    seen = visibility.as_seen(event, mine, attendees=view.attendees_count)
+    sight, counts = seen.sight, seen.counts
     i_am_owner = event.owner_id == caller_id
     replied = mine is not None and not i_am_owner and mine.has_accepted is not None
-    location = event.location
-    body = {
+    computed = {
         "id": event.id,
-        "title": _shown(event, "title"),
         "event_date": format_datetime(event.event_date),
-        "is_time_specified": _shown(event, "is_time_specified"),
         "created": format_datetime(event.created),
         "modified": format_datetime(event.modified),
-        "total_spots": _shown(event, "total_spots"),
-        "spots_filled": int(event.spots_filled or 0) if sight.counts else None,
-        "attendees_count": view.attendees_count() if sight.counts else None,
+        "spots_filled": counts.spots_filled if counts else None,
+        "attendees_count": counts.attendees if counts else None,
         "i_am_owner": i_am_owner,
         "i_am_attending": i_am_owner or (mine is not None and mine.has_accepted is True),
         "my_rsvp_message": (mine.rsvp_message or "") if replied else None,
-        "location": _location_json(location) if sight.place else None,
-        "address": _shown(event, "address") if sight.place else None,
-        "venue_name": _shown(event, "venue_name") if sight.place else None,
+        "location": _location_json(seen.place.location) if seen.place else None,
         "is_cancelled": bool(event.cancelled),
-        "max_extra_guests": _shown(event, "max_extra_guests"),
-        "waitlist": _shown(event, "waitlist"),
         "rsvp_deadline": format_datetime(event.rsvp_deadline) if event.rsvp_deadline else None,
-        "replies_paused": _shown(event, "replies_paused"),
-        "join_mode": _shown(event, "join_mode"),
-        "guest_invites": _shown(event, "guest_invites"),
-        "guest_list": _shown(event, "guest_list"),
-        "place_visibility": _shown(event, "place_visibility"),
         "cover_url": media_url(getattr(event, "cover_key", None)),
-        "album": _shown(event, "album"),
         "questions": list(event.questions or []),
         "time_zone": event.time_zone or None,
         "duration_minutes": localtime.duration_minutes(event),
@@ -243,6 +251,9 @@ def event_json(view: EventView, caller_id: int, style: str) -> dict:
         "messages": [message_json(msg, view.users.get(msg.user_id)) for msg in view.messages],
         "polls": [poll_json(poll) for poll in view.polls],
     }
+    values = {**computed, **declared_values(seen)}
+    body = {key: values.pop(key) for key in EVENT_KEYS}
+    body.update(values)
     # Offline guests never chose to be listed: hosts see them, guests only count them in attendees_count.
     hosting = permits(role_of(mine), Action.SEE_WHOLE_GUEST_LIST)
     asked = list(event.questions or [])

@@ -54,14 +54,21 @@ CLOSE_START = timedelta(hours=12)
 TEXTED_FIELDS = frozenset({"event_date", "is_time_specified", "location", "address", "venue_name"})
 
 
-def told_state(event, *, with_place: bool = True) -> str:
-    """What a change text tells about ``event``: when it is and where (for those who may see the place), as one
-    comparable string."""
-    location = event.location
-    where = [event.venue_name or "", event.address or ""]
-    if location is not None:
-        where.append(f"{location.latitude},{location.longitude}")
-    return json.dumps([event.event_date.isoformat(), bool(event.is_time_specified), where if with_place else []])
+def told_state(seen: visibility.SeenEvent) -> str:
+    """What a change text tells the viewer of ``seen`` about the event: when it is and where (when they may
+    see the place), as one comparable string."""
+    event, place = seen.event, seen.place
+    where = []
+    if place is not None:
+        where = [place.venue_name, place.address]
+        if place.location is not None:
+            where.append(f"{place.location.latitude},{place.location.longitude}")
+    return json.dumps([event.event_date.isoformat(), bool(event.is_time_specified), where])
+
+
+def told_in_full(view: EventView) -> str:
+    """:func:`told_state` as the owner sees the event (all of it): what it said before an edit."""
+    return told_state(visibility.as_seen(view.event, view.invitation_of(view.event.owner_id)))
 
 
 def without_place(state: str) -> str:
@@ -70,8 +77,8 @@ def without_place(state: str) -> str:
     return json.dumps([when, timed, []])
 
 
-def _place(event) -> str:
-    parts = [sms_segments.one_line(part or "") for part in (event.venue_name, event.address)]
+def _place(place: visibility.Place) -> str:
+    parts = [sms_segments.one_line(part) for part in (place.venue_name, place.address)]
     return ", ".join(part for part in parts if part)
 
 
@@ -84,12 +91,13 @@ def _title(event) -> str:
     return event.title if sms_segments.one_line(event.title or "") else NO_TITLE
 
 
-def change_text(event, link: str, *, with_place: bool = True) -> str:
+def change_text(seen: visibility.SeenEvent, link: str) -> str:
     """``<service>: "<title>" is now <when>[, <place>]. <link> Reply STOP to opt out.`` The place is cut
     before the title (neither below its minimum), within the invitation texts' segment limits; left out
     for a guest who may not see it."""
+    event = seen.event
     service = get_settings().service_name
-    place = _place(event) if with_place else ""
+    place = _place(seen.place) if seen.place else ""
     reply = f" {link}" if link else ""
 
     def wording(when: str) -> sms_segments.Template:
@@ -248,8 +256,8 @@ def send_held_changes(message: dict) -> Outcome:
     owner = users.get(event.owner_id)
     if owner is None:
         return Outcome()
-    sees_place = {person.id: visibility.seen_by(event, view.invitation_of(person.id)).place for person in people}
-    states = {with_place: told_state(event, with_place=with_place) for with_place in (True, False)}
+    seen = {person.id: visibility.as_seen(event, view.invitation_of(person.id)) for person in people}
+    states = {person.id: told_state(seen[person.id]) for person in people}
     day = now.astimezone(localtime.zone_of(event)).date().isoformat()
     told = guest_notices.told(event_id, [person.id for person in people])
     due, counts = [], {}
@@ -259,19 +267,19 @@ def send_held_changes(message: dict) -> Outcome:
             continue
         last = told.get(person.id)
         before = last.told if last else message["before"]
-        if not sees_place[person.id]:
+        if seen[person.id].place is None:
             before = without_place(before)  # a change of the place alone is no news to them
-        if before == states[sees_place[person.id]]:
+        if before == states[person.id]:
             continue  # an edit put back what they were told
         counts[person.id] = last.count if last and last.day == day else 0
         if counts[person.id] < get_settings().change_texts_per_guest_per_day:
             due.append(person)
 
     def word(person) -> str:
-        return change_text(event, fresh_link(event_id, person.id), with_place=sees_place[person.id])
+        return change_text(seen[person.id], fresh_link(event_id, person.id))
 
     texted, failed = send_claimed(owner, event, due, CHANGE_TEXT, f"{event_id}@{burst}", word)
     for person in texted:
-        state = states[sees_place[person.id]]
-        guest_notices.record_told(event_id, person.id, state, day, counts[person.id] + 1, event_expiry(event))
+        told_now, count = states[person.id], counts[person.id] + 1
+        guest_notices.record_told(event_id, person.id, told_now, day, count, event_expiry(event))
     return Outcome(sent=len(texted), failed=failed)

@@ -48,7 +48,7 @@ EVENT_PAST = "This event has already taken place."
 @dataclass
 class GuestPage:
     """What the page shows: the event, the guest's invitation, and counts only (no other guests), as far as
-    the event's settings let this guest see them (``sight``)."""
+    the event's settings let this guest see them (``seen``)."""
 
     code: str
     event: Event
@@ -60,9 +60,9 @@ class GuestPage:
     announcements: list = field(default_factory=list)  # the latest, newest first; read by with_host
 
     @property
-    def sight(self) -> visibility.Sight:
-        """What this guest may see of the event: the counts, the place."""
-        return visibility.seen_by(self.event, self.invitation)
+    def seen(self) -> visibility.SeenEvent:
+        """The event as this guest may see it: the place, the counts, their calendar entry's revision."""
+        return visibility.as_seen(self.event, self.invitation, attendees=self.going)
 
     @property
     def host_name(self) -> str:

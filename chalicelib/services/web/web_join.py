@@ -35,7 +35,7 @@ class JoinPage:
     code: str
     event: object
     host_name: str
-    show_place: bool
+    seen: visibility.SeenEvent  # as someone not invited yet sees it
     over: bool
     approval: bool
 
@@ -51,7 +51,7 @@ def open_page(code: str, source_ip: str) -> JoinPage:
         code=code,
         event=event,
         host_name=host_label(host),
-        show_place=visibility.seen_by(event, None).place,  # someone not invited yet
+        seen=visibility.as_seen(event, None),
         over=bool(event.cancelled) or event.event_date <= utcnow(),
         approval=join_links.join_mode_of(event) == join_links.APPROVAL,
     )

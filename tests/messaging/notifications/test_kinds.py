@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import importlib
 import json
 import subprocess
@@ -54,3 +55,40 @@ def test_the_worker_loads_a_kinds_module_on_its_first_message_only():
     )
     done = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=True)
     assert json.loads(done.stdout.strip().splitlines()[-1]) == [False, True, False]
+
+
+def _kinds_listed_together(path: Path) -> list[tuple[int, list[str]]]:
+    """Dicts keyed by kinds, and lists, tuples or sets of two kinds or more, in the module at ``path``."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Dict):
+            items = node.keys
+        elif isinstance(node, ast.List | ast.Tuple | ast.Set):
+            items = node.elts
+        else:
+            continue
+        named = [
+            item.attr
+            for item in items
+            if isinstance(item, ast.Attribute) and isinstance(item.value, ast.Name) and item.value.id == "QueueKind"
+        ]
+        if len(named) >= 2 or (isinstance(node, ast.Dict) and named):
+            found.append((node.lineno, named))
+    return found
+
+
+def test_adding_a_kind_is_its_member_in_kinds_py_and_nothing_else_to_register():
+    """No registry, re-export or table of kinds outside kinds.py: a kind is registered by its member there and
+    ``@handles`` on its handler, which lives with the code it runs."""
+    listed = {
+        str(path.relative_to(ROOT)): found
+        for path in sorted((ROOT / "chalicelib").rglob("*.py"))
+        if path.name != "kinds.py" and (found := _kinds_listed_together(path))
+    }
+    assert listed == {}
+
+
+def test_the_guard_finds_a_table_of_kinds(tmp_path):
+    table = tmp_path / "table.py"
+    table.write_text("HANDLERS = {QueueKind.NUDGE: 1}\nBOTH = (QueueKind.NUDGE, QueueKind.ANNOUNCEMENT)\n")
+    assert _kinds_listed_together(table) == [(1, ["NUDGE"]), (2, ["NUDGE", "ANNOUNCEMENT"])]
