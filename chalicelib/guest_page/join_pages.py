@@ -11,9 +11,9 @@ from html import escape
 
 from chalicelib import localtime
 from chalicelib.config import get_settings
-from chalicelib.guest_page import account_pages
+from chalicelib.guest_page import account_pages, place_links
 from chalicelib.guest_page.account_pages import _field, _problem, _title, message_page
-from chalicelib.guest_page.pages import _document, _when, _where
+from chalicelib.guest_page.pages import _document, _when
 
 EXPIRED = "This page was open for too long. Please try again."
 
@@ -32,7 +32,7 @@ def open_graph(event, page_url: str) -> str:
 
 def _event_lines(page) -> str:
     event = page.event
-    place = _where(event.venue_name or "", event.address or "") if page.show_place else ""
+    place = place_links.place(event) if page.show_place else ""
     where = f'\n<p class="where">{place}</p>' if place else ""
     return f"""<h1 dir="auto">{escape(event.title)}</h1>
 <p class="when">{_when(event)}</p>
