@@ -13,8 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from tests.utils.api import post_json
-from tests.utils.factories import make_person, phone, put
+from chalicelib.services.hosting import events
+from tests.api.test_plan_page import plan_link_of
+from tests.api.test_plans import FRIEND, OWNER, make_plan
+from tests.utils.api import login, post_json
+from tests.utils.factories import make_event, make_person, phone, put
 from tests.utils.page_server import serve_through
 from tests.utils.web import PUBLIC_BASE, answer, invite_by_text, link_texted_to
 
@@ -211,4 +214,55 @@ def test_a_right_to_left_page_mirrors(client, chromium):
     assert term["x"] > detail["x"]  # the row's name on the right, its value to its left
     accept, decline = _box(tab, "button[value=accept]"), _box(tab, "button[value=decline]")
     assert accept["x"] > decline["x"]  # the first answer on the right
+    _no_sideways_scroll(tab)
+
+
+def _background_luminance(tab) -> float:
+    return tab.evaluate(
+        "() => { const [r, g, b] = getComputedStyle(document.body).backgroundColor.match(/\\d+/g).map(Number);"
+        " return (r * 299 + g * 587 + b * 114) / 1000 }"
+    )
+
+
+@pytest.mark.browser
+def test_the_join_plan_and_series_pages_share_the_look(client, chromium, tmp_path):
+    unbroken = "Cumpleañosdelaabuela" * 4
+    host = make_person("José Núñez")
+    event = make_event(host, title=unbroken)
+    events.update_event(host.user, event.id, events.EventInput(join_mode="open", venue_name=unbroken))
+    join = post_json(client, f"/events/{event.id}/join_link", {}, host.token).json_body["url"]
+    owner = login(client, OWNER, full_name="Olive Owner")
+    assert make_plan(client, owner, title=unbroken).status_code == 201
+    number = phone()
+    invite_by_text(client, host, number, title=unbroken, repeat={"freq": "weekly", "interval": 1, "count": 3})
+    pages = {
+        "join": PUBLIC_BASE + "/j/" + join.rsplit("/j/", 1)[1],
+        "plan": PUBLIC_BASE + plan_link_of(FRIEND),
+        "series": PUBLIC_BASE + link_texted_to(number),
+    }
+    for name, url in pages.items():
+        for dark in (False, True):
+            tab, refused = _open(chromium, client, url, "320-text-200", dark=dark)
+            _no_sideways_scroll(tab)
+            _within_first_screen(tab, "h1")
+            assert (_background_luminance(tab) < 50) is dark, name
+            assert refused == []
+            tab.screenshot(path=str(tmp_path / f"{name}-{'dark' if dark else 'light'}.png"))
+            tab.context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("screen", list(SCREENS))
+def test_three_answers_fit_the_first_screen_when_the_form_offers_maybe(client, chromium, screen):
+    """The buttons' row as answer_form draws it with Maybe offered (Accept, Maybe, Decline)."""
+    _, _, url = _event(client, "spanish")
+    tab, _ = _open(chromium, client, url, screen)
+    tab.evaluate(
+        "() => { const accept = document.querySelector('button[value=accept]'); const maybe = accept.cloneNode();"
+        " maybe.value = 'maybe'; maybe.className = 'maybe'; maybe.textContent = 'Maybe'; accept.after(maybe) }"
+    )
+    boxes = [_within_first_screen(tab, f"button[value={value}]") for value in ("accept", "maybe", "decline")]
+    assert all(box["height"] >= 44 for box in boxes)
+    if screen == "390x844":
+        assert len({box["y"] for box in boxes}) == 1  # side by side on a phone
     _no_sideways_scroll(tab)
