@@ -1,5 +1,5 @@
-"""The answer form of the guest's page (/i/<code>): message, people brought, the event's questions, and the
-Accept and Decline buttons.
+"""The answer form of the guest's page (/i/<code>): the Accept and Decline buttons first (with Maybe between them
+where the form offers it), then the message, the people brought and the event's questions, sent with the button.
 
 A refused submission shows the form again with everything the guest entered (``Entered``), not what is stored:
 the message, the number of people, every answer; each refused field is marked ``aria-invalid`` and tied to

@@ -197,16 +197,14 @@ def _banners(closed: str | None, notice: str | None, problem: str | None) -> str
     return lines
 
 
-def _details(page, closed: str | None) -> str:
+def _details(page) -> str:
     """The rows under the answer: where (a map link, when this guest may see it), the host, how many are going
     (not for a cancelled event, nor where the host hides the counts)."""
     event, sight = page.event, page.sight
     rows = []
     where = place_links.place(event)
-    if sight.place and where:
-        rows.append(("Where", where))
-    elif not sight.place and where:
-        rows.append(("Where", f'<span class="hint">{escape(PLACE_AFTER_ACCEPTING)}</span>'))
+    if where:
+        rows.append(("Where", where if sight.place else f'<span class="hint">{escape(PLACE_AFTER_ACCEPTING)}</span>'))
     rows.append(("Host", f'<span dir="auto">{escape(page.host_name)}</span>'))
     if sight.counts and not event.cancelled:
         going = _count(page.going, "person going", "people going")
@@ -260,7 +258,7 @@ def event_page(
 {answer}
 </section>
 <dl>
-{_details(page, closed)}
+{_details(page)}
 </dl>
 {_announcements(page)}\
 {series_pages.dates_section(series_dates or [], page.code, token, up)}\
