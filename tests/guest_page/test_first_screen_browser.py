@@ -206,7 +206,7 @@ def test_words_without_spaces_and_long_links_wrap_on_a_small_screen_with_large_t
     assert tab.input_value("#message") == "ñ" * 60 and "ñ" * 60 in tab.locator("#answer").inner_text()
     _no_sideways_scroll(tab)
     assert tab.get_by_role("link", name=link).get_attribute("rel") == "nofollow noopener"
-    _shoot(tab, tmp_path, "unbroken-320-text-200.png")
+    tab.screenshot(path=str(tmp_path / "unbroken-320-text-200.png"))
 
 
 @pytest.mark.browser
