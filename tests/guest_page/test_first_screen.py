@@ -5,8 +5,10 @@ host's announcements are clickable and nothing else is. (The same pages in Chrom
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from types import SimpleNamespace
 
+from chalicelib.guest_page import pages
 from chalicelib.guest_page.answer_form import answer_form
 from chalicelib.services.hosting import events
 from tests.utils.api import post_json
@@ -129,3 +131,11 @@ def test_the_form_offers_maybe_between_the_other_two_only_where_it_is_offered():
     ]
     pressed = answer_form(_form_page(answered=False), "token", "", None, now=None, maybe=True)
     assert re.findall(r'value="(\w+)" class="\w+" aria-pressed="true"', pressed) == ["decline"]
+
+
+def test_the_style_is_written_in_logical_properties_so_a_right_to_left_page_mirrors():
+    style = (Path(pages.__file__).parent / "page.css").read_text(encoding="utf-8")
+    physical = re.findall(r"[\w-]*(?:left|right)[\w-]*\s*:|(?:float|text-align|clear)\s*:\s*(?:left|right)", style)
+    assert physical == []
+    four_sides = r"(?:margin|padding|inset|border-width):[^\s;}]+\s+[^\s;}]+\s+[^\s;}]+\s+[^\s;}]+"
+    assert re.findall(four_sides, style) == []  # top, right, bottom, left: a left that would not mirror

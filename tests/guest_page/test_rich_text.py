@@ -31,7 +31,10 @@ def test_a_bracket_the_address_opened_stays_in_it():
 
 
 def test_http_and_any_case_are_links_too():
-    assert links_in(linked("http://a.example and HTTPS://B.example/Path")) == ["http://a.example", "HTTPS://B.example/Path"]
+    assert links_in(linked("http://a.example and HTTPS://B.example/Path")) == [
+        "http://a.example",
+        "HTTPS://B.example/Path",
+    ]
 
 
 @pytest.mark.parametrize(
@@ -44,7 +47,7 @@ def test_http_and_any_case_are_links_too():
         "//evil.example/x",
         "https://",
         "https:///path-only",
-        "<a href=\"https://evil.example\">click</a>",
+        '<a href="https://evil.example">click</a>',
         "<script>alert(1)</script>",
         "<img src=x onerror=alert(1)>",
     ],
@@ -61,7 +64,7 @@ def test_nothing_but_an_http_address_is_ever_a_link_and_markup_stays_text(hostil
 
 
 def test_an_address_cannot_break_out_of_its_attribute():
-    html = linked('https://example.org/"onmouseover="alert(1) https://example.org/\'x\' https://example.org/`y`')
+    html = linked("https://example.org/\"onmouseover=\"alert(1) https://example.org/'x' https://example.org/`y`")
     assert links_in(html) == ["https://example.org/", "https://example.org/", "https://example.org/"]
     assert 'onmouseover="' not in html and "&quot;onmouseover=&quot;" in html
 
