@@ -27,14 +27,12 @@ def _page(client, **fields) -> tuple[dict, object, str]:
     return event, host, link_texted_to(number)
 
 
-def _shown(client, path: str) -> str:
-    response = page(client, path)
-    assert response.status_code == 200, response.body
-    return text_of(response)
-
-
-def _main(html: str) -> str:
-    return html.split("<main>", 1)[1].split("</main>", 1)[0]
+def _shown(client, path: str, part: str = "html") -> str:
+    """The page at ``path`` (200), whole or only its ``main``."""
+    opened = page(client, path)
+    assert opened.status_code == 200, opened.body
+    whole = text_of(opened)
+    return whole if part == "html" else whole.split("<main>", 1)[1].split("</main>", 1)[0]
 
 
 def _at(html: str, piece: str) -> int:
@@ -44,7 +42,7 @@ def _at(html: str, piece: str) -> int:
 
 def test_the_answer_buttons_follow_the_title_and_when_and_the_rest_of_the_form_follows_them(client):
     _, _, path = _page(client)
-    main = _main(_shown(client, path))
+    main = _shown(client, path, "main")
     order = ['<h1 dir="auto">', '<p class="when"><time', 'value="accept"', 'value="decline"', 'id="message"']
     order += ['id="extra_guests"', "Allergies?", 'id="answer"', "<dt>Where</dt>", "<dt>Going</dt>", "Add to calendar"]
     assert [_at(main, piece) for piece in order] == sorted(_at(main, piece) for piece in order)
@@ -56,7 +54,7 @@ def test_the_answer_buttons_follow_the_title_and_when_and_the_rest_of_the_form_f
 def test_a_cancelled_event_says_so_first_and_shows_no_count(client):
     event, host, path = _page(client)
     assert put(client, f"/events/{event['id']}/cancel_event", host.token).status_code == 204
-    main = _main(_shown(client, path))
+    main = _shown(client, path, "main")
     assert main.lstrip().startswith('<p class="closed">This event has been cancelled.</p>')
     assert "going" not in main.lower().split('id="answer"')[1] and "spots" not in main
     assert 'value="accept"' not in main
@@ -64,7 +62,7 @@ def test_a_cancelled_event_says_so_first_and_shows_no_count(client):
 
 def test_closed_replies_say_so_first_and_leave_only_decline(client):
     _, _, path = _page(client, replies_paused=True)
-    main = _main(_shown(client, path))
+    main = _shown(client, path, "main")
     assert main.lstrip().startswith('<p class="closed">Replies are closed for this event.')
     assert main.count("Replies are closed") == 1
     assert 'value="accept"' not in main and _at(main, "<h1") < _at(main, 'value="decline"')
@@ -73,13 +71,13 @@ def test_closed_replies_say_so_first_and_leave_only_decline(client):
 def test_the_outcome_of_an_answer_shows_under_the_reason_no_answer_is_possible(client):
     _, _, path = _page(client, replies_paused=True)
     assert answer(client, path, "decline").status_code == 303
-    main = _main(_shown(client, f"{path}?answered=1"))
+    main = _shown(client, f"{path}?answered=1", "main")
     assert _at(main, 'class="closed"') < _at(main, 'class="notice"') < _at(main, "<h1")
 
 
 def test_the_place_is_a_map_link_for_a_guest_who_may_see_it(client):
     _, _, path = _page(client)
-    where = _main(_shown(client, path)).split("<dt>Where</dt>", 1)[1].split("</dd>", 1)[0]
+    where = _shown(client, path, "main").split("<dt>Where</dt>", 1)[1].split("</dd>", 1)[0]
     assert '<a class="place" href="geo:40.7,-74?q=40.7,-74">' in where
     assert all(url in where for url in MAPS) and where.count('rel="nofollow noopener"') == 2
 
@@ -106,7 +104,7 @@ def test_links_in_the_hosts_announcements_are_clickable_and_nothing_else(client)
     event, host, path = _page(client)
     news = 'Directions: https://example.org/way?to=loft&x=1. Not javascript:alert(1) nor <a href="https://x.test">x</a>'
     assert post_json(client, f"/events/{event['id']}/announcements", {"text": news}, host.token).status_code == 201
-    said = _main(_shown(client, path)).split('<ul class="announcements">', 1)[1].split("</ul>", 1)[0]
+    said = _shown(client, path, "main").split('<ul class="announcements">', 1)[1].split("</ul>", 1)[0]
     anchors = re.findall(r"<a [^>]*>", said)
     assert anchors == [
         '<a href="https://example.org/way?to=loft&amp;x=1" rel="nofollow noopener">',
