@@ -45,7 +45,7 @@ def event_page(page, token: str, page_url: str, *, number: str = "", error: str 
     """The event and the name and number form; ``again``: shown at a form's own address (``/j/<code>/pin``,
     ``/verify``) after a refusal, so the form posts to ``pin`` there."""
     if page.over:
-        body = f"{_event_lines(page)}\n<p>This event is over: nobody can join it any more.</p>"
+        body = f'<p class="closed">This event is over: nobody can join it any more.</p>\n{_event_lines(page)}'
         return _document(_title(page.event.title), body, script=False, head=open_graph(page.event, page_url))
     name_field = _field(
         "full_name",

@@ -137,3 +137,13 @@ def test_the_style_is_written_in_logical_properties_so_a_right_to_left_page_mirr
     assert physical == []
     four_sides = r"(?:margin|padding|inset|border-width):[^\s;}]+\s+[^\s;}]+\s+[^\s;}]+\s+[^\s;}]+"
     assert re.findall(four_sides, style) == []  # top, right, bottom, left: a left that would not mirror
+
+
+def test_a_cancelled_events_join_page_says_it_is_over_before_the_title(client):
+    alice = make_person("Alice Host")
+    event = make_event(alice, title="Party")
+    events.update_event(alice.user, event.id, events.EventInput(join_mode="open"))
+    link = post_json(client, f"/events/{event.id}/join_link", {}, alice.token).json_body["url"]
+    events.cancel_event(alice.user, event.id)
+    main = _shown(client, "/j/" + link.rsplit("/j/", 1)[1], "main")
+    assert main.lstrip().startswith('<p class="closed">This event is over') and _at(main, "over") < _at(main, "<h1")
