@@ -1,5 +1,5 @@
-"""The answer form of the guest's page (/i/<code>): message, people brought, the event's questions, and the
-Accept and Decline buttons.
+"""The answer form of the guest's page (/i/<code>): the Accept and Decline buttons first (with Maybe between them
+where the form offers it), then the message, the people brought and the event's questions, sent with the button.
 
 A refused submission shows the form again with everything the guest entered (``Entered``), not what is stored:
 the message, the number of people, every answer; each refused field is marked ``aria-invalid`` and tied to
@@ -111,29 +111,42 @@ def only_decline(page, now) -> str | None:
     return None
 
 
-def answer_form(page, token: str, shown_message: str, entered: Entered | None, now, up: str = "") -> str:
-    """The form: the message field holds ``shown_message``, the guest's current answer is the pressed button."""
+ANSWER_BUTTONS = (("accept", "Accept"), ("maybe", "Maybe"), ("decline", "Decline"))  # value (and class), label
+
+
+def _buttons(chosen: str | None, *, declining_only: bool, maybe: bool) -> str:
+    """The answer buttons side by side (they wrap on a narrow screen), the guest's current answer pressed. Maybe
+    only where the form offers it; only Decline where accepting is closed."""
+    offered = {"decline"} if declining_only else {"accept", "decline", *(["maybe"] if maybe else [])}
+    return "\n".join(
+        f'<button type="submit" name="answer" value="{value}" class="{value}"{_pressed(chosen == value)}>'
+        f"{label}</button>"
+        for value, label in ANSWER_BUTTONS
+        if value in offered
+    )
+
+
+def answer_form(
+    page, token: str, shown_message: str, entered: Entered | None, now, up: str = "", *, maybe: bool = False
+) -> str:
+    """The form: the answer buttons first (the page's first screen), then the message field holding
+    ``shown_message``, the people brought and the questions. The guest's current answer is the pressed button;
+    ``maybe``: the form offers Maybe too. Why only Decline is offered is said at the top of the page
+    (``only_decline``)."""
     message_marks, message_error = _marks(MESSAGE_FIELD, entered, hint="message-hint")
     answered = page.invitation.has_accepted
-    accept = (
-        f'<button type="submit" name="answer" value="accept" class="accept"{_pressed(answered is True)}>Accept</button>'
-    )
-    decline = (
-        f'<button type="submit" name="answer" value="decline" class="decline"{_pressed(answered is False)}>'
-        "Decline</button>"
-    )
+    chosen = {True: "accept", False: "decline"}.get(answered)
     declining_only = only_decline(page, now)
-    buttons = decline if declining_only else f"{accept}\n{decline}"
-    closed_line = f'<p class="closed">{escape(declining_only)}</p>\n' if declining_only else ""
-    return f"""{closed_line}<form method="post" action="{up}{escape(page.code)}/rsvp">
+    buttons = _buttons(chosen, declining_only=bool(declining_only), maybe=maybe)
+    return f"""<form method="post" action="{up}{escape(page.code)}/rsvp">
 <input type="hidden" name="csrf" value="{escape(token)}">
+<div class="buttons">
+{buttons}
+</div>
 <label for="message">Message to <span dir="auto">{escape(page.host_name)}</span> (optional)</label>
 <input type="text" id="message" name="message" maxlength="60" autocomplete="off" dir="auto"
  value="{escape(shown_message)}"{message_marks}>
 <p id="message-hint" class="hint">Up to 60 characters.</p>
 {message_error}
 {"" if declining_only else _extra_guests_choice(page, entered)}
-{"" if declining_only else _questions(page, entered)}<div class="buttons">
-{buttons}
-</div>
-</form>"""
+{"" if declining_only else _questions(page, entered)}</form>"""

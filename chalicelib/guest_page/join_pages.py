@@ -11,9 +11,9 @@ from html import escape
 
 from chalicelib import localtime
 from chalicelib.config import get_settings
-from chalicelib.guest_page import account_pages
+from chalicelib.guest_page import account_pages, place_links
 from chalicelib.guest_page.account_pages import _field, _problem, _title, message_page
-from chalicelib.guest_page.pages import _document, _when, _where
+from chalicelib.guest_page.pages import _document, _when
 
 EXPIRED = "This page was open for too long. Please try again."
 
@@ -33,7 +33,7 @@ def open_graph(event, page_url: str) -> str:
 def _event_lines(page) -> str:
     event = page.event
     shown = page.seen.place
-    place = _where(shown.venue_name, shown.address) if shown else ""
+    place = place_links.place(shown) if shown else ""
     where = f'\n<p class="where">{place}</p>' if place else ""
     return f"""<h1 dir="auto">{escape(event.title)}</h1>
 <p class="when">{_when(event)}</p>
@@ -46,7 +46,7 @@ def event_page(page, token: str, page_url: str, *, number: str = "", error: str 
     """The event and the name and number form; ``again``: shown at a form's own address (``/j/<code>/pin``,
     ``/verify``) after a refusal, so the form posts to ``pin`` there."""
     if page.over:
-        body = f"{_event_lines(page)}\n<p>This event is over: nobody can join it any more.</p>"
+        body = f'<p class="closed">This event is over: nobody can join it any more.</p>\n{_event_lines(page)}'
         return _document(_title(page.event.title), body, script=False, head=open_graph(page.event, page_url))
     name_field = _field(
         "full_name",

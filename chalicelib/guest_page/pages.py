@@ -20,9 +20,10 @@ from urllib.parse import urlsplit
 
 from chalicelib import localtime
 from chalicelib.config import get_settings
-from chalicelib.guest_page import series_pages
+from chalicelib.guest_page import place_links, series_pages
 from chalicelib.guest_page.answer_form import ANSWER_FIELD as ANSWER_FIELD  # the field names, for the routes
-from chalicelib.guest_page.answer_form import Entered, answer_form
+from chalicelib.guest_page.answer_form import Entered, answer_form, only_decline
+from chalicelib.guest_page.rich_text import linked
 from chalicelib.services.media.images import CARD_SIZE, JPEG_CONTENT_TYPE
 from chalicelib.services.participants.representations import media_url
 from chalicelib.timeutil import format_datetime
@@ -113,6 +114,7 @@ def _document(title: str, body: str, *, script: bool, head: str = "") -> str:
         "<head>",
         '<meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        '<meta name="color-scheme" content="light dark">',
         '<meta name="robots" content="noindex">',
         f"<title>{escape(title)}</title>",
         *([head] if head else []),
@@ -154,11 +156,6 @@ def _count(number: int, one: str, many: str) -> str:
     return f"{number} {one if number == 1 else many}"
 
 
-def _where(venue: str, address: str) -> str:
-    lines = [f'<span dir="auto">{escape(line)}</span>' for line in (venue, address) if line]
-    return "<br>".join(lines)
-
-
 def _answer_text(has_accepted: bool | None, extra_guests: int, waitlist_position: int | None) -> str:
     bringing = f" You bring {_count(extra_guests, 'guest', 'guests')}." if extra_guests else ""
     if waitlist_position is not None:
@@ -189,6 +186,38 @@ def _stop_form(page, token: str, stopped: bool, up: str = "") -> str:
 </form>"""
 
 
+def _banners(closed: str | None, notice: str | None, problem: str | None) -> str:
+    """What the guest must read first, above everything else: why they cannot answer (cancelled, past, replies
+    closed, full), then the outcome of what they just did."""
+    lines = f'<p class="closed">{escape(closed)}</p>\n' if closed else ""
+    if notice:
+        lines += f'<p class="notice" role="status">{escape(notice)}</p>\n'
+    if problem:
+        lines += f'<p class="problem" role="alert">{escape(problem)}</p>\n'
+    return lines
+
+
+def _details(page) -> str:
+    """The rows under the answer: where (a map link, when this guest may see it), the host, how many are going
+    (not for a cancelled event, nor where the host hides the counts)."""
+    event, seen = page.event, page.seen
+    rows = []
+    where = place_links.place(seen.place) if seen.place else ""
+    if where:
+        rows.append(("Where", where))
+    elif seen.place_withheld:
+        rows.append(("Where", f'<span class="hint">{escape(PLACE_AFTER_ACCEPTING)}</span>'))
+    rows.append(("Host", f'<span dir="auto">{escape(page.host_name)}</span>'))
+    if seen.counts and not event.cancelled:
+        going = _count(seen.counts.attendees, "person going", "people going")
+        if page.spots_left is not None:
+            going += f", {_count(page.spots_left, 'spot', 'spots')} left"
+            if page.spots_left == 0 and event.waitlist:
+                going += " (accepting puts you on the waitlist)"
+        rows.append(("Going", going))
+    return "\n".join(f"<dt>{name}</dt><dd>{value}</dd>" for name, value in rows)
+
+
 def event_page(
     page,
     *,
@@ -208,22 +237,7 @@ def event_page(
     (``/i/<code>/rsvp``), one level deeper, so its links climb one more. ``series_dates``: a series' upcoming
     dates, each with its own answer buttons. ``day``: the going guest's pass and the album (guest_page/the_day.py)."""
     up = "../" if at_action else ""
-    event, invitation, seen = page.event, page.invitation, page.seen
-    rows = [("When", _when(event))]
-    where = _where(seen.place.venue_name, seen.place.address) if seen.place else ""
-    if where:
-        rows.append(("Where", where))
-    elif seen.place_withheld:
-        rows.append(("Where", f'<span class="hint">{escape(PLACE_AFTER_ACCEPTING)}</span>'))
-    rows.append(("Host", f'<span dir="auto">{escape(page.host_name)}</span>'))
-    if seen.counts:
-        going = _count(seen.counts.attendees, "person going", "people going")
-        if page.spots_left is not None:
-            going += f", {_count(page.spots_left, 'spot', 'spots')} left"
-            if page.spots_left == 0 and event.waitlist:
-                going += " (accepting puts you on the waitlist)"
-        rows.append(("Going", going))
-    details = "\n".join(f"<dt>{name}</dt><dd>{value}</dd>" for name, value in rows)
+    event, invitation = page.event, page.invitation
     replied = invitation.has_accepted is not None or page.waitlist_position is not None
     own_message = invitation.rsvp_message if replied else ""
     extra = int(invitation.extra_guests or 0)
@@ -234,22 +248,21 @@ def event_page(
     closed = page.closed_reason(now)
     shown_message = own_message if entered is None else entered.message  # a refused answer shows what was typed
     form = answer_form(page, token, shown_message, entered, now, up) if not closed else ""
-    action = f'<p class="closed">{escape(closed)}</p>' if closed else form
-    banners = ""
-    if notice:
-        banners += f'<p class="notice" role="status">{escape(notice)}</p>\n'
-    if problem:
-        banners += f'<p class="problem" role="alert">{escape(problem)}</p>\n'
     cover = _media_url(getattr(event, "cover_key", None))
     picture = f'<img class="cover" src="{escape(cover)}" alt="">\n' if cover else ""
-    body = f"""{picture}<p class="kicker"><span dir="auto">{escape(page.host_name)}</span> invited you</p>
+    body = f"""{_banners(closed or only_decline(page, now), notice, problem)}{picture}\
+<p class="kicker"><span dir="auto">{escape(page.host_name)}</span> invited you</p>
 <h1 dir="auto">{escape(event.title)}</h1>
-{banners}<dl>
-{details}
-</dl>
-{_announcements(page)}<h2>Your answer</h2>
+<p class="when">{_when(event)}</p>
+<section class="answer" aria-labelledby="answer-title">
+<h2 id="answer-title">Your answer</h2>
+{form}
 {answer}
-{action}
+</section>
+<dl>
+{_details(page)}
+</dl>
+{_announcements(page)}\
 {series_pages.dates_section(series_dates or [], page.code, token, up)}\
 {day}<p><a href="{up}{escape(page.code)}/event.ics" download>Add to calendar</a></p>
 {series_pages.subscribe_link(page_url, page.code, up)}
@@ -269,7 +282,7 @@ def _announcements(page) -> str:
     if not page.announcements:
         return ""
     items = "\n".join(
-        f'<li><p dir="auto">{escape(item.text)}</p>'
+        f'<li><p dir="auto">{linked(item.text)}</p>'
         f'<time datetime="{format_datetime(item.created)}">{escape(_posted(page.event, item.created))}</time></li>'
         for item in page.announcements
     )

@@ -147,7 +147,11 @@ def test_the_page_shows_the_event_and_counts_but_no_numbers_or_other_guests(clie
         assert number_shown not in html and number_shown[2:] not in html
     assert shown_phone_numbers(html) == []
     assert len(response.body) < 8 * 1024  # small: no framework, no external resource
-    assert not re.search(r"""(src|href)=["']?https?:""", html)
+    assert not re.search(r"""src=["']?https?:""", html)
+    # the only addresses elsewhere are the place's maps links, followed only when pressed
+    outside = re.findall(r"""<a href="(https?:[^"]*)"[^>]*>""", html)
+    assert [url.split("?")[0] for url in outside] == ["https://maps.apple.com/", "https://www.google.com/maps/search/"]
+    assert len(re.findall(r"""href=["']?https?:""", html)) == 2
 
 
 def test_a_host_without_a_name_is_named_alike_on_the_page_and_in_the_text_never_by_whole_number(client):
@@ -646,7 +650,7 @@ def test_the_page_shows_the_latest_three_announcements_newest_first_each_in_its_
     assert aws.of("dynamodb") == {"TransactWriteItems": 1, "Query": 2, "BatchGetItem": 1}
     shown = re.findall(r'<li><p dir="auto">(.*?)</p><time datetime="[0-9T:-]+Z">', html)
     assert shown == ["Bring &lt;dice&gt; &amp; snacks 🎲", said[2], said[1]]
-    assert "First news" not in html and html.index("From the host") < html.index("Your answer")
+    assert "First news" not in html and html.index("Your answer") < html.index("From the host")  # the answer first
 
 
 def test_an_answer_reads_the_event_once_and_writes_through_the_rsvp_transaction(client, aws, override_settings):

@@ -60,9 +60,9 @@ def test_a_guest_opens_the_texted_link_accepts_and_the_owner_sees_it(chromium, t
         assert re.fullmatch(r"\s*\(Sat,? 2:30\sPM EDT your time\)", page.locator("time + .yours").inner_text())
         assert page.locator("button[aria-pressed=true]").count() == 0
         assert blocked == []  # the inline script and style ran under the policy
-        # the keyboard reaches the form first, with a visible focus ring
+        # the keyboard reaches the answer first, with a visible focus ring
         page.keyboard.press("Tab")
-        assert page.evaluate("document.activeElement.id") == "message"
+        assert page.evaluate("document.activeElement.value") == "accept"
         assert page.evaluate("getComputedStyle(document.activeElement).outlineStyle") == "solid"
         before = tmp_path / "event-page-before.png"
         page.screenshot(path=str(before), full_page=True)
