@@ -12,11 +12,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from html import escape
 
+from chalicelib.languages.catalogues import N_, Words, words
+
 ANSWER_FIELD = "answer_"  # the form field of a question's answer: answer_<question id>
 EXTRA_GUESTS_FIELD = "extra_guests"
 MESSAGE_FIELD = "message"
-REPLIES_CLOSED = "Replies are closed for this event. You can still say you can't make it."
-FULL = "This event is full: there are no spots left. You can still say you can't make it."
+REPLIES_CLOSED = N_("Replies are closed for this event. You can still say you can't make it.")
+FULL = N_("This event is full: there are no spots left. You can still say you can't make it.")
 
 
 @dataclass
@@ -49,7 +51,7 @@ def _marks(name: str, entered: Entered | None, hint: str | None = None) -> tuple
     return f'{attributes} aria-invalid="true"', f'<p id="{escape(name)}-error" class="problem">{escape(error)}</p>'
 
 
-def _extra_guests_choice(page, entered: Entered | None) -> str:
+def _extra_guests_choice(page, entered: Entered | None, said: Words) -> str:
     """A choice of how many people to bring, when the event lets guests bring anyone."""
     allowed = int(page.event.max_extra_guests or 0)
     if allowed <= 0:
@@ -61,22 +63,24 @@ def _extra_guests_choice(page, entered: Entered | None) -> str:
         f'<option value="{n}"{" selected" if str(n) == current else ""}>{n}</option>' for n in range(allowed + 1)
     )
     marks, error_line = _marks(EXTRA_GUESTS_FIELD, entered)
-    return f"""<label for="extra_guests">People you bring (up to {allowed})</label>
+    label = escape(said._("People you bring (up to {allowed})", allowed=allowed))
+    return f"""<label for="extra_guests">{label}</label>
 <select id="extra_guests" name="extra_guests"{marks}>{options}</select>
 {error_line}"""
 
 
-def _questions(page, entered: Entered | None) -> str:
+def _questions(page, entered: Entered | None, said: Words) -> str:
     """The event's questions, each with the answer entered (else the one given): a text field, or one radio
     button per choice. None is marked required in HTML (declining needs no answer); the server asks again."""
     asked = list(page.event.questions or [])
     if not asked:
         return ""
     held = entered.answers if entered is not None else (page.invitation.answers or {})
-    parts = ['<fieldset class="questions"><legend>When you accept</legend>']
+    legend = escape(said._("When you accept"))
+    parts = [f'<fieldset class="questions"><legend>{legend}</legend>']
     for question in asked:
         name = question_field(question["id"])
-        label = escape(question["text"]) + (" (required)" if question["required"] else "")
+        label = escape(question["text"]) + (" " + escape(said._("(required)")) if question["required"] else "")
         given = held.get(question["id"], "")
         marks, error_line = _marks(name, entered)
         if question["kind"] == "choice":
@@ -111,29 +115,37 @@ def only_decline(page, now) -> str | None:
     return None
 
 
-def answer_form(page, token: str, shown_message: str, entered: Entered | None, now, up: str = "") -> str:
+def answer_form(
+    page, token: str, shown_message: str, entered: Entered | None, now, up: str = "", said: Words | None = None
+) -> str:
     """The form: the message field holds ``shown_message``, the guest's current answer is the pressed button."""
+    said = said or words(None)
     message_marks, message_error = _marks(MESSAGE_FIELD, entered, hint="message-hint")
     answered = page.invitation.has_accepted
+    accepting, declining = escape(said._("Accept")), escape(said._("Decline"))
     accept = (
-        f'<button type="submit" name="answer" value="accept" class="accept"{_pressed(answered is True)}>Accept</button>'
+        f'<button type="submit" name="answer" value="accept" class="accept"{_pressed(answered is True)}>'
+        f"{accepting}</button>"
     )
     decline = (
         f'<button type="submit" name="answer" value="decline" class="decline"{_pressed(answered is False)}>'
-        "Decline</button>"
+        f"{declining}</button>"
     )
     declining_only = only_decline(page, now)
     buttons = decline if declining_only else f"{accept}\n{decline}"
-    closed_line = f'<p class="closed">{escape(declining_only)}</p>\n' if declining_only else ""
+    closed_line = f'<p class="closed">{escape(said._(declining_only))}</p>\n' if declining_only else ""
+    host = f'<span dir="auto">{escape(page.host_name)}</span>'
+    message_label = said.html("Message to {host} (optional)", host=host)
+    message_hint = escape(said._("Up to 60 characters."))
     return f"""{closed_line}<form method="post" action="{up}{escape(page.code)}/rsvp">
 <input type="hidden" name="csrf" value="{escape(token)}">
-<label for="message">Message to <span dir="auto">{escape(page.host_name)}</span> (optional)</label>
+<label for="message">{message_label}</label>
 <input type="text" id="message" name="message" maxlength="60" autocomplete="off" dir="auto"
  value="{escape(shown_message)}"{message_marks}>
-<p id="message-hint" class="hint">Up to 60 characters.</p>
+<p id="message-hint" class="hint">{message_hint}</p>
 {message_error}
-{"" if declining_only else _extra_guests_choice(page, entered)}
-{"" if declining_only else _questions(page, entered)}<div class="buttons">
+{"" if declining_only else _extra_guests_choice(page, entered, said)}
+{"" if declining_only else _questions(page, entered, said)}<div class="buttons">
 {buttons}
 </div>
 </form>"""

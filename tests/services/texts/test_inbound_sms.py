@@ -139,7 +139,7 @@ def test_help_answers_go_on_past_80_percent_of_the_text_budget_and_stop_quietly_
 
 def test_any_other_text_changes_nothing_and_sends_nothing(client):
     number = phone()
-    for body in ("Thanks, see you there!", "Is it still on?", "", "STOPP"):
+    for body in ("Thanks, see you there!", "Is it still on?", "", "SOTP"):  # STOPP is German for STOP
         reply(client, number, body)
     assert stop_list.stopped([number]) == set() and texts_to(number) == []
 
