@@ -14,6 +14,7 @@ the code as it is, with no build step to forget, and ``tests/languages/test_cata
 from __future__ import annotations
 
 import io
+import string
 import sys
 from pathlib import Path
 
@@ -26,7 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SOURCES = ROOT / "chalicelib"
 LOCALES = SOURCES / "languages" / "locales"
 DOMAIN = "guests"
-KEYWORDS = {"_": None, "_n": (1, 2), "N_": None}
+KEYWORDS = {"_": None, "_n": (1, 2), "N_": None, "html": None}
 PROJECT = "invites guest pages and texts"
 
 
@@ -39,6 +40,44 @@ def template() -> Catalog:
     for filename, lineno, message, comments, context in found:
         catalog.add(message, None, [(f"chalicelib/{filename}", lineno)], auto_comments=comments, context=context)
     return catalog
+
+
+def placeholders(text: str) -> set[str]:
+    """The ``{name}`` fields of a message (``{{`` is no field)."""
+    return {field for _, field, _, _ in string.Formatter().parse(text) if field is not None}
+
+
+def problems(catalog: Catalog, messages: Catalog) -> list[str]:
+    """What keeps ``catalog`` from being complete for the code's ``messages``: a message missing, fuzzy or
+    untranslated, one the code no longer has, or a translation whose ``{placeholders}`` differ from the English
+    (a plural form may leave out ``{count}`` where its language names the number in words, "one", "two")."""
+    found = []
+    for message in messages:
+        if not message.id:
+            continue
+        entry = catalog.get(message.id, message.context)
+        if entry is None:
+            found.append(f"missing: {message.id!r}")
+            continue
+        if entry.fuzzy:
+            found.append(f"fuzzy: {message.id!r}")
+        forms = [entry.string] if isinstance(entry.string, str) else list(entry.string)
+        if not all(forms):
+            found.append(f"untranslated: {message.id!r}")
+            continue
+        english = [message.id] if isinstance(message.id, str) else list(message.id)
+        wanted = set().union(*(placeholders(text) for text in english))
+        given = [placeholders(text) for text in forms]
+        if len(english) == 1 and any(fields != wanted for fields in given):
+            found.append(f"placeholders differ: {message.id!r}")
+        elif len(english) > 1 and (set().union(*given) != wanted or any(not fields <= wanted for fields in given)):
+            found.append(f"placeholders differ: {message.id!r}")
+    code = {message.id if isinstance(message.id, str) else message.id[0] for message in messages if message.id}
+    for entry in catalog:
+        key = entry.id if isinstance(entry.id, str) else entry.id[0]
+        if entry.id and key not in code:
+            found.append(f"not in the code: {entry.id!r}")
+    return found
 
 
 def po_paths() -> list[Path]:
