@@ -149,9 +149,9 @@ def _service() -> str:
 # --------------------------------------------------------------------------- the event page
 
 
-def _when(event, said: Words) -> str:
+def _when(event, said: Words | None = None) -> str:
     """``<time>`` in the event's own zone; a timed event carries its UTC instant and offset for the script."""
-    shown = escape(dates.long_when(event, said.language))
+    shown = escape(dates.long_when(event, (said or words(None)).language))
     if not event.is_time_specified:
         return f'<time datetime="{localtime.event_day(event).isoformat()}">{shown}</time>'
     offset = int(localtime.local_start(event).utcoffset().total_seconds() // 60)
