@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SOURCES = ROOT / "chalicelib"
 LOCALES = SOURCES / "languages" / "locales"
 DOMAIN = "guests"
-KEYWORDS = {"_": None, "_n": (1, 2), "N_": None, "html": None}
+KEYWORDS = {"_": None, "_n": (1, 2), "N_": None, "html": None, "_p": ((1, "c"), 2)}
 PROJECT = "invites guest pages and texts"
 
 

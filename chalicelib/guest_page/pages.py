@@ -155,7 +155,12 @@ def _when(event, said: Words | None = None) -> str:
     if not event.is_time_specified:
         return f'<time datetime="{localtime.event_day(event).isoformat()}">{shown}</time>'
     offset = int(localtime.local_start(event).utcoffset().total_seconds() // 60)
-    return f'<time datetime="{format_datetime(event.event_date)}" data-offset="{offset}">{shown}</time>'
+    # Translators: the phone's own time, added by the page's script when it differs from the event's zone.
+    yours = escape((said or words(None))._("{time} your time"))
+    return (
+        f'<time datetime="{format_datetime(event.event_date)}" data-offset="{offset}" data-yours="{yours}">'
+        f"{shown}</time>"
+    )
 
 
 def _where(venue: str, address: str) -> str:
@@ -284,9 +289,9 @@ def event_page(
 {_announcements(page, said)}<h2>{your_answer}</h2>
 {answer}
 {action}
-{series_pages.dates_section(series_dates or [], page.code, token, up)}\
+{series_pages.dates_section(series_dates or [], page.code, token, up, said)}\
 {day}<p><a href="{up}{escape(page.code)}/event.ics" download>{add_to_calendar}</a></p>
-{series_pages.subscribe_link(page_url, page.code, up)}
+{series_pages.subscribe_link(page_url, page.code, up, said)}
 {_stop_form(page, token, stopped, up, said)}
 <p class="hint"><a href="{up}../account/delete">{delete_account}</a></p>"""
     head = open_graph(page, page_url, said)

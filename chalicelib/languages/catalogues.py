@@ -70,6 +70,11 @@ class Words:
     def _n(self, singular: str, plural: str, count: int, /, **values: object) -> str:
         return self.catalogue.ngettext(singular, plural, count).format(count=count, **values)
 
+    def _p(self, context: str, message: str, /, **values: object) -> str:
+        """A sentence whose English is the same as another's but whose meaning differs (``context`` tells)."""
+        translated = self.catalogue.pgettext(context, message)
+        return translated.format(**values) if values else translated
+
     def html(self, message: str, /, **markup: str) -> str:
         """The sentence escaped, then ``markup`` (already escaped HTML) put in its placeholders."""
         return escape(self.catalogue.gettext(message), quote=False).format(**markup)
