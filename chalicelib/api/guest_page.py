@@ -243,8 +243,11 @@ def _switch(ctx: RequestContext, switch, shown: str, said):
 
 
 def calendar_entry(ctx: RequestContext):
-    page = guest_answers.open_link(_code(ctx), ctx.source_ip, host=False)
+    said = page_language.chosen(ctx)
+    with page_language.errors_in(said, ctx):
+        page = guest_answers.open_link(_code(ctx), ctx.source_ip, host=False)
     with_place = page.sight.place
-    body = "" if ctx.method == "HEAD" else ics.calendar(page.event, _page_url(ctx), utcnow(), with_place=with_place)
+    entry = ics.calendar(page.event, _page_url(ctx), utcnow(), with_place=with_place, said=said)
+    body = "" if ctx.method == "HEAD" else entry
     headers = _headers(ics.CONTENT_TYPE, **{"Content-Disposition": ics.content_disposition(page.event.title)})
     return Response(body=body, status_code=200, headers=headers)

@@ -20,6 +20,7 @@ from zoneinfo import ZoneInfo
 from chalicelib import download_names, localtime
 from chalicelib.config import get_settings
 from chalicelib.domain import visibility
+from chalicelib.languages.catalogues import Words, words
 from chalicelib.messaging.sms_segments import one_line
 from chalicelib.store.records import Event
 
@@ -154,11 +155,11 @@ def _dates(event: Event) -> tuple[list[str], list[str]]:
 # --------------------------------------------------------------------------- the calendar
 
 
-def calendar(event: Event, page_url: str, now: datetime, *, with_place: bool = True) -> str:
+def calendar(event: Event, page_url: str, now: datetime, *, with_place: bool = True, said: Words | None = None) -> str:
     """The calendar of ``event`` as a guest downloads it from ``page_url`` (their page) at ``now``; without
-    LOCATION unless ``with_place``."""
+    LOCATION unless ``with_place``; its words in the language of ``said`` (English by default)."""
     zones, _dates_lines = _dates(event)
-    return _wrapped([*zones, *vevent(event, page_url, now, with_place=with_place)], "Event page")
+    return _wrapped([*zones, *vevent(event, page_url, now, with_place=with_place, said=said)], "Event page")
 
 
 def _wrapped(lines: list[str], product: str, extra: tuple[str, ...] = ()) -> str:
@@ -173,7 +174,9 @@ def _wrapped(lines: list[str], product: str, extra: tuple[str, ...] = ()) -> str
     return "".join(fold(line) + "\r\n" for line in [*head, *lines, "END:VCALENDAR"])
 
 
-def vevent(event: Event, page_url: str | None, stamp: datetime, *, with_place: bool = True) -> list[str]:
+def vevent(
+    event: Event, page_url: str | None, stamp: datetime, *, with_place: bool = True, said: Words | None = None
+) -> list[str]:
     """The VEVENT of ``event`` (its zone's VTIMEZONE apart): DTSTAMP ``stamp``; DESCRIPTION and URL only with a
     ``page_url``; LOCATION only ``with_place``."""
     dates = _date_lines(event)
@@ -182,7 +185,8 @@ def vevent(event: Event, page_url: str | None, stamp: datetime, *, with_place: b
     revised = event.calendar_modified or event.modified
     revealed = with_place and event.place_visibility == visibility.PLACE_TO_ACCEPTED
     sequence = int(event.calendar_sequence or 0) + (1 if revealed else 0)
-    described = f"Answer and see the details on your invitation page: {page_url}" if page_url else ""
+    said = said or words(None)
+    described = said._("Answer and see the details on your invitation page: {url}", url=page_url) if page_url else ""
     return [
         "BEGIN:VEVENT",
         f"UID:event-{event.id}@{uid_domain()}",

@@ -124,3 +124,13 @@ def test_texts_follow_the_language_chosen_on_a_page_else_the_numbers_country(cli
     page(client, f"{link_texted_to(american)}?lang=it")
     invite_by_text(client, owner, american, **{**SATURDAY_NOON_MADRID, "title": "Pranzo"})
     assert texts_to(american)[-1].startswith('Invites: Dana Levi ti invita a "Pranzo", sab 12 dic 12:00 CET.')
+
+
+def test_the_calendar_entry_is_worded_in_the_chosen_language(client):
+    _, path = invited(client)
+    entry = text_of(page(client, f"{path}/event.ics", {"Cookie": "lang=de"}))
+    unfolded = entry.replace("\r\n ", "")
+    assert "DESCRIPTION:Antworte und sieh dir die Details auf deiner Einladungsseite an: http" in unfolded
+    assert "SUMMARY:Cena" in unfolded
+    english = text_of(page(client, f"{path}/event.ics")).replace("\r\n ", "")
+    assert "DESCRIPTION:Answer and see the details on your invitation page: http" in english
