@@ -15,6 +15,7 @@ import pytest
 
 from chalicelib.services.identity.users import find_user_by_phone
 from tests.utils.api import get, texts_to
+from tests.utils.aws_faults import on_the_wire, wire_error
 from tests.utils.factories import make_person, phone
 from tests.utils.web import answer, form_token, invite_by_text, link_texted_to, page, post_form, text_of
 
@@ -134,3 +135,20 @@ def test_the_calendar_entry_is_worded_in_the_chosen_language(client):
     assert "SUMMARY:Cena" in unfolded
     english = text_of(page(client, f"{path}/event.ics")).replace("\r\n ", "")
     assert "DESCRIPTION:Answer and see the details on your invitation page: http" in english
+
+
+@pytest.mark.parametrize("code", ["ProvisionedThroughputExceededException", "ThrottlingException"])
+def test_a_throttled_keeping_of_the_choice_is_a_503_page_in_that_language_and_keeps_nothing(client, code):
+    number, path = invited(client)
+    fault = wire_error("dynamodb", "UpdateItem", code)
+
+    def keeping_the_language(service: str, operation: str, body: bytes):  # the page's own counters go through
+        return fault if (service, operation) == ("dynamodb", "UpdateItem") and b'"language"' in body else None
+
+    with on_the_wire(keeping_the_language) as wire:
+        response = page(client, f"{path}?lang=he")
+    assert wire.faults  # the language's write was the one refused
+    assert response.status_code == 503 and response.headers["Retry-After"]
+    html = text_of(response)
+    assert '<html lang="he" dir="rtl">' in html and "נא לנסות שוב" in html
+    assert find_user_by_phone(number).language is None
