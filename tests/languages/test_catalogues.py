@@ -2,25 +2,12 @@
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 import pytest
 from babel.messages.catalog import Catalog
 
 from chalicelib.languages.catalogues import available, words
+from scripts import catalogues as script
 
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def _load_script():
-    spec = importlib.util.spec_from_file_location("catalogues_script", ROOT / "scripts" / "catalogues.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-script = _load_script()
 MESSAGES = script.template()
 PO_FILES = script.po_paths()
 
