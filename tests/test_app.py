@@ -75,6 +75,9 @@ NOT_ON_THE_READ_PATH = (
     "chalicelib.store.rate_logs",
     "chalicelib.domain.rolling_window",
     "zoneinfo",
+    "babel",  # CLDR dates and language names: pages and texts in the guest's language only
+    "chalicelib.languages",
+    "gettext",
 )
 
 # Everything of the app's own that the first answer of GET /events/{id} loads: the wiring and the route table (every

@@ -13,29 +13,32 @@ from urllib.parse import urlsplit
 
 from chalice import Response
 
+from chalicelib.api import page_language
 from chalicelib.api.error_responses import body_of, headers_of, status_of
 from chalicelib.api.request import RequestContext
 from chalicelib.config import get_settings
 from chalicelib.errors import Conflict, DomainError, EventGone, PermissionDenied, ValidationError
 from chalicelib.guest_page import answer_form, ics, pages
 from chalicelib.guest_page import the_day as day_pages
+from chalicelib.languages.catalogues import N_
+from chalicelib.services.texts.text_language import keep_chosen
 from chalicelib.services.web import guest_answers, series_page
 from chalicelib.timeutil import utcnow
 from chalicelib.validation import Fields
 
-SAVED = "Thanks! Your answer is saved."
-STOPPED = (
+SAVED = N_("Thanks! Your answer is saved.")
+STOPPED = N_(
     "Done: this number gets no more invitation texts from {service}, from anyone. "
     "You can still answer here, and invitations still reach you in the app."
 )
 # A form token that is missing, spoiled or too old: what the page says, whatever the cause. It shows a fresh form
 # (with a fresh token) holding what was entered, so pressing the button again sends it.
-EXPIRED_FORM = "This form was open too long, so your answer was not sent. It is filled in below: send it again."
-EXPIRED_SWITCH = "This form was open too long, so nothing changed. Press the button again."
-STARTED = "Done: invitation texts to this number are back on."
-CHOOSE = "Choose Accept or Decline."
-CHOOSE_GUESTS = "Choose how many people you bring from the list."
-ANSWER_QUESTIONS = "Answer the questions marked required; a written answer may have up to 280 characters."
+EXPIRED_FORM = N_("This form was open too long, so your answer was not sent. It is filled in below: send it again.")
+EXPIRED_SWITCH = N_("This form was open too long, so nothing changed. Press the button again.")
+STARTED = N_("Done: invitation texts to this number are back on.")
+CHOOSE = N_("Choose Accept or Decline.")
+CHOOSE_GUESTS = N_("Choose how many people you bring from the list.")
+ANSWER_QUESTIONS = N_("Answer the questions marked required; a written answer may have up to 280 characters.")
 ANSWERS = {"accept": True, "decline": False}
 PASSED_ON_HEADERS = ("Retry-After",)
 
@@ -74,17 +77,18 @@ def _html(ctx: RequestContext, html: str, status: int = 200, headers: dict | Non
     """``headers``: the page's own security headers instead of the common ones (a policy naming the bucket)."""
     body = "" if ctx.method == "HEAD" else html
     shown = {"Content-Type": pages.HTML, **headers} if headers else _headers(pages.HTML)
-    return Response(body=body, status_code=status, headers=shown)
+    return Response(body=body, status_code=status, headers={**shown, **page_language.remembered(ctx)})
 
 
 def error_page(error: DomainError, method: str) -> Response:
     """Errors of these routes as HTML pages with the page's headers (and Retry-After where given)."""
     status = status_of(error)
     passed = {name: value for name, value in headers_of(error).items() if name in PASSED_ON_HEADERS}
+    said = page_language.of_error(error)
     if isinstance(error, EventGone):
-        body = "" if method == "HEAD" else pages.gone_page(error.title)
+        body = "" if method == "HEAD" else pages.gone_page(error.title, said)
         return Response(body=body, status_code=status, headers=_headers(pages.HTML))
-    body = "" if method == "HEAD" else pages.error_page(status, passed.get("Retry-After"))
+    body = "" if method == "HEAD" else pages.error_page(status, passed.get("Retry-After"), said)
     return Response(body=body, status_code=status, headers=_headers(pages.HTML, **passed))
 
 
@@ -111,13 +115,21 @@ def _page_url(ctx: RequestContext) -> str:
 
 
 def event_page(ctx: RequestContext):
+    said = page_language.chosen(ctx)
+    with page_language.errors_in(said, ctx):
+        return _event_page(ctx, said)
+
+
+def _event_page(ctx: RequestContext, said):
     page = guest_answers.open_link(_code(ctx), ctx.source_ip)
-    notice = SAVED if ctx.query("answered") == "1" else None
+    if page_language.asked(ctx):
+        keep_chosen(page.invitation.user_id, said.language)
+    notice = said._(SAVED) if ctx.query("answered") == "1" else None
     stopped = ctx.query("stopped") == "1"
     if stopped:
-        notice = STOPPED.format(service=get_settings().service_name)
+        notice = said._(STOPPED, service=get_settings().service_name)
     if ctx.query("started") == "1":
-        notice = STARTED
+        notice = said._(STARTED)
     if ctx.query("uploaded") == "1":
         notice = day_pages.UPLOADED
     token = guest_answers.form_token(page)
@@ -132,12 +144,19 @@ def event_page(ctx: RequestContext):
         stopped=stopped,
         series_dates=dates,
         day=day,
+        said=said,
     )
     headers = day_pages.security_headers(bucket_origin) if bucket_origin else None
     return _html(ctx, html, headers=headers)
 
 
 def answer(ctx: RequestContext):
+    said = page_language.chosen(ctx)
+    with page_language.errors_in(said, ctx):
+        return _answer(ctx, said)
+
+
+def _answer(ctx: RequestContext, said):
     if not posted_from_the_page(ctx.request.headers):
         raise PermissionDenied()
     page = guest_answers.open_link(_code(ctx), ctx.source_ip, host=False)  # an answer needs no host's name
@@ -147,10 +166,10 @@ def answer(ctx: RequestContext):
     def again(status: int, problem: str | None = None, errors: dict | None = None) -> Response:
         shown_page = guest_answers.with_host(page)
         token = guest_answers.form_token(shown_page)
-        entered.errors = errors or {}
+        entered.errors = {name: said._(text) for name, text in (errors or {}).items()}
         html = pages.event_page(
-            shown_page, page_url=_page_url(ctx), now=utcnow(), token=token, at_action=True, problem=problem,
-            entered=entered,
+            shown_page, page_url=_page_url(ctx), now=utcnow(), token=token, at_action=True,
+            problem=said._(problem) if problem else None, entered=entered, said=said,
         )  # fmt: skip
         return _html(ctx, html, status)
 
@@ -201,6 +220,12 @@ def start_texts(ctx: RequestContext):
 
 def _switch_texts(ctx: RequestContext, switch, *, shown: str):
     """A texts on/off form of the page: checked like the answer form, then back to the page saying so."""
+    said = page_language.chosen(ctx)
+    with page_language.errors_in(said, ctx):
+        return _switch(ctx, switch, shown, said)
+
+
+def _switch(ctx: RequestContext, switch, shown: str, said):
     if not posted_from_the_page(ctx.request.headers):
         raise PermissionDenied()
     page = guest_answers.open_link(_code(ctx), ctx.source_ip, host=False)
@@ -208,8 +233,9 @@ def _switch_texts(ctx: RequestContext, switch, *, shown: str):
         shown_page = guest_answers.with_host(page)
         token = guest_answers.form_token(shown_page)
         html = pages.event_page(
-            shown_page, page_url=_page_url(ctx), now=utcnow(), token=token, problem=EXPIRED_SWITCH, at_action=True
-        )
+            shown_page, page_url=_page_url(ctx), now=utcnow(), token=token, problem=said._(EXPIRED_SWITCH),
+            at_action=True, said=said,
+        )  # fmt: skip
         return _html(ctx, html, 403)
     switch(page)
     location = f"../{page.code}?{shown}=1"
@@ -217,7 +243,9 @@ def _switch_texts(ctx: RequestContext, switch, *, shown: str):
 
 
 def calendar_entry(ctx: RequestContext):
-    page = guest_answers.open_link(_code(ctx), ctx.source_ip, host=False)
-    body = "" if ctx.method == "HEAD" else ics.calendar(page.seen, _page_url(ctx), utcnow())
+    said = page_language.chosen(ctx)
+    with page_language.errors_in(said, ctx):
+        page = guest_answers.open_link(_code(ctx), ctx.source_ip, host=False)
+    body = "" if ctx.method == "HEAD" else ics.calendar(page.seen, _page_url(ctx), utcnow(), said=said)
     headers = _headers(ics.CONTENT_TYPE, **{"Content-Disposition": ics.content_disposition(page.event.title)})
     return Response(body=body, status_code=200, headers=headers)

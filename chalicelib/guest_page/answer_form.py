@@ -12,11 +12,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from html import escape
 
+from chalicelib.languages.catalogues import N_, Words, words
+
 ANSWER_FIELD = "answer_"  # the form field of a question's answer: answer_<question id>
 EXTRA_GUESTS_FIELD = "extra_guests"
 MESSAGE_FIELD = "message"
-REPLIES_CLOSED = "Replies are closed for this event. You can still say you can't make it."
-FULL = "This event is full: there are no spots left. You can still say you can't make it."
+REPLIES_CLOSED = N_("Replies are closed for this event. You can still say you can't make it.")
+FULL = N_("This event is full: there are no spots left. You can still say you can't make it.")
 
 
 @dataclass
@@ -49,7 +51,7 @@ def _marks(name: str, entered: Entered | None, hint: str | None = None) -> tuple
     return f'{attributes} aria-invalid="true"', f'<p id="{escape(name)}-error" class="problem">{escape(error)}</p>'
 
 
-def _extra_guests_choice(page, entered: Entered | None) -> str:
+def _extra_guests_choice(page, entered: Entered | None, said: Words) -> str:
     """A choice of how many people to bring, when the event lets guests bring anyone."""
     allowed = int(page.event.max_extra_guests or 0)
     if allowed <= 0:
@@ -61,22 +63,24 @@ def _extra_guests_choice(page, entered: Entered | None) -> str:
         f'<option value="{n}"{" selected" if str(n) == current else ""}>{n}</option>' for n in range(allowed + 1)
     )
     marks, error_line = _marks(EXTRA_GUESTS_FIELD, entered)
-    return f"""<label for="extra_guests">People you bring (up to {allowed})</label>
+    label = escape(said._("People you bring (up to {allowed})", allowed=allowed))
+    return f"""<label for="extra_guests">{label}</label>
 <select id="extra_guests" name="extra_guests"{marks}>{options}</select>
 {error_line}"""
 
 
-def _questions(page, entered: Entered | None) -> str:
+def _questions(page, entered: Entered | None, said: Words) -> str:
     """The event's questions, each with the answer entered (else the one given): a text field, or one radio
     button per choice. None is marked required in HTML (declining needs no answer); the server asks again."""
     asked = list(page.event.questions or [])
     if not asked:
         return ""
     held = entered.answers if entered is not None else (page.invitation.answers or {})
-    parts = ['<fieldset class="questions"><legend>When you accept</legend>']
+    legend = escape(said._("When you accept"))
+    parts = [f'<fieldset class="questions"><legend>{legend}</legend>']
     for question in asked:
         name = question_field(question["id"])
-        label = escape(question["text"]) + (" (required)" if question["required"] else "")
+        label = escape(question["text"]) + (" " + escape(said._("(required)")) if question["required"] else "")
         given = held.get(question["id"], "")
         marks, error_line = _marks(name, entered)
         if question["kind"] == "choice":
@@ -111,42 +115,54 @@ def only_decline(page, now) -> str | None:
     return None
 
 
-ANSWER_BUTTONS = (("accept", "Accept"), ("maybe", "Maybe"), ("decline", "Decline"))  # value (and class), label
+ANSWER_BUTTONS = (("accept", N_("Accept")), ("maybe", N_("Maybe")), ("decline", N_("Decline")))  # value, label
 
 
-def _buttons(chosen: str | None, *, declining_only: bool, maybe: bool) -> str:
+def _buttons(chosen: str | None, said: Words, *, declining_only: bool, maybe: bool) -> str:
     """The answer buttons side by side (they wrap on a narrow screen), the guest's current answer pressed. Maybe
     only where the form offers it; only Decline where accepting is closed."""
     offered = {"decline"} if declining_only else {"accept", "decline", *(["maybe"] if maybe else [])}
     return "\n".join(
         f'<button type="submit" name="answer" value="{value}" class="{value}"{_pressed(chosen == value)}>'
-        f"{label}</button>"
+        f"{escape(said._(label))}</button>"
         for value, label in ANSWER_BUTTONS
         if value in offered
     )
 
 
 def answer_form(
-    page, token: str, shown_message: str, entered: Entered | None, now, up: str = "", *, maybe: bool = False
+    page,
+    token: str,
+    shown_message: str,
+    entered: Entered | None,
+    now,
+    up: str = "",
+    said: Words | None = None,
+    *,
+    maybe: bool = False,
 ) -> str:
     """The form: the answer buttons first (the page's first screen), then the message field holding
     ``shown_message``, the people brought and the questions. The guest's current answer is the pressed button;
     ``maybe``: the form offers Maybe too. Why only Decline is offered is said at the top of the page
     (``only_decline``)."""
+    said = said or words(None)
     message_marks, message_error = _marks(MESSAGE_FIELD, entered, hint="message-hint")
     answered = page.invitation.has_accepted
     chosen = {True: "accept", False: "decline"}.get(answered)
     declining_only = only_decline(page, now)
-    buttons = _buttons(chosen, declining_only=bool(declining_only), maybe=maybe)
+    buttons = _buttons(chosen, said, declining_only=bool(declining_only), maybe=maybe)
+    host = f'<span dir="auto">{escape(page.host_name)}</span>'
+    message_label = said.html("Message to {host} (optional)", host=host)
+    message_hint = escape(said._("Up to 60 characters."))
     return f"""<form method="post" action="{up}{escape(page.code)}/rsvp">
 <input type="hidden" name="csrf" value="{escape(token)}">
 <div class="buttons">
 {buttons}
 </div>
-<label for="message">Message to <span dir="auto">{escape(page.host_name)}</span> (optional)</label>
+<label for="message">{message_label}</label>
 <input type="text" id="message" name="message" maxlength="60" autocomplete="off" dir="auto"
  value="{escape(shown_message)}"{message_marks}>
-<p id="message-hint" class="hint">Up to 60 characters.</p>
+<p id="message-hint" class="hint">{message_hint}</p>
 {message_error}
-{"" if declining_only else _extra_guests_choice(page, entered)}
-{"" if declining_only else _questions(page, entered)}</form>"""
+{"" if declining_only else _extra_guests_choice(page, entered, said)}
+{"" if declining_only else _questions(page, entered, said)}</form>"""

@@ -20,6 +20,7 @@ from zoneinfo import ZoneInfo
 from chalicelib import download_names, localtime
 from chalicelib.config import get_settings
 from chalicelib.domain.visibility import SeenEvent
+from chalicelib.languages.catalogues import Words, words
 from chalicelib.messaging.sms_segments import one_line
 from chalicelib.store.records import Event
 
@@ -154,11 +155,11 @@ def _dates(event: Event) -> tuple[list[str], list[str]]:
 # --------------------------------------------------------------------------- the calendar
 
 
-def calendar(seen: SeenEvent, page_url: str, now: datetime) -> str:
+def calendar(seen: SeenEvent, page_url: str, now: datetime, *, said: Words | None = None) -> str:
     """The calendar of an event as the guest who ``seen`` is downloads it from ``page_url`` (their page) at
-    ``now``."""
+    ``now``; its words in the language of ``said`` (English by default)."""
     zones, _dates_lines = _dates(seen.event)
-    return _wrapped([*zones, *vevent(seen, page_url, now)], "Event page")
+    return _wrapped([*zones, *vevent(seen, page_url, now, said=said)], "Event page")
 
 
 def _wrapped(lines: list[str], product: str, extra: tuple[str, ...] = ()) -> str:
@@ -173,16 +174,18 @@ def _wrapped(lines: list[str], product: str, extra: tuple[str, ...] = ()) -> str
     return "".join(fold(line) + "\r\n" for line in [*head, *lines, "END:VCALENDAR"])
 
 
-def vevent(seen: SeenEvent, page_url: str | None, stamp: datetime) -> list[str]:
+def vevent(seen: SeenEvent, page_url: str | None, stamp: datetime, *, said: Words | None = None) -> list[str]:
     """The VEVENT of an event as its viewer ``seen`` (its zone's VTIMEZONE apart): DTSTAMP ``stamp``;
-    DESCRIPTION and URL only with a ``page_url``; LOCATION only where the viewer sees the place."""
+    DESCRIPTION and URL only with a ``page_url``; LOCATION only where the viewer sees the place; its words in
+    the language of ``said`` (English by default)."""
     event = seen.event
     dates = _date_lines(event)
     parts = (seen.place.venue_name, seen.place.address) if seen.place else ()
     location = ", ".join(part for part in parts if part)
     revised = event.calendar_modified or event.modified
     sequence = seen.calendar_sequence
-    described = f"Answer and see the details on your invitation page: {page_url}" if page_url else ""
+    said = said or words(None)
+    described = said._("Answer and see the details on your invitation page: {url}", url=page_url) if page_url else ""
     return [
         "BEGIN:VEVENT",
         f"UID:event-{event.id}@{uid_domain()}",

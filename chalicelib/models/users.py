@@ -125,6 +125,8 @@ class User(UsersTable, discriminator="user"):
     notify_upcoming_event = BooleanAttribute(default=True)
     notify_event_change = BooleanAttribute(default=True)
     notify_announcements = BooleanAttribute(default=True)  # the host's announcements
+    # The language the person last chose on a page (a catalogue's tag, languages/): their texts use it.
+    language = UnicodeAttribute(null=True)
     fb_token = UnicodeAttribute(null=True)
     fb_id = UnicodeAttribute(null=True)
     created = UTCDateTimeAttribute()

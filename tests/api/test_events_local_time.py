@@ -94,7 +94,8 @@ def test_the_text_and_the_page_show_the_events_own_zone(client):
     assert ", Sat, Dec 12 at 8:30 PM PST. " in text
     html = text_of(page(client, link_texted_to(number)))
     expected = (
-        '<time datetime="2026-12-13T04:30:00Z" data-offset="-480">Saturday, December 12, 2026 at 8:30 PM PST</time>'
+        '<time datetime="2026-12-13T04:30:00Z" data-offset="-480" data-yours="{time} your time">'
+        "Saturday, December 12, 2026 at 8:30 PM PST</time>"
     )
     assert expected in html  # server-rendered: what a page without script shows
 

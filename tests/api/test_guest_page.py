@@ -133,9 +133,12 @@ def test_the_page_shows_the_event_and_counts_but_no_numbers_or_other_guests(clie
     assert response.status_code == 200
     assert response.headers["Content-Type"] == HTML
     html = text_of(response)
-    assert html.startswith("<!doctype html>") and '<html lang="en">' in html
+    assert html.startswith("<!doctype html>") and '<html lang="en" dir="ltr">' in html
     assert '<h1 dir="auto">Dinner &amp; drinks</h1>' in html and "Cafe &lt;Central&gt;" in html and "1 Main St" in html
-    assert '<time datetime="2030-06-01T18:30:00Z" data-offset="0">Saturday, June 1, 2030 at 6:30 PM UTC</time>' in html
+    assert (
+        '<time datetime="2030-06-01T18:30:00Z" data-offset="0" data-yours="{time} your time">'
+        "Saturday, June 1, 2030 at 6:30 PM UTC</time>"
+    ) in html
     assert '<span dir="auto">Alice Smith</span> invited you' in html
     assert "2 people going, 4 spots left" in html  # the owner and Bob; 5 spots, Bob holds one
     assert "You haven't answered yet." in html

@@ -75,3 +75,12 @@ def test_the_series_calendar_holds_every_date_not_declined_and_answers_304_when_
     unchanged = client.http.get(f"{path}/calendar.ics", headers={"If-None-Match": feed.headers["ETag"]})
     assert unchanged.status_code == 304 and unchanged.body == b""
     assert client.http.get("/i/" + "A" * 32 + "/calendar.ics").status_code == 404
+
+
+def test_the_dates_and_their_buttons_are_in_the_guests_language(client):
+    number = phone(8611)
+    _series(client, make_person("Olive Owner"), number)
+    html = text_of(page(client, f"{link_texted_to(number)}?lang=es"))
+    assert "<h2>Próximas fechas</h2>" in html and "martes, 22 de enero de 2030, 19:00 EST" in html
+    assert html.count(">Voy</button>") == 4 and html.count(">No puedo</button>") == 4
+    assert html.count("Aún sin respuesta") == 4 and ">Suscribirse</a>" in html

@@ -118,13 +118,13 @@ def promote_a_guest_invited_by_text(run: StackRun) -> None:
     run.deliver()
     path = link_texted_to(TEXTED)
     assert answer(run.client, path, "accept").status_code == 303
-    assert "number 1 in line" in text_of(page(client, path))
+    assert "número 1" in text_of(page(client, f"{path}?lang=es"))  # the chosen language kept for the number
     assert client.http.get(f"{path}/event.ics").status_code == 200
     texted = len(texts_to(TEXTED))
     assert post_json(client, f"/events/{event_id}/reject", {}, seated).status_code == 200
     run.deliver()
     texts = texts_to(TEXTED)
-    assert len(texts) == texted + 1 and "You're in!" in texts[-1], texts  # the worker texted the promotion
+    assert len(texts) == texted + 1 and "ya tienes plaza" in texts[-1], texts  # the promotion, in the language chosen
 
 
 def keep_the_guest_list_by_hand(run: StackRun) -> None:

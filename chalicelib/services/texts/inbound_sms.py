@@ -7,8 +7,9 @@ topic (infra/template.yaml, InboundSmsTopic) as a JSON object, for example::
      "messageBody": "stop", "inboundMessageId": "cae173d2-...", "previousPublishedMessageId": "..."}
 
 ``originationNumber`` is the person, ``destinationNumber`` the service's own number they wrote to.
-The opt-out words (ARRET too, for French numbers) put the person's number on the stop list (no more
-invitation texts), START and UNSTOP take it off, HELP (or AIDE) is answered from the number written to.
+The opt-out words (in each language the texts are written in: BAJA, ARRET, STOPP, PARAR, ...) put the person's
+number on the stop list (no more invitation texts), START and UNSTOP (ALTA) take it off, HELP (AYUDA, AIDE,
+HILFE, ...) is answered from the number written to, in the language of the word, else of the number's country.
 SNS keeps its own account-wide opt-out list as well (the pin and invitation senders ask it first); this
 handler keeps the service's stop list in step with it. SNS may deliver a message twice: each action is idempotent.
 """
@@ -23,18 +24,36 @@ from dataclasses import dataclass
 
 from chalicelib.config import get_settings
 from chalicelib.errors import TextsPaused
+from chalicelib.languages.catalogues import N_, Words, words
+from chalicelib.languages.choice import of_number
 from chalicelib.messaging import sms_sender
 from chalicelib.phones import mask_phone, normalize_phone
 from chalicelib.services.texts import stop_list
+from chalicelib.services.texts.invitation_texts import STOP_WORDS
 
 log = logging.getLogger("invites")
 
-# The keywords of the countries texted: the US and Canada's, and France's ARRET/AIDE (sent with or without
-# the accent, which is dropped before matching).
-OPT_OUT_WORDS = frozenset({"STOP", "STOPALL", "UNSUBSCRIBE", "CANCEL", "END", "QUIT", "OPTOUT", "REVOKE", "ARRET"})
-OPT_IN_WORDS = frozenset({"START", "UNSTOP"})
-HELP_WORDS = frozenset({"HELP", "AIDE"})
-RATES_NOTICE = "Msg&data rates may apply."
+# The keywords of the countries texted: the US and Canada's, then those of each language the texts are written in
+# (accents and the hamza are dropped before matching, so ARRÊT is ARRET and إيقاف is ايقاف).
+OPT_OUT_WORDS = frozenset(
+    {
+        "STOP", "STOPALL", "UNSUBSCRIBE", "CANCEL", "END", "QUIT", "OPTOUT", "REVOKE",
+        "BAJA", "ALTO", "CANCELAR", "PARAR",  # Spanish
+        "ARRET", "DESABONNER", "DESINSCRIRE",  # French
+        "STOPP", "ABMELDEN", "ENDE",  # German
+        "PARE", "SAIR", "CANCELE",  # Portuguese (Brazil)
+        "ANNULLA", "BASTA", "DISISCRIVI",  # Italian
+        "הסר", "הפסק", "עצור",  # Hebrew
+        "ايقاف", "الغاء", "توقف",  # Arabic
+    }
+)  # fmt: skip
+OPT_IN_WORDS = frozenset({"START", "UNSTOP", "ALTA"})
+# Each language's HELP word, and the language its answer is written in (HELP: the language of the number's country).
+HELP_WORDS = {"HELP": None, "AYUDA": "es", "AIDE": "fr", "HILFE": "de", "AJUDA": "pt-BR", "AIUTO": "it",
+              "עזרה": "he", "مساعدة": "ar"}  # fmt: skip
+RATES_NOTICE = N_("Msg&data rates may apply.")
+ABOUT = N_("{service}: event invitations by text.")
+HELP_CONTACT = N_("Help: {contact}.")
 STOPPED, RESUMED, HELPED, IGNORED = "stopped", "resumed", "helped", "ignored"
 
 
@@ -83,10 +102,20 @@ def action_of(body: str) -> str:
     return IGNORED
 
 
-def help_text() -> str:
+def help_text(said: Words | None = None) -> str:
+    """The answer to HELP: what the service is, whom to ask, the rates notice and the opt-out words."""
+    said = said or words(None)
     settings = get_settings()
-    contact = f" Help: {settings.support_contact}." if settings.support_contact else ""
-    return f"{settings.service_name}: event invitations by text.{contact} {RATES_NOTICE} Reply STOP to opt out."
+    parts = [said._(ABOUT, service=settings.service_name)]
+    if settings.support_contact:
+        parts.append(said._(HELP_CONTACT, contact=settings.support_contact))
+    parts += [said._(RATES_NOTICE), said._(STOP_WORDS)]
+    return " ".join(parts)
+
+
+def help_language(body: str, sender: str) -> Words:
+    """The language of the HELP answer: the one of the word written, else the one of the number's country."""
+    return words(HELP_WORDS.get(keyword(body)) or of_number(sender))
 
 
 def handle(message: str) -> str:
@@ -103,7 +132,10 @@ def handle(message: str) -> str:
     elif action == HELPED:
         try:
             sms_sender.send_sms(
-                text.sender, help_text(), priority=sms_sender.Priority.ASKED, origination=text.service_number
+                text.sender,
+                help_text(help_language(text.body, text.sender)),
+                priority=sms_sender.Priority.ASKED,
+                origination=text.service_number,
             )
         except sms_sender.SmsRefused as refused:  # will not pass on a retry: logged, not raised
             log.warning("inbound sms: the HELP answer was refused: %s", refused)

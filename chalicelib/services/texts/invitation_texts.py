@@ -7,21 +7,35 @@ import logging
 import time
 from datetime import datetime
 
-from chalicelib import limits, localtime
+from chalicelib import limits
 from chalicelib.config import get_settings
+from chalicelib.languages import dates
+from chalicelib.languages.catalogues import N_, Words, words
 from chalicelib.messaging import sms_segments, sms_sender
 from chalicelib.messaging.notifications.messages import event_expiry
 from chalicelib.parallel import parallel_map
 from chalicelib.services.guards.ratelimit import Limit, RollingLimit, charge_each, take_up_to
 from chalicelib.services.texts import stop_list, text_outbox
 from chalicelib.services.texts.host_label import host_label
+from chalicelib.services.texts.text_language import words_for
 from chalicelib.store import counters
 from chalicelib.store.records import Event, User
 
 log = logging.getLogger("invites")
 
-STOP_WORDS = "Reply STOP to opt out."
-NO_TITLE = "(no title)"
+STOP_WORDS = N_("Reply STOP to opt out.")
+NO_TITLE = N_("(no title)")
+# Translators: {service} is the service's name (never translated), {name} the host's, {title} the event's;
+# {when} is the date; {reply} a link, or the sentence asking to get the app; {stop} the opt-out sentence.
+INVITATION = N_('{service}: {name} invited you to "{title}", {when}. {reply} {stop}')
+# Translators: {repeat} says how often a series meets (kept in English for now), {when} its first date.
+SERIES_FROM = N_("{repeat} from {when}")
+GET_THE_APP = N_("Get the {service} app to reply.")
+PROMOTION = N_('{service}: a spot opened at "{title}" by {name}, {when}. You\'re in! {link} {stop}')
+DROPPED = N_(
+    '{service}: "{title}" by {name}, {when}, has too few spots for your party now; '
+    "you're off the waitlist. {link} {stop}"
+)
 
 
 def _stranger_limit(person: User) -> RollingLimit:
@@ -80,27 +94,46 @@ def allowed_now(owner: User, people: list[User], now: float) -> list[User]:
     return people[: take_up_to(owner_limit, len(people), now)]
 
 
-def invitation_text(owner: User, event: Event, link: str = "", series_words: str = "") -> str:
+def _segment_limits() -> dict[str, int]:
+    settings = get_settings()
+    return {"gsm": settings.invite_sms_max_segments, "ucs2": settings.invite_sms_max_segments_ucs2}
+
+
+def _title(event: Event, said: Words) -> str:
+    return event.title if sms_segments.one_line(event.title or "") else said._(NO_TITLE)  # only invisible characters
+
+
+def _fitted(wording, owner: User, event: Event, said: Words) -> str:
+    """``wording(when)`` (a template of name and title) fitted with the host's name and the event's title,
+    with the date's weekday when it fits, else without."""
+    whens = (dates.short_when(event, said.language), dates.short_when(event, said.language, weekday=False))
+    templates = [wording(when) for when in whens]
+    return sms_segments.fit(templates, host_label(owner), _title(event, said), _segment_limits())
+
+
+def invitation_text(
+    owner: User, event: Event, link: str = "", series_words: str = "", said: Words | None = None
+) -> str:
     """The invitation SMS: ``<service>: <name> invited you to "<title>", <when>. <link> Reply STOP to opt out.``
     For a series, ``series_words`` (``every other Tuesday``) go first: ``..., <series words> from <when>. ...``.
 
     The sender is named first and the opt-out words are always there; the inviter's name and the title
     are made one line, folded to the SMS alphabet and cut (the name first, neither below its minimum)
     so the text keeps to its segment limit. When even that is tight, the date goes without its weekday.
-    Without a link (no public base URL) it asks to get the app instead."""
-    settings = get_settings()
-    service = settings.service_name
-    reply = link or f"Get the {service} app to reply."
-    limits = {"gsm": settings.invite_sms_max_segments, "ucs2": settings.invite_sms_max_segments_ucs2}
+    Without a link (no public base URL) it asks to get the app instead. ``said``: the words of the person's
+    language (English by default)."""
+    said = said or words(None)
+    service = get_settings().service_name
+    reply = link or said._(GET_THE_APP, service=service)
+    stop = said._(STOP_WORDS)
 
     def wording(when: str) -> sms_segments.Template:
-        when = f"{series_words} from {when}" if series_words else when
-        return lambda who, title: f'{service}: {who} invited you to "{title}", {when}. {reply} {STOP_WORDS}'
+        when = said._(SERIES_FROM, repeat=series_words, when=when) if series_words else when
+        return lambda who, title: said._(
+            INVITATION, service=service, name=who, title=title, when=when, reply=reply, stop=stop
+        )
 
-    templates = [wording(localtime.short_when(event)), wording(localtime.short_when(event, weekday=False))]
-    name = host_label(owner)
-    title = event.title if sms_segments.one_line(event.title or "") else NO_TITLE  # only invisible characters
-    return sms_segments.fit(templates, name, title, limits)
+    return _fitted(wording, owner, event, said)
 
 
 def send_invitation_texts(
@@ -139,7 +172,7 @@ def send_invitation_texts(
             person.phone_number,
             wording(owner, event, links.get(person.id, ""))
             if wording
-            else invitation_text(owner, event, links.get(person.id, ""), series_words),
+            else invitation_text(owner, event, links.get(person.id, ""), series_words, words_for(person)),
             expires,
             quota,
         )
@@ -153,36 +186,25 @@ def send_invitation_texts(
     return states
 
 
-def promotion_text(owner: User, event: Event, link: str) -> str:
+def _waitlist_text(message: str, owner: User, event: Event, link: str, said: Words | None) -> str:
+    said = said or words(None)
+    service, stop = get_settings().service_name, said._(STOP_WORDS)
+
+    def wording(when: str) -> sms_segments.Template:
+        return lambda who, title: said._(
+            message, service=service, name=who, title=title, when=when, link=link, stop=stop
+        )
+
+    return _fitted(wording, owner, event, said)
+
+
+def promotion_text(owner: User, event: Event, link: str, said: Words | None = None) -> str:
     """The text to a waitlisted guest without an account who was given a spot, with the link to their
     page: worded, folded and cut like the invitation text, within the same segment limits."""
-    settings = get_settings()
-    limits = {"gsm": settings.invite_sms_max_segments, "ucs2": settings.invite_sms_max_segments_ucs2}
-
-    def wording(when: str) -> sms_segments.Template:
-        return lambda who, title: (
-            f'{settings.service_name}: a spot opened at "{title}" by {who}, {when}. You\'re in! {link} {STOP_WORDS}'
-        )
-
-    templates = [wording(localtime.short_when(event)), wording(localtime.short_when(event, weekday=False))]
-    name = host_label(owner)
-    title = event.title if sms_segments.one_line(event.title or "") else NO_TITLE
-    return sms_segments.fit(templates, name, title, limits)
+    return _waitlist_text(PROMOTION, owner, event, link, said)
 
 
-def dropped_text(owner: User, event: Event, link: str) -> str:
+def dropped_text(owner: User, event: Event, link: str, said: Words | None = None) -> str:
     """The text to a waiting guest without an account whose party no longer fits the event (the owner made
     it smaller), with the link to their page, where a smaller party may answer again."""
-    settings = get_settings()
-    limits = {"gsm": settings.invite_sms_max_segments, "ucs2": settings.invite_sms_max_segments_ucs2}
-
-    def wording(when: str) -> sms_segments.Template:
-        return lambda who, title: (
-            f'{settings.service_name}: "{title}" by {who}, {when}, has too few spots for your party now; '
-            f"you're off the waitlist. {link} {STOP_WORDS}"
-        )
-
-    templates = [wording(localtime.short_when(event)), wording(localtime.short_when(event, weekday=False))]
-    name = host_label(owner)
-    title = event.title if sms_segments.one_line(event.title or "") else NO_TITLE
-    return sms_segments.fit(templates, name, title, limits)
+    return _waitlist_text(DROPPED, owner, event, link, said)

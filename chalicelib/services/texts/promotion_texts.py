@@ -11,6 +11,7 @@ from chalicelib.messaging.notifications.kinds import QueueKind
 from chalicelib.messaging.notifications.messages import RetryLater
 from chalicelib.services.texts.guest_texts import send_claimed
 from chalicelib.services.texts.invitation_texts import dropped_text, promotion_text, texts_allowed
+from chalicelib.services.texts.text_language import words_for
 
 
 def text_promoted(owner, event, people: list, links: dict[int, str]) -> None:
@@ -26,7 +27,7 @@ def _text_once(kind: str, owner, event, people: list, links: dict[int, str]) -> 
     wording = dropped_text if kind == QueueKind.WAITLIST_DROPPED else promotion_text
 
     def word(person) -> str:
-        return wording(owner, event, links[person.id])
+        return wording(owner, event, links[person.id], words_for(person))
 
     _texted, failed = send_claimed(owner, event, people, kind, str(event.id), word, allowed=texts_allowed)
     if failed:

@@ -109,17 +109,23 @@ def test_help_is_answered_with_the_service_and_its_support_contact_from_the_numb
     assert stop_list.stopped([number]) == set()
 
 
-@pytest.mark.parametrize("word", ["AIDE", "aide", "Help?"])
-def test_help_in_french_is_answered_too(client, override_settings, word):
+ENGLISH_HELP = (
+    "Partyline: event invitations by text. Help: help@partyline.example. "
+    "Msg&data rates may apply. Reply STOP to opt out."
+)
+FRENCH_HELP = (
+    "Partyline : invitations à des événements par SMS. Aide : help@partyline.example. "
+    "Des frais de SMS et de données peuvent s'appliquer. Désinscription : STOP."
+)
+
+
+@pytest.mark.parametrize(("word", "expected"), [("AIDE", FRENCH_HELP), ("aide", FRENCH_HELP), ("Help?", ENGLISH_HELP)])
+def test_help_in_french_is_answered_too_in_french(client, override_settings, word, expected):
     override_settings(service_name="Partyline", support_contact="help@partyline.example")
     number = phone()
     reply(client, number, word)
     (answer,) = texts_to(number)
-    assert answer == (
-        "Partyline: event invitations by text. Help: help@partyline.example. "
-        "Msg&data rates may apply. Reply STOP to opt out."
-    )
-    assert stop_list.stopped([number]) == set()
+    assert answer == expected
 
 
 def test_help_answers_go_on_past_80_percent_of_the_text_budget_and_stop_quietly_at_100(client, override_settings):
@@ -139,7 +145,7 @@ def test_help_answers_go_on_past_80_percent_of_the_text_budget_and_stop_quietly_
 
 def test_any_other_text_changes_nothing_and_sends_nothing(client):
     number = phone()
-    for body in ("Thanks, see you there!", "Is it still on?", "", "STOPP"):
+    for body in ("Thanks, see you there!", "Is it still on?", "", "SOTP"):  # STOPP is German for STOP
         reply(client, number, body)
     assert stop_list.stopped([number]) == set() and texts_to(number) == []
 
@@ -165,3 +171,41 @@ def test_sns_down_while_answering_help_raises_so_lambda_retries(aws, fail_aws):
     fail_aws("sns", "Publish", "Throttling")
     with pytest.raises(sms_sender.SnsBusy):
         inbound_sms.handle(json.dumps({"originationNumber": phone(), "messageBody": "HELP"}))
+
+
+STOP_WORDS_OF_EACH_LANGUAGE = ["BAJA", "Alto", "parar", "ARRÊT", "Stopp", "PARE", "Annulla", "הסר", "إيقاف", "إلغاء"]
+
+
+@pytest.mark.parametrize("body", STOP_WORDS_OF_EACH_LANGUAGE)
+def test_the_stop_words_of_each_language_stop_the_invitation_texts(client, body):
+    number = phone()
+    reply(client, number, body)
+    assert stop_list.stopped([number]) == {number}
+    assert not texted_after_invite(client, number)
+
+
+def test_alta_starts_them_again(client):
+    number = phone()
+    reply(client, number, "BAJA")
+    reply(client, number, "alta")
+    assert stop_list.stopped([number]) == set() and texted_after_invite(client, number)
+
+
+@pytest.mark.parametrize(
+    ("number", "body", "expected"),
+    [
+        ("+12025550142", "AYUDA", "Invites: invitaciones a eventos por SMS."),
+        ("+12025550143", "عون", None),
+        ("+33612345678", "HELP", "Invites : invitations à des événements par SMS."),
+        ("+966501234567", "مساعدة", "Invites: دعوات إلى المناسبات عبر الرسائل النصية."),
+        ("+12025550144", "HELP", "Invites: event invitations by text."),
+    ],
+)
+def test_help_is_answered_in_the_language_of_the_word_else_of_the_numbers_country(client, number, body, expected):
+    reply(client, number, body)
+    answers = texts_to(number)
+    if expected is None:
+        assert answers == []
+        return
+    (answer,) = answers
+    assert answer.startswith(expected) and "STOP" in answer
