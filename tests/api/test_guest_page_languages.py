@@ -41,7 +41,7 @@ def test_lang_in_the_link_shows_the_page_in_spanish_with_its_own_date_forms_and_
     response = page(client, f"{path}?lang=es")
     html = html_of(response)
     assert '<html lang="es" dir="ltr">' in html
-    assert "<dt>Cuándo</dt>" in html and ">Aceptar</button>" in html and ">Rechazar</button>" in html
+    assert "<dt>Anfitrión</dt>" in html and ">Aceptar</button>" in html and ">Rechazar</button>" in html
     assert "sábado, 12 de diciembre de 2026, 12:00 CET" in html
     assert "Dana Levi</span> te ha invitado" in html and '<h1 dir="auto">Cena</h1>' in html
     assert "lang=es;" in response.headers["Set-Cookie"] and "HttpOnly" in response.headers["Set-Cookie"]

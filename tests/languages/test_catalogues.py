@@ -18,7 +18,7 @@ def test_the_eight_languages_of_the_contract_are_there():
 
 def test_the_code_has_the_messages_guests_read():
     ids = {message.id if isinstance(message.id, str) else message.id[0] for message in MESSAGES if message.id}
-    assert "When" in ids and "Reply STOP to opt out." in ids and "{host} invited you" in ids
+    assert "Where" in ids and "Reply STOP to opt out." in ids and "{host} invited you" in ids
     assert len(ids) > 60
 
 
@@ -93,6 +93,6 @@ def test_plurals_follow_each_languages_own_forms(language, count, expected):
 
 
 def test_an_unknown_language_reads_english_and_a_bare_portuguese_reads_brazilian():
-    assert words("xx")._("When") == "When"
-    assert words("pt")._("When") == "Quando" and words("pt").language == "pt-BR"
-    assert words("ES")._("When") == "Cuándo"
+    assert words("xx")._("Where") == "Where"
+    assert words("pt")._("Where") == "Onde" and words("pt").language == "pt-BR"
+    assert words("ES")._("Where") == "Dónde"
