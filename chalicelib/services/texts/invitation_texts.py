@@ -21,6 +21,8 @@ from chalicelib.store.records import Event, User
 log = logging.getLogger("invites")
 
 STOP_WORDS = "Reply STOP to opt out."
+# Before the opt-out words of a text that asks (text_outbox.ASKING_KINDS), with two-way texting on.
+ANSWER_WORDS = "Reply 1 if you're going, 2 if not."
 NO_TITLE = "(no title)"
 
 
@@ -80,9 +82,16 @@ def allowed_now(owner: User, people: list[User], now: float) -> list[User]:
     return people[: take_up_to(owner_limit, len(people), now)]
 
 
-def invitation_text(owner: User, event: Event, link: str = "", series_words: str = "") -> str:
+def asking_words() -> str:
+    """What a text that asks says before its opt-out words: how to answer by reply when the stage's number
+    receives replies (``SMS_TWO_WAY``), else nothing."""
+    return f"{ANSWER_WORDS} " if get_settings().sms_two_way else ""
+
+
+def invitation_text(owner: User, event: Event, link: str = "", series_words: str = "", *, asks: bool = True) -> str:
     """The invitation SMS: ``<service>: <name> invited you to "<title>", <when>. <link> Reply STOP to opt out.``
     For a series, ``series_words`` (``every other Tuesday``) go first: ``..., <series words> from <when>. ...``.
+    With two-way texting on, an invitation that ``asks`` says how to answer by reply before the opt-out words.
 
     The sender is named first and the opt-out words are always there; the inviter's name and the title
     are made one line, folded to the SMS alphabet and cut (the name first, neither below its minimum)
@@ -92,10 +101,11 @@ def invitation_text(owner: User, event: Event, link: str = "", series_words: str
     service = settings.service_name
     reply = link or f"Get the {service} app to reply."
     limits = {"gsm": settings.invite_sms_max_segments, "ucs2": settings.invite_sms_max_segments_ucs2}
+    ask = asking_words() if asks else ""
 
     def wording(when: str) -> sms_segments.Template:
         when = f"{series_words} from {when}" if series_words else when
-        return lambda who, title: f'{service}: {who} invited you to "{title}", {when}. {reply} {STOP_WORDS}'
+        return lambda who, title: f'{service}: {who} invited you to "{title}", {when}. {reply} {ask}{STOP_WORDS}'
 
     templates = [wording(localtime.short_when(event)), wording(localtime.short_when(event, weekday=False))]
     name = host_label(owner)
@@ -139,7 +149,9 @@ def send_invitation_texts(
             person.phone_number,
             wording(owner, event, links.get(person.id, ""))
             if wording
-            else invitation_text(owner, event, links.get(person.id, ""), series_words),
+            else invitation_text(
+                owner, event, links.get(person.id, ""), series_words, asks=kind in text_outbox.ASKING_KINDS
+            ),
             expires,
             quota,
         )
