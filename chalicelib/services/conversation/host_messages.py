@@ -90,6 +90,9 @@ def nudge_text(owner_name: str, event, link: str) -> str:
         )
 
     templates = [wording(localtime.short_when(event)), wording(localtime.short_when(event, weekday=False))]
+    if ask:  # the answer words cost 36 characters: in UCS-2 the tightest form asks in fewer words
+        when = localtime.short_when(event, weekday=False)
+        templates.append(lambda who, title: f'{service}: {who} asks: "{title}", {when}.{reply} {ask}{STOP_WORDS}')
     return sms_segments.fit(templates, owner_name, _title(event), _limits())
 
 

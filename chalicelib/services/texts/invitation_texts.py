@@ -108,6 +108,10 @@ def invitation_text(owner: User, event: Event, link: str = "", series_words: str
         return lambda who, title: f'{service}: {who} invited you to "{title}", {when}. {reply} {ask}{STOP_WORDS}'
 
     templates = [wording(localtime.short_when(event)), wording(localtime.short_when(event, weekday=False))]
+    if ask:  # the answer words cost 36 characters: in UCS-2 the tightest form names the host after the title
+        when = localtime.short_when(event, weekday=False)
+        when = f"{series_words} from {when}" if series_words else when
+        templates.append(lambda who, title: f'{service}: "{title}" from {who}, {when}. {reply} {ask}{STOP_WORDS}')
     name = host_label(owner)
     title = event.title if sms_segments.one_line(event.title or "") else NO_TITLE  # only invisible characters
     return sms_segments.fit(templates, name, title, limits)
