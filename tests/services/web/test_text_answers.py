@@ -231,3 +231,19 @@ def test_text_replies_race_app_accepts_on_a_nearly_full_event_and_the_counts_sta
     invitations = invitation_store.invitations_of(event["id"])
     going = [inv for inv in invitations if inv.has_accepted is True and inv.user_id != owner.id]
     assert stored.spots_filled == 3 == len(going) == stored.accepted_count
+
+
+def test_an_aws_fault_fails_the_delivery_and_the_redelivery_answers_and_confirms_once(client, two_way, fail_aws):
+    # Lambda delivers an SNS message again when its function fails: nothing half-written, no text lost
+    number = phone()
+    event = invite_by_text(client, make_person("Hana Host"), number)
+    before = texts_to(number)
+    fail_aws("dynamodb", "TransactWriteItems", "ProvisionedThroughputExceededException")
+    with pytest.raises(Exception, match="transaction"):
+        reply(number, "1", message_id="delivered-twice")
+    assert invitation_of(event["id"], number).has_accepted is None
+    assert texts_to(number) == before
+    fail_aws("dynamodb", "TransactWriteItems", "")  # the fault passed
+    reply(number, "1", message_id="delivered-twice")
+    assert invitation_of(event["id"], number).has_accepted is True
+    assert sum("You're going" in text for text in texts_to(number)) == 1
