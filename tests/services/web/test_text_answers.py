@@ -10,12 +10,14 @@
 from __future__ import annotations
 
 import uuid
+from datetime import UTC, datetime
 
 import pytest
 
+from chalicelib.messaging import sms_sender
 from chalicelib.services.replies import replies
+from chalicelib.store import counters, text_asks
 from chalicelib.store import invitations as invitation_store
-from chalicelib.store import text_asks
 from tests.utils.api import post_json, texts_to
 from tests.utils.factories import make_person, phone, stored_event
 from tests.utils.inbound_sms import sns_event
@@ -247,3 +249,24 @@ def test_an_aws_fault_fails_the_delivery_and_the_redelivery_answers_and_confirms
     reply(number, "1", message_id="delivered-twice")
     assert invitation_of(event["id"], number).has_accepted is True
     assert sum("You're going" in text for text in texts_to(number)) == 1
+
+
+def test_without_two_way_texting_no_asking_text_is_remembered(client):
+    number = phone()
+    invite_by_text(client, make_person("Hana Host"), number)
+    assert text_asks.latest(number, 2_000_000_000) is None
+
+
+def test_a_confirmation_goes_out_past_the_unasked_share_of_the_budget_and_stops_before_the_pins_share(
+    client, two_way, override_settings
+):
+    override_settings(sms_monthly_segments=100)
+    number = phone()
+    invite_by_text(client, make_person("Hana Host"), number)
+    key = sms_sender.budget_key(datetime.now(UTC))
+    counters.add(key, 85 - counters.count_of(key))  # past the 80% texts nobody asked for may use
+    reply(number, "1")
+    assert "You're going" in texts_to(number)[-1]
+    counters.add(key, 90 - counters.count_of(key))  # the answers' 90% spent: pins keep the rest
+    reply(number, "2")
+    assert "You're going" in texts_to(number)[-1]  # no text back this time
