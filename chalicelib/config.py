@@ -92,6 +92,11 @@ class Settings:
     support_contact: str = ""
     # SNS topic that two-way SMS delivers replies to (infra/template.yaml); its handler is app.py's.
     inbound_sms_topic_name: str = "invites-inbound-sms"
+    # Two-way texting: the stage's sending number receives replies (routed to that topic), so texts that ask end
+    # with "Reply 1 if you're going, 2 if not." and a reply answers the invitation (docs/deploy.md). Off: as before.
+    sms_two_way: bool = False
+    # Replies by text one number may have acted on per clock hour; more are ignored, unanswered.
+    text_replies_per_number_per_hour: int = 20
     service_name: str = "Invites"
     # Print every SMS and push to the console (local runs).
     echo_notifications: bool = False

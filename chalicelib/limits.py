@@ -145,6 +145,15 @@ JOIN_REQUESTS_PER_NUMBER = RateLimit(
     counts="an event asked to join by its link (a request awaiting approval; asking again costs nothing)",
     beyond="429, no request stored",
 )
+TEXT_REPLIES_PER_NUMBER = RateLimit(
+    name="text-reply",
+    scope=NUMBER,
+    setting="text_replies_per_number_per_hour",
+    rolling=False,
+    counts="a reply by text acted on (an answer, or the help text for a reply not read)",
+    beyond="the reply is ignored, no text answers it",
+    window_seconds=HOUR,
+)
 
 CATALOGUE = (
     PINS_PER_NUMBER,
@@ -160,6 +169,7 @@ CATALOGUE = (
     ANNOUNCEMENTS,
     NUDGES,
     JOIN_REQUESTS_PER_NUMBER,
+    TEXT_REPLIES_PER_NUMBER,
 )
 
 

@@ -114,6 +114,9 @@ def check_texting_settings(settings: dict) -> None:
         if problem:
             raise Stop(f"{setting.stage_key} {settings.get(setting.stage_key)!r}: {problem} in every deployed stage "
                        "(docs/deploy.md)")  # fmt: skip
+    two_way = stage_needs.two_way_problem(settings.get("sms_two_way"), settings.get("sms_origination_invites"))
+    if two_way:
+        raise Stop(f"{two_way} (docs/deploy.md)")
     cost = settings.get("sms_segment_cost_usd")
     problem = stage_needs.positive(float)(cost)
     if problem:

@@ -415,6 +415,7 @@ def app_environment(moto_port: int, outputs: dict[str, str], api_port: int | Non
             "no_proxy": no_proxy,
             "STAGE": STAGE,
             "ECHO_NOTIFICATIONS": "true",
+            "SMS_TWO_WAY": "true",  # `make inbound-sms` replies to the texts the console shows
             "PYTHONUNBUFFERED": "1",
             "PYTHONDONTWRITEBYTECODE": "1",  # with AUTORELOAD, a .pyc written on a lazy import restarts it
         }

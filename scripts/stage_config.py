@@ -44,6 +44,7 @@ STAGE_SETTINGS = {
     "sms_countries": "SMS_COUNTRIES",
     "sms_max_price_usd": "SMS_MAX_PRICE_USD",
     "sms_monthly_segments": "SMS_MONTHLY_SEGMENTS",
+    "sms_two_way": "SMS_TWO_WAY",
 }
 
 

@@ -11,6 +11,8 @@ that lacks any of it (docs/deploy.md, "A CloudFormation pipeline instead"):
   digits). Without the stop list's key every text to a number fails (503) and "Stop texting me" with it.
 - **settings** of the functions: ``SMS_COUNTRIES`` (ISO codes), ``SMS_MAX_PRICE_USD`` and
   ``SMS_MONTHLY_SEGMENTS`` (positive): without them a stage texts any country, at any price, without a budget.
+- **two-way texting**: ``SMS_TWO_WAY`` on needs ``SMS_ORIGINATION_INVITES``, the two-way number the texts that
+  ask come from and replies come to (routed to the inbound topic, ``INBOUND_SMS_TOPIC_NAME``).
 - **the spend limit**: SNS's account ``MonthlySpendLimit`` above the text budget's cost
   (``SMS_MONTHLY_SEGMENTS`` x the stage's ``sms_segment_cost_usd`` of infra/stages.json), so the service's budget
   stops invitations before SNS stops every text, pins too.
@@ -107,6 +109,17 @@ KEYS = (
 )
 
 
+def two_way_problem(two_way, origination) -> str | None:
+    """Two-way texting (``SMS_TWO_WAY``) asks guests to reply to the number their texts come from: it needs that
+    number named (``SMS_ORIGINATION_INVITES``: the two-way number whose replies are routed to the inbound topic;
+    the account's default sender may be any number, one that takes no replies)."""
+    if str(two_way or "").strip().lower() not in {"1", "true", "yes", "on"}:
+        return None
+    if not origination:
+        return "SMS_TWO_WAY is on: SMS_ORIGINATION_INVITES must name the two-way number whose replies reach the stage"
+    return None
+
+
 def settings_problems(env: dict) -> list[str]:
     """What is missing or wrong among the functions' settings ([] when nothing)."""
     found = []
@@ -114,6 +127,8 @@ def settings_problems(env: dict) -> list[str]:
         problem = setting.problem(env.get(setting.name))
         if problem:
             found.append(f"{setting.name} {env.get(setting.name)!r}: {problem} in every deployed stage")
+    two_way = two_way_problem(env.get("SMS_TWO_WAY"), env.get("SMS_ORIGINATION_INVITES"))
+    found += [f"{two_way} (docs/deploy.md)"] if two_way else []
     found += [f"{key.setting} is not set: it names {key.what} in SSM" for key in KEYS if not env.get(key.setting)]
     return found
 

@@ -9,9 +9,10 @@ it, and a Publish to it is not delivered. ``opted_out`` asks before every text. 
 The budget (``SMS_MONTHLY_SEGMENTS``, segments per calendar month in UTC; unset: none) is counted here, the
 one place every text goes out from: a counter item per month in the auth table, added to under a condition
 (DynamoDB evaluates it atomically), so parallel senders can never pass it. Each text has a priority: a text
-somebody asked for (a pin, the answer to HELP) may use the whole budget; a text nobody asked for
-(invitations, promotions, changes, announcements, nudges) only the first ``UNASKED_SHARE`` percent of it,
-so the pins keep going after those stop. A text that fails to go out gives its segments back.
+somebody asked for (a pin, the answer to HELP) may use the whole budget; the answer to a guest's reply by text
+(a confirmation) the first ``ANSWER_SHARE`` percent; a text nobody asked for (invitations, promotions, changes,
+announcements, nudges) only the first ``UNASKED_SHARE`` percent of it, so the pins keep going after those stop.
+A text that fails to go out gives its segments back.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ ORIGINATION_ATTRIBUTE = "AWS.MM.SMS.OriginationNumber"
 MAX_PRICE_ATTRIBUTE = "AWS.SNS.SMS.MaxPrice"
 BUDGET_SCOPE = "sms-budget"
 UNASKED_SHARE = 80  # percent of the month's budget that texts nobody asked for may use
+ANSWER_SHARE = 90  # percent that the answers to a guest's reply by text may use: after pins, before the unasked
 BUDGET_ATTEMPTS = 5  # reads of the month's counter when parallel senders keep moving it
 PAUSE_RETRY_BOUND = 3600  # Retry-After of a paused pin at most (until the month turns; the budget may be raised)
 KEEP_COUNTER = timedelta(days=35)  # a month's counter stays readable this long after the month ends
@@ -48,6 +50,7 @@ class Priority(enum.Enum):
 
     ASKED = "asked"  # pins, HELP answers: up to the whole budget
     UNASKED = "unasked"  # invitations, promotions, changes, announcements, nudges: up to UNASKED_SHARE percent
+    ANSWER = "answer"  # confirmations of replies by text, the help text for a reply not read: up to ANSWER_SHARE
 
 
 # SNS's throttles that aws_errors.TRANSIENT_CODES does not name: ``Throttled`` (HTTP 429, botocore's sns model's
@@ -107,7 +110,8 @@ def budget_limit(priority: Priority) -> int | None:
     budget = get_settings().sms_monthly_segments
     if budget <= 0:
         return None
-    return budget if priority is Priority.ASKED else budget * UNASKED_SHARE // 100
+    share = {Priority.ASKED: 100, Priority.ANSWER: ANSWER_SHARE, Priority.UNASKED: UNASKED_SHARE}[priority]
+    return budget * share // 100
 
 
 def pause_seconds(now: datetime) -> int:

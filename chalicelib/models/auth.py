@@ -11,6 +11,7 @@
 | ToldGuest    | TOLD#<event id>#<user id>           |
 | GoneEvent    | GONE#<event id>                     |
 | IdempotentRequest | IDEM#<user id>#<Idempotency-Key>   |
+| AskingText   | ASK#<e164>                          |
 
 Every item but StoppedNumber expires through TTL: a number stays stopped until its owner texts START.
 """
@@ -66,6 +67,10 @@ def rate_pk(scope: str, subject: str, window: int) -> str:
 
 def rate_log_pk(scope: str, subject: str) -> str:
     return f"RATELOG#{scope}#{subject}"
+
+
+def ask_pk(e164: str) -> str:
+    return f"ASK#{e164}"
 
 
 class AuthTable(TableModel):
@@ -138,6 +143,18 @@ class StoppedNumber(AuthTable, discriminator="stop"):
 
     source = UnicodeAttribute()
     stopped_at = NumberAttribute()
+
+
+class AskingText(AuthTable, discriminator="ask"):
+    """The latest text that asked a number for an answer (an invitation, a nudge): the invitation a reply
+    to that number answers (services/web/text_answers.py). ``text_kind`` is the outbox's kind of that text,
+    ``asked_at`` when SNS took it (UNIX seconds); the item goes 30 days after it."""
+
+    event_id = NumberAttribute()
+    user_id = NumberAttribute()
+    text_kind = UnicodeAttribute()
+    asked_at = NumberAttribute()
+    expires_at = TTLAttribute()
 
 
 class HeldChangeTexts(AuthTable, discriminator="held"):

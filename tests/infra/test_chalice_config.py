@@ -169,15 +169,21 @@ def test_the_policy_covers_the_stages_resources(stage):
     stop_list_key = f"arn:aws:ssm:{region}:{account}:parameter/invites/{stage}/stop-list-key"
     for function in FUNCTIONS:
         assert _allowed(stage, "ssm:GetParameter", stop_list_key, function) is (function != "remind_upcoming_events")
-    # replies by text: the stop list (the auth table, hashed with its own key), HELP answers; nothing else
+    # replies by text: the stop list (the auth table, hashed with its own key), HELP answers, and answering an
+    # invitation by reply (the asking text's record, the events table, the owner's push on the queue)
     auth = f"arn:aws:dynamodb:{region}:{account}:table/{env['AUTH_TABLE']}"
     inbound = "handle_inbound_sms"
     assert _allowed(stage, "dynamodb:PutItem", auth, inbound) and _allowed(stage, "dynamodb:DeleteItem", auth, inbound)
     assert _allowed(stage, "ssm:GetParameter", stop_list_key, inbound) and _allowed(stage, "sns:Publish", "*", inbound)
     users = f"arn:aws:dynamodb:{region}:{account}:table/{env['USERS_TABLE']}"
     assert not _allowed(stage, "dynamodb:PutItem", users, inbound)
-    assert not _allowed(stage, "dynamodb:GetItem", auth, inbound)
-    assert not _allowed(stage, "sqs:SendMessage", queue, inbound)
+    assert not _allowed(stage, "dynamodb:GetItem", users, inbound)
+    assert _allowed(stage, "dynamodb:GetItem", auth, inbound)
+    events_table = f"arn:aws:dynamodb:{region}:{account}:table/{env['EVENTS_TABLE']}"
+    assert _allowed(stage, "dynamodb:TransactWriteItems", events_table, inbound)
+    assert not _allowed(stage, "dynamodb:Query", f"{events_table}/index/by_user", inbound)
+    assert _allowed(stage, "sqs:SendMessage", queue, inbound)
+    assert not _allowed(stage, "sqs:ReceiveMessage", queue, inbound)
     assert _allowed(
         stage,
         "logs:PutLogEvents",

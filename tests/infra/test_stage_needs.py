@@ -99,3 +99,22 @@ def test_make_deploy_reads_the_same_list():
     # and what make deploy writes for the functions carries every setting of the list
     env = load("stage_config").STAGE_SETTINGS
     assert {setting.stage_key: setting.name for setting in needs.SETTINGS}.items() <= env.items()
+
+
+@pytest.mark.parametrize(
+    ("two_way", "origination", "refused"),
+    [("true", "", True), ("true", "+18885550123", False), ("", "", False), ("false", "", False)],
+)
+def test_two_way_texting_needs_the_number_replies_come_to_in_both_deploy_paths(two_way, origination, refused):
+    deploy, needs = load("deploy"), load("stage_needs")
+    env = {**COMPLETE, "SMS_TWO_WAY": two_way, "SMS_ORIGINATION_INVITES": origination}
+    found = [problem for problem in needs.settings_problems(env) if "SMS_TWO_WAY" in problem]
+    assert bool(found) == refused, found
+    stages = json.loads((ROOT / "infra" / "stages.json").read_text())
+    settings = {**stages[STAGE], "sms_two_way": two_way == "true", "sms_origination_invites": origination}
+    if refused:
+        with pytest.raises(deploy.Stop, match="SMS_ORIGINATION_INVITES"):
+            deploy.check_texting_settings(settings)
+    else:
+        deploy.check_texting_settings(settings)
+    assert load("stage_config").STAGE_SETTINGS["sms_two_way"] == "SMS_TWO_WAY"

@@ -14,7 +14,7 @@ from chalicelib.messaging.notifications.kinds import QueueKind, handles
 from chalicelib.messaging.notifications.messages import Outcome, Push
 from chalicelib.services.push.push_delivery import deliver
 from chalicelib.services.texts import guest_texts
-from chalicelib.services.texts.invitation_texts import NO_TITLE, STOP_WORDS
+from chalicelib.services.texts.invitation_texts import NO_TITLE, STOP_WORDS, asking_words
 from chalicelib.store.announcements import find_announcement
 from chalicelib.store.events import GUEST, EventView, load_partition
 from chalicelib.store.users import get_users
@@ -78,16 +78,21 @@ def announcement_text(owner_name: str, event, text: str, link: str) -> str:
 
 
 def nudge_text(owner_name: str, event, link: str) -> str:
-    """``<service>: <name> is waiting for your answer to "<title>", <when>. <link> Reply STOP to opt out.``"""
+    """``<service>: <name> is waiting for your answer to "<title>", <when>. <link> Reply STOP to opt out.``, with
+    how to answer by reply before the opt-out words when two-way texting is on."""
     service = get_settings().service_name
     reply = f" {link}" if link else ""
+    ask = asking_words()
 
     def wording(when: str) -> sms_segments.Template:
         return lambda who, title: (
-            f'{service}: {who} is waiting for your answer to "{title}", {when}.{reply} {STOP_WORDS}'
+            f'{service}: {who} is waiting for your answer to "{title}", {when}.{reply} {ask}{STOP_WORDS}'
         )
 
     templates = [wording(localtime.short_when(event)), wording(localtime.short_when(event, weekday=False))]
+    if ask:  # the answer words cost 36 characters: in UCS-2 the tightest form asks in fewer words
+        when = localtime.short_when(event, weekday=False)
+        templates.append(lambda who, title: f'{service}: {who} asks: "{title}", {when}.{reply} {ask}{STOP_WORDS}')
     return sms_segments.fit(templates, owner_name, _title(event), _limits())
 
 

@@ -20,6 +20,7 @@ import json
 import logging
 import string
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from chalicelib.config import get_settings
@@ -62,6 +63,7 @@ class InboundText:
     sender: str  # originationNumber, E.164
     service_number: str  # destinationNumber: the number (or identity) the person wrote to
     body: str  # messageBody
+    message_id: str = ""  # inboundMessageId: the same when SNS delivers the text twice
 
 
 def parse(message: str) -> InboundText | None:
@@ -79,7 +81,13 @@ def parse(message: str) -> InboundText | None:
         log.warning("inbound sms: no valid originationNumber or messageBody")
         return None
     service_number = payload.get("destinationNumber")
-    return InboundText(sender, service_number if isinstance(service_number, str) else "", body)
+    message_id = payload.get("inboundMessageId")
+    return InboundText(
+        sender,
+        service_number if isinstance(service_number, str) else "",
+        body,
+        message_id if isinstance(message_id, str) else "",
+    )
 
 
 def keyword(body: str) -> str:
@@ -118,14 +126,17 @@ def help_language(body: str, sender: str) -> Words:
     return words(HELP_WORDS.get(keyword(body)) or of_number(sender))
 
 
-def handle(message: str) -> str:
-    """Act on one SNS message of the inbound topic; returns what was done (STOPPED, RESUMED, HELPED, IGNORED).
-    AWS faults are raised, so Lambda retries the delivery."""
+def handle(message: str, otherwise: Callable[[InboundText], str] | None = None) -> str:
+    """Act on one SNS message of the inbound topic; returns what was done (STOPPED, RESUMED, HELPED, IGNORED,
+    or what ``otherwise`` did with a text that is no keyword: a reply to a text that asked). AWS faults are
+    raised, so Lambda retries the delivery."""
     text = parse(message)
     if text is None:
         return IGNORED
     action = action_of(text.body)
-    if action == STOPPED:
+    if action == IGNORED and otherwise is not None:
+        action = otherwise(text)
+    elif action == STOPPED:
         stop_list.stop(text.sender, stop_list.FROM_TEXT)
     elif action == RESUMED:
         stop_list.resume(text.sender)

@@ -24,12 +24,17 @@ from chalicelib.store.records import Event, User
 log = logging.getLogger("invites")
 
 STOP_WORDS = N_("Reply STOP to opt out.")
+# Before the opt-out words of a text that asks (text_outbox.ASKING_KINDS), with two-way texting on.
+ANSWER_WORDS = N_("Reply 1 if you're going, 2 if not.")
 NO_TITLE = N_("(no title)")
 # Translators: {service} is the service's name (never translated), {name} the host's, {title} the event's;
 # {when} is the date; {reply} a link, or the sentence asking to get the app; {stop} the opt-out sentence.
 INVITATION = N_('{service}: {name} invited you to "{title}", {when}. {reply} {stop}')
 # Translators: {repeat} says how often a series meets (kept in English for now), {when} its first date.
 SERIES_FROM = N_("{repeat} from {when}")
+# Translators: the tightest invitation, for a text that also says how to answer by reply: the title first,
+# the host after it ({stop} then holds the reply sentence and the opt-out sentence).
+INVITATION_TITLE_FIRST = N_('{service}: "{title}" from {name}, {when}. {reply} {stop}')
 GET_THE_APP = N_("Get the {service} app to reply.")
 PROMOTION = N_('{service}: a spot opened at "{title}" by {name}, {when}. You\'re in! {link} {stop}')
 DROPPED = N_(
@@ -103,19 +108,29 @@ def _title(event: Event, said: Words) -> str:
     return event.title if sms_segments.one_line(event.title or "") else said._(NO_TITLE)  # only invisible characters
 
 
-def _fitted(wording, owner: User, event: Event, said: Words) -> str:
+def _fitted(wording, owner: User, event: Event, said: Words, *, title_first: bool = False) -> str:
     """``wording(when)`` (a template of name and title) fitted with the host's name and the event's title,
-    with the date's weekday when it fits, else without."""
+    with the date's weekday when it fits, else without; ``title_first``: last, ``wording(when, title_first=True)``
+    without the weekday (the tightest form, for a text that also says how to answer by reply)."""
     whens = (dates.short_when(event, said.language), dates.short_when(event, said.language, weekday=False))
     templates = [wording(when) for when in whens]
+    if title_first:
+        templates.append(wording(whens[1], title_first=True))
     return sms_segments.fit(templates, host_label(owner), _title(event, said), _segment_limits())
 
 
+def asking_words(said: Words | None = None) -> str:
+    """What a text that asks says before its opt-out words: how to answer by reply when the stage's number
+    receives replies (``SMS_TWO_WAY``), else nothing."""
+    return (said or words(None))._(ANSWER_WORDS) + " " if get_settings().sms_two_way else ""
+
+
 def invitation_text(
-    owner: User, event: Event, link: str = "", series_words: str = "", said: Words | None = None
+    owner: User, event: Event, link: str = "", series_words: str = "", said: Words | None = None, *, asks: bool = True
 ) -> str:
     """The invitation SMS: ``<service>: <name> invited you to "<title>", <when>. <link> Reply STOP to opt out.``
     For a series, ``series_words`` (``every other Tuesday``) go first: ``..., <series words> from <when>. ...``.
+    With two-way texting on, an invitation that ``asks`` says how to answer by reply before the opt-out words.
 
     The sender is named first and the opt-out words are always there; the inviter's name and the title
     are made one line, folded to the SMS alphabet and cut (the name first, neither below its minimum)
@@ -125,15 +140,17 @@ def invitation_text(
     said = said or words(None)
     service = get_settings().service_name
     reply = link or said._(GET_THE_APP, service=service)
-    stop = said._(STOP_WORDS)
+    ask = asking_words(said) if asks else ""
+    stop = ask + said._(STOP_WORDS)
 
-    def wording(when: str) -> sms_segments.Template:
+    def wording(when: str, title_first: bool = False) -> sms_segments.Template:
         when = said._(SERIES_FROM, repeat=series_words, when=when) if series_words else when
+        template = INVITATION_TITLE_FIRST if title_first else INVITATION
         return lambda who, title: said._(
-            INVITATION, service=service, name=who, title=title, when=when, reply=reply, stop=stop
+            template, service=service, name=who, title=title, when=when, reply=reply, stop=stop
         )
 
-    return _fitted(wording, owner, event, said)
+    return _fitted(wording, owner, event, said, title_first=bool(ask))
 
 
 def send_invitation_texts(
@@ -172,7 +189,14 @@ def send_invitation_texts(
             person.phone_number,
             wording(owner, event, links.get(person.id, ""))
             if wording
-            else invitation_text(owner, event, links.get(person.id, ""), series_words, words_for(person)),
+            else invitation_text(
+                owner,
+                event,
+                links.get(person.id, ""),
+                series_words,
+                words_for(person),
+                asks=kind in text_outbox.ASKING_KINDS,
+            ),
             expires,
             quota,
         )

@@ -36,7 +36,7 @@ from chalicelib.messaging import sms_sender
 from chalicelib.messaging.notifications import queueing
 from chalicelib.messaging.notifications.kinds import QueueKind, handles
 from chalicelib.messaging.notifications.messages import Outcome, RetryLater
-from chalicelib.store import claims, counters
+from chalicelib.store import claims, counters, text_asks
 from chalicelib.store import outbox as records
 from chalicelib.timeutil import utcnow
 
@@ -51,6 +51,13 @@ MAX_QUEUE_DELAY = 900  # SQS's longest DelaySeconds
 INVITATION, JOIN_APPROVAL = "invitation", "join_approval"
 PLAN_INVITATION = "plan_invitation"  # asks to vote on a plan's dates: no event behind it (yet)
 SHOWN_ON_INVITATION = frozenset({INVITATION, JOIN_APPROVAL})
+# Texts that ask for an answer: with two-way texting on (SMS_TWO_WAY), each one sent is remembered for its number,
+# and a reply to that number answers its invitation (services/web/text_answers.py reads the kind).
+ASKING_KINDS = frozenset({INVITATION, QueueKind.NUDGE.value})
+# The service's answers to a guest's reply: a confirmation, and the help text for a reply it could not read.
+# They count against the month's text budget as answers (messaging/sms_sender.py, Priority.ANSWER).
+REPLY_CONFIRMATION, REPLY_HELP = "reply_confirmation", "reply_help"
+ANSWER_KINDS = frozenset({REPLY_CONFIRMATION, REPLY_HELP})
 QUEUED, SENT, FAILED, NOT_SENT = records.QUEUED, claims.SENT, records.FAILED, records.NOT_SENT
 # What a try ended in for the caller: one of the states above, or NOT_QUEUED (SNS was busy and the retry could
 # not be queued either: the claim was released, the caller's queue message should come back).
@@ -126,6 +133,7 @@ def send_texts(texts: list[Text]) -> dict[int, str]:
     ]
     records.write_many(held)
     _give_back([text for text, state in zip(texts, states, strict=True) if state in (FAILED, NOT_SENT)])
+    _remember_asks([text for text, state in zip(texts, states, strict=True) if state == SENT])
     by_person = {text.user_id: state for text, state in zip(texts, states, strict=True)}
     shown = {text.user_id: by_person[text.user_id] for text in texts if text.kind in SHOWN_ON_INVITATION}
     if shown:
@@ -181,12 +189,13 @@ def _try(claim, text: Text, *, attempts: int, first_tried_at: int) -> str:
         message_id = sms_sender.send_sms(
             text.phone_number,
             text.body,
-            priority=sms_sender.Priority.UNASKED,
+            priority=_priority(text),
             origination=get_settings().sms_origination_invites,
         )
     except sms_sender.AnswerLost:
         log.warning("text outbox: SNS's answer to a %s text was lost; counted as sent, not tried again", text.kind)
         records.settle(claim, SENT, answer_lost=True)
+        _remember_asks([text])
         return _show(text, SENT)
     except sms_sender.SmsRefused as refused:
         log.warning("text outbox: a %s text was refused by SNS: %s", text.kind, refused)
@@ -197,7 +206,28 @@ def _try(claim, text: Text, *, attempts: int, first_tried_at: int) -> str:
     except Exception as exc:  # noqa: BLE001 - SNS busy or down, or the budget not counted: the queue tries again
         return _later(claim, text, attempts, first_tried_at, exc)
     records.settle(claim, SENT, message_id)
+    _remember_asks([text])
     return _show(text, SENT)
+
+
+def _priority(text: Text) -> sms_sender.Priority:
+    return sms_sender.Priority.ANSWER if text.kind in ANSWER_KINDS else sms_sender.Priority.UNASKED
+
+
+def _remember_asks(sent: list[Text]) -> None:
+    """With two-way texting on, each number's latest text that asked (one write per text SNS took); a failed
+    write costs only the reply's link to it (the person gets the help text, and the link answers)."""
+    asks = [
+        text_asks.Ask(text.phone_number, text.event_id, text.user_id, text.kind)
+        for text in sent
+        if text.kind in ASKING_KINDS
+    ]
+    if not asks or not get_settings().sms_two_way:
+        return
+    try:
+        text_asks.remember(asks, int(utcnow().timestamp()))
+    except Exception:  # noqa: BLE001 - the texts are out; only replying to them by text is lost
+        log.warning("text outbox: %d asking texts not remembered for replies", len(asks))
 
 
 def _later(claim, text: Text, attempts: int, first_tried_at: int, exc: Exception) -> str:
@@ -273,7 +303,8 @@ def retry_text(message: dict) -> Outcome:
     if text is None:
         records.settle(record, FAILED)
         return Outcome()
-    if text.kind not in (QueueKind.EVENT_CANCELLED, PLAN_INVITATION) and not records.event_is_live(text.event_id):
+    no_event = (QueueKind.EVENT_CANCELLED, PLAN_INVITATION, REPLY_HELP)
+    if text.kind not in no_event and not records.event_is_live(text.event_id):
         log.info("text outbox: a %s text not sent, its event was cancelled meanwhile", text.kind)
         _give_up(record, text, NOT_SENT)
         return Outcome()

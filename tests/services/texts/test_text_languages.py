@@ -82,3 +82,19 @@ def test_an_invitation_says_the_date_in_the_languages_own_forms_in_the_events_zo
     text = texts.invitation_text(_owner("Dana"), _event("Lunch"), DEPLOYED_LINK, said=words(language))
     assert text.startswith(expected)
     assert text.endswith(f"{DEPLOYED_LINK} {words(language)._(texts.STOP_WORDS)}")
+
+
+SHORT_LINK = "https://inv.example/i/" + "x" * 41  # a stage of its own domain: 63 characters, as docs/deploy.md asks
+
+
+@pytest.mark.parametrize("language", available())
+def test_with_two_way_texting_an_invitation_asks_for_the_reply_in_each_language_within_its_segments(
+    aws, language, override_settings
+):
+    override_settings(sms_two_way=True)
+    name, title = _longest(language)
+    said = words(language)
+    text = texts.invitation_text(_owner(name), _event(title), SHORT_LINK, said=said)
+    assert said._(texts.ANSWER_WORDS) in text and text.endswith(said._(texts.STOP_WORDS))
+    assert sms.segments(text) <= (2 if sms.encoding(text) == "gsm" else 3), (sms.encoding(text), text)
+    assert name[:10].rstrip() in text and title[:20].rstrip() in text

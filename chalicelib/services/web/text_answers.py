@@ -1,0 +1,175 @@
+"""Answering an invitation by replying to the text that asked (two-way texting, ``SMS_TWO_WAY``).
+
+A reply that is no STOP, START or HELP word (services/texts/inbound_sms.py reads those first) comes here. It
+answers the invitation of the latest text that asked that number within 30 days (store/text_asks.py, written by
+the text outbox), by the kind of that text (``ANSWERED_BY_KIND``), through the guest page's own answer
+(``guest_answers.answer``: capacity, waitlist, closed replies, the party-size rule, required questions). Its
+confirmation goes through the text outbox, counted in the month's budget as an answer, not to a stopped or
+opted-out number, once however often SNS delivers the reply (keyed by its ``inboundMessageId``).
+
+A reply the reader cannot read, or one to a number no text asked within 30 days, gets the help text, once per
+number per day. At most ``TEXT_REPLIES_PER_NUMBER`` replies per number per hour are acted on; more are ignored.
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from collections.abc import Callable
+from datetime import timedelta
+from types import SimpleNamespace
+
+from chalicelib import limits, localtime
+from chalicelib.config import get_settings
+from chalicelib.domain.text_replies import Answer, TextReply, read_reply
+from chalicelib.errors import Conflict, OutOfRange, Throttled, ValidationError
+from chalicelib.messaging import sms_segments
+from chalicelib.messaging.notifications.kinds import QueueKind
+from chalicelib.messaging.notifications.messages import event_expiry
+from chalicelib.phones import mask_phone
+from chalicelib.services.guards import ratelimit
+from chalicelib.services.guards.ratelimit import Limit
+from chalicelib.services.participants.event_reads import EVENT_CANCELLED, REPLIES_CLOSED
+from chalicelib.services.replies.replies import EVENT_FULL
+from chalicelib.services.texts import guest_texts, inbound_sms, text_outbox
+from chalicelib.services.texts.invitation_texts import NO_TITLE, reachable
+from chalicelib.services.web import guest_answers
+from chalicelib.store import invitations as invitation_store
+from chalicelib.store import text_asks
+from chalicelib.timeutil import utcnow
+
+log = logging.getLogger("invites")
+
+ANSWERED, HELPED, IGNORED = "answered", "help_sent", inbound_sms.IGNORED
+HELP_KEPT = timedelta(days=2)  # the help text's record outlives its day
+CLOSED_CONFLICTS = frozenset({REPLIES_CLOSED, EVENT_CANCELLED, guest_answers.EVENT_PAST})
+Words = Callable[[str, str], str]  # (title, link) -> the text after "<service>: "
+
+
+def handle(text: inbound_sms.InboundText) -> str:
+    """Act on a reply that is no keyword: answer, help, or (over the hourly limit) nothing. AWS faults are
+    raised, so Lambda delivers the reply again (the answer and its confirmation happen once)."""
+    try:
+        ratelimit.hit(Limit.of(limits.TEXT_REPLIES_PER_NUMBER, text.sender))
+    except Throttled:
+        log.info("reply by text from %s ignored: over the hourly limit", mask_phone(text.sender))
+        return IGNORED
+    now = int(utcnow().timestamp())
+    ask = text_asks.latest(text.sender, now)
+    reply = read_reply(text.body)
+    answer_of_kind = ANSWERED_BY_KIND.get(ask.text_kind) if ask is not None else None
+    if ask is None or answer_of_kind is None:
+        return _help(text, None)
+    if reply is None:
+        return _help(text, ask)
+    return answer_of_kind(ask, reply, text)
+
+
+# --------------------------------------------------------------------------- answering an invitation
+
+
+def _answer_invitation(ask: text_asks.Ask, reply: TextReply, text: inbound_sms.InboundText) -> str:
+    """Going or not going, as the guest page answers; maybe is not an answer here yet: the help text."""
+    invitation, event = invitation_store.reply_state(ask.event_id, ask.user_id)
+    if invitation is None or event is None:  # uninvited or deleted since: nothing to answer
+        return _help(text, None)
+    if reply.answer is Answer.MAYBE:
+        return _help(text, ask)
+    page = guest_answers.GuestPage(code="", event=event, invitation=invitation, going=0)
+    going = reply.answer is Answer.GOING
+    try:
+        answered = guest_answers.answer(
+            page, accept=going, message=invitation.rsvp_message or "", extra_guests=reply.extra_guests
+        )
+    except Conflict as refused:
+        if str(refused) in CLOSED_CONFLICTS:
+            return _confirm(text, ask, event, lambda title, _: f'Replies to "{title}" are closed.')
+        if str(refused) == EVENT_FULL:
+            return _confirm(text, ask, event, lambda title, link: f'"{title}" is full. {link}', linked=True)
+        raise  # the reply kept changing under it: delivered again, it is read again
+    except OutOfRange as too_many:
+        most = int(too_many.most or 0)
+        return _confirm(
+            text, ask, event, lambda title, link: f'"{title}" lets you bring {most} more at most. {link}', linked=True
+        )
+    except ValidationError as invalid:
+        if "answers" not in invalid.errors:
+            raise
+        return _confirm(text, ask, event, lambda title, link: f'"{title}" has questions for you: {link}', linked=True)
+    if answered.waitlist_position is not None:
+        place = answered.waitlist_position
+        return _confirm(
+            text,
+            ask,
+            event,
+            lambda title, _: (
+                f"\"{title}\" is full: you're number {place} on the waitlist. We'll text you if a spot opens."
+            ),
+        )
+    if going:
+        when = localtime.short_when(event)
+        return _confirm(
+            text,
+            ask,
+            event,
+            lambda title, link: f'You\'re going to "{title}", {when}. Reply 2 if that changes. {link}',
+            linked=True,
+        )
+    return _confirm(text, ask, event, lambda title, _: f'You\'re not going to "{title}". Reply 1 if that changes.')
+
+
+# What a reply does, by the kind of the text it answers (text_outbox.ASKING_KINDS): one function per kind.
+ANSWERED_BY_KIND: dict[str, Callable[[text_asks.Ask, TextReply, inbound_sms.InboundText], str]] = {
+    text_outbox.INVITATION: _answer_invitation,
+    QueueKind.NUDGE.value: _answer_invitation,
+}
+
+
+# --------------------------------------------------------------------------- the texts back
+
+
+def _title(event) -> str:
+    return event.title if sms_segments.one_line(event.title or "") else NO_TITLE
+
+
+def _limits() -> dict[str, int]:
+    settings = get_settings()
+    return {"gsm": settings.invite_sms_max_segments, "ucs2": settings.invite_sms_max_segments_ucs2}
+
+
+def _reachable(number: str) -> bool:
+    """Not on the stop list, not opted out with SNS (what every invitation text asks first)."""
+    return bool(reachable([SimpleNamespace(phone_number=number)]))
+
+
+def _send(kind: str, text: inbound_sms.InboundText, event_id: int, user_id: int, body: str, expires_at, occurrence):
+    if not _reachable(text.sender):
+        log.info("reply by text from %s: no %s, the number is stopped or opted out", mask_phone(text.sender), kind)
+        return
+    text_outbox.send_text(text_outbox.Text(kind, occurrence, event_id, user_id, text.sender, body, expires_at))
+
+
+def _confirm(text: inbound_sms.InboundText, ask: text_asks.Ask, event, words: Words, *, linked: bool = False) -> str:
+    """The text back about ``event``: ``<service>: `` and ``words(title, link)``, the title cut to the texts'
+    segment limits; ``linked``: with a fresh link to the guest's page. Once per reply (its inbound message id)."""
+    link = guest_texts.fresh_link(event.id, ask.user_id) if linked else ""
+    service = get_settings().service_name
+    template: sms_segments.Template = lambda _who, title: f"{service}: {words(title, link)}".rstrip()  # noqa: E731
+    body = sms_segments.fit([template], "", _title(event), _limits())
+    occurrence = text.message_id or uuid.uuid4().hex
+    _send(text_outbox.REPLY_CONFIRMATION, text, event.id, ask.user_id, body, event_expiry(event), occurrence)
+    return ANSWERED
+
+
+def _help(text: inbound_sms.InboundText, ask: text_asks.Ask | None) -> str:
+    """``<service>: Reply 1 or 2, or open your invitation: <link>`` for a reply to an invitation that was not
+    read; the service's HELP answer to a number no text asked. Once per number per UTC day."""
+    now = utcnow()
+    if ask is not None:
+        link = guest_texts.fresh_link(ask.event_id, ask.user_id)
+        body = f"{get_settings().service_name}: Reply 1 or 2, or open your invitation: {link}".rstrip(": ")
+    else:
+        body = inbound_sms.help_text()
+    event_id, user_id = (ask.event_id, ask.user_id) if ask is not None else (0, 0)
+    _send(text_outbox.REPLY_HELP, text, event_id, user_id, body, now + HELP_KEPT, f"{now:%Y%m%d}:{text.sender}")
+    return HELPED
