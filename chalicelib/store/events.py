@@ -37,7 +37,7 @@ from chalicelib.models.events import (
 from chalicelib.models.users import User, user_pk
 from chalicelib.parallel import chunks, parallel_map
 from chalicelib.retry import linear, retry
-from chalicelib.store import Refused, refusals
+from chalicelib.store import Refused, due_steps, refusals
 from chalicelib.store.batch import index_keys
 from chalicelib.store.once import update_once
 
@@ -209,7 +209,7 @@ def save_new_event(event: Event, invitations: list[Invitation], marks: Sequence 
     transaction side by side: the invitations, then ``marks`` (store.users.invited_marks)."""
     from chalicelib.store import owned_events  # only creation writes it: off the cold start of the reads
 
-    items = [*invitations, *marks]
+    items = [*due_steps.new_steps(event), *invitations, *marks]  # the steps before its start: with META
     first = items[: TRANSACTION_ITEMS - 1 - owned_events.ITEMS_PER_CREATION]
     rest = chunks(items[len(first) :], TRANSACTION_ITEMS)
     try:
@@ -263,6 +263,10 @@ class EventEdit:
     guest_list: str | None = None
     place_visibility: str | None = None
     album: str | None = None
+    reminder_hours: int | None = None
+    confirm_attendance: bool | None = None
+    confirm_hours: int | None = None
+    release_unconfirmed: bool | None = None
     questions: list[dict] | None = None  # with their ids; [] removes them
     question_last_id: int | None = None  # with questions
     questions_read: list[dict] | None = None  # with questions: the questions the ids were given against
@@ -323,8 +327,9 @@ def edit_event(
     actions += _time_actions(edit)
     if edit.calendar_revised:
         actions += _calendar_revision(now)
-    if edit.invitees_added or edit.spots_filled_by_hand:  # counters moved by the write: applied once
-        update_once(event, actions, condition)
+    steps = due_steps.rescheduled(event, edit)  # written with META: the steps before the start follow it
+    if edit.invitees_added or edit.spots_filled_by_hand or steps:  # counters moved, or more items: applied once
+        update_once(event, actions, condition, also=steps)
         event.refresh(consistent_read=True)
         return
     with refusals():

@@ -38,6 +38,10 @@ class EventInput:
     guest_list: str | None = None
     place_visibility: str | None = None
     album: str | None = None
+    reminder_hours: int | None = None
+    confirm_attendance: bool | None = None
+    confirm_hours: int | None = None
+    release_unconfirmed: bool | None = None
     questions: list[dict] | None = None  # as sent (ids not yet the service's); [] to remove them all
 
 

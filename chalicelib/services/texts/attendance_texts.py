@@ -1,0 +1,78 @@
+"""The texts sent before an event's start to guests without the app: the reminder, the "still coming?" ask and
+the notice that an unconfirmed party's spot went to someone waiting.
+
+Each is cut like a change text (the place first, then the title, never below their minimums) within the
+invitation texts' limits (2 segments in the SMS alphabet, 3 in UCS-2), and ends with the opt-out words. With
+two-way texting on, the line that asks for a reply (:func:`asking_line`) comes before them.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from chalicelib import localtime
+from chalicelib.config import get_settings
+from chalicelib.domain import attendance_steps
+from chalicelib.messaging import sms_segments
+from chalicelib.services.texts.guest_texts import _limits, _place, _title
+from chalicelib.services.texts.invitation_texts import STOP_WORDS
+
+# What each text asks for, when replies to the stage's number reach the service.
+ASKING_LINES = {
+    attendance_steps.REMINDER: "Reply 1 if you're going, 2 if not.",
+    attendance_steps.CONFIRM: "Reply 1 to confirm, 2 to free your spot.",
+    attendance_steps.RELEASE: "Reply 1 to get back in line.",
+}
+
+
+def asking_line(kind: str) -> str:
+    """The line a text that asks ends with before the opt-out words; "" when the stage takes no replies."""
+    return ASKING_LINES[kind] if getattr(get_settings(), "sms_two_way", False) else ""
+
+
+def _ending(kind: str, link: str) -> str:
+    """`` <link> [<asking line>] Reply STOP to opt out.``"""
+    return "".join(f" {part}" for part in (link, asking_line(kind), STOP_WORDS) if part)
+
+
+def reminder_text(event, link: str, now: datetime, *, with_place: bool) -> str:
+    """``<service>: Reminder: "<title>" is <relative day> at <time>[, <place>]. <link> ...``; the place only for
+    a guest who may see it."""
+    service, zone = get_settings().service_name, localtime.zone_of(event)
+    day = attendance_steps.relative_day(event.event_date, now, zone)
+    if event.is_time_specified:
+        start = localtime.local_start(event)
+        day = f"{day} at {localtime.clock(start)} {localtime.zone_label(start)}"
+    place = _place(event) if with_place else ""
+    ending = _ending(attendance_steps.REMINDER, link)
+
+    def with_where(where: str, title: str) -> str:
+        return f'{service}: Reminder: "{title}" is {day}, {where}.{ending}'
+
+    def without_where(_where: str, title: str) -> str:
+        return f'{service}: Reminder: "{title}" is {day}.{ending}'
+
+    return sms_segments.fit([with_where if place else without_where], place, _title(event), _limits())
+
+
+def still_coming_text(event, link: str) -> str:
+    """``<service>: Still coming to "<title>", <when>? <link> ...``"""
+    service = get_settings().service_name
+    ending = _ending(attendance_steps.CONFIRM, link)
+
+    def wording(when: str) -> sms_segments.Template:
+        return lambda _name, title: f'{service}: Still coming to "{title}", {when}?{ending}'
+
+    templates = [wording(localtime.short_when(event)), wording(localtime.short_when(event, weekday=False))]
+    return sms_segments.fit(templates, "", _title(event), _limits())
+
+
+def released_text(event, link: str) -> str:
+    """``<service>: "<title>": We gave your spot to someone waiting, since we didn't hear back. ...``"""
+    service = get_settings().service_name
+    ending = _ending(attendance_steps.RELEASE, link)
+
+    def wording(_name: str, title: str) -> str:
+        return f'{service}: "{title}": We gave your spot to someone waiting, since we didn\'t hear back.{ending}'
+
+    return sms_segments.fit([wording], "", _title(event), _limits())
