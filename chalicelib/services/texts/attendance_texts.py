@@ -37,7 +37,7 @@ def _ending(kind: str, link: str) -> str:
 
 def reminder_text(event, link: str, now: datetime, *, with_place: bool) -> str:
     """``<service>: Reminder: "<title>" is <relative day> at <time>[, <place>]. <link> ...``; the place only for
-    a guest who may see it."""
+    a guest who may see it, and only when it fits beside the title."""
     service, zone = get_settings().service_name, localtime.zone_of(event)
     day = attendance_steps.relative_day(event.event_date, now, zone)
     if event.is_time_specified:
@@ -52,27 +52,37 @@ def reminder_text(event, link: str, now: datetime, *, with_place: bool) -> str:
     def without_where(_where: str, title: str) -> str:
         return f'{service}: Reminder: "{title}" is {day}.{ending}'
 
-    return sms_segments.fit([with_where if place else without_where], place, _title(event), _limits())
+    # the place goes first when even its minimum does not fit beside the title's (long words in UCS-2)
+    templates = [with_where, without_where] if place else [without_where]
+    return sms_segments.fit(templates, place, _title(event), _limits())
 
 
 def still_coming_text(event, link: str) -> str:
-    """``<service>: Still coming to "<title>", <when>? <link> ...``"""
+    """``<service>: Still coming to "<title>", <when>? <link> ...`` (the when shorter, then left out, before the
+    title is cut below its minimum)."""
     service = get_settings().service_name
     ending = _ending(attendance_steps.CONFIRM, link)
 
     def wording(when: str) -> sms_segments.Template:
-        return lambda _name, title: f'{service}: Still coming to "{title}", {when}?{ending}'
+        when = f", {when}" if when else ""  # left out last, when the title's minimum needs the room
+        return lambda _name, title: f'{service}: Still coming to "{title}"{when}?{ending}'
 
-    templates = [wording(localtime.short_when(event)), wording(localtime.short_when(event, weekday=False))]
+    whens = (localtime.short_when(event), localtime.short_when(event, weekday=False), "")
+    templates = [wording(when) for when in whens]
     return sms_segments.fit(templates, "", _title(event), _limits())
 
 
 def released_text(event, link: str) -> str:
     """``<service>: "<title>": We gave your spot to someone waiting, since we didn't hear back. ...``"""
     service = get_settings().service_name
-    ending = _ending(attendance_steps.RELEASE, link)
 
-    def wording(_name: str, title: str) -> str:
-        return f'{service}: "{title}": We gave your spot to someone waiting, since we didn\'t hear back.{ending}'
+    def wording(ending: str) -> sms_segments.Template:
+        return lambda _name, title: (
+            f'{service}: "{title}": We gave your spot to someone waiting, since we didn\'t hear back.{ending}'
+        )
 
-    return sms_segments.fit([wording], "", _title(event), _limits())
+    # with a reply line to answer by, the link goes before the title is cut below its minimum
+    endings = [_ending(attendance_steps.RELEASE, link)]
+    if asking_line(attendance_steps.RELEASE):
+        endings.append(_ending(attendance_steps.RELEASE, ""))
+    return sms_segments.fit([wording(ending) for ending in endings], "", _title(event), _limits())
