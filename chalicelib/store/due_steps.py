@@ -56,6 +56,11 @@ def new_steps(event) -> list[DueStep]:
     return [_item(event.id, step, due, now) for step, due in steps if due is not None and due >= now]
 
 
+def every_step(event_id: int) -> list[DueStep]:
+    """Each step's item key of the event, whether stored or not (to delete them with it)."""
+    return [DueStep(event_pk(event_id), f"{DUE_PREFIX}{step}") for step in attendance_steps.STEPS]
+
+
 def rescheduled(event, edit) -> list[DueStep]:
     """Every step's item as ``edit`` leaves ``event`` (one that is off leaves the index), or [] when the edit
     changes nothing they depend on."""
