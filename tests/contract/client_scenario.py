@@ -516,7 +516,9 @@ def the_day_itself(as_owner: AuthenticatedClient, as_guest: AuthenticatedClient,
     check(undone.checked_in_at is None, f"undone {undone!r}")
 
 
-def still_coming(as_owner: AuthenticatedClient, as_guest: AuthenticatedClient, guest: UserWithToken, starts) -> None:
+def still_coming(
+    as_owner: AuthenticatedClient, as_guest: AuthenticatedClient, guest: UserWithToken, starts: datetime
+) -> None:
     """An event that asks "still coming?" and reminds 2 hours before: the guest who goes confirms from the app;
     the owner sees it counted and on the guest's row."""
     asking = EventCreate(title="Supper", event_date=starts, invite_phone_numbers=[guest.phone_number])
