@@ -33,6 +33,9 @@ PLACE_SHOWN = ("everyone", "accepted")
 # Who may add photos to the event's album (from its start until ALBUM_OPEN_DAYS after): nobody, or the hosts
 # and the going guests.
 ALBUM_MODES = ("off", "guests")
+# Reminders and "still coming?" (services/notifications/attendance_steps.py): hours before the start.
+MAX_REMINDER_HOURS = 168
+MAX_CONFIRM_HOURS = 72
 
 
 @dataclass(frozen=True)
@@ -78,6 +81,10 @@ EVENT_FIELDS: tuple[EventField, ...] = (
     EventField("place_visibility", "enum", choices=PLACE_SHOWN, default=PLACE_SHOWN[0], calendar=True),
     EventField("questions", "questions", stored=False),  # domain.questions; ids given by services.events
     EventField("album", "enum", choices=ALBUM_MODES, default=ALBUM_MODES[0]),
+    EventField("reminder_hours", "int", min_value=0, max_value=MAX_REMINDER_HOURS, default=24),  # 0: no reminder
+    EventField("confirm_attendance", "bool", default=False),
+    EventField("confirm_hours", "int", min_value=1, max_value=MAX_CONFIRM_HOURS, default=24),
+    EventField("release_unconfirmed", "bool", default=False),
 )
 
 BY_NAME = {field.name: field for field in EVENT_FIELDS}
@@ -100,7 +107,7 @@ def shown_value(field: EventField, held: object) -> object:
     if field.kind == "bool":
         return bool(held)
     if field.kind == "int":
-        return int(held or field.default or 0)
+        return int(held) if held is not None else int(field.default or 0)
     return held if held or field.default is None else field.default
 
 

@@ -56,6 +56,7 @@ class Action(StrEnum):
     REMOVE_PHOTO = "remove_photo"
     SHOW_PASS = "show_pass"  # one's own check-in code and its QR
     CHECK_IN = "check_in"  # check a party in at the door, or undo it
+    CONFIRM_ATTENDANCE = "confirm_attendance"  # answer "still coming?" for one's own invitation
 
 
 _HOSTS = frozenset({Role.OWNER, Role.COHOST})
@@ -89,6 +90,7 @@ PERMITTED: dict[Action, frozenset[Role]] = {
     Action.REMOVE_PHOTO: _PARTICIPANTS,
     Action.SHOW_PASS: frozenset({Role.COHOST, Role.GUEST}),
     Action.CHECK_IN: _HOSTS,
+    Action.CONFIRM_ATTENDANCE: frozenset({Role.COHOST, Role.GUEST}),
 }
 
 

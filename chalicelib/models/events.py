@@ -21,7 +21,7 @@ finds the event of a join link's code in one GetItem.
 Invitation items carry ``user_pk``/``date_key`` for the ``by_user`` index: a person's events by
 date (lists, filters, timeline, stats), and ``owner_id`` for "who has invited me".
 Event items carry ``remind_day``/``event_date_key`` for the sparse ``upcoming`` index that the
-scheduled reminder queries.
+scheduled reminder queries; DueStep items (``~DUE#<step>``) share it under ``DUE#<day>`` keys, by due time.
 """
 
 from __future__ import annotations
@@ -56,6 +56,7 @@ ANNOUNCEMENT_PREFIX = "UPDATE#"
 JOIN_REQUEST_PREFIX = "~JOINREQ#"
 JOIN_CODE_PREFIX = "JOINCODE#"
 PHOTO_PREFIX = "~PHOTO#"  # after ``~JOINREQ#``: read only by the album's own queries
+DUE_PREFIX = "~DUE#"  # a step due before the start (store/due_steps.py): read by its key only
 
 
 EVENT_PREFIX = "EVENT#"
@@ -227,6 +228,11 @@ class Event(EventsTable, discriminator="event"):
     album = UnicodeAttribute(null=True)  # off, guests
     photo_count = NumberAttribute(null=True)  # Photo items, pending or ready, at most PHOTOS_PER_EVENT
     checked_in_count = NumberAttribute(null=True)  # parties checked in at the door
+    # Reminders and "still coming?" (domain/event_fields.py); absent on events stored before them: their defaults.
+    reminder_hours = NumberAttribute(null=True)
+    confirm_attendance = BooleanAttribute(null=True)
+    confirm_hours = NumberAttribute(null=True)
+    release_unconfirmed = BooleanAttribute(null=True)
 
 
 class Invitation(EventsTable, discriminator="invitation"):
@@ -256,6 +262,7 @@ class Invitation(EventsTable, discriminator="invitation"):
     photo_count = NumberAttribute(null=True)  # photos this person added, pending or ready, at most PHOTOS_PER_PERSON
     checkin_token = UnicodeAttribute(null=True)  # the random part of the party's check-in code, made on first ask
     checked_in_at = UTCDateTimeAttribute(null=True)
+    attendance_confirmed = BooleanAttribute(null=True)  # the answer to "still coming?": null until given
     user_pk = UnicodeAttribute()
     date_key = UnicodeAttribute()
     created = UTCDateTimeAttribute()
@@ -298,6 +305,15 @@ class JoinRequest(EventsTable, discriminator="join_request"):
 
     user_id = NumberAttribute()
     requested = UTCDateTimeAttribute()
+
+
+class DueStep(EventsTable, discriminator="due_step"):
+    """A step due before the event's start (``~DUE#<step>``: domain/attendance_steps.py), in the sparse
+    ``upcoming`` index under ``DUE#<UTC day>`` by its due time while it waits; out of it once done or off."""
+
+    step = UnicodeAttribute()
+    remind_day = UnicodeAttribute(null=True)  # ``DUE#<UTC day>`` while waiting
+    date_key = UnicodeAttribute(null=True)  # ``<due time>#<event id>``
 
 
 class JoinCode(EventsTable, discriminator="join_code"):

@@ -208,9 +208,9 @@ def save_new_event(event: Event, invitations: list[Invitation], marks: Sequence 
     """META, the owner's record of it (store/owned_events.py) and the first other items in one transaction
     (False on an id clash; InvalidToken when the owner's account was closed meanwhile), the rest 100 a
     transaction side by side: the invitations, then ``marks`` (store.users.invited_marks)."""
-    from chalicelib.store import owned_events  # only creation writes it: off the cold start of the reads
+    from chalicelib.store import due_steps, owned_events  # only writes use them: off the cold start of the reads
 
-    items = [*invitations, *marks]
+    items = [*due_steps.new_steps(event), *invitations, *marks]  # the steps before its start: with META
     first = items[: TRANSACTION_ITEMS - 1 - owned_events.ITEMS_PER_CREATION]
     rest = chunks(items[len(first) :], TRANSACTION_ITEMS)
     try:
@@ -315,8 +315,11 @@ def edit_event(
     actions += _time_actions(edit)
     if edit.calendar_revised:
         actions += _calendar_revision(now)
-    if edit.invitees_added or edit.spots_filled_by_hand:  # counters moved by the write: applied once
-        update_once(event, actions, condition)
+    from chalicelib.store import due_steps  # only writes schedule the steps: off the cold start of the reads
+
+    steps = due_steps.rescheduled(event, edit)  # written with META: the steps before the start follow it
+    if edit.invitees_added or edit.spots_filled_by_hand or steps:  # counters moved, or more items: applied once
+        update_once(event, actions, condition, also=steps)
         event.refresh(consistent_read=True)
         return
     with refusals():

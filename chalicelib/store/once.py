@@ -11,15 +11,20 @@ Refusals come back as :class:`~chalicelib.store.Refused` (item 0), as from any w
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from chalicelib.models.base import transact_write
 from chalicelib.store import Refused, refusals
 
 
-def update_once(item, actions: list, condition=None) -> None:
-    """``item.update(actions, condition)``, applied once. The item object is not refreshed from the answer
-    (a transaction returns no values): read it again when its new values are needed."""
+def update_once(item, actions: list, condition=None, also: Sequence = ()) -> None:
+    """``item.update(actions, condition)``, applied once, with the items ``also`` saved in the same transaction.
+    The item object is not refreshed from the answer (a transaction returns no values): read it again when its
+    new values are needed."""
     with refusals(), transact_write() as transaction:
         transaction.update(item, actions=actions, condition=condition)
+        for other in also:
+            transaction.save(other)
 
 
 def save_new(item, condition) -> None:

@@ -8,7 +8,7 @@ from datetime import datetime
 from chalicelib.models.events import Event, Invitation
 from chalicelib.models.series import SERIES_SK, Series, series_pk
 from chalicelib.parallel import parallel_map
-from chalicelib.store import refusals
+from chalicelib.store import due_steps, refusals
 from chalicelib.store.batch import batch_write
 
 
@@ -41,5 +41,10 @@ def mark_series_cancelled(series: Series, now: datetime) -> None:
 
 
 def remove_new_events(stored: list[tuple[Event, list[Invitation]]]) -> None:
-    """Delete the META and invitations of events a create stored before it failed (25 a BatchWriteItem)."""
-    parallel_map(lambda pair: batch_write([pair[0], *pair[1]], delete=True, written=set()), stored)
+    """Delete the META, the steps before the start and the invitations of events a create stored before it failed
+    (25 a BatchWriteItem)."""
+
+    def remove(event: Event, invitations: list[Invitation]) -> None:
+        batch_write([event, *due_steps.every_step(event.id), *invitations], delete=True, written=set())
+
+    parallel_map(lambda pair: remove(*pair), stored)

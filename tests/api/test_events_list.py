@@ -46,9 +46,11 @@ def test_list_holds_owned_and_invited_events_by_date(client):
         "replied_by_host": False,
         "answers": {},
         "text_status": None,  # for the hosts: Bob has the app, no invitation text
+        "attendance_confirmed": None,  # for the hosts: not asked
         "checked_in_at": None,
     }
     assert "text_status" not in first["invitations"][0]  # never on a guest's rows
+    assert "attendance_confirmed" not in first["invitations"][0]
     assert "invitees" not in second
 
 

@@ -122,6 +122,7 @@ ROUTES = [
     # the guest's own photo: its uploader and the hosts may remove it
     Route("DELETE", EVENT + "/photos/{photo_id}", Action.REMOVE_PHOTO, 204, day_of=True),
     Route("GET", EVENT + "/pass", Action.SHOW_PASS, 200, day_of=True),
+    Route("POST", EVENT + "/attendance", Action.CONFIRM_ATTENDANCE, 200, {"confirmed": True}, day_of=True),
     Route("POST", EVENT + "/check_ins", Action.CHECK_IN, 200, {"user_id": "{guest_id}"}, day_of=True),
     Route("DELETE", EVENT + "/check_ins?user_id={guest_id}", Action.CHECK_IN, 200, day_of=True),
 ]

@@ -145,7 +145,8 @@ def test_parallel_series_never_pass_the_owners_daily_number(aws, override_settin
 
     outcomes = race(create, 8, refused=Throttled)
     assert outcomes.count("ok") == 3
-    assert len(table_items()) == 3 * (2 * 2 + 1)  # 3 series: 2 dates of META and the owner's invitation, the series
+    # 3 series: 2 dates of META, the owner's invitation and the reminder's step, the series
+    assert len(table_items()) == 3 * (2 * 3 + 1)
 
 
 def test_a_26_date_series_with_100_numbers_makes_a_bounded_number_of_calls(client, aws, override_settings):

@@ -49,6 +49,7 @@ from invites_client.api.conversation import (
 from invites_client.api.events import (
     accept_invitation,
     add_offline_guest,
+    answer_attendance,
     appoint_cohost,
     cancel_series,
     clone_event,
@@ -76,6 +77,8 @@ from invites_client.models import (
     AnnouncementPage,
     Answers,
     AnswersInput,
+    Attendance,
+    AttendanceInput,
     AuthenticationFailed,
     CalendarFeed,
     CheckedInParty,
@@ -429,6 +432,7 @@ def run(
     check(removed.status_code == HTTPStatus.NO_CONTENT, f"remove_offline_guest answered {removed.status_code}")
 
     the_day_itself(as_owner, as_guest, guest)
+    still_coming(as_owner, as_guest, guest, starts)
 
     # An event the caller is not part of is not found, typed as such.
     missing = get_event.sync(UNKNOWN_EVENT_ID, client=as_owner)
@@ -510,6 +514,23 @@ def the_day_itself(as_owner: AuthenticatedClient, as_guest: AuthenticatedClient,
     check(counted.checked_in_count == 1, f"checked in: {counted.checked_in_count!r}")
     undone = expect(undo_check_in.sync(day.id, client=as_owner, code=my_pass.code), CheckedInParty)
     check(undone.checked_in_at is None, f"undone {undone!r}")
+
+
+def still_coming(
+    as_owner: AuthenticatedClient, as_guest: AuthenticatedClient, guest: UserWithToken, starts: datetime
+) -> None:
+    """An event that asks "still coming?" and reminds 2 hours before: the guest who goes confirms from the app;
+    the owner sees it counted and on the guest's row."""
+    asking = EventCreate(title="Supper", event_date=starts, invite_phone_numbers=[guest.phone_number])
+    asking.confirm_attendance, asking.reminder_hours = True, 2
+    supper = expect(create_event.sync(client=as_owner, body=asking), EventCreated)
+    check(supper.confirm_attendance and supper.confirm_hours == 24 and supper.reminder_hours == 2, f"{supper!r}")
+    expect(accept_invitation.sync(supper.id, client=as_guest, body=RsvpInput()), Invitation)
+    answered = answer_attendance.sync(supper.id, client=as_guest, body=AttendanceInput(confirmed=True))
+    check(expect(answered, Attendance).attendance_confirmed is True, f"confirmed {answered!r}")
+    seen = expect(get_event.sync(supper.id, client=as_owner), EventDetail)
+    rows = [row.attendance_confirmed for row in seen.invitees if row.user_id == guest.id]
+    check(seen.confirmed_count == 1 and rows == [True], f"confirmed {seen.confirmed_count!r} {rows!r}")
 
 
 def wait_for_invitees(client: AuthenticatedClient, event_id: int, phones: list[str]) -> EventDetail:

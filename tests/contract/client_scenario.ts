@@ -236,6 +236,23 @@ export async function theDay(
   return checked.data;
 }
 
+// "Still coming?": the going guest confirms from the app; the owner sees it counted.
+export async function stillComing(
+  baseUrl: string,
+  owner: Schemas["UserWithToken"],
+  guest: Schemas["UserWithToken"],
+  eventId: number,
+): Promise<Schemas["Attendance"]> {
+  const asOwner = createClient<paths>({ baseUrl, headers: { Authorization: `Bearer ${owner.auth_token}` } });
+  const asGuest = createClient<paths>({ baseUrl, headers: { Authorization: `Bearer ${guest.auth_token}` } });
+  const path = { event_id: eventId };
+  const answered = await asGuest.POST("/events/{event_id}/attendance", { params: { path }, body: { confirmed: true } });
+  if (answered.data === undefined) throw new ScenarioFailed(`still coming: ${JSON.stringify(answered.error)}`);
+  const seen = await asOwner.GET("/events/{event_id}", { params: { path } });
+  if (seen.data?.confirmed_count !== 1) throw new ScenarioFailed(`confirmed: ${seen.response.status}`);
+  return answered.data;
+}
+
 // An 8x8 JPEG, the cover the host sets.
 const COVER_JPEG_BASE64 =
   "/9j/4AAQSkZJRgABAQAAAQABAAD/2wBDABALDA4MChAODQ4SERATGCgaGBYWGDEjJR0oOjM9PDkzODdASFxOQERXRTc4UG1RV19iZ2hnPk1xeXBkeFxlZ2P/" +

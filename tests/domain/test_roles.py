@@ -39,6 +39,7 @@ EXPECTED = {
     Action.REMOVE_PHOTO: HOSTS | {Role.GUEST},
     Action.SHOW_PASS: {Role.COHOST, Role.GUEST},
     Action.CHECK_IN: HOSTS,
+    Action.CONFIRM_ATTENDANCE: {Role.COHOST, Role.GUEST},  # and going (services.replies.attendance)
 }
 
 

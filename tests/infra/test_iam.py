@@ -20,6 +20,7 @@ import pytest
 from chalicelib.messaging.notifications.kinds import QueueKind
 from chalicelib.parallel import chunks
 from chalicelib.services.account import account_deletion
+from tests.infra.iam_attendance import remind_and_release
 from tests.infra.iam_plans import plan_a_date_together
 from tests.infra.iam_text_answers import answer_by_text
 from tests.infra.test_policy import GUEST, OWNER, disable_push_endpoints, run_the_flow
@@ -455,6 +456,7 @@ def run_the_stack(run: StackRun, monkeypatch) -> None:
     plan_a_date_together(run)
     series_and_live_calendars(run)
     answer_by_text(run, monkeypatch)
+    remind_and_release(run, monkeypatch)
     # the hourly schedule before the worker has run the deletion: it is queued again
     monkeypatch.setattr(account_deletion, "STUCK_AFTER", timedelta(0))
     run.schedule()

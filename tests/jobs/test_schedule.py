@@ -15,5 +15,5 @@ def test_the_hourly_run_queues_a_reminder_per_event_starting_soon_and_says_how_m
     make_event(alice, title="later", when=datetime.now(UTC) + timedelta(days=5))
     queued = []
     monkeypatch.setattr(queueing, "send_many", queued.extend)
-    assert schedule.run_hourly() == {"reminders": 1, "deletions_requeued": 0}
+    assert schedule.run_hourly() == {"reminders": 1, "steps": 0, "deletions_requeued": 0}
     assert [(m["type"], m["event_id"]) for m in queued] == [("upcoming_event", soon.id)]

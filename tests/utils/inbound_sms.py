@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import uuid
+
+SERVICE_NUMBER = "+18885550123"
 
 
 def sns_event(payload) -> dict:
@@ -24,3 +27,17 @@ def sns_event(payload) -> dict:
         },
     }
     return {"Records": [record]}
+
+
+def reply(number: str, body: str, message_id: str | None = None) -> None:
+    """``number`` texts ``body`` to the service, as two-way SMS publishes it to the inbound topic."""
+    from app import handle_inbound_sms
+
+    payload = {
+        "originationNumber": number,
+        "destinationNumber": SERVICE_NUMBER,
+        "messageKeyword": "KEYWORD_123456789012",
+        "messageBody": body,
+        "inboundMessageId": message_id or str(uuid.uuid4()),
+    }
+    handle_inbound_sms(sns_event(payload), None)

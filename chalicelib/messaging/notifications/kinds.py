@@ -44,6 +44,8 @@ class QueueKind(StrEnum):
     # The hosts' own messages to their guests: a push, or a text to a guest without the app
     ANNOUNCEMENT = "announcement", _HOST_MESSAGES
     NUDGE = "nudge", _HOST_MESSAGES
+    # A step due before an event's start: the reminder text, "still coming?" and the release of unconfirmed spots
+    DUE_STEP = "due_step", "chalicelib.services.notifications.attendance_steps"
     # Change texts held for a burst of edits or for quiet hours
     CHANGE_TEXTS_DUE = "change_texts_due", "chalicelib.services.texts.guest_texts"
     # A person's whole account: deleting it (one message per owned event besides), and exporting its data

@@ -259,6 +259,7 @@ def event_json(view: EventView, caller_id: int, style: str) -> dict:
     asked = list(event.questions or [])
     body["offline_guests"] = [offline_guest_json(guest) for guest in view.offline_guests] if hosting else []
     body["checked_in_count"] = int(event.checked_in_count or 0) if hosting else None
+    body["confirmed_count"] = _confirmed_parties(view) if hosting else None
     places = view.waitlist_positions()
     shown = sight.rows(view.invitations)
     if style == LIST:
@@ -282,9 +283,16 @@ def event_json(view: EventView, caller_id: int, style: str) -> dict:
         row["checked_in_at"] = format_datetime(arrivals.get(row["user_id"])) if mine_or_hosting else None
     if hosting:  # what became of each invitation text: hosts only, a guest's rows never carry the key
         text_states = {inv.user_id: inv.text_status for inv in view.invitations}
+        confirmations = {inv.user_id: inv.attendance_confirmed for inv in view.invitations}
         for row in rows:
             row["text_status"] = text_states.get(row["user_id"])
+            row["attendance_confirmed"] = confirmations.get(row["user_id"])
     return body
+
+
+def _confirmed_parties(view: EventView) -> int:
+    """Going parties that answered "still coming?" with yes."""
+    return sum(1 for inv in view.invitations if inv.has_accepted is True and inv.attendance_confirmed is True)
 
 
 def _location_json(location) -> dict:

@@ -53,7 +53,10 @@ PLAN_INVITATION = "plan_invitation"  # asks to vote on a plan's dates: no event 
 SHOWN_ON_INVITATION = frozenset({INVITATION, JOIN_APPROVAL})
 # Texts that ask for an answer: with two-way texting on (SMS_TWO_WAY), each one sent is remembered for its number,
 # and a reply to that number answers its invitation (services/web/text_answers.py reads the kind).
-ASKING_KINDS = frozenset({INVITATION, QueueKind.NUDGE.value})
+# Before the start (services/notifications/attendance_steps.py): the reminder, "still coming?", and the notice
+# that an unconfirmed party's spot went to someone waiting.
+REMINDER, STILL_COMING, RELEASED = "reminder_sms", "still_coming_sms", "released_sms"
+ASKING_KINDS = frozenset({INVITATION, QueueKind.NUDGE.value, REMINDER, STILL_COMING, RELEASED})
 # The service's answers to a guest's reply: a confirmation, and the help text for a reply it could not read.
 # They count against the month's text budget as answers (messaging/sms_sender.py, Priority.ANSWER).
 REPLY_CONFIRMATION, REPLY_HELP = "reply_confirmation", "reply_help"

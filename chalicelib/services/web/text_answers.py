@@ -30,6 +30,7 @@ from chalicelib.phones import mask_phone
 from chalicelib.services.guards import ratelimit
 from chalicelib.services.guards.ratelimit import Limit
 from chalicelib.services.participants.event_reads import EVENT_CANCELLED, REPLIES_CLOSED
+from chalicelib.services.replies import attendance
 from chalicelib.services.replies.replies import EVENT_FULL
 from chalicelib.services.texts import guest_texts, inbound_sms, text_outbox
 from chalicelib.services.texts.invitation_texts import NO_TITLE, reachable
@@ -118,10 +119,37 @@ def _answer_invitation(ask: text_asks.Ask, reply: TextReply, text: inbound_sms.I
     return _confirm(text, ask, event, lambda title, _: f'You\'re not going to "{title}". Reply 1 if that changes.')
 
 
+def _answer_still_coming(ask: text_asks.Ask, reply: TextReply, text: inbound_sms.InboundText) -> str:
+    """1 confirms the going party; 2 declines at once (its spots go to the waitlist), as the app's answer does.
+    A reminder is answered so too where the event asks for confirmations (both may go out in the same hour)."""
+    invitation, event = invitation_store.reply_state(ask.event_id, ask.user_id)
+    if invitation is None or event is None:
+        return _help(text, None)
+    if reply.answer is Answer.MAYBE:
+        return _help(text, ask)
+    if reply.answer is Answer.DECLINED or not event.confirm_attendance:
+        return _answer_invitation(ask, reply, text)
+    try:
+        attendance.confirm_attendance(event, invitation)
+    except Conflict:  # not seated any more (declined, waiting, released) or cancelled: answered as an invitation
+        return _answer_invitation(ask, reply, text)
+    when = localtime.short_when(event)
+    return _confirm(
+        text,
+        ask,
+        event,
+        lambda title, link: f'You\'re going to "{title}", {when}. Reply 2 if that changes. {link}',
+        linked=True,
+    )
+
+
 # What a reply does, by the kind of the text it answers (text_outbox.ASKING_KINDS): one function per kind.
 ANSWERED_BY_KIND: dict[str, Callable[[text_asks.Ask, TextReply, inbound_sms.InboundText], str]] = {
     text_outbox.INVITATION: _answer_invitation,
     QueueKind.NUDGE.value: _answer_invitation,
+    text_outbox.REMINDER: _answer_still_coming,
+    text_outbox.STILL_COMING: _answer_still_coming,
+    text_outbox.RELEASED: _answer_invitation,
 }
 
 

@@ -9,7 +9,6 @@
 
 from __future__ import annotations
 
-import uuid
 from datetime import UTC, datetime
 
 import pytest
@@ -20,30 +19,15 @@ from chalicelib.store import counters, text_asks
 from chalicelib.store import invitations as invitation_store
 from tests.utils.api import post_json, texts_to
 from tests.utils.factories import make_person, phone, stored_event
-from tests.utils.inbound_sms import sns_event
+from tests.utils.inbound_sms import reply
 from tests.utils.web import invite_by_text
 
-SERVICE_NUMBER = "+18885550123"
 LINK = "https://invites.example.test/i/"
 
 
 @pytest.fixture
 def two_way(override_settings):
     override_settings(sms_two_way="true", service_name="Invites")
-
-
-def reply(number: str, body: str, message_id: str | None = None) -> None:
-    """``number`` texts ``body`` to the service, as two-way SMS publishes it to the inbound topic."""
-    from app import handle_inbound_sms
-
-    payload = {
-        "originationNumber": number,
-        "destinationNumber": SERVICE_NUMBER,
-        "messageKeyword": "KEYWORD_123456789012",
-        "messageBody": body,
-        "inboundMessageId": message_id or str(uuid.uuid4()),
-    }
-    handle_inbound_sms(sns_event(payload), None)
 
 
 def invitation_of(event_id: int, number: str):
