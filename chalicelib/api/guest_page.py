@@ -16,7 +16,7 @@ from chalice import Response
 from chalicelib.api.error_responses import body_of, headers_of, status_of
 from chalicelib.api.request import RequestContext
 from chalicelib.config import get_settings
-from chalicelib.errors import Conflict, DomainError, EventGone, PermissionDenied, ValidationError
+from chalicelib.errors import Conflict, DomainError, EventGone, NoLongerInvited, PermissionDenied, ValidationError
 from chalicelib.guest_page import answer_form, ics, pages
 from chalicelib.guest_page import the_day as day_pages
 from chalicelib.services.web import guest_answers, series_page
@@ -83,6 +83,9 @@ def error_page(error: DomainError, method: str) -> Response:
     passed = {name: value for name, value in headers_of(error).items() if name in PASSED_ON_HEADERS}
     if isinstance(error, EventGone):
         body = "" if method == "HEAD" else pages.gone_page(error.title)
+        return Response(body=body, status_code=status, headers=_headers(pages.HTML))
+    if isinstance(error, NoLongerInvited):
+        body = "" if method == "HEAD" else pages.no_longer_invited_page(error.title)
         return Response(body=body, status_code=status, headers=_headers(pages.HTML))
     body = "" if method == "HEAD" else pages.error_page(status, passed.get("Retry-After"))
     return Response(body=body, status_code=status, headers=_headers(pages.HTML, **passed))

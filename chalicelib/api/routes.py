@@ -44,6 +44,9 @@ EVENTS.declare("/events/{event_id}/cancel_event", ["PUT"], "event_writes:cancel_
 EVENTS.declare("/events/{event_id}/accept", ["POST"], "event_replies:accept")
 EVENTS.declare("/events/{event_id}/reject", ["POST"], "event_replies:reject")
 EVENTS.declare("/events/{event_id}/invitees/{user_id}/reply", ["PUT"], "event_replies:reply_for_guest", idempotent=True)
+EVENTS.declare(
+    "/events/{event_id}/invitees/{user_id}", ["DELETE"], "guest_removal:remove_invitee", body=NO_BODY, idempotent=True
+)
 EVENTS.declare("/events/{event_id}/offline_guests", ["POST"], "event_hosting:add_offline_guest", idempotent=True)
 EVENTS.declare(
     "/events/{event_id}/offline_guests/{guest_id}", ["DELETE"], "event_hosting:remove_offline_guest", body=NO_BODY

@@ -56,6 +56,11 @@ class Action(StrEnum):
     REMOVE_PHOTO = "remove_photo"
     SHOW_PASS = "show_pass"  # one's own check-in code and its QR
     CHECK_IN = "check_in"  # check a party in at the door, or undo it
+    # Host tools: removing someone from the guest list, taking down what was said in the conversation.
+    REMOVE_GUEST = "remove_guest"  # DELETE /events/{id}/invitees/{user_id} of a plain guest
+    REMOVE_COHOST = "remove_cohost"  # the same of a co-host (the owner is never removed)
+    REMOVE_OWN_POST = "remove_own_post"  # one's own message, poll or time suggestion
+    MODERATE = "moderate"  # anyone's message, poll or time suggestion
 
 
 _HOSTS = frozenset({Role.OWNER, Role.COHOST})
@@ -89,6 +94,10 @@ PERMITTED: dict[Action, frozenset[Role]] = {
     Action.REMOVE_PHOTO: _PARTICIPANTS,
     Action.SHOW_PASS: frozenset({Role.COHOST, Role.GUEST}),
     Action.CHECK_IN: _HOSTS,
+    Action.REMOVE_GUEST: _HOSTS,
+    Action.REMOVE_COHOST: frozenset({Role.OWNER}),
+    Action.REMOVE_OWN_POST: _PARTICIPANTS,
+    Action.MODERATE: _HOSTS,
 }
 
 

@@ -292,6 +292,13 @@ def gone_page(title: str) -> str:
     return _document(f"This event was cancelled \u00b7 {_service()}", body, script=False)
 
 
+def no_longer_invited_page(title: str) -> str:
+    """The link of a guest a host removed from the event."""
+    event = f'<span dir="auto">{escape(title)}</span>'
+    body = f"<h1>You are no longer invited</h1>\n<p>The host removed you from {event}.</p>"
+    return _document(f"No longer invited \u00b7 {_service()}", body, script=False)
+
+
 def error_page(status: int, retry_after: str | None = None) -> str:
     """The page of an error status. Every 404 (unknown, malformed or expired code) is this same page."""
     if status == 404:

@@ -109,6 +109,9 @@ ROUTES = [
     Route("PUT", EVENT + "/invitees/{guest_id}/reply", Action.REPLY_FOR_GUEST, 200, {"accept": True}),
     # the same route for a co-host other than the caller: the owner's alone
     Route("PUT", EVENT + "/invitees/{cohost_id}/reply", Action.REPLY_FOR_COHOST, 200, {"accept": False}),
+    # removing someone from the guest list: a plain guest (any host), a co-host (the owner's alone)
+    Route("DELETE", EVENT + "/invitees/{guest_id}", Action.REMOVE_GUEST, 204),
+    Route("DELETE", EVENT + "/invitees/{cohost_id}", Action.REMOVE_COHOST, 204),
     Route("POST", EVENT + "/offline_guests", Action.MANAGE_OFFLINE_GUESTS, 201, {"name": "Grandpa Joe"}),
     Route("DELETE", EVENT + "/offline_guests/{offline_id}", Action.MANAGE_OFFLINE_GUESTS, 204),
     Route("GET", EVENT + "/guests.csv", Action.EXPORT_GUEST_LIST, 200),

@@ -39,6 +39,11 @@ EXPECTED = {
     Action.REMOVE_PHOTO: HOSTS | {Role.GUEST},
     Action.SHOW_PASS: {Role.COHOST, Role.GUEST},
     Action.CHECK_IN: HOSTS,
+    # removing someone: any host a plain guest, the owner a co-host too; a post: its author's or a host's
+    Action.REMOVE_GUEST: HOSTS,
+    Action.REMOVE_COHOST: {Role.OWNER},
+    Action.REMOVE_OWN_POST: HOSTS | {Role.GUEST},
+    Action.MODERATE: HOSTS,
 }
 
 
