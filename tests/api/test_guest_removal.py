@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from chalicelib.errors import ServiceUnavailable
 from chalicelib.models.events import WAIT_PREFIX, EventsTable, Invitation, event_pk
 from chalicelib.services.hosting import events, guest_removal
 from chalicelib.services.replies import replies
@@ -119,15 +120,37 @@ def test_guests_and_strangers_cannot_remove_anyone(client):
     assert invited(event.id) == {olive.id, gus.id, ann.id}
 
 
-def test_a_repeat_is_404_without_a_key_and_the_first_answer_with_one(client):
-    olive, gus, ann = make_person("Olive"), make_person("Gus"), make_person("Ann")
+def test_a_repeat_answers_204_and_someone_never_invited_404(client):
+    olive, gus, ann, nell = make_person("Olive"), make_person("Gus"), make_person("Ann"), make_person("Nell")
     event = make_event(olive, gus, ann)
     key = {"Idempotency-Key": "remove-gus"}
     assert remove(client, olive, event.id, gus.id, key).status_code == 204
     again = remove(client, olive, event.id, gus.id, key)
     assert again.status_code == 204 and again.headers.get("Idempotent-Replayed") == "true"
-    assert remove(client, olive, event.id, gus.id).status_code == 404
+    assert remove(client, olive, event.id, gus.id).status_code == 204
+    assert invited(event.id) == {olive.id, ann.id}
+    assert remove(client, olive, event.id, nell.id).status_code == 404
     assert remove(client, olive, event.id, 987654321).status_code == 404
+
+
+def test_a_repeat_seats_the_line_when_a_fault_cut_the_first_seating_short(client, monkeypatch):
+    olive, gus, wes = make_person("Olive"), make_person("Gus"), make_person("Wes")
+    event = make_event(olive, gus, wes, total_spots=1, waitlist=True)
+    replies.rsvp(gus.user, event.id, accept=True, message=None)
+    replies.rsvp(wes.user, event.id, accept=True, message=None)
+    seat = guest_removal.promote_waiting
+
+    def cut_short(*_args):
+        raise ServiceUnavailable()
+
+    monkeypatch.setattr(guest_removal, "promote_waiting", cut_short)
+    assert remove(client, olive, event.id, gus.id).status_code == 503
+    assert (stored_event(event.id).spots_filled, waiting(event.id)) == (0, [wes.id])
+
+    monkeypatch.setattr(guest_removal, "promote_waiting", seat)
+    assert remove(client, olive, event.id, gus.id).status_code == 204
+    stored = stored_event(event.id)
+    assert (stored.spots_filled, stored.waiting_count, waiting(event.id)) == (1, 0, [])
 
 
 def test_a_cancelled_event_keeps_its_guest_list(client):

@@ -15,7 +15,7 @@ from chalicelib.domain.roles import Action, Role, require, role_of
 from chalicelib.errors import Conflict, NotFound, ValidationError
 from chalicelib.retry import AttemptsSpent, TryAgain, jittered, retry
 from chalicelib.services.participants.event_reads import require_live
-from chalicelib.services.replies.waitlist import promote_waiting
+from chalicelib.services.replies.waitlist import promote_waiting, spots_left
 from chalicelib.store import invitations as invitation_store
 from chalicelib.store import removals as removal_store
 from chalicelib.timeutil import utcnow
@@ -26,15 +26,18 @@ PAUSE_SECONDS = 0.01
 
 
 def remove_invitee(caller, event_id: int, user_id: int) -> None:
-    """Remove invitee ``user_id``: 404 when they are not (or no longer) invited, 400 keyed by ``user_id`` for
-    the owner, 403 for a co-host removing a co-host, 409 on a cancelled event."""
+    """Remove invitee ``user_id``: 404 when they were never invited, 400 keyed by ``user_id`` for the owner, 403
+    for a co-host removing a co-host, 409 on a cancelled event. A repeat (removed already, not invited again)
+    answers as the first did and seats the line if a fault cut the first one's seating short."""
     caller_role = role_of(invitation_store.find_invitation(event_id, caller.id))
     require(caller_role, Action.REMOVE_GUEST)
 
     def attempt(_number: int) -> bool:
         target, event = invitation_store.reply_state(event_id, user_id)
-        if event is None or target is None:
+        if event is None or target is None and not removal_store.was_removed(event_id, user_id):
             raise NotFound()
+        if target is None:  # removed already (a repeat): finish seating the line, should a fault have cut it short
+            return bool(event.waiting_count) and spots_left(event) > 0
         target_role = role_of(target)
         if target_role == Role.OWNER:
             raise ValidationError.field("user_id", OWNER_STAYS)
