@@ -68,6 +68,11 @@ CONVERSATION.declare("/events/{event_id}/messages", ["POST"], "conversation:post
 CONVERSATION.declare("/events/{event_id}/polls", ["POST"], "conversation:post_poll", idempotent=True)
 CONVERSATION.declare("/events/{event_id}/time_suggestions", ["POST"], "conversation:suggest_time", idempotent=True)
 CONVERSATION.declare("/events/{event_id}/time_suggestions", ["GET"], "conversation:list_time_suggestions")
+CONVERSATION.declare("/events/{event_id}/messages/{message_id}", ["DELETE"], "moderation:remove_message", body=NO_BODY)
+CONVERSATION.declare("/events/{event_id}/polls/{poll_id}", ["DELETE"], "moderation:remove_poll", body=NO_BODY)
+CONVERSATION.declare(
+    "/events/{event_id}/time_suggestions/{suggestion_id}", ["DELETE"], "moderation:remove_time_suggestion", body=NO_BODY
+)
 
 ANNOUNCEMENTS = ApiBlueprint("announcements")
 ANNOUNCEMENTS.declare("/events/{event_id}/announcements", ["POST"], "announcements:post_announcement", idempotent=True)

@@ -7,7 +7,7 @@
 | Message     | EVENT#<id>   | MSG#<created>#<message id>  |
 | Poll        | EVENT#<id>   | POLL#<poll id>              |
 | Suggestion  | EVENT#<id>   | TS#<suggestion id>          |
-| Removal     | EVENT#<id>   | ~REMOVED#<user id>          |
+| Removal     | EVENT#<id>   | REMOVED#<user id>           |
 | Waiting     | EVENT#<id>   | WAIT#<arrival>#<user id>    |
 | JoinRequest | EVENT#<id>   | ~JOINREQ#<user id>          |
 | Photo       | EVENT#<id>   | ~PHOTO#<photo id>           |
@@ -51,7 +51,7 @@ MESSAGE_PREFIX = "MSG#"
 POLL_PREFIX = "POLL#"
 SUGGESTION_PREFIX = "TS#"
 WAIT_PREFIX = "WAIT#"
-REMOVAL_PREFIX = "~REMOVED#"  # after ``~PHOTO#``: read only by its own lookups, never by an event read
+REMOVAL_PREFIX = "REMOVED#"  # before TS#: an event read loads them with the invitations (page links, joins)
 OFFLINE_PREFIX = "OFF#"  # sorts before TS#: an event read loads the offline guests with the invitations
 # Announcements sort after the time suggestions (``TS#``), so an event read leaves them out too.
 ANNOUNCEMENT_PREFIX = "UPDATE#"

@@ -1,7 +1,7 @@
 """Guests a host removed: the invitation goes with its spots, its place in line and its co-host role, in one
-transaction with META's counters, and a ``~REMOVED#<user id>`` item stays behind. That item holds the hashes
-of the person's page links (so an old link says "no longer invited" rather than "broken") and keeps them from
-joining again by the event's link until they are invited again."""
+transaction with META's counters, and a ``REMOVED#<user id>`` item stays behind, read with the event
+(store/events.py ``load_partition``). It holds the hashes of the person's page links (an old link then says "no
+longer invited" rather than "broken") and keeps them from joining by the event's link until invited again."""
 
 from __future__ import annotations
 
@@ -10,7 +10,6 @@ from datetime import datetime
 from chalicelib.models.base import transact_write
 from chalicelib.models.events import (
     META_SK,
-    REMOVAL_PREFIX,
     Event,
     Invitation,
     Removal,
@@ -19,7 +18,7 @@ from chalicelib.models.events import (
     removal_sk,
 )
 from chalicelib.store import refusals
-from chalicelib.store.events import nobody_waiting
+from chalicelib.store.events import EventView, nobody_waiting
 from chalicelib.store.invitations import party_of, same_cohost, unchanged_reply
 
 LIVE = Event.cancelled == False  # noqa: E712 - a PynamoDB condition
@@ -60,8 +59,7 @@ def remove_invitee(event: Event, invitation: Invitation, *, now: datetime) -> in
 
 
 def was_removed(event_id: int, user_id: int) -> bool:
-    """Whether a host removed this person from the event (and nobody invited them again since: an invitation
-    makes the question moot): one GetItem."""
+    """Whether a host removed this person from the event: one GetItem."""
     try:
         Removal.get(event_pk(event_id), removal_sk(user_id), consistent_read=True)
     except Removal.DoesNotExist:
@@ -69,7 +67,12 @@ def was_removed(event_id: int, user_id: int) -> bool:
     return True
 
 
-def removed_link_hashes(event_id: int) -> set[str]:
-    """The page-link hashes of everyone removed from the event: one Query (more pages only past hundreds)."""
-    items = Removal.query(event_pk(event_id), Removal.sk.startswith(REMOVAL_PREFIX), consistent_read=True)
-    return {digest for item in items for digest in item.link_hashes or []}
+def is_removed(view: EventView, user_id: int) -> bool:
+    """Whether a host removed this person from the event read (and nobody invited them again since: an
+    invitation makes the question moot)."""
+    return any(removal.user_id == user_id for removal in view.removals)
+
+
+def removed_link_hashes(view: EventView) -> list[str]:
+    """The page-link hashes of everyone removed from the event read."""
+    return [digest for removal in view.removals for digest in removal.link_hashes or []]

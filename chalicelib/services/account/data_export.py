@@ -178,7 +178,8 @@ def _numbers_invited(owned: list, added: list[Invitation], users: dict[int, User
 
 def _split(found: list) -> tuple[Event | None, list, list, list, list]:
     event = next((item for item in found if isinstance(item, Event)), None)
-    pick = lambda kind: [item for item in found if isinstance(item, kind)]  # noqa: E731
+    kept = [item for item in found if not getattr(item, "removed", None)]  # what was taken down is in no export
+    pick = lambda kind: [item for item in kept if isinstance(item, kind)]  # noqa: E731
     return event, pick(Invitation), pick(Message), pick(Poll), pick(TimeSuggestion)
 
 

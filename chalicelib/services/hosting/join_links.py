@@ -107,7 +107,7 @@ def join(caller, code: object) -> JoinOutcome:
     if role in (Role.GUEST, Role.COHOST):
         return JoinOutcome(event.id, joined=True)
     require(Role.LINK_HOLDER if role == Role.STRANGER else role, Action.JOIN)
-    if role == Role.STRANGER and removal_store.was_removed(event.id, caller.id):
+    if role == Role.STRANGER and removal_store.is_removed(view, caller.id):
         raise NotFound()  # a host removed them: the link opens nothing for them until they are invited again
     if _is_over(event):
         raise Conflict(OVER)

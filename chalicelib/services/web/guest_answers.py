@@ -123,7 +123,7 @@ def open_link(
         _gone_or_not_found(event_id, code, now)
     wanted = invite_links.hash_code(code)
     invitation = next((inv for inv in view.invitations if _opens(inv, wanted)), None)
-    if invitation is None and any(hmac.compare_digest(d, wanted) for d in removal_store.removed_link_hashes(event_id)):
+    if invitation is None and any(hmac.compare_digest(d, wanted) for d in removal_store.removed_link_hashes(view)):
         raise NoLongerInvited(view.event.title)
     if invitation is None or invitation.role == OWNER:
         raise NotFound()
