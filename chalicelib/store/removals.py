@@ -17,6 +17,7 @@ from chalicelib.models.events import (
     event_pk,
     removal_sk,
 )
+from chalicelib.models.users import REMOVED_FROM_PREFIX, RemovedFrom, removed_from_sk, user_pk
 from chalicelib.store import refusals
 from chalicelib.store.events import EventView, nobody_waiting
 from chalicelib.store.invitations import party_of, same_cohost, unchanged_reply
@@ -52,6 +53,7 @@ def remove_invitee(event: Event, invitation: Invitation, *, now: datetime) -> in
     with refusals(), transact_write() as transaction:
         transaction.delete(invitation, condition=_as_read(invitation))
         transaction.save(removal)
+        transaction.save(RemovedFrom(user_pk(invitation.user_id), removed_from_sk(event.id), event_id=event.id))
         transaction.update(Event(event_pk(event.id), META_SK), actions=actions, condition=condition)
         if invitation.wait_key:
             transaction.delete(WaitlistEntry(event_pk(event.id), invitation.wait_key))
@@ -76,3 +78,9 @@ def is_removed(view: EventView, user_id: int) -> bool:
 def removed_link_hashes(view: EventView) -> list[str]:
     """The page-link hashes of everyone removed from the event read."""
     return [digest for removal in view.removals for digest in removal.link_hashes or []]
+
+
+def events_removed_from(user_id: int) -> list[int]:
+    """The ids of the events hosts removed this person from: one consistent Query of their partition."""
+    items = RemovedFrom.query(user_pk(user_id), RemovedFrom.sk.startswith(REMOVED_FROM_PREFIX), consistent_read=True)
+    return [item.event_id for item in items]

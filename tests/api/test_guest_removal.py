@@ -4,9 +4,11 @@ and the co-host role go with the invitation, the line moves, and the person's ac
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime
 
 from chalicelib.errors import ServiceUnavailable
 from chalicelib.models.events import WAIT_PREFIX, EventsTable, Invitation, event_pk
+from chalicelib.services.account import data_export
 from chalicelib.services.hosting import events, guest_removal
 from chalicelib.services.replies import replies
 from chalicelib.store import invitations as invitation_store
@@ -259,3 +261,24 @@ def test_a_line_formed_after_the_removal_read_is_still_seated(client, monkeypatc
     stored = stored_event(event.id)
     assert (stored.spots_filled, stored.waiting_count) == (1, 1)
     assert waiting(event.id) == [wes.id]
+
+
+def test_what_a_removed_guest_wrote_stays_theirs_in_their_export_and_goes_with_their_account(client):
+    olive, gus, ann = make_person("Olive"), make_person("Gus"), make_person("Ann")
+    event = make_event(olive, gus, ann)
+    for person, words in ((gus, "Gus was here \u263a"), (ann, "Ann too")):
+        assert post_json(client, f"/events/{event.id}/messages", {"body": words}, token=person.token).status_code == 201
+    assert remove(client, olive, event.id, gus.id).status_code == 204
+
+    exported = data_export.collect(gus.user, datetime.now(UTC))
+    assert exported["invitations_received"] == []
+    [removed] = exported["events_removed_from"]
+    assert removed["event_id"] == event.id
+    assert [m["body"] for m in removed["messages_written"]] == ["Gus was here \u263a"]
+    assert "Ann too" not in str(exported)
+
+    deleted = client.http.request("DELETE", "/users/me", headers={"Authorization": f"Bearer {gus.token}"})
+    assert deleted.status_code == 204
+    shown = body(get(client, f"/events/{event.id}", token=olive.token))["messages"]
+    assert [m["body"] for m in shown] == ["Ann too"]
+    assert stored_event(event.id).message_count == 1
