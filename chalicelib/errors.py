@@ -81,6 +81,14 @@ class EventGone(NotFound):
         self.title = title
 
 
+class NoLongerInvited(NotFound):
+    """A guest's link to an event a host removed them from: the page says so."""
+
+    def __init__(self, title: str):
+        super().__init__("Not found.")
+        self.title = title
+
+
 class PageOutOfRange(NotFound):
     """A page of a list past its last page (or below the first)."""
 

@@ -17,7 +17,7 @@ from chalicelib.api import page_language
 from chalicelib.api.error_responses import body_of, headers_of, status_of
 from chalicelib.api.request import RequestContext
 from chalicelib.config import get_settings
-from chalicelib.errors import Conflict, DomainError, EventGone, PermissionDenied, ValidationError
+from chalicelib.errors import Conflict, DomainError, EventGone, NoLongerInvited, PermissionDenied, ValidationError
 from chalicelib.guest_page import answer_form, ics, pages
 from chalicelib.guest_page import the_day as day_pages
 from chalicelib.languages.catalogues import N_
@@ -87,6 +87,9 @@ def error_page(error: DomainError, method: str) -> Response:
     said = page_language.of_error(error)
     if isinstance(error, EventGone):
         body = "" if method == "HEAD" else pages.gone_page(error.title, said)
+        return Response(body=body, status_code=status, headers=_headers(pages.HTML))
+    if isinstance(error, NoLongerInvited):
+        body = "" if method == "HEAD" else pages.no_longer_invited_page(error.title, said)
         return Response(body=body, status_code=status, headers=_headers(pages.HTML))
     body = "" if method == "HEAD" else pages.error_page(status, passed.get("Retry-After"), said)
     return Response(body=body, status_code=status, headers=_headers(pages.HTML, **passed))

@@ -45,6 +45,9 @@ EVENTS.declare("/events/{event_id}/accept", ["POST"], "event_replies:accept")
 EVENTS.declare("/events/{event_id}/reject", ["POST"], "event_replies:reject")
 EVENTS.declare("/events/{event_id}/attendance", ["POST"], "event_attendance:answer_attendance")
 EVENTS.declare("/events/{event_id}/invitees/{user_id}/reply", ["PUT"], "event_replies:reply_for_guest", idempotent=True)
+EVENTS.declare(
+    "/events/{event_id}/invitees/{user_id}", ["DELETE"], "guest_removal:remove_invitee", body=NO_BODY, idempotent=True
+)
 EVENTS.declare("/events/{event_id}/offline_guests", ["POST"], "event_hosting:add_offline_guest", idempotent=True)
 EVENTS.declare(
     "/events/{event_id}/offline_guests/{guest_id}", ["DELETE"], "event_hosting:remove_offline_guest", body=NO_BODY
@@ -66,6 +69,11 @@ CONVERSATION.declare("/events/{event_id}/messages", ["POST"], "conversation:post
 CONVERSATION.declare("/events/{event_id}/polls", ["POST"], "conversation:post_poll", idempotent=True)
 CONVERSATION.declare("/events/{event_id}/time_suggestions", ["POST"], "conversation:suggest_time", idempotent=True)
 CONVERSATION.declare("/events/{event_id}/time_suggestions", ["GET"], "conversation:list_time_suggestions")
+CONVERSATION.declare("/events/{event_id}/messages/{message_id}", ["DELETE"], "moderation:remove_message", body=NO_BODY)
+CONVERSATION.declare("/events/{event_id}/polls/{poll_id}", ["DELETE"], "moderation:remove_poll", body=NO_BODY)
+CONVERSATION.declare(
+    "/events/{event_id}/time_suggestions/{suggestion_id}", ["DELETE"], "moderation:remove_time_suggestion", body=NO_BODY
+)
 
 ANNOUNCEMENTS = ApiBlueprint("announcements")
 ANNOUNCEMENTS.declare("/events/{event_id}/announcements", ["POST"], "announcements:post_announcement", idempotent=True)

@@ -57,6 +57,11 @@ class Action(StrEnum):
     SHOW_PASS = "show_pass"  # one's own check-in code and its QR
     CHECK_IN = "check_in"  # check a party in at the door, or undo it
     CONFIRM_ATTENDANCE = "confirm_attendance"  # answer "still coming?" for one's own invitation
+    # Host tools: removing someone from the guest list, taking down what was said in the conversation.
+    REMOVE_GUEST = "remove_guest"  # DELETE /events/{id}/invitees/{user_id} of a plain guest
+    REMOVE_COHOST = "remove_cohost"  # the same of a co-host (the owner is never removed)
+    REMOVE_OWN_POST = "remove_own_post"  # one's own message, poll or time suggestion
+    MODERATE = "moderate"  # anyone's message, poll or time suggestion
 
 
 _HOSTS = frozenset({Role.OWNER, Role.COHOST})
@@ -91,6 +96,10 @@ PERMITTED: dict[Action, frozenset[Role]] = {
     Action.SHOW_PASS: frozenset({Role.COHOST, Role.GUEST}),
     Action.CHECK_IN: _HOSTS,
     Action.CONFIRM_ATTENDANCE: frozenset({Role.COHOST, Role.GUEST}),
+    Action.REMOVE_GUEST: _HOSTS,
+    Action.REMOVE_COHOST: frozenset({Role.OWNER}),
+    Action.REMOVE_OWN_POST: _PARTICIPANTS,
+    Action.MODERATE: _HOSTS,
 }
 
 

@@ -350,6 +350,15 @@ def gone_page(title: str, said: Words | None = None) -> str:
     return _document(f"{heading} \u00b7 {_service()}", body, script=False, said=said)
 
 
+def no_longer_invited_page(title: str, said: Words | None = None) -> str:
+    """The link of a guest a host removed from the event."""
+    said = said or words(None)
+    heading = said._("You are no longer invited")
+    text = said.html("The host removed you from {title}.", title=f'<span dir="auto">{escape(title)}</span>')
+    body = f"<h1>{escape(heading)}</h1>\n<p>{text}</p>"
+    return _document(f"{heading} \u00b7 {_service()}", body, script=False, said=said)
+
+
 def error_page(status: int, retry_after: str | None = None, said: Words | None = None) -> str:
     """The page of an error status. Every 404 (unknown, malformed or expired code) is this same page."""
     said = said or words(None)

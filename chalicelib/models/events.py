@@ -7,6 +7,7 @@
 | Message     | EVENT#<id>   | MSG#<created>#<message id>  |
 | Poll        | EVENT#<id>   | POLL#<poll id>              |
 | Suggestion  | EVENT#<id>   | TS#<suggestion id>          |
+| Removal     | EVENT#<id>   | REMOVED#<user id>           |
 | Waiting     | EVENT#<id>   | WAIT#<arrival>#<user id>    |
 | JoinRequest | EVENT#<id>   | ~JOINREQ#<user id>          |
 | Photo       | EVENT#<id>   | ~PHOTO#<photo id>           |
@@ -50,6 +51,7 @@ MESSAGE_PREFIX = "MSG#"
 POLL_PREFIX = "POLL#"
 SUGGESTION_PREFIX = "TS#"
 WAIT_PREFIX = "WAIT#"
+REMOVAL_PREFIX = "REMOVED#"  # before TS#: an event read loads them with the invitations (page links, joins)
 OFFLINE_PREFIX = "OFF#"  # sorts before TS#: an event read loads the offline guests with the invitations
 # Announcements sort after the time suggestions (``TS#``), so an event read leaves them out too.
 ANNOUNCEMENT_PREFIX = "UPDATE#"
@@ -83,6 +85,10 @@ def message_sk(created, message_id: int) -> str:
 def announcement_sk(created, announcement_id: int) -> str:
     """Sorts oldest first: ``UPDATE#2026-12-01T18:00:00.123456Z#0000000000000042``."""
     return f"{ANNOUNCEMENT_PREFIX}{created.astimezone(UTC):%Y-%m-%dT%H:%M:%S.%f}Z#{announcement_id:016d}"
+
+
+def removal_sk(user_id: int) -> str:
+    return f"{REMOVAL_PREFIX}{user_id}"
 
 
 def offline_sk(guest_id: int) -> str:
@@ -325,8 +331,17 @@ class JoinCode(EventsTable, discriminator="join_code"):
 class Message(EventsTable, discriminator="message"):
     id = NumberAttribute()
     user_id = NumberAttribute()
-    body = UnicodeAttribute()
+    body = UnicodeAttribute(null=True)  # None once removed
     created = UTCDateTimeAttribute()
+    removed = BooleanAttribute(null=True)  # taken down by its author or a host: stays in place, its text gone
+
+
+class Removal(EventsTable, discriminator="removal"):
+    """A guest a host removed: their old page links answer "no longer invited", and joining by link is 404."""
+
+    user_id = NumberAttribute()
+    link_hashes = ListAttribute(of=UnicodeAttribute, default=list)  # the invitation's page links, hashed
+    removed = UTCDateTimeAttribute()
 
 
 class Announcement(EventsTable, discriminator="announcement"):
@@ -343,7 +358,8 @@ class Poll(EventsTable, discriminator="poll"):
     id = NumberAttribute()
     user_id = NumberAttribute()
     suggested_date = UTCDateTimeAttribute()
-    suggested_venue = UnicodeAttribute()
+    suggested_venue = UnicodeAttribute(null=True)  # None once removed
+    removed = BooleanAttribute(null=True)
     # trimmed, case-folded venue and the instant: two polls with the same key are duplicates
     dedupe_key = UnicodeAttribute()
     created = UTCDateTimeAttribute()
@@ -353,7 +369,8 @@ class TimeSuggestion(EventsTable, discriminator="time_suggestion"):
     id = NumberAttribute()
     user_id = NumberAttribute()
     suggested_time = UTCDateTimeAttribute()
-    comment = UnicodeAttribute(default="")
+    comment = UnicodeAttribute(null=True, default="")  # None once removed
+    removed = BooleanAttribute(null=True)
     like_count = NumberAttribute(default=0)
     is_set = BooleanAttribute(default=False)
     created = UTCDateTimeAttribute()

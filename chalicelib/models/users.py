@@ -218,6 +218,20 @@ class OwnedEvent(UsersTable, discriminator="owned_event"):
     event_id = NumberAttribute()
 
 
+REMOVED_FROM_PREFIX = "REMOVEDFROM#"
+
+
+def removed_from_sk(event_id: int) -> str:
+    return f"{REMOVED_FROM_PREFIX}{event_id}"
+
+
+class RemovedFrom(UsersTable, discriminator="removed_from"):
+    """An event a host removed this user from, written in the removal's transaction: what they wrote there stays
+    theirs, so their data export and their account's deletion find that event by the user's partition."""
+
+    event_id = NumberAttribute()
+
+
 CALENDAR_FEED_SK = "CALFEED"
 CALENDAR_FEED_PREFIX = "CALFEED#"
 

@@ -30,6 +30,7 @@ from chalicelib.models.events import (
     Message,
     OfflineGuest,
     Poll,
+    Removal,
     date_key,
     event_id_of,
     event_pk,
@@ -56,6 +57,7 @@ class EventView:
     polls: list[Poll] = field(default_factory=list)
     users: dict[int, User] = field(default_factory=dict)
     offline_guests: list[OfflineGuest] = field(default_factory=list)  # in the order they were added
+    removals: list[Removal] = field(default_factory=list)  # the people hosts removed (store/removals.py)
 
     def invitation_of(self, user_id: int) -> Invitation | None:
         return next((inv for inv in self.invitations if inv.user_id == user_id), None)
@@ -85,7 +87,7 @@ def load_partition(event_id: int, *, consistent: bool = True) -> EventView | Non
 
     The time suggestions sort after them (``TS#``) and are left out by the key condition: no event
     representation carries them, so they cost an event read nothing."""
-    event, invitations, messages, polls, offline = None, [], [], [], []
+    event, invitations, messages, polls, offline, removals = None, [], [], [], [], []
     before_suggestions = EventsTable.sk < SUGGESTION_PREFIX
     for item in EventsTable.query(event_pk(event_id), before_suggestions, consistent_read=consistent):
         if isinstance(item, Event):
@@ -98,12 +100,14 @@ def load_partition(event_id: int, *, consistent: bool = True) -> EventView | Non
             polls.append(item)
         elif isinstance(item, OfflineGuest):
             offline.append(item)
+        elif isinstance(item, Removal):
+            removals.append(item)
     if event is None:
         return None
     invitations.sort(key=lambda inv: (inv.role != OWNER, inv.created, inv.id))
     messages.sort(key=lambda message: (message.created, message.id))  # oldest first
     polls.sort(key=lambda poll: (poll.created, poll.id))
-    return EventView(event, invitations, messages, polls, offline_guests=offline)
+    return EventView(event, invitations, messages, polls, offline_guests=offline, removals=removals)
 
 
 def update_all(invitations: list[Invitation], actions: list) -> None:

@@ -25,6 +25,7 @@ import pytest
 from chalicelib.domain.recurrence import Repeat
 from chalicelib.domain.roles import PERMITTED, Action, Role
 from chalicelib.models.events import Invitation, event_pk
+from chalicelib.services.conversation import conversation
 from chalicelib.services.hosting import events, join_links, offline_guests, series
 from chalicelib.services.participants import cohosts
 from chalicelib.store import join_links as stored_join_links
@@ -53,6 +54,7 @@ class Route:
     success_of: dict[Role, int] = field(default_factory=dict)  # a role whose success differs
     series: bool = False  # the event is the first date of a series (``{series_id}``)
     day_of: bool = False  # the event has started with its album on, the invitees going, the guest's photo in it
+    posts: bool = False  # the guest and the other guest have each posted a message, a poll and a time suggestion
 
     def allows(self, role: Role) -> bool:
         return role in (self.allowed if self.allowed is not None else PERMITTED[self.action])
@@ -109,6 +111,16 @@ ROUTES = [
     Route("PUT", EVENT + "/invitees/{guest_id}/reply", Action.REPLY_FOR_GUEST, 200, {"accept": True}),
     # the same route for a co-host other than the caller: the owner's alone
     Route("PUT", EVENT + "/invitees/{cohost_id}/reply", Action.REPLY_FOR_COHOST, 200, {"accept": False}),
+    # removing someone from the guest list: a plain guest (any host), a co-host (the owner's alone)
+    Route("DELETE", EVENT + "/invitees/{guest_id}", Action.REMOVE_GUEST, 204),
+    Route("DELETE", EVENT + "/invitees/{cohost_id}", Action.REMOVE_COHOST, 204),
+    # taking down what was said: one's own (the guest's: its author and the hosts), or someone else's (the hosts)
+    Route("DELETE", EVENT + "/messages/{message_id}", Action.REMOVE_OWN_POST, 204, posts=True),
+    Route("DELETE", EVENT + "/messages/{other_message_id}", Action.MODERATE, 204, posts=True),
+    Route("DELETE", EVENT + "/polls/{poll_id}", Action.REMOVE_OWN_POST, 204, posts=True),
+    Route("DELETE", EVENT + "/polls/{other_poll_id}", Action.MODERATE, 204, posts=True),
+    Route("DELETE", EVENT + "/time_suggestions/{suggestion_id}", Action.REMOVE_OWN_POST, 204, posts=True),
+    Route("DELETE", EVENT + "/time_suggestions/{other_suggestion_id}", Action.MODERATE, 204, posts=True),
     Route("POST", EVENT + "/offline_guests", Action.MANAGE_OFFLINE_GUESTS, 201, {"name": "Grandpa Joe"}),
     Route("DELETE", EVENT + "/offline_guests/{offline_id}", Action.MANAGE_OFFLINE_GUESTS, 204),
     Route("GET", EVENT + "/guests.csv", Action.EXPORT_GUEST_LIST, 200),
@@ -139,6 +151,7 @@ class Cast:
     code: str
     series_id: int | None = None
     photo_id: int | None = None
+    post_ids: dict = field(default_factory=dict)  # {"message_id": ..., "other_message_id": ..., ...}
 
 
 def _cast(route: Route) -> Cast:
@@ -170,6 +183,7 @@ def _cast(route: Route) -> Cast:
         the_day.started(event.id)
         the_day.going(event.id, cohost, guest, other, second)
         photo_id = the_day.ready_photo(event.id, guest).id
+    post_ids = _posts(event.id, guest, other) if route.posts else {}
     people = {
         Role.OWNER: owner,
         Role.COHOST: cohost,
@@ -177,7 +191,19 @@ def _cast(route: Route) -> Cast:
         Role.LINK_HOLDER: holder,
         Role.STRANGER: stranger,
     }
-    return Cast(event.id, people, other, second, asker, offline.id, code, event.series_id, photo_id)
+    return Cast(event.id, people, other, second, asker, offline.id, code, event.series_id, photo_id, post_ids)
+
+
+def _posts(event_id: int, guest, other) -> dict:
+    """A message, a poll and a time suggestion of the guest's, and the same of the other guest's: their ids."""
+    ids = {}
+    for prefix, person, day in (("", guest, 2), ("other_", other, 3)):
+        message = conversation.post_message(person.user, event_id, "Hello")
+        poll = conversation.post_poll(person.user, event_id, future(days=day), "Bar")
+        suggestion = conversation.suggest_time(person.user, event_id, conversation.SuggestionInput(future(days=day)))
+        ids[f"{prefix}message_id"], ids[f"{prefix}poll_id"] = message["id"], poll.id
+        ids[f"{prefix}suggestion_id"] = suggestion.id
+    return ids
 
 
 def _fill(template, values: dict):
@@ -214,6 +240,7 @@ def _prepared(route: Route, role: Role, cast: Cast) -> tuple[str, str, bytes, di
         "new_phone": phone(),
         "series_id": cast.series_id,
         "photo_id": cast.photo_id,
+        **cast.post_ids,
     }
     path = _fill(route.path, values)
     headers = {"Authorization": f"Bearer {caller.token}"}

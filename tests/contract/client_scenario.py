@@ -44,6 +44,7 @@ from invites_client.api.conversation import (
     post_announcement,
     post_message,
     post_poll,
+    remove_message,
     suggest_time,
 )
 from invites_client.api.events import (
@@ -283,14 +284,23 @@ def run(
     # Messages: a field error, then stored ones, until the event's limit (if the stack's is low) says no.
     refused = post_message.sync(created.id, client=as_guest, body=MessageInput(body=" "))
     check(expect(refused, MessageInputErrors).body == ["This field may not be blank."], f"refused {refused!r}")
-    stored, limit_reached = 0, None
+    stored, limit_reached, posted_ids = 0, None, []
     for writer, text in ((as_guest, "Bringing dessert"), (as_owner, "Lovely"), (as_guest, "Wine too?")):
         posted = post_message.sync(created.id, client=writer, body=MessageInput(body=text))
         if isinstance(posted, MessageLimitReached):
             limit_reached = posted
             break
-        check(expect(posted, MessagePosted).body == text, f"posted {posted!r}")
+        message = expect(posted, MessagePosted)
+        check(message.body == text, f"posted {posted!r}")
+        posted_ids.append(message.id)
         stored += 1
+
+    # The host takes the first message down: it stays in place, its body null and removed true.
+    if posted_ids:
+        taken = remove_message.sync_detailed(created.id, posted_ids[0], client=as_owner)
+        check(taken.status_code == HTTPStatus.NO_CONTENT, f"remove_message answered {taken.status_code}")
+        shown = expect(get_event.sync(created.id, client=as_guest), EventDetail).messages
+        check(shown[0].id == posted_ids[0] and shown[0].body is None and shown[0].removed is True, f"{shown!r}")
 
     # A time suggestion: 204, no body.
     suggestion = TimeSuggestionInput(suggested_time=later, comment="Saturday suits me")

@@ -80,6 +80,17 @@ export async function dinner(
     }
   } else {
     if (posted.data.error) throw new ScenarioFailed("a stored message with error true");
+    // The host takes it down: it stays in place, its body null and removed true.
+    const message_id = posted.data.id;
+    const taken = await api.DELETE("/events/{event_id}/messages/{message_id}", {
+      params: { path: { ...path, message_id } },
+    });
+    if (taken.response.status !== 204) throw new ScenarioFailed(`remove message: ${taken.response.status}`);
+    const shown = await api.GET("/events/{event_id}", { params: { path } });
+    const kept = shown.data?.messages.find((message) => message.id === message_id);
+    if (kept === undefined || kept.body !== null || kept.removed !== true) {
+      throw new ScenarioFailed(`removed message: ${JSON.stringify(kept)}`);
+    }
   }
 
   const suggested = await api.POST("/events/{event_id}/time_suggestions", {

@@ -40,6 +40,11 @@ EXPECTED = {
     Action.SHOW_PASS: {Role.COHOST, Role.GUEST},
     Action.CHECK_IN: HOSTS,
     Action.CONFIRM_ATTENDANCE: {Role.COHOST, Role.GUEST},  # and going (services.replies.attendance)
+    # removing someone: any host a plain guest, the owner a co-host too; a post: its author's or a host's
+    Action.REMOVE_GUEST: HOSTS,
+    Action.REMOVE_COHOST: {Role.OWNER},
+    Action.REMOVE_OWN_POST: HOSTS | {Role.GUEST},
+    Action.MODERATE: HOSTS,
 }
 
 

@@ -40,6 +40,7 @@ from chalicelib.services.plans import plan_data
 from chalicelib.services.replies.waitlist import promote_waiting
 from chalicelib.store import account_deletion as store
 from chalicelib.store import gone_events
+from chalicelib.store import removals as removal_store
 from chalicelib.store.events import GUEST, load_partition
 from chalicelib.store.records import User
 from chalicelib.timeutil import utcnow
@@ -85,7 +86,9 @@ def _on_account_deletion(message: dict) -> Outcome:
                     for event_id in owned
                 ]
             )
-    parallel_map(lambda event_id: _leave_event(event_id, user_id), store.received_event_ids(left))
+    # and the events hosts removed them from: what they wrote there goes too
+    received = set(store.received_event_ids(left)) | set(removal_store.events_removed_from(user_id))
+    parallel_map(lambda event_id: _leave_event(event_id, user_id), sorted(received))
     plan_data.forget(user_id)
     _delete_user_items(user_id)
     delete_objects(user_id)

@@ -29,6 +29,7 @@ from chalicelib.services.participants import representations
 from chalicelib.services.plans import plan_data
 from chalicelib.services.the_day.photos import photo_json
 from chalicelib.store import exports as store
+from chalicelib.store import removals as removal_store
 from chalicelib.store.account_deletion import device_tokens, event_items, invitations_of, user_items
 from chalicelib.store.events import EventView
 from chalicelib.store.photos import READY
@@ -138,6 +139,7 @@ def collect(user: User, now: datetime) -> dict:
         "numbers_invited": _numbers_invited(owned, added, users),
         "invitations_received": [_received(inv, found, users, user.id) for inv, found in received],
         "photos_added": _photos_added(partitions, user.id),
+        "events_removed_from": _removed_from(user.id, {inv.event_id for inv in invitations}),
         **plan_data.exported(user.id),
     }
 
@@ -178,7 +180,8 @@ def _numbers_invited(owned: list, added: list[Invitation], users: dict[int, User
 
 def _split(found: list) -> tuple[Event | None, list, list, list, list]:
     event = next((item for item in found if isinstance(item, Event)), None)
-    pick = lambda kind: [item for item in found if isinstance(item, kind)]  # noqa: E731
+    kept = [item for item in found if not getattr(item, "removed", None)]  # what was taken down is in no export
+    pick = lambda kind: [item for item in kept if isinstance(item, kind)]  # noqa: E731
     return event, pick(Invitation), pick(Message), pick(Poll), pick(TimeSuggestion)
 
 
@@ -228,9 +231,29 @@ def _received(invitation: Invitation, found: list, users: dict[int, User], me: i
         "rsvp_message": mine.rsvp_message or "",
         "rsvp_time": format_datetime(mine.rsvp_time),
         "answers": _answers(event, mine),
+        **_written(messages, polls, suggestions, me),
+    }
+
+
+def _written(messages: list, polls: list, suggestions: list, me: int) -> dict:
+    """What the person wrote in an event's conversation (and nobody took down)."""
+    return {
         "messages_written": [
             {"id": m.id, "body": m.body, "created": format_datetime(m.created)} for m in messages if m.user_id == me
         ],
         "polls_written": [representations.poll_json(p) for p in polls if p.user_id == me],
         "time_suggestions_written": [_suggestion_json(s) for s in suggestions if s.user_id == me],
     }
+
+
+def _removed_from(user_id: int, invited_to: set[int]) -> list[dict]:
+    """The events hosts removed the person from (and did not invite them to again), with what they wrote there:
+    it stays theirs."""
+    event_ids = [event_id for event_id in removal_store.events_removed_from(user_id) if event_id not in invited_to]
+    found = parallel_map(lambda event_id: (event_id, event_items(event_id)), event_ids)
+    removed = []
+    for event_id, items in found:
+        event, _, messages, polls, suggestions = _split(items)
+        if event is not None:
+            removed.append({"event_id": event_id, **_written(messages, polls, suggestions, user_id)})
+    return removed

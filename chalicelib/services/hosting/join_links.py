@@ -29,6 +29,7 @@ from chalicelib.services.participants.event_reads import permitted_view, require
 from chalicelib.services.texts import text_outbox
 from chalicelib.services.texts.invitation_texts import reachable, send_invitation_texts
 from chalicelib.store import join_links as store_links
+from chalicelib.store import removals as removal_store
 from chalicelib.store.events import GUEST, load_partition, new_invitation
 from chalicelib.store.users import get_users
 from chalicelib.timeutil import utcnow
@@ -106,6 +107,8 @@ def join(caller, code: object) -> JoinOutcome:
     if role in (Role.GUEST, Role.COHOST):
         return JoinOutcome(event.id, joined=True)
     require(Role.LINK_HOLDER if role == Role.STRANGER else role, Action.JOIN)
+    if role == Role.STRANGER and removal_store.is_removed(view, caller.id):
+        raise NotFound()  # a host removed them: the link opens nothing for them until they are invited again
     if _is_over(event):
         raise Conflict(OVER)
     if join_mode_of(event) == OPEN:

@@ -155,8 +155,13 @@ def invitee_json(invitation: Invitation, user: User | None, style: str, waitlist
     return body
 
 
+def _removal_marked(body: dict, item: Message | Poll | TimeSuggestion) -> dict:
+    """A conversation item taken down carries ``removed: true`` (its words are null); others are as they were."""
+    return body | {"removed": True} if item.removed else body
+
+
 def message_json(message: Message, user: User | None) -> dict:
-    return {
+    body = {
         "id": message.id,
         "user_id": message.user_id,
         "user_full_name": _name(user),
@@ -164,26 +169,29 @@ def message_json(message: Message, user: User | None) -> dict:
         "body": message.body,
         "created": format_datetime(message.created),
     }
+    return _removal_marked(body, message)
 
 
 def poll_json(poll: Poll) -> dict:
-    return {
+    body = {
         "id": poll.id,
         "suggested_date": format_datetime(poll.suggested_date),
         "suggested_venue": poll.suggested_venue,
     }
+    return _removal_marked(body, poll)
 
 
 def time_suggestion_json(suggestion: TimeSuggestion) -> dict:
-    return {
+    body = {
         "id": suggestion.id,
         "user_id": suggestion.user_id,
         "suggested_time": format_datetime(suggestion.suggested_time),
-        "comment": suggestion.comment,
+        "comment": None if suggestion.removed else suggestion.comment,  # read back as its default "" once gone
         "like_count": suggestion.like_count,
         "is_set": suggestion.is_set,
         "created": format_datetime(suggestion.created),
     }
+    return _removal_marked(body, suggestion)
 
 
 def offline_guest_json(guest: OfflineGuest) -> dict:

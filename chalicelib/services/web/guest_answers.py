@@ -24,7 +24,7 @@ from datetime import datetime, timedelta
 from chalicelib import invite_links, limits
 from chalicelib.config import get_settings
 from chalicelib.domain import visibility
-from chalicelib.errors import Conflict, EventGone, NotFound
+from chalicelib.errors import Conflict, EventGone, NoLongerInvited, NotFound
 from chalicelib.parallel import parallel_map
 from chalicelib.services.guards import ratelimit
 from chalicelib.services.guards.ratelimit import Limit, address_subject
@@ -34,6 +34,7 @@ from chalicelib.services.texts import stop_list
 from chalicelib.services.texts.host_label import host_label
 from chalicelib.services.web.form_tokens import signed_token, signed_token_valid
 from chalicelib.store import gone_events
+from chalicelib.store import removals as removal_store
 from chalicelib.store.announcements import latest_announcements
 from chalicelib.store.events import load_partition
 from chalicelib.store.records import OWNER, Event, Invitation, User
@@ -122,6 +123,8 @@ def open_link(
         _gone_or_not_found(event_id, code, now)
     wanted = invite_links.hash_code(code)
     invitation = next((inv for inv in view.invitations if _opens(inv, wanted)), None)
+    if invitation is None and any(hmac.compare_digest(d, wanted) for d in removal_store.removed_link_hashes(view)):
+        raise NoLongerInvited(view.event.title)
     if invitation is None or invitation.role == OWNER:
         raise NotFound()
     if now > view.event.event_date + timedelta(days=get_settings().web_link_days_after_event):
