@@ -7,8 +7,8 @@ co-host, by the table in domain/roles.py) sees everything. For a guest:
 - ``guest_list``: ``everyone`` shows every row; ``count_only`` only the hosts' rows and the guest's own,
   the counts staying; ``hosts_only`` the same rows, and no counts (``attendees_count``, ``spots_filled``,
   other people's places in the waitlist).
-- ``place_visibility``: ``everyone`` shows the place (venue name, address, location); ``accepted`` only
-  once the guest has accepted (waiting in the waitlist is not accepted).
+- ``place_visibility``: ``everyone`` shows the place (venue name, address, location, and an online event's
+  ``online_url``); ``accepted`` only once the guest has accepted (waiting in the waitlist is not accepted).
 
 The conversation (messages, polls, time suggestions) is not hidden: people post it for everyone invited.
 Pure: the caller has read the event and the person's invitation (None for someone outside the event,
@@ -25,7 +25,8 @@ from chalicelib.domain.roles import Action, is_host, permits, role_of
 
 EVERYONE, _COUNT_ONLY, HOSTS_ONLY = event_fields.GUEST_LIST_SHOWN
 PLACE_TO_EVERYONE, PLACE_TO_ACCEPTED = event_fields.PLACE_SHOWN
-PLACE_FIELDS = frozenset({"venue_name", "address", "location"})  # the place, as the event's fields
+# the place, as the event's fields: where it is, or the link to where an online event happens
+PLACE_FIELDS = frozenset({"venue_name", "address", "location", "online_url"})
 
 
 @dataclass(frozen=True)
@@ -35,7 +36,7 @@ class Sight:
     viewer_id: int | None
     whole_list: bool  # every invitee row; else the hosts' rows and the viewer's own
     counts: bool  # attendees_count, spots_filled, and other people's places in the waitlist
-    place: bool  # venue_name, address and location
+    place: bool  # venue_name, address, location and online_url
 
     def sees_row(self, invitation) -> bool:
         """Whether the person of ``invitation`` (a row of the guest list) is shown to the viewer."""
@@ -67,3 +68,8 @@ def seen_by(event, invitation) -> Sight:
         counts=permits(role, Action.SEE_WHOLE_GUEST_LIST) or guest_list != HOSTS_ONLY,
         place=permits(role, Action.SEE_PLACE) or _setting(event, "place_visibility") == PLACE_TO_EVERYONE or accepted,
     )
+
+
+def online_url(event, sight: Sight) -> str | None:
+    """The event's online link as ``sight`` shows it: null when it has none or the viewer may not see the place."""
+    return (getattr(event, "online_url", None) or None) if sight.place else None

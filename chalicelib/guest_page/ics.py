@@ -174,10 +174,12 @@ def _wrapped(lines: list[str], product: str, extra: tuple[str, ...] = ()) -> str
 
 
 def vevent(event: Event, page_url: str | None, stamp: datetime, *, with_place: bool = True) -> list[str]:
-    """The VEVENT of ``event`` (its zone's VTIMEZONE apart): DTSTAMP ``stamp``; DESCRIPTION and URL only with a
-    ``page_url``; LOCATION only ``with_place``."""
+    """The VEVENT of ``event`` (its zone's VTIMEZONE apart): DTSTAMP ``stamp``; DESCRIPTION only with a
+    ``page_url``; LOCATION only ``with_place``. URL (one per entry) is an online event's link for those who see
+    the place (the page's link stays in DESCRIPTION), else the page's."""
     dates = _date_lines(event)
-    parts = (event.venue_name, event.address) if with_place else ()
+    online_url = (event.online_url or "") if with_place else ""
+    parts = (event.venue_name, event.address, online_url) if with_place else ()
     location = ", ".join(part for part in parts if part)
     revised = event.calendar_modified or event.modified
     revealed = with_place and event.place_visibility == visibility.PLACE_TO_ACCEPTED
@@ -192,7 +194,8 @@ def vevent(event: Event, page_url: str | None, stamp: datetime, *, with_place: b
         *dates,
         f"SUMMARY:{escape_text(event.title)}",
         *([f"LOCATION:{escape_text(location)}"] if location else []),
-        *([f"DESCRIPTION:{escape_text(described)}", f"URL:{page_url}"] if page_url else []),
+        *([f"DESCRIPTION:{escape_text(described)}"] if page_url else []),
+        *([f"URL:{online_url or page_url}"] if online_url or page_url else []),
         f"STATUS:{'CANCELLED' if event.cancelled else 'CONFIRMED'}",
         "END:VEVENT",
     ]

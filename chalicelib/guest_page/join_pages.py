@@ -32,7 +32,7 @@ def open_graph(event, page_url: str) -> str:
 
 def _event_lines(page) -> str:
     event = page.event
-    place = _where(event.venue_name or "", event.address or "") if page.show_place else ""
+    place = _where(event.venue_name or "", event.address or "", event.online_url or "") if page.show_place else ""
     where = f'\n<p class="where">{place}</p>' if place else ""
     return f"""<h1 dir="auto">{escape(event.title)}</h1>
 <p class="when">{_when(event)}</p>

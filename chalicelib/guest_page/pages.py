@@ -154,8 +154,12 @@ def _count(number: int, one: str, many: str) -> str:
     return f"{number} {one if number == 1 else many}"
 
 
-def _where(venue: str, address: str) -> str:
+def _where(venue: str, address: str, online_url: str = "") -> str:
+    """The place's lines; an online event's link opens in a new tab, shared with no referrer."""
     lines = [f'<span dir="auto">{escape(line)}</span>' for line in (venue, address) if line]
+    if online_url:
+        link = escape(online_url)
+        lines.append(f'<a class="online" href="{link}" target="_blank" rel="noopener noreferrer" dir="ltr">{link}</a>')
     return "<br>".join(lines)
 
 
@@ -210,7 +214,7 @@ def event_page(
     up = "../" if at_action else ""
     event, invitation, sight = page.event, page.invitation, page.sight
     rows = [("When", _when(event))]
-    where = _where(event.venue_name or "", event.address or "")
+    where = _where(event.venue_name or "", event.address or "", event.online_url or "")
     if sight.place and where:
         rows.append(("Where", where))
     elif not sight.place and (where or event.location is not None):

@@ -178,6 +178,7 @@ class Event(EventsTable, discriminator="event"):
     location = Location(null=True)
     address = UnicodeAttribute(default="")
     venue_name = UnicodeAttribute(default="")
+    online_url = UnicodeAttribute(null=True)  # an https link to where an online event happens
     cancelled = BooleanAttribute(default=False)
     message_count = NumberAttribute(default=0)
     poll_count = NumberAttribute(default=0)

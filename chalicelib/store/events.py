@@ -246,6 +246,7 @@ class EventEdit:
     location: dict | None = None
     address: str | None = None
     venue_name: str | None = None
+    online_url: str | None = None  # "" clears it
     max_extra_guests: int | None = None
     waitlist: bool | None = None
     spots_filled_by_hand: int = 0  # added to spots_filled too

@@ -25,6 +25,7 @@ class EventInput:
     location: dict | None = None  # {"latitude", "longitude"}; {} to clear
     address: str | None = None
     venue_name: str | None = None
+    online_url: str | None = None  # "" to clear
     max_extra_guests: int | None = None
     waitlist: bool | None = None
     spot_filled: int | None = None

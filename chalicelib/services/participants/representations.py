@@ -222,6 +222,7 @@ def event_json(view: EventView, caller_id: int, style: str) -> dict:
         "location": _location_json(location) if sight.place else None,
         "address": _shown(event, "address") if sight.place else None,
         "venue_name": _shown(event, "venue_name") if sight.place else None,
+        "online_url": visibility.online_url(event, sight),
         "is_cancelled": bool(event.cancelled),
         "max_extra_guests": _shown(event, "max_extra_guests"),
         "waitlist": _shown(event, "waitlist"),

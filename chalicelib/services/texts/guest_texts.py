@@ -51,7 +51,10 @@ MAX_QUEUE_DELAY = 900  # SQS's longest DelaySeconds
 QUIET_FROM, QUIET_UNTIL = 21, 8  # local hours
 CLOSE_START = timedelta(hours=12)
 # Edited fields that change what a change text says.
-TEXTED_FIELDS = frozenset({"event_date", "is_time_specified", "location", "address", "venue_name"})
+TEXTED_FIELDS = frozenset({"event_date", "is_time_specified", "location", "address", "venue_name", "online_url"})
+# An online event's place in a text: the word, not its link, which a cut would break and which costs segments;
+# the text's own link opens the page that shows it.
+ONLINE = "online"
 
 
 def told_state(event, *, with_place: bool = True) -> str:
@@ -59,6 +62,8 @@ def told_state(event, *, with_place: bool = True) -> str:
     comparable string."""
     location = event.location
     where = [event.venue_name or "", event.address or ""]
+    if getattr(event, "online_url", None):
+        where.append(event.online_url)
     if location is not None:
         where.append(f"{location.latitude},{location.longitude}")
     return json.dumps([event.event_date.isoformat(), bool(event.is_time_specified), where if with_place else []])
@@ -72,7 +77,7 @@ def without_place(state: str) -> str:
 
 def _place(event) -> str:
     parts = [sms_segments.one_line(part or "") for part in (event.venue_name, event.address)]
-    return ", ".join(part for part in parts if part)
+    return ", ".join([part for part in parts if part] + ([ONLINE] if event.online_url else []))
 
 
 def _limits() -> dict[str, int]:
