@@ -19,7 +19,7 @@ from chalicelib.config import get_settings
 from chalicelib.errors import Conflict, DomainError, EventGone, PermissionDenied, ValidationError
 from chalicelib.guest_page import answer_form, ics, pages
 from chalicelib.guest_page import the_day as day_pages
-from chalicelib.services.web import guest_answers, series_page
+from chalicelib.services.web import first_visits, guest_answers, series_page
 from chalicelib.timeutil import utcnow
 from chalicelib.validation import Fields
 
@@ -112,6 +112,8 @@ def _page_url(ctx: RequestContext) -> str:
 
 def event_page(ctx: RequestContext):
     page = guest_answers.open_link(_code(ctx), ctx.source_ip)
+    if ctx.method == "GET":  # a HEAD (a link checker's) is no visit
+        first_visits.note_visit(page.invitation, utcnow())
     notice = SAVED if ctx.query("answered") == "1" else None
     stopped = ctx.query("stopped") == "1"
     if stopped:

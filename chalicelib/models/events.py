@@ -257,6 +257,8 @@ class Invitation(EventsTable, discriminator="invitation"):
     photo_count = NumberAttribute(null=True)  # photos this person added, pending or ready, at most PHOTOS_PER_PERSON
     checkin_token = UnicodeAttribute(null=True)  # the random part of the party's check-in code, made on first ask
     checked_in_at = UTCDateTimeAttribute(null=True)
+    invited_via = UnicodeAttribute(null=True)  # "link": joined by the join link (domain/invitation_insight.py)
+    first_opened_at = UTCDateTimeAttribute(null=True)  # the guest's first visit of their page (store/first_visits.py)
     user_pk = UnicodeAttribute()
     date_key = UnicodeAttribute()
     created = UTCDateTimeAttribute()
