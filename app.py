@@ -14,6 +14,7 @@ from chalicelib.wiring import (  # noqa: F401 - Lambda calls each by its name in
     app,
     handle_inbound_sms,
     process_photo_upload,
+    record_text_receipts,
     remind_upcoming_events,
     send_notifications,
 )

@@ -1,6 +1,7 @@
 """The Chalice app wired: every route from the route table, the queue worker, the hourly schedule, the inbound
-texts and SnapStart's hooks. It only wires: each handler is named (chalicelib/loading.py) and lives in
-chalicelib/api or chalicelib/jobs. app.py, the entry point Chalice and Lambda name, re-exports what is here."""
+texts, the texts' delivery receipts and SnapStart's hooks. It only wires: each handler is named
+(chalicelib/loading.py) and lives in chalicelib/api or chalicelib/jobs. app.py, the entry point Chalice and
+Lambda name, re-exports what is here."""
 
 from __future__ import annotations
 
@@ -70,6 +71,14 @@ def process_photo_upload(event, context):
     """An album upload landed (S3's ObjectCreated events on ``photo-uploads/``, set by both deploy paths):
     process each object once. A fault raises, so Lambda tries again, then sends it to the failure queue."""
     return load_handler("chalicelib.jobs.photo_uploads:handle_photo_uploads")(event)
+
+
+@app.lambda_function(name="record_text_receipts")
+def record_text_receipts(event, context):
+    """SNS's delivery-status logs of texts (a CloudWatch Logs subscription, invoked asynchronously): each text's
+    outbox record and invitation row read ``delivered`` or ``failed``. A fault raises, so Lambda tries again,
+    then sends the payload to the failure queue."""
+    return load_handler("chalicelib.jobs.delivery_receipts:handle_delivery_logs")(event)
 
 
 # With SnapStart on (a stage switch), the runtime calls these around its snapshot; elsewhere nothing happens.

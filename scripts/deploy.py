@@ -22,6 +22,7 @@ With your AWS credentials, in order, stopping with a message and exit status 1 a
 6. the stage's throttles (scripts/gateway.py) and the stack's web ACL (body limit, per-address rate rule) on the
    API stage (required on prod), and the failure destination of the asynchronously invoked handle_inbound_sms;
    the avatar bucket's notification of album uploads to process_photo_upload, with its failure destination;
+   the texts' delivery-status log groups subscribed to record_text_receipts, with its failure destination;
    SNS's SMS attributes (delivery-status logging with the stack's role: every failure, a sample of deliveries)
    and its log groups' retention; then the texting guards read back (attributes, spend and success-rate alarms,
    the rate rule);
@@ -50,6 +51,7 @@ import photo_uploads  # noqa: E402
 import pipeline  # noqa: E402
 import stage_config  # noqa: E402
 import stage_needs  # noqa: E402
+import text_receipts  # noqa: E402
 from chalice_cli import is_placeholder  # noqa: E402
 
 STAGES_FILE = ROOT / "infra" / "stages.json"
@@ -477,8 +479,7 @@ def turn_on_delivery_status_logging(session, settings: dict, outputs: dict[str, 
 def delivery_log_groups(session) -> list[str]:
     """SNS's log groups of texts delivered and failed (it names them; it creates them on the first text)."""
     account = session.client("sts").get_caller_identity()["Account"]
-    base = f"sns/{session.region_name}/{account}/DirectPublishToPhoneNumber"
-    return [base, f"{base}/Failure"]
+    return text_receipts.log_groups(session.region_name, account)
 
 
 def keep_delivery_logs(session, stage: str) -> None:
@@ -637,6 +638,8 @@ def deploy(stage: str, region: str | None, smoke: bool, emulated: bool) -> str:
     associate_web_acl(session, outputs.get("ApiWebAclArn"), rest_api["rest_api_id"], api_stage)
     keep_delivery_logs(session, stage)
     turn_on_delivery_status_logging(session, settings, outputs)
+    text_receipts.connect(session, pipeline.function_names(stage)[text_receipts.FUNCTION], outputs)
+    say("texts' delivery-status logs reach record_text_receipts (subscription filters, failures to their queue)")
     stage_arn = f"arn:aws:apigateway:{session.region_name}::/restapis/{rest_api['rest_api_id']}/stages/{api_stage}"
     problems = text_guard_problems(session, stage, settings, outputs, stage_arn)
     if problems:

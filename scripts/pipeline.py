@@ -13,6 +13,9 @@ On top of scripts/gateway.py's throttles and web ACL association:
   (InboundSmsFailureQueueArn) when every attempt failed, instead of being dropped;
 - album uploads reach process_photo_upload: the bucket's notification (a custom resource), S3's permission to
   invoke it and its failure queue (PhotoUploadFailureQueueArn; scripts/photo_uploads.py);
+- texts' delivery-status logs reach record_text_receipts: a subscription filter on each of SNS's two log groups,
+  CloudWatch Logs' permission to invoke it and its failure queue (TextReceiptFailureQueueArn;
+  scripts/text_receipts.py);
 - with the stage's ``snapstart`` on (infra/stages.json), the API function publishes a version on each deploy
   behind the alias ``live`` with SnapStart on published versions, and API Gateway invokes that alias
   (scripts/chalice_cli.py points the integration at it; this template gives the alias the invoke permission).
@@ -31,6 +34,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 import gateway  # noqa: E402
 import photo_uploads  # noqa: E402
 import stage_config  # noqa: E402
+import text_receipts  # noqa: E402
 
 APP_NAME = "invites"
 CONFIG = ROOT / ".chalice" / "config.json"
@@ -86,6 +90,9 @@ def merge_template(stage: str, stage_settings: dict) -> dict:
     album_parameters, album_resources = photo_uploads.merge_resources(logical_id(photo_uploads.FUNCTION))
     parameters.update(album_parameters)
     resources.update(album_resources)
+    receipt_parameters, receipt_resources = text_receipts.merge_resources(logical_id(text_receipts.FUNCTION))
+    parameters.update(receipt_parameters)
+    resources.update(receipt_resources)
     if stage_settings.get("snapstart"):
         with_snapstart(resources)
     return merged

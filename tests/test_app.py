@@ -103,6 +103,7 @@ READ_PATH_MODULES = frozenset(
         "chalicelib.config",
         "chalicelib.domain",
         "chalicelib.domain.event_fields",
+        "chalicelib.domain.invitation_insight",  # how each invitation reached its person, for the hosts
         "chalicelib.domain.questions",  # the answers a detail shows
         "chalicelib.domain.visibility",  # what the caller may see of the event
         "chalicelib.domain.roles",

@@ -52,6 +52,18 @@ def _time_zone(fields: Fields) -> str | None:
     return name
 
 
+def _https_url(fields: Fields, field: event_fields.EventField) -> str | None:
+    """An https address, ``""`` when sent blank or null (to clear it), None when not sent."""
+    if fields.present(field.name) and fields.data[field.name] is None:
+        return ""
+    value = fields.string(field.name, max_length=field.max_length)
+    problem = event_fields.https_url_problem(value) if value else None
+    if problem is not None:
+        fields.error(field.name, problem)
+        return None
+    return value
+
+
 def sent_offset(raw: object) -> int:
     """The UTC offset, in minutes, of the event_date as sent: 0 for ``Z``, no offset, or UNIX seconds."""
     sent = parse_iso_as_sent(raw) if isinstance(raw, str) else None
@@ -63,6 +75,8 @@ def _parsed(fields: Fields, field: event_fields.EventField, creating: bool):
     required = creating and field.required_on_create
     if field.kind == "text":
         return fields.string(field.name, required=required, max_length=field.max_length, allow_blank=field.allow_blank)
+    if field.kind == "https_url":
+        return _https_url(fields, field)
     if field.kind == "int":
         most = getattr(get_settings(), field.max_value_setting) if field.max_value_setting else field.max_value
         return fields.integer(field.name, required=required, min_value=field.min_value, max_value=most)

@@ -22,7 +22,7 @@ from chalicelib.guest_page import answer_form, ics, pages
 from chalicelib.guest_page import the_day as day_pages
 from chalicelib.languages.catalogues import N_
 from chalicelib.services.texts.text_language import keep_chosen
-from chalicelib.services.web import guest_answers, series_page
+from chalicelib.services.web import first_visits, guest_answers, series_page
 from chalicelib.timeutil import utcnow
 from chalicelib.validation import Fields
 
@@ -127,6 +127,8 @@ def _event_page(ctx: RequestContext, said):
     page = guest_answers.open_link(_code(ctx), ctx.source_ip)
     if page_language.asked(ctx):
         keep_chosen(page.invitation.user_id, said.language)
+    if ctx.method == "GET":  # a HEAD (a link checker's) is no visit
+        first_visits.note_visit(page.invitation, utcnow())
     notice = said._(SAVED) if ctx.query("answered") == "1" else None
     stopped = ctx.query("stopped") == "1"
     if stopped:

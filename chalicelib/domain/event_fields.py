@@ -9,7 +9,8 @@ declaration against openapi.yaml).
 
 Kinds: ``text`` (max_length, blank or not), ``int`` (min_value..max_value, or a setting's name as the
 maximum), ``bool``, ``enum`` (one of ``choices``; the first is the default, today's behaviour),
-``timestamp``, ``phones`` (a list of numbers, not stored on the event), and kinds
+``timestamp``, ``https_url`` (text that must be an https address: :func:`https_url_problem`), ``phones`` (a
+list of numbers, not stored on the event), and kinds
 parsed by a rule of their own (``location``, ``time_zone``, ``questions``: domain/questions.py). A field is
 ``stored`` when it is one
 attribute of META written as sent; the others (the date with its index keys, the place, the zone)
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Self
+from urllib.parse import urlsplit
 
 from chalicelib.localtime import MAX_DURATION_MINUTES
 
@@ -68,6 +70,10 @@ EVENT_FIELDS: tuple[EventField, ...] = (
     EventField("location", "location", stored=False, change_words="location", calendar=True),
     EventField("address", "text", max_length=1000, default="", change_words="address", calendar=True),
     EventField("venue_name", "text", max_length=100, default="", change_words="venue", calendar=True),
+    # where an online event happens (a video call's link): shown like the place (domain/visibility.py)
+    EventField(
+        "online_url", "https_url", max_length=500, default="", change_words="online link", calendar=True, nullable=True
+    ),
     EventField("max_extra_guests", "int", min_value=0, max_value=MAX_EXTRA_GUESTS, default=0),
     EventField("waitlist", "bool", default=False),
     EventField("time_zone", "time_zone", stored=False, calendar=True),
@@ -157,3 +163,22 @@ class DeclaredValues:
     def __repr__(self) -> str:
         shown = ", ".join(f"{name}={value!r}" for name, value in self._values().items() if value is not None)
         return f"{type(self).__name__}({shown})"
+
+
+NOT_HTTPS_URL = "Enter a valid URL starting with https://."
+
+
+def https_url_problem(value: str) -> str | None:
+    """Why ``value`` (trimmed, not blank) is not a link people can safely open: an https address with a host, no
+    user name or password (``https://zoom.us@elsewhere.example`` would open elsewhere), no spaces or control
+    characters. None when it is one."""
+    if any(char.isspace() or ord(char) < 32 or ord(char) == 127 for char in value):
+        return NOT_HTTPS_URL
+    try:
+        parts = urlsplit(value)
+        hostname, _port = parts.hostname, parts.port  # a port that is not a number raises ValueError
+    except ValueError:
+        return NOT_HTTPS_URL
+    if parts.scheme.lower() != "https" or not hostname or "@" in parts.netloc:
+        return NOT_HTTPS_URL
+    return None

@@ -7,8 +7,8 @@ co-host, by the table in domain/roles.py) sees everything. For a guest:
 - ``guest_list``: ``everyone`` shows every row; ``count_only`` only the hosts' rows and the guest's own,
   the counts staying; ``hosts_only`` the same rows, and no counts (``attendees_count``, ``spots_filled``,
   other people's places in the waitlist).
-- ``place_visibility``: ``everyone`` shows the place (venue name, address, location); ``accepted`` only
-  once the guest has accepted (waiting in the waitlist is not accepted).
+- ``place_visibility``: ``everyone`` shows the place (venue name, address, location, and an online event's
+  ``online_url``); ``accepted`` only once the guest has accepted (waiting in the waitlist is not accepted).
 
 The conversation (messages, polls, time suggestions) is not hidden: people post it for everyone invited.
 
@@ -40,7 +40,7 @@ class Sight:
     viewer_id: int | None
     whole_list: bool  # every invitee row; else the hosts' rows and the viewer's own
     counts: bool  # attendees_count, spots_filled, and other people's places in the waitlist
-    place: bool  # venue_name, address and location
+    place: bool  # venue_name, address, location and online_url
 
     def sees_row(self, invitation) -> bool:
         """Whether the person of ``invitation`` (a row of the guest list) is shown to the viewer."""

@@ -176,11 +176,13 @@ def _wrapped(lines: list[str], product: str, extra: tuple[str, ...] = ()) -> str
 
 def vevent(seen: SeenEvent, page_url: str | None, stamp: datetime, *, said: Words | None = None) -> list[str]:
     """The VEVENT of an event as its viewer ``seen`` (its zone's VTIMEZONE apart): DTSTAMP ``stamp``;
-    DESCRIPTION and URL only with a ``page_url``; LOCATION only where the viewer sees the place; its words in
-    the language of ``said`` (English by default)."""
+    DESCRIPTION only with a ``page_url``; LOCATION only where the viewer sees the place; URL (one per entry) an
+    online event's link for those who see the place (the page's link stays in DESCRIPTION), else the page's; its
+    words in the language of ``said`` (English by default)."""
     event = seen.event
     dates = _date_lines(event)
-    parts = (seen.place.venue_name, seen.place.address) if seen.place else ()
+    online_url = seen.online_url or ""
+    parts = (seen.place.venue_name, seen.place.address, online_url) if seen.place else ()
     location = ", ".join(part for part in parts if part)
     revised = event.calendar_modified or event.modified
     sequence = seen.calendar_sequence
@@ -195,7 +197,8 @@ def vevent(seen: SeenEvent, page_url: str | None, stamp: datetime, *, said: Word
         *dates,
         f"SUMMARY:{escape_text(event.title)}",
         *([f"LOCATION:{escape_text(location)}"] if location else []),
-        *([f"DESCRIPTION:{escape_text(described)}", f"URL:{page_url}"] if page_url else []),
+        *([f"DESCRIPTION:{escape_text(described)}"] if page_url else []),
+        *([f"URL:{online_url or page_url}"] if online_url or page_url else []),
         f"STATUS:{'CANCELLED' if event.cancelled else 'CONFIRMED'}",
         "END:VEVENT",
     ]

@@ -33,7 +33,7 @@ def open_graph(event, page_url: str) -> str:
 def _event_lines(page) -> str:
     event = page.event
     shown = page.seen.place
-    place = place_links.place(shown) if shown else ""
+    place = place_links.place(shown, page.seen.online_url) if shown else ""
     where = f'\n<p class="where">{place}</p>' if place else ""
     return f"""<h1 dir="auto">{escape(event.title)}</h1>
 <p class="when">{_when(event)}</p>

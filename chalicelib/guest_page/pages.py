@@ -238,7 +238,7 @@ def _details(page, said: Words) -> str:
     (not for a cancelled event, nor where the host hides the counts)."""
     event, seen = page.event, page.seen
     rows = []
-    where = place_links.place(seen.place) if seen.place else ""
+    where = place_links.place(seen.place, seen.online_url) if seen.place else ""
     if where:
         rows.append((said._("Where"), where))
     elif seen.place_withheld:

@@ -46,15 +46,22 @@ def map_urls(event) -> dict[str, str] | None:
     }
 
 
-def place(event) -> str:
+def online_link(url: str) -> str:
+    """An online event's link: opened in a new tab, shared with no referrer."""
+    link = escape(url)
+    return f'<a class="online" href="{link}" target="_blank" rel="noopener noreferrer" dir="ltr">{link}</a>'
+
+
+def place(event, online_url: str | None = None) -> str:
     """The place as HTML: its lines (each ``dir="auto"``) as one ``geo:`` link, then the Apple and Google
-    Maps links; "" when the event has no place."""
+    Maps links, then an online event's link; "" when the event has neither."""
+    online = f"<br>{online_link(online_url)}" if online_url else ""
     urls = map_urls(event)
     if urls is None:
-        return ""
+        return online[len("<br>"):]
     shown = "<br>".join(f'<span dir="auto">{escape(line)}</span>' for line in _lines(event)) or escape(OPEN_IN_MAPS)
     return (
         f'<a class="place" href="{escape(urls["geo"])}">{shown}</a>\n'
         f'<span class="maps"><a href="{escape(urls["apple"])}"{WEB_LINK}>Apple Maps</a>'
-        f' <a href="{escape(urls["google"])}"{WEB_LINK}>Google Maps</a></span>'
+        f' <a href="{escape(urls["google"])}"{WEB_LINK}>Google Maps</a></span>{online}'
     )

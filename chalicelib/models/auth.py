@@ -6,6 +6,7 @@
 | RateCounter  | RATE#<scope>#<subject>#<window>     |
 | RateLog      | RATELOG#<scope>#<subject>           |
 | SentNotification | SENT#<type>#<occurrence>#<user id>#<device> (a push; ``sms``: a text) |
+| SentTextId   | SMSID#<SNS MessageId of a text>     |
 | StoppedNumber | STOP#<HMAC of the e164 number>       |
 | HeldChangeTexts | HELD#<event id>                     |
 | ToldGuest    | TOLD#<event id>#<user id>           |
@@ -39,6 +40,10 @@ def pin_pk(e164: str) -> str:
 
 def sent_pk(push_type: str, occurrence: str, user_id: int, device: str) -> str:
     return f"SENT#{push_type}#{occurrence}#{user_id}#{device}"
+
+
+def sent_text_id_pk(message_id: str) -> str:
+    return f"SMSID#{message_id}"
 
 
 def stop_pk(number_hash: str) -> str:
@@ -135,6 +140,15 @@ class SentNotification(AuthTable, discriminator="sent"):
     body = UnicodeAttribute(null=True)
     quota_keys = UnicodeSetAttribute(null=True)  # rate counters charged for it, each given back one if not sent
     event_id = NumberAttribute(null=True)  # the event it is about (a retry sends nothing once it is cancelled)
+    receipt_at = NumberAttribute(null=True)  # when the carrier's receipt said "delivered" or "failed" (UNIX ms)
+
+
+class SentTextId(AuthTable, discriminator="sms_id"):
+    """The outbox record (``record_key``, a SentNotification's pk) of a text SNS took, found by SNS's MessageId:
+    SNS's delivery-status logs name a text by it (services/texts/delivery_receipts.py). Expires with the record."""
+
+    record_key = UnicodeAttribute()
+    expires_at = TTLAttribute()
 
 
 class StoppedNumber(AuthTable, discriminator="stop"):

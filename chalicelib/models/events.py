@@ -185,6 +185,7 @@ class Event(EventsTable, discriminator="event"):
     location = Location(null=True)
     address = UnicodeAttribute(default="")
     venue_name = UnicodeAttribute(default="")
+    online_url = UnicodeAttribute(null=True)  # an https link to where an online event happens
     cancelled = BooleanAttribute(default=False)
     message_count = NumberAttribute(default=0)
     poll_count = NumberAttribute(default=0)
@@ -269,6 +270,8 @@ class Invitation(EventsTable, discriminator="invitation"):
     checkin_token = UnicodeAttribute(null=True)  # the random part of the party's check-in code, made on first ask
     checked_in_at = UTCDateTimeAttribute(null=True)
     attendance_confirmed = BooleanAttribute(null=True)  # the answer to "still coming?": null until given
+    invited_via = UnicodeAttribute(null=True)  # "link": joined by the join link (domain/invitation_insight.py)
+    first_opened_at = UTCDateTimeAttribute(null=True)  # the guest's first visit of their page (store/first_visits.py)
     user_pk = UnicodeAttribute()
     date_key = UnicodeAttribute()
     created = UTCDateTimeAttribute()

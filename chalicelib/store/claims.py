@@ -23,6 +23,13 @@ def claim_key(push_type: str, occurrence: str, user_id: int, device_token: str) 
     return sent_pk(push_type, occurrence, user_id, device_token)
 
 
+def key_parts(key: str) -> tuple[str, str, int, str]:
+    """What a claim's key names: (type, occurrence, user id, device), as :func:`claim_key` made it."""
+    _prefix, kind, rest = key.split("#", 2)
+    occurrence, user_id, device = rest.rsplit("#", 2)
+    return kind, occurrence, int(user_id), device
+
+
 def claim_delivery(key: str, expires_at: datetime | None, lease_seconds: int) -> SentNotification | None:
     """Take the key (conditional PutItem); None when a delivery already sent it, or is sending it within
     its lease."""

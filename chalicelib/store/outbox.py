@@ -8,7 +8,10 @@ carried through its life. Who sends and when is services/texts/text_outbox.py.
 | ``sent``   | SNS took it (``message_id``; ``answer_lost`` when its answer never came)                   |
 | ``failed`` | SNS refused it, or it was abandoned after the retry window                                  |
 | ``not_sent``| the month's budget held it back                                                           |
+| ``delivered``| the carrier's receipt said it reached the phone (store/text_receipts.py)                  |
 
+A text SNS took is also found by its MessageId (a SentTextId item written with the record), as SNS's
+delivery-status logs name it.
 Every change is conditional on the holder's nonce, so two workers never both send one record."""
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ import secrets
 import time
 from datetime import datetime
 
-from chalicelib.models.auth import SentNotification
+from chalicelib.models.auth import SentNotification, SentTextId, sent_text_id_pk
 from chalicelib.models.base import transact_write
 from chalicelib.models.events import META_SK, Event, Invitation, event_pk, invitation_sk
 from chalicelib.parallel import chunks
@@ -47,10 +50,17 @@ def open_many(keys: list[tuple[str, datetime]]) -> list[SentNotification]:
 
 
 def write_many(held: list[SentNotification]) -> None:
-    """Store records this worker holds as they now are (one BatchWriteItem per 25)."""
+    """Store records this worker holds as they now are, with the MessageId lookup of each SNS took (one
+    BatchWriteItem per 25 items)."""
     with SentNotification.batch_write() as batch:
         for record in held:
             batch.save(record)
+            if record.message_id:
+                batch.save(_message_id_item(record.pk, record.message_id, record.expires_at))
+
+
+def _message_id_item(record_key: str, message_id: str, expires_at) -> SentTextId:
+    return SentTextId(sent_text_id_pk(message_id), record_key=record_key, expires_at=expires_at)
 
 
 def take(key: str, lease_seconds: int) -> SentNotification | None:
@@ -97,6 +107,17 @@ def settle(record: SentNotification, state: str, message_id: str = "", *, answer
         record.update(actions=actions, condition=SentNotification.nonce == record.nonce)
     except Exception:  # noqa: BLE001 - logged; the record stays "sending" for its lease
         log.warning("text outbox: could not mark a text %s", state)
+    if message_id:
+        keep_message_id(record, message_id)
+
+
+def keep_message_id(record: SentNotification, message_id: str) -> None:
+    """The lookup of a sent text by SNS's MessageId (one PutItem). Best effort: without it the text's delivery
+    receipt is ignored and it shows ``sent``."""
+    try:
+        _message_id_item(record.pk, message_id, record.expires_at).save()
+    except Exception:  # noqa: BLE001 - the text is out; only its receipt will not be matched
+        log.warning("text outbox: a sent text's MessageId was not kept")
 
 
 def event_is_live(event_id: int) -> bool:

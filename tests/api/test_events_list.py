@@ -47,6 +47,8 @@ def test_list_holds_owned_and_invited_events_by_date(client):
         "answers": {},
         "text_status": None,  # for the hosts: Bob has the app, no invitation text
         "attendance_confirmed": None,  # for the hosts: not asked
+        "invited_via": "push",
+        "first_opened_at": None,
         "checked_in_at": None,
     }
     assert "text_status" not in first["invitations"][0]  # never on a guest's rows

@@ -101,6 +101,7 @@ from invites_client.models import (
     FavoriteContactInput,
     HostReplyInput,
     Invitation,
+    InvitedVia,
     JoinInput,
     JoinLink,
     MessageInput,
@@ -258,6 +259,7 @@ def run(
         invite_phone_numbers=[guest.phone_number, stranger],
         location=Coordinates(latitude=48.8566, longitude=2.3522),
         venue_name="Home",
+        online_url="https://meet.example.com/dinner-at-ours",
     )
     # Sent with an Idempotency-Key: its retry (same key, same body) answers the same event and makes none.
     once = f"create-{time.time_ns()}"
@@ -266,6 +268,10 @@ def run(
     check(retried.id == created.id, f"a retried create answered {retried!r}")
     check(created.event_date == starts and created.i_am_owner, f"created {created!r}")
     check([i.phone_number for i in created.invitees] == [owner.phone_number, guest.phone_number, stranger], "invitees")
+    check(created.online_url == "https://meet.example.com/dinner-at-ours", f"online_url {created.online_url!r}")
+    # who got the invitation, for the owner: a push to the guest with the app, a text to the stranger; no visit yet
+    vias = [invitee.invited_via for invitee in created.invitees]
+    check(vias == [None, InvitedVia.PUSH, InvitedVia.TEXT] and created.opened_count == 0, f"invited via {vias!r}")
 
     # A poll for another date.
     later = starts + timedelta(days=1)

@@ -44,7 +44,7 @@ def test_declared_bounds_are_the_documented_ones():
             assert documented.get("maximum") == field.max_value, field.name
         if field.kind == "int":
             assert documented.get("minimum") == field.min_value, field.name
-        if field.kind == "text":
+        if field.kind in ("text", "https_url"):
             assert documented.get("maxLength") == field.max_length, field.name
     assert event_fields.BY_NAME["duration_minutes"].max_value == MAX_DURATION_MINUTES
 
@@ -57,10 +57,11 @@ def test_change_words_and_calendar_fields_follow_the_declaration():
         "location": "location",
         "address": "address",
         "venue_name": "venue",
+        "online_url": "online link",
     }
     assert set(event_fields.CALENDAR_FIELDS) == {
         "title", "event_date", "is_time_specified", "time_zone", "duration_minutes", "location", "address",
-        "venue_name", "place_visibility",
+        "venue_name", "online_url", "place_visibility",
     }  # fmt: skip
 
 

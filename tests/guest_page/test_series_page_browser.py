@@ -23,7 +23,8 @@ def test_a_guest_answers_one_date_of_a_series_on_a_phone(chromium, tmp_path, scr
             time_zone="America/New_York", repeat={"freq": "weekly", "interval": 2, "count": 4},
         )  # fmt: skip
         (text,) = stack.texts_to(GUEST)
-        assert "every other Tuesday from Tue, Jan 8 at 7:00 PM EST" in text
+        # the stack answers replies, so the text asks for one: the date may lose its weekday to make room
+        assert "every other Tuesday from " in text and "Jan 8 at 7:00 PM EST" in text
         context = chromium.new_context(viewport=PHONE_SCREEN, locale="en-US", java_script_enabled=script)
         page = context.new_page()
         assert page.goto(found.group(0)).status == 200

@@ -261,3 +261,55 @@ def test_the_pipeline_s_notifier_sets_the_notification_and_answers_cloudformatio
     assert calls[0] == {"Bucket": "b", "NotificationConfiguration": uploads.notification("arn:f")}
     assert calls[1] == {"Bucket": "b", "NotificationConfiguration": {}}
     assert answers == ["SUCCESS", "SUCCESS"]
+
+
+def test_texts_delivery_logs_reach_their_function_with_a_failure_destination_on_both_paths():
+    pipeline, deploy, receipts = load("pipeline"), load("deploy"), load("text_receipts")
+    template = load_template()
+    failures = template["Outputs"]["TextReceiptFailureQueueArn"]["Value"]
+    assert failures == {"Fn::GetAtt": ["TextReceiptFailureQueue", "Arn"]}
+    merged = pipeline.merge_template("prod", json.loads(pipeline.STAGES_FILE.read_text())["prod"])
+    resources, function = merged["Resources"], pipeline.logical_id("record_text_receipts")
+    groups = [resources[name]["Properties"]["LogGroupName"] for name in ("TextReceiptsDelivered", "TextReceiptsFailed")]
+    assert groups == [
+        {"Fn::Sub": "sns/${AWS::Region}/${AWS::AccountId}/DirectPublishToPhoneNumber"},
+        {"Fn::Sub": "sns/${AWS::Region}/${AWS::AccountId}/DirectPublishToPhoneNumber/Failure"},
+    ]
+    assert resources["TextReceiptsDelivered"]["Properties"]["DestinationArn"] == {"Fn::GetAtt": [function, "Arn"]}
+    assert resources["TextReceiptsInvokePermission"]["Properties"]["Principal"] == "logs.amazonaws.com"
+    config = resources["TextReceiptsInvokeConfig"]["Properties"]
+    assert config["DestinationConfig"]["OnFailure"]["Destination"] == {"Ref": "TextReceiptFailureQueueArn"}
+
+    import boto3
+
+    session = boto3.session.Session(region_name=REGION, aws_access_key_id="x", aws_secret_access_key="x")
+    clients = {name: session.client(name) for name in ("lambda", "sts", "logs")}
+    name = "invites-prod-record_text_receipts"
+    arn = f"arn:aws:lambda:{REGION}:{ACCOUNT}:function:{name}"
+    queue = f"arn:aws:sqs:{REGION}:{ACCOUNT}:invites-prod-text-receipt-failures"
+    stubs = {service: Stubber(client) for service, client in clients.items()}
+    stubs["lambda"].add_response(
+        "put_function_event_invoke_config",
+        {},
+        {"FunctionName": name, "MaximumRetryAttempts": 2, "DestinationConfig": {"OnFailure": {"Destination": queue}}},
+    )
+    stubs["sts"].add_response("get_caller_identity", {"Account": ACCOUNT}, {})
+    stubs["lambda"].add_client_error("add_permission", "ResourceConflictException")  # granted before: fine
+    stubs["lambda"].add_response("get_function", {"Configuration": {"FunctionArn": arn}}, {"FunctionName": name})
+    base = f"sns/{REGION}/{ACCOUNT}/DirectPublishToPhoneNumber"
+    for group in (base, f"{base}/Failure"):
+        stubs["logs"].add_response(
+            "put_subscription_filter",
+            {},
+            {"logGroupName": group, "filterName": "invites-text-receipts", "filterPattern": "", "destinationArn": arn},
+        )
+    for stub in stubs.values():
+        stub.activate()
+    session.client = lambda service: clients[service]
+    outputs = {"TextReceiptFailureQueueArn": queue}
+    receipts.connect(session, pipeline.function_names("prod")["record_text_receipts"], outputs)
+    for stub in stubs.values():
+        stub.assert_no_pending_responses()
+    with open(deploy.__file__) as script:  # the deploy runs it after the log groups are made and SNS logs to them
+        text = script.read()
+        assert text.index("keep_delivery_logs(session, stage)") < text.index("text_receipts.connect(")

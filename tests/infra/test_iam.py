@@ -24,7 +24,7 @@ from tests.infra.iam_attendance import remind_and_release
 from tests.infra.iam_plans import plan_a_date_together
 from tests.infra.iam_text_answers import answer_by_text
 from tests.infra.test_policy import GUEST, OWNER, disable_push_endpoints, run_the_flow
-from tests.utils import the_day
+from tests.utils import sms_receipts, the_day
 from tests.utils.api import login, post_json, texts_to
 from tests.utils.avatars import multipart, upload_avatar
 from tests.utils.aws_env import ACCOUNT, REGION, aws_client
@@ -441,6 +441,33 @@ def series_and_live_calendars(run: StackRun) -> None:
     run.deliver()
 
 
+def receive_delivery_receipts(run: StackRun) -> None:
+    """SNS's delivery-status logs of two invitation texts reach record_text_receipts through the CloudWatch Logs
+    subscription (invoked asynchronously): one delivered, one failed, as the host then sees them."""
+    client = run.client
+    owner = login(client, "+14155550151", full_name="Rae Receipts")
+    numbers = ("+14155550152", "+14155550153")
+    created = post_json(
+        client, "/events", {"title": "Receipts", "event_date": "2031-09-01T18:00:00Z", "invite_phone_numbers": numbers},
+        owner["auth_token"],
+    )  # fmt: skip
+    event_id = created.json_body["id"]
+    ids = {row["phone_number"]: row["user_id"] for row in created.json_body["invitees"]}
+    for number, success in zip(numbers, (True, False), strict=True):
+        message_id = sms_receipts.message_id_of_text("invitation", str(event_id), ids[number])
+        event = sms_receipts.subscription_event(
+            [sms_receipts.delivery_record(message_id, number, success=success)], failure=not success
+        )
+        with run.iam.runs_as("record_text_receipts"):
+            try:
+                run.client.lambda_.invoke("record_text_receipts", event)
+            except Exception as failure:  # noqa: BLE001 - invoked asynchronously: nobody waits for it
+                run.failed_invocations.append(f"receipt: {failure}")
+    detail = client.http.get(f"/events/{event_id}", headers={"Authorization": f"Bearer {owner['auth_token']}"})
+    shown = {row["phone_number"]: row["text_status"] for row in detail.json_body["invitees"]}
+    assert [shown[number] for number in numbers] == ["delivered", "failed"]
+
+
 def run_the_stack(run: StackRun, monkeypatch) -> None:
     owner, event_id = run_the_flow(run.client)  # the API's routes as the apps use them; it deletes an account
     promote_a_guest_invited_by_text(run)
@@ -457,6 +484,7 @@ def run_the_stack(run: StackRun, monkeypatch) -> None:
     series_and_live_calendars(run)
     answer_by_text(run, monkeypatch)
     remind_and_release(run, monkeypatch)
+    receive_delivery_receipts(run)
     # the hourly schedule before the worker has run the deletion: it is queued again
     monkeypatch.setattr(account_deletion, "STUCK_AFTER", timedelta(0))
     run.schedule()
@@ -520,6 +548,8 @@ def performed_by_aws(stage: str, function: str) -> list[tuple[str, str]]:
         requests += [(f"sqs:{action}", queue) for action in ("ReceiveMessage", "DeleteMessage", "GetQueueAttributes")]
     if function == "handle_inbound_sms":
         requests += [("sqs:SendMessage", f"arn:aws:sqs:{REGION}:{ACCOUNT}:invites-{stage}-inbound-sms-failures")]
+    if function == "record_text_receipts":  # invoked by the CloudWatch Logs subscription, asynchronously
+        requests += [("sqs:SendMessage", f"arn:aws:sqs:{REGION}:{ACCOUNT}:invites-{stage}-text-receipt-failures")]
     if function == "process_photo_upload":  # invoked by S3's events, asynchronously
         requests += [("sqs:SendMessage", f"arn:aws:sqs:{REGION}:{ACCOUNT}:invites-{stage}-photo-upload-failures")]
     if function == "api_handler":  # a presigned POST's upload is authorised against the role that signed it

@@ -130,6 +130,7 @@ def test_chalice_package_for_prod(tmp_path):
             ("RemindUpcomingEvents", "remind_upcoming_events"),
             ("HandleInboundSms", "handle_inbound_sms"),
             ("ProcessPhotoUpload", "process_photo_upload"),
+            ("RecordTextReceipts", "record_text_receipts"),
         )
     }
 
@@ -145,6 +146,7 @@ def test_chalice_package_for_prod(tmp_path):
         "RemindUpcomingEvents",
         "HandleInboundSms",
         "ProcessPhotoUpload",
+        "RecordTextReceipts",
     }
     roles = set()
     for name, function in functions.items():
@@ -162,10 +164,10 @@ def test_chalice_package_for_prod(tmp_path):
         role = resources[role_name]["Properties"]
         assert [p["PolicyDocument"] for p in role["Policies"]] == [policies[name]], name
         assert not role.get("ManagedPolicyArns"), name
-    assert len(roles) == 5
+    assert len(roles) == 6
     # log groups with the stage's retention
     retention = [r["Properties"]["RetentionInDays"] for r in resources.values() if r["Type"] == "AWS::Logs::LogGroup"]
-    assert retention == [config["log_retention_in_days"]] * 5
+    assert retention == [config["log_retention_in_days"]] * 6
     # the names `chalice deploy` gives: those the policies' log statements and the alarms are written for, and
     # each log group is the one of a function that exists
     names = load("pipeline").function_names(STAGE)
@@ -183,6 +185,10 @@ def test_chalice_package_for_prod(tmp_path):
     notified = resources["PhotoUploadsNotification"]["Properties"]
     assert notified["FunctionArn"] == {"Fn::GetAtt": ["ProcessPhotoUpload", "Arn"]}
     assert resources["PhotoUploadsInvokeConfig"]["Properties"]["FunctionName"] == {"Ref": "ProcessPhotoUpload"}
+    # texts' delivery receipts: a subscription filter on each of SNS's log groups, its permission and failure queue
+    for logical in ("TextReceiptsDelivered", "TextReceiptsFailed"):
+        assert resources[logical]["Properties"]["DestinationArn"] == {"Fn::GetAtt": ["RecordTextReceipts", "Arn"]}
+    assert resources["TextReceiptsInvokeConfig"]["Properties"]["FunctionName"] == {"Ref": "RecordTextReceipts"}
     # unknown paths: 404 with a fixed body (nothing of the request echoed), declared inside the API definition
     # (no separate GatewayResponse resources, which SAM drops or leaves behind on API updates)
     definition = resources["RestAPI"]["Properties"]["DefinitionBody"]

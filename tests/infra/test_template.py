@@ -313,6 +313,7 @@ def test_every_function_has_errors_and_throttles_alarms(template):
         "${ApiName}-${Stage}-remind_upcoming_events",
         "${ApiName}-${Stage}-handle_inbound_sms",
         "${ApiName}-${Stage}-process_photo_upload",
+        "${ApiName}-${Stage}-record_text_receipts",
     }
     assert watched == {(metric, name) for metric in ("Errors", "Throttles") for name in functions}
 
@@ -337,6 +338,7 @@ def test_the_local_copy_drops_only_what_moto_cannot_create(template):
         "DeadLetterAlarm",
         "InboundSmsFailuresAlarm",
         "PhotoUploadFailuresAlarm",
+        "TextReceiptFailuresAlarm",
         "Api5xxAlarm",
         "QueueOldestMessageAlarm",
         "DynamoDbThrottlesAlarm",
@@ -345,7 +347,7 @@ def test_the_local_copy_drops_only_what_moto_cannot_create(template):
         "InboundSmsTopicPolicy",
     } | {
         f"{function}{metric}Alarm"
-        for function in ("Api", "NotificationWorker", "Reminders", "InboundSms", "PhotoUploads")
+        for function in ("Api", "NotificationWorker", "Reminders", "InboundSms", "PhotoUploads", "TextReceipts")
         for metric in ("Errors", "Throttles")
     }
     assert set(template["Outputs"]) - set(local["Outputs"]) == {"AvatarBaseUrl", "AvatarDistributionId", "ApiWebAclArn"}

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from chalicelib import invite_links, limits, store
 from chalicelib.config import get_settings
+from chalicelib.domain import invitation_insight
 from chalicelib.domain.event_fields import JOIN_MODES
 from chalicelib.domain.roles import Action, Role, require
 from chalicelib.errors import Conflict, NotFound, Throttled
@@ -121,6 +122,7 @@ def _join_now(caller, view) -> JoinOutcome:
     if guest_count(view) >= settings.invitees_per_event:
         raise Conflict(NO_ROOM)
     invitation = new_invitation(view.event, caller.id, GUEST, new_id(), utcnow())
+    invitation.invited_via = invitation_insight.LINK
     try:
         store_links.save_joined(view.event.id, invitation, settings.invitees_per_event)
     except store.Refused as refused:
@@ -179,6 +181,7 @@ def approve(caller, event_id: int, user_id: int) -> None:
     if person is None:
         raise NotFound()
     invitation = new_invitation(view.event, user_id, GUEST, new_id(), utcnow())
+    invitation.invited_via = invitation_insight.LINK  # asked by the join link, approved by a host
     texted = not person.is_active
     links = invite_links.attach_links([invitation]) if texted else {}
     textable = reachable([person]) if texted else []  # before the write: a 503 here changes nothing

@@ -111,7 +111,8 @@ def _sees_place(view: EventView, user_id: int) -> bool:
 def _change_words(fields: list[str], *, with_place: bool) -> str | None:
     """The changed fields as a person names them; without the place's for someone who may not see it (None
     when nothing else changed: no news for them)."""
-    shown = [name for name in fields if with_place or name not in visibility.PLACE_FIELDS]
+    hidden = visibility.PLACE_FIELDS | visibility.SEEN_FIELDS  # the place, and the online link shown as it is
+    shown = [name for name in fields if with_place or name not in hidden]
     if fields and not shown:
         return None
     return ", ".join(dict.fromkeys(FIELD_WORDS.get(name, name) for name in shown)) or "details"

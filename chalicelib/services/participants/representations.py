@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from chalicelib import localtime
 from chalicelib.config import get_settings
-from chalicelib.domain import event_fields, questions, visibility
+from chalicelib.domain import event_fields, invitation_insight, questions, visibility
 from chalicelib.domain.roles import Action, permits, role_of
 from chalicelib.store.events import EventView
 from chalicelib.store.records import OWNER, Invitation, Message, OfflineGuest, Poll, TimeSuggestion, User
@@ -289,12 +289,15 @@ def event_json(view: EventView, caller_id: int, style: str) -> dict:
         mine_or_hosting = hosting or row["user_id"] == caller_id
         row["answers"] = questions.shown_answers(asked, held.get(row["user_id"])) if mine_or_hosting else None
         row["checked_in_at"] = format_datetime(arrivals.get(row["user_id"])) if mine_or_hosting else None
-    if hosting:  # what became of each invitation text: hosts only, a guest's rows never carry the key
-        text_states = {inv.user_id: inv.text_status for inv in view.invitations}
-        confirmations = {inv.user_id: inv.attendance_confirmed for inv in view.invitations}
+    if hosting:  # how each invitation reached its person: hosts only, a guest's rows and events never carry the keys
+        by_person = {inv.user_id: inv for inv in view.invitations}
         for row in rows:
-            row["text_status"] = text_states.get(row["user_id"])
-            row["attendance_confirmed"] = confirmations.get(row["user_id"])
+            invitation = by_person[row["user_id"]]
+            row["text_status"] = invitation.text_status
+            row["attendance_confirmed"] = invitation.attendance_confirmed
+            row["invited_via"] = invitation_insight.invited_via(invitation)
+            row["first_opened_at"] = format_datetime(invitation.first_opened_at)
+        body["opened_count"] = invitation_insight.opened_count(view.invitations)
     return body
 
 

@@ -43,7 +43,7 @@ def reminder_text(event, link: str, now: datetime, *, with_place: bool) -> str:
     if event.is_time_specified:
         start = localtime.local_start(event)
         day = f"{day} at {localtime.clock(start)} {localtime.zone_label(start)}"
-    place = _place(event) if with_place else ""
+    place = _place(event, getattr(event, "online_url", None)) if with_place else ""
     ending = _ending(attendance_steps.REMINDER, link)
 
     def with_where(where: str, title: str) -> str:

@@ -51,7 +51,10 @@ MAX_QUEUE_DELAY = 900  # SQS's longest DelaySeconds
 QUIET_FROM, QUIET_UNTIL = 21, 8  # local hours
 CLOSE_START = timedelta(hours=12)
 # Edited fields that change what a change text says.
-TEXTED_FIELDS = frozenset({"event_date", "is_time_specified", "location", "address", "venue_name"})
+TEXTED_FIELDS = frozenset({"event_date", "is_time_specified", "location", "address", "venue_name", "online_url"})
+# An online event's place in a text: the word, not its link, which a cut would break and which costs segments;
+# the text's own link opens the page that shows it.
+ONLINE = "online"
 
 
 def told_state(seen: visibility.SeenEvent) -> str:
@@ -61,6 +64,8 @@ def told_state(seen: visibility.SeenEvent) -> str:
     where = []
     if place is not None:
         where = [place.venue_name, place.address]
+        if seen.online_url:
+            where.append(seen.online_url)
         if place.location is not None:
             where.append(f"{place.location.latitude},{place.location.longitude}")
     return json.dumps([event.event_date.isoformat(), bool(event.is_time_specified), where])
@@ -77,9 +82,11 @@ def without_place(state: str) -> str:
     return json.dumps([when, timed, []])
 
 
-def _place(place: visibility.Place) -> str:
-    parts = [sms_segments.one_line(part) for part in (place.venue_name, place.address)]
-    return ", ".join(part for part in parts if part)
+def _place(place: visibility.Place, online_url: str | None = None) -> str:
+    """The place as a text names it: its name and address on one line, and "online" for an online event's link
+    (the text's own link opens the page that shows it)."""
+    parts = [sms_segments.one_line(part or "") for part in (place.venue_name, place.address)]
+    return ", ".join([part for part in parts if part] + ([ONLINE] if online_url else []))
 
 
 def _limits() -> dict[str, int]:
@@ -97,7 +104,7 @@ def change_text(seen: visibility.SeenEvent, link: str) -> str:
     for a guest who may not see it."""
     event = seen.event
     service = get_settings().service_name
-    place = _place(seen.place) if seen.place else ""
+    place = _place(seen.place, seen.online_url) if seen.place else ""
     reply = f" {link}" if link else ""
 
     def wording(when: str) -> sms_segments.Template:

@@ -321,13 +321,12 @@ def _text_of(record) -> Text | None:
     """The text a queued record stands for; None when it lacks what a try needs."""
     if not record.phone_number or not record.body or record.first_tried_at is None:
         return None
-    _prefix, kind, rest = record.pk.split("#", 2)
-    occurrence, user_id, _device = rest.rsplit("#", 2)
+    kind, occurrence, user_id, _device = claims.key_parts(record.pk)
     return Text(
         kind=kind,
         occurrence=occurrence,
         event_id=int(record.event_id or 0),
-        user_id=int(user_id),
+        user_id=user_id,
         phone_number=record.phone_number,
         body=record.body,
         expires_at=record.expires_at,
