@@ -260,6 +260,7 @@ class EventEdit:
     replies_paused: bool | None = None
     join_mode: str | None = None
     guest_invites: int | None = None
+    counted: bool = False  # set by edit_event once a write that moves counters went through
     guest_list: str | None = None
     place_visibility: str | None = None
     album: str | None = None
@@ -325,6 +326,7 @@ def edit_event(
         actions += _calendar_revision(now)
     if edit.invitees_added or edit.spots_filled_by_hand:  # counters moved by the write: applied once
         update_once(event, actions, condition)
+        edit.counted = True
         event.refresh(consistent_read=True)
         return
     with refusals():
