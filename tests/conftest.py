@@ -65,6 +65,7 @@ SLOW_GROUPS = {
     "services/account/test_account_deletion_scale.py": ("scale",),
     "api/test_fault_matrix.py": ("faults",),
     "api/test_load_on_one_event.py": ("faults",),
+    "jobs/test_job_fault_matrix.py::test_every_aws_error_a_job_meets_ends_in_its_work_done_once": ("faults",),
     "test_bench.py": ("scripts",),
     "test_abuse_figures.py": ("scripts",),
 }

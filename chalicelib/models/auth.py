@@ -86,11 +86,13 @@ class AuthTable(TableModel):
 
 
 class Pin(AuthTable, discriminator="pin"):
-    """A pin, kept only as an HMAC. ``nonce`` tells one issued pin from the next."""
+    """A pin, kept only as an HMAC. ``nonce`` tells one issued pin from the next; ``last_try`` is drawn by each
+    try that counted, so a try sent again after its answer was lost counts once."""
 
     pin_hmac = UnicodeAttribute()
     nonce = UnicodeAttribute()
     attempts = NumberAttribute(default=0)
+    last_try = UnicodeAttribute(null=True)
     expires_at = TTLAttribute()
 
 

@@ -250,6 +250,7 @@ class EventEdit(DeclaredValues):
     invitees_added: int = 0  # added to invitee_count, on condition it stays within max_invitees
     invitees_read: int = 0  # the count read (events stored before the count have none)
     max_invitees: int = 0
+    counted: bool = False  # set by edit_event once a write that moves counters went through
     time_zone: str | None = None  # "" removes it
     utc_offset_minutes: int | None = None
     duration_minutes: int | None = None
@@ -324,6 +325,7 @@ def edit_event(
     steps = due_steps.rescheduled(event, edit)  # written with META: the steps before the start follow it
     if edit.invitees_added or edit.spots_filled_by_hand or steps:  # counters moved, or more items: applied once
         update_once(event, actions, condition, also=steps)
+        edit.counted = True
         event.refresh(consistent_read=True)
         return
     with refusals():

@@ -25,6 +25,7 @@ from chalicelib.parallel import chunks, parallel_map
 from chalicelib.store import Refused, refusals
 from chalicelib.store.batch import batch_get
 from chalicelib.store.events import TRANSACTION_ITEMS, nobody_waiting
+from chalicelib.store.once import update_once
 
 # --------------------------------------------------------------------------- a guest's reply
 
@@ -223,6 +224,12 @@ def save_new_invitations(invitations: list[Invitation], marks: Sequence = ()) ->
     jobs = [(save, chunk) for chunk in chunks(invitations, TRANSACTION_ITEMS)]
     jobs += [(save_marks, chunk) for chunk in chunks(list(marks), TRANSACTION_ITEMS)]
     return [inv for stored in parallel_map(lambda job: job[0](job[1]), jobs) for inv in stored]
+
+
+def take_back_invitees(event, count: int) -> None:
+    """Lower the event's ``invitee_count`` by ``count`` an edit added for invitations it then could not store
+    (applied once, however often it is sent)."""
+    update_once(Event(event.pk, event.sk), [Event.invitee_count.add(-count)])
 
 
 # --------------------------------------------------------------------------- a person's events (``by_user``)

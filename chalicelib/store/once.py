@@ -27,6 +27,13 @@ def update_once(item, actions: list, condition=None, also: Sequence = ()) -> Non
             transaction.save(other)
 
 
+def delete_once(item, condition) -> None:
+    """``item.delete(condition)``, applied once: a retry of a delete that was applied does not fail its own
+    condition on the item it removed."""
+    with refusals(), transact_write() as transaction:
+        transaction.delete(item, condition=condition)
+
+
 def save_new(item, condition) -> None:
     """Save a new item on its "not there yet" ``condition``. When refused, a stored item equal to this one in
     every attribute (its id and time drawn by this request) is this request's own earlier write, applied
@@ -41,7 +48,30 @@ def save_new(item, condition) -> None:
             raise
 
 
-def _stored_as(item) -> bool:
+def marked_update(item, actions: list, condition, marker, mark: str):
+    """``item.update`` (values returned) that also sets the attribute ``marker`` to ``mark``, a value drawn for
+    this one write, and is refused when the stored item already holds it. When refused, a stored item with
+    ``mark`` is this write's own, applied before its answer was lost: it is returned, read consistently, not
+    applied again. For a counted write (an ADD) that cannot pay a transaction's second write unit and whose
+    values the caller needs. Otherwise raises Refused; costs one consistent GetItem, only when refused."""
+    not_yet = marker.does_not_exist() | (marker != mark)
+    try:
+        with refusals():
+            item.update(actions=[*actions, marker.set(mark)], condition=condition & not_yet)
+        return item
+    except Refused:
+        stored = _stored(item)
+        found = type(item).from_raw_data(stored) if stored is not None else None
+        if found is None or getattr(found, marker.attr_name) != mark:
+            raise
+        return found
+
+
+def _stored(item) -> dict | None:
     hash_key, range_key = item._get_hash_range_key_serialized_values()
     answer = item._get_connection().get_item(hash_key, range_key=range_key, consistent_read=True)
-    return answer.get("Item") == item.serialize()
+    return answer.get("Item")
+
+
+def _stored_as(item) -> bool:
+    return _stored(item) == item.serialize()

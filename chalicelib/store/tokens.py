@@ -4,6 +4,7 @@ reads both)."""
 
 from __future__ import annotations
 
+import secrets
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
@@ -11,7 +12,7 @@ from chalicelib.models.auth import Pin, RateCounter, pin_pk
 from chalicelib.models.base import transact_write
 from chalicelib.models.events import Invitation
 from chalicelib.models.users import PROFILE_SK, Token, User, UsersTable, token_sk, user_pk
-from chalicelib.store import Refused, invitations, refusals
+from chalicelib.store import Refused, invitations, once, refusals
 from chalicelib.store.batch import batch_get_tables
 
 if TYPE_CHECKING:
@@ -59,10 +60,8 @@ def undo_pin(pin: Pin, counter_keys: list[str]) -> None:
 def spend_pin_try(e164: str, max_attempts: int) -> Pin:
     """Count one try of the number's pin while it exists and has tries left; the pin as it is now.
     Raises Refused when there is no pin or no try left."""
-    pin = Pin(pin_pk(e164))
-    with refusals():
-        pin.update(actions=[Pin.attempts.add(1)], condition=Pin.pk.exists() & (Pin.attempts < max_attempts))
-    return pin
+    condition = Pin.pk.exists() & (Pin.attempts < max_attempts)
+    return once.marked_update(Pin(pin_pk(e164)), [Pin.attempts.add(1)], condition, Pin.last_try, secrets.token_hex(8))
 
 
 def give_back_pin_try(pin: Pin) -> None:
@@ -90,8 +89,7 @@ def use_pin(pin: Pin, token: Token, activate: User | None, now: datetime) -> Non
 
 def consume_pin(pin: Pin) -> None:
     """Delete the pin while it is the one read. Raises Refused when a parallel request used or replaced it."""
-    with refusals():
-        pin.delete(condition=Pin.nonce == pin.nonce)
+    once.delete_once(pin, Pin.nonce == pin.nonce)
 
 
 def save_token(token: Token) -> None:

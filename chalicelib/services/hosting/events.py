@@ -16,6 +16,7 @@ and pushes skip them.
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from chalicelib import invite_links, store
@@ -37,7 +38,7 @@ from chalicelib.services.hosting.event_values import (
     whole_seconds,
 )
 from chalicelib.services.hosting.guest_invites import GuestCharge
-from chalicelib.services.hosting.invitees import Invitees, check_invitees_fit, resolve_invitees
+from chalicelib.services.hosting.invitees import Invitees, check_invitees_fit, give_back_charges, resolve_invitees
 from chalicelib.services.participants.event_reads import (
     participant_view,
     permitted_view,
@@ -51,7 +52,7 @@ from chalicelib.services.texts.invitation_texts import reachable, send_invitatio
 from chalicelib.store import events as event_store
 from chalicelib.store import series as series_store
 from chalicelib.store.events import GUEST, OWNER, EventView, flag_invitations_cancelled
-from chalicelib.store.invitations import save_new_invitations
+from chalicelib.store.invitations import save_new_invitations, take_back_invitees
 from chalicelib.timeutil import utcnow
 
 log = logging.getLogger("invites")
@@ -226,19 +227,39 @@ def _resolve_edit_and_invite(
     *,
     tell: bool = True,
 ) -> tuple[EventView, list[int]]:
-    """The numbers made into users (before the event changes), the edit, then the new invitations."""
+    """The numbers made into users (before the event changes), the edit, then the new invitations. What was
+    charged and counted for invitations that end up not stored is taken back before the error goes on."""
     existing = {inv.user_id for inv in view.invitations}
     invitees = resolve_invitees(caller, data.invite_phone_numbers or [], skip_user_ids=existing, view=view)
-    textable = reachable(invitees.to_text) if tell else []  # before the edit: a 503 leaves the event as it was
-    if charge is not None:
-        charge.after_resolving(len(invitees.users))
-    return _edit_and_invite(caller, event_id, data, view, invitees, textable, told_before, tell)
+    progress = _InviteProgress()
+    try:
+        textable = reachable(invitees.to_text) if tell else []  # before the edit: a 503 leaves the event as it was
+        if charge is not None:
+            charge.after_resolving(len(invitees.users))
+        return _edit_and_invite(caller, event_id, data, view, invitees, textable, told_before, tell, progress)
+    except Exception:
+        if not progress.saving:
+            give_back_charges(invitees)
+        if not progress.stored:
+            counted = next((edit for edit in reversed(progress.edits) if edit.counted), None)
+            if counted is not None and counted.invitees_added:
+                take_back_invitees(view.event, counted.invitees_added)
+        raise
+
+
+@dataclass
+class _InviteProgress:
+    """How far an edit that invites got: what to take back when it fails."""
+
+    edits: list = field(default_factory=list)  # the edits tried (store.events.EventEdit), the last maybe applied
+    saving: bool = False  # the numbers' marks may be stored (a retry charges them no more): the charge stays
+    stored: bool = False  # the new invitations are stored: what was counted for them stays
 
 
 def _edit_and_invite(
-    caller, event_id: int, data: EventInput, view: EventView, invitees, textable, told_before, tell: bool = True
+    caller, event_id: int, data: EventInput, view: EventView, invitees, textable, told_before, tell, progress
 ) -> tuple[EventView, list[int]]:
-    """The edit, then the new invitations: the event as it is now and the user ids invited."""
+    """The edit, then the new invitations: the event as it is now and the user ids invited (``progress`` kept)."""
     adding = len(invitees.users)
     before: dict[str, int] = {}  # the total and maximum the edit replaced
 
@@ -260,6 +281,7 @@ def _edit_and_invite(
         if adding:
             edit.invitees_read = check_invitees_fit(view, adding)
             edit.invitees_added, edit.max_invitees = adding, get_settings().invitees_per_event
+        progress.edits.append(edit)
         try:
             event_store.edit_event(
                 event,
@@ -289,7 +311,7 @@ def _edit_and_invite(
         view = participant_view(caller, event_id)
     if data.event_date is not None:
         event_store.move_invitations(view, event)
-    added = _invite_more(caller, view, invitees, textable, tell) if invitees.users else []
+    added = _invite_more(caller, view, invitees, textable, tell, progress) if invitees.users else []
     changed = [name for name in notifications.FIELD_WORDS if getattr(data, name) is not None]
     if changed and tell:
         notifications.enqueue(
@@ -310,7 +332,7 @@ def _edit_action(data: EventInput) -> Action:
     return Action.INVITE if sent == ["invite_phone_numbers"] else Action.EDIT
 
 
-def _invite_more(inviter, view: EventView, invitees: Invitees, textable: list, tell: bool = True) -> list[int]:
+def _invite_more(inviter, view: EventView, invitees: Invitees, textable: list, tell: bool, progress) -> list[int]:
     """Store the new invitations (text ``textable`` or push their people); returns their user ids."""
     now = utcnow()
     ids = _distinct_ids(len(invitees.users))
@@ -325,7 +347,9 @@ def _invite_more(inviter, view: EventView, invitees: Invitees, textable: list, t
     links = invite_links.attach_links(inv for inv in added if inv.user_id in texted)
     text_outbox.plan(inv for inv in added if inv.user_id in texted)
 
+    progress.saving = True
     stored = save_new_invitations(added, invitees.marks)
+    progress.stored = True
     view.invitations += stored
     invited = {inv.user_id for inv in stored}
     sent = send_invitation_texts(inviter, view.event, [user for user in textable if user.id in invited], links)

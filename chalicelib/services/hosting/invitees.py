@@ -11,6 +11,7 @@ from chalicelib.errors import ValidationError
 from chalicelib.services.contacts.contacts import contact_lookup_limit
 from chalicelib.services.guards.ratelimit import RollingLimit, charge_together
 from chalicelib.services.identity.users import make_inactive_users
+from chalicelib.store import rate_logs
 from chalicelib.store import users as user_store
 from chalicelib.store.events import EventView
 from chalicelib.store.users import invited_marks
@@ -24,6 +25,13 @@ class Invitees:
     users: list
     to_text: list  # people without an active account: they learn of the invitation by SMS
     marks: list = field(default_factory=list)  # numbers new to the owner, saved with the invitations
+    charged: list = field(default_factory=list)  # the rolling charges paid for them (store.rate_logs)
+
+
+def give_back_charges(invitees: Invitees) -> None:
+    """Take back what resolving ``invitees`` charged: their invitations were not stored."""
+    for receipt in invitees.charged:
+        rate_logs.take_back(receipt)
 
 
 def too_many_invitees_message() -> str:
@@ -62,12 +70,16 @@ def resolve_invitees(
     if creating:
         charges.append((_events_limit(owner), 1))
     charges += list(more_charges)
-    charge_together(charges)
+    charged = charge_together(charges)
     new_numbers = [number for number in fresh if number not in known]
-    known.update(zip(new_numbers, make_inactive_users(new_numbers), strict=True))
+    try:
+        known.update(zip(new_numbers, make_inactive_users(new_numbers), strict=True))
+    except Exception:
+        give_back_charges(Invitees([], [], charged=charged))
+        raise
     users = [known[number] for number in fresh]
     marks = invited_marks(owner.id, new_to_owner, utcnow())
-    return Invitees(users, [user for user in users if not user.is_active], marks)
+    return Invitees(users, [user for user in users if not user.is_active], marks, charged)
 
 
 def guest_count(view: EventView) -> int:
