@@ -12,7 +12,7 @@ from chalicelib.store import due_steps
 from tests.utils.api import login, post_json, texts_to
 from tests.utils.web import answer, link_texted_to
 
-HOST, SEATED, IN_LINE, CONFIRMING = "+14155550150", "+14155550151", "+14155550152", "+14155550153"
+HOST, SEATED, IN_LINE, CONFIRMING = "+14155550260", "+14155550261", "+14155550262", "+14155550263"
 START = datetime(2031, 8, 1, 17, 0, tzinfo=UTC)
 
 

@@ -445,8 +445,8 @@ def receive_delivery_receipts(run: StackRun) -> None:
     """SNS's delivery-status logs of two invitation texts reach record_text_receipts through the CloudWatch Logs
     subscription (invoked asynchronously): one delivered, one failed, as the host then sees them."""
     client = run.client
-    owner = login(client, "+14155550151", full_name="Rae Receipts")
-    numbers = ("+14155550152", "+14155550153")
+    owner = login(client, "+14155550250", full_name="Rae Receipts")
+    numbers = ("+14155550251", "+14155550252")
     created = post_json(
         client, "/events", {"title": "Receipts", "event_date": "2031-09-01T18:00:00Z", "invite_phone_numbers": numbers},
         owner["auth_token"],
