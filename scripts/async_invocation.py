@@ -43,3 +43,31 @@ def invoke_permission(function_logical_id: str, principal: str, source_arn: dict
             "SourceAccount": {"Ref": "AWS::AccountId"},
         },
     }
+
+
+def grant(session, function_name: str, queue_arn: str, statement_id: str, principal: str, source_arn) -> tuple:
+    """``make deploy``'s part of the same: Lambda's retries and the failure queue, then ``principal``'s right to
+    invoke the function from ``source_arn(account)`` (kept when an earlier deploy granted it). Returns
+    (account, the function's ARN)."""
+    from botocore.exceptions import ClientError
+
+    lambda_client = session.client("lambda")
+    lambda_client.put_function_event_invoke_config(
+        FunctionName=function_name,
+        MaximumRetryAttempts=ASYNC_RETRY_ATTEMPTS,
+        DestinationConfig={"OnFailure": {"Destination": queue_arn}},
+    )
+    account = session.client("sts").get_caller_identity()["Account"]
+    try:
+        lambda_client.add_permission(
+            FunctionName=function_name,
+            StatementId=statement_id,
+            Action="lambda:InvokeFunction",
+            Principal=principal,
+            SourceArn=source_arn(account),
+            SourceAccount=account,
+        )
+    except ClientError as error:
+        if error.response["Error"]["Code"] != "ResourceConflictException":  # granted by an earlier deploy
+            raise
+    return account, lambda_client.get_function(FunctionName=function_name)["Configuration"]["FunctionArn"]

@@ -33,29 +33,15 @@ def notification(function_arn: str) -> dict:
 def connect(session, function_name: str, outputs: dict[str, str]) -> None:
     """``make deploy``: the failure destination, S3's right to invoke the function, then the notification (S3
     checks that right when the notification is set)."""
-    from botocore.exceptions import ClientError
-
-    bucket, queue = outputs["AvatarBucketName"], outputs["PhotoUploadFailureQueueArn"]
-    lambda_client = session.client("lambda")
-    lambda_client.put_function_event_invoke_config(
-        FunctionName=function_name,
-        MaximumRetryAttempts=async_invocation.ASYNC_RETRY_ATTEMPTS,
-        DestinationConfig={"OnFailure": {"Destination": queue}},
+    bucket = outputs["AvatarBucketName"]
+    account, function_arn = async_invocation.grant(
+        session,
+        function_name,
+        outputs["PhotoUploadFailureQueueArn"],
+        NOTIFICATION_ID,
+        "s3.amazonaws.com",
+        lambda _account: f"arn:aws:s3:::{bucket}",
     )
-    account = session.client("sts").get_caller_identity()["Account"]
-    try:
-        lambda_client.add_permission(
-            FunctionName=function_name,
-            StatementId=NOTIFICATION_ID,
-            Action="lambda:InvokeFunction",
-            Principal="s3.amazonaws.com",
-            SourceArn=f"arn:aws:s3:::{bucket}",
-            SourceAccount=account,
-        )
-    except ClientError as error:
-        if error.response["Error"]["Code"] != "ResourceConflictException":  # granted by an earlier deploy
-            raise
-    function_arn = lambda_client.get_function(FunctionName=function_name)["Configuration"]["FunctionArn"]
     session.client("s3").put_bucket_notification_configuration(
         Bucket=bucket, NotificationConfiguration=notification(function_arn), ExpectedBucketOwner=account
     )

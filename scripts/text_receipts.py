@@ -26,29 +26,15 @@ def log_groups(region: str, account: str) -> list[str]:
 def connect(session, function_name: str, outputs: dict[str, str]) -> None:
     """``make deploy`` (after the log groups exist: deploy.keep_delivery_logs): the failure destination,
     CloudWatch Logs' right to invoke the function, then a subscription filter on each log group."""
-    from botocore.exceptions import ClientError
-
-    lambda_client = session.client("lambda")
-    lambda_client.put_function_event_invoke_config(
-        FunctionName=function_name,
-        MaximumRetryAttempts=async_invocation.ASYNC_RETRY_ATTEMPTS,
-        DestinationConfig={"OnFailure": {"Destination": outputs["TextReceiptFailureQueueArn"]}},
-    )
-    account = session.client("sts").get_caller_identity()["Account"]
     region = session.region_name
-    try:
-        lambda_client.add_permission(
-            FunctionName=function_name,
-            StatementId=PERMISSION_ID,
-            Action="lambda:InvokeFunction",
-            Principal="logs.amazonaws.com",
-            SourceArn=f"arn:aws:logs:{region}:{account}:log-group:sns/{region}/{account}/DirectPublishToPhoneNumber*",
-            SourceAccount=account,
-        )
-    except ClientError as error:
-        if error.response["Error"]["Code"] != "ResourceConflictException":  # granted by an earlier deploy
-            raise
-    function_arn = lambda_client.get_function(FunctionName=function_name)["Configuration"]["FunctionArn"]
+    account, function_arn = async_invocation.grant(
+        session,
+        function_name,
+        outputs["TextReceiptFailureQueueArn"],
+        PERMISSION_ID,
+        "logs.amazonaws.com",
+        lambda account: f"arn:aws:logs:{region}:{account}:log-group:sns/{region}/{account}/DirectPublishToPhoneNumber*",
+    )
     logs = session.client("logs")
     for group in log_groups(region, account):
         logs.put_subscription_filter(
