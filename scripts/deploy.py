@@ -46,6 +46,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
 sys.path.insert(0, str(ROOT))
 
+import async_invocation  # noqa: E402
 import gateway  # noqa: E402
 import photo_uploads  # noqa: E402
 import pipeline  # noqa: E402
@@ -453,7 +454,7 @@ def set_inbound_failure_destination(session, stage: str, outputs: dict[str, str]
         raise Stop("the stack has no InboundSmsFailureQueueArn output: is it infra/template.yaml's?")
     session.client("lambda").put_function_event_invoke_config(
         FunctionName=pipeline.function_names(stage)[pipeline.INBOUND_FUNCTION],
-        MaximumRetryAttempts=pipeline.ASYNC_RETRY_ATTEMPTS,
+        MaximumRetryAttempts=async_invocation.ASYNC_RETRY_ATTEMPTS,
         DestinationConfig={"OnFailure": {"Destination": destination}},
     )
     say("failed replies by text go to the inbound-sms failure queue")

@@ -8,11 +8,12 @@ pipeline with a small custom resource in its merge template (:func:`merge_resour
 
 from __future__ import annotations
 
+import async_invocation
+
 FUNCTION = "process_photo_upload"
 PREFIX = "photo-uploads/"
 EVENTS = ["s3:ObjectCreated:*"]
 NOTIFICATION_ID = "album-uploads"
-ASYNC_RETRY_ATTEMPTS = 2  # Lambda's own retries before the failure destination (0-2)
 
 
 def notification(function_arn: str) -> dict:
@@ -32,29 +33,15 @@ def notification(function_arn: str) -> dict:
 def connect(session, function_name: str, outputs: dict[str, str]) -> None:
     """``make deploy``: the failure destination, S3's right to invoke the function, then the notification (S3
     checks that right when the notification is set)."""
-    from botocore.exceptions import ClientError
-
-    bucket, queue = outputs["AvatarBucketName"], outputs["PhotoUploadFailureQueueArn"]
-    lambda_client = session.client("lambda")
-    lambda_client.put_function_event_invoke_config(
-        FunctionName=function_name,
-        MaximumRetryAttempts=ASYNC_RETRY_ATTEMPTS,
-        DestinationConfig={"OnFailure": {"Destination": queue}},
+    bucket = outputs["AvatarBucketName"]
+    account, function_arn = async_invocation.grant(
+        session,
+        function_name,
+        outputs["PhotoUploadFailureQueueArn"],
+        NOTIFICATION_ID,
+        "s3.amazonaws.com",
+        lambda _account: f"arn:aws:s3:::{bucket}",
     )
-    account = session.client("sts").get_caller_identity()["Account"]
-    try:
-        lambda_client.add_permission(
-            FunctionName=function_name,
-            StatementId=NOTIFICATION_ID,
-            Action="lambda:InvokeFunction",
-            Principal="s3.amazonaws.com",
-            SourceArn=f"arn:aws:s3:::{bucket}",
-            SourceAccount=account,
-        )
-    except ClientError as error:
-        if error.response["Error"]["Code"] != "ResourceConflictException":  # granted by an earlier deploy
-            raise
-    function_arn = lambda_client.get_function(FunctionName=function_name)["Configuration"]["FunctionArn"]
     session.client("s3").put_bucket_notification_configuration(
         Bucket=bucket, NotificationConfiguration=notification(function_arn), ExpectedBucketOwner=account
     )
@@ -89,33 +76,14 @@ def merge_resources(function_logical_id: str) -> tuple[dict, dict]:
             "AllowedPattern": r"^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$",
             "Description": "Output AvatarBucketName of the stage's infra/template.yaml stack",
         },
-        "PhotoUploadFailureQueueArn": {
-            "Type": "String",
-            "AllowedPattern": r"^arn:aws[a-z-]*:sqs:[a-z0-9-]+:[0-9]{12}:.+$",
-            "Description": "Output PhotoUploadFailureQueueArn of the stage's infra/template.yaml stack",
-        },
+        "PhotoUploadFailureQueueArn": async_invocation.queue_parameter("PhotoUploadFailureQueueArn"),
     }
     bucket_arn = {"Fn::Sub": "arn:${AWS::Partition}:s3:::${AvatarBucketName}"}
     resources = {
-        "PhotoUploadsInvokeConfig": {
-            "Type": "AWS::Lambda::EventInvokeConfig",
-            "Properties": {
-                "FunctionName": {"Ref": function_logical_id},
-                "Qualifier": "$LATEST",
-                "MaximumRetryAttempts": ASYNC_RETRY_ATTEMPTS,
-                "DestinationConfig": {"OnFailure": {"Destination": {"Ref": "PhotoUploadFailureQueueArn"}}},
-            },
-        },
-        "PhotoUploadsInvokePermission": {
-            "Type": "AWS::Lambda::Permission",
-            "Properties": {
-                "FunctionName": {"Ref": function_logical_id},
-                "Action": "lambda:InvokeFunction",
-                "Principal": "s3.amazonaws.com",
-                "SourceArn": bucket_arn,
-                "SourceAccount": {"Ref": "AWS::AccountId"},
-            },
-        },
+        "PhotoUploadsInvokeConfig": async_invocation.invoke_config(function_logical_id, "PhotoUploadFailureQueueArn"),
+        "PhotoUploadsInvokePermission": async_invocation.invoke_permission(
+            function_logical_id, "s3.amazonaws.com", bucket_arn
+        ),
         "PhotoUploadsNotifierRole": {
             "Type": "AWS::IAM::Role",
             "Properties": {

@@ -31,6 +31,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
 
+import async_invocation  # noqa: E402
 import gateway  # noqa: E402
 import photo_uploads  # noqa: E402
 import stage_config  # noqa: E402
@@ -41,8 +42,6 @@ CONFIG = ROOT / ".chalice" / "config.json"
 STAGES_FILE = ROOT / "infra" / "stages.json"
 STAGES_REQUIRING_WEB_ACL = ("prod",)
 INBOUND_FUNCTION = "handle_inbound_sms"
-# Lambda's own retries of an asynchronous invocation before it goes to the failure destination (0-2).
-ASYNC_RETRY_ATTEMPTS = 2
 WEB_ACL_ARN = r"^arn:aws[a-z-]*:wafv2:[a-z0-9-]+:[0-9]{12}:regional/webacl/.+$"
 
 
@@ -73,20 +72,10 @@ def merge_template(stage: str, stage_settings: dict) -> dict:
         acl["Description"] += "; required on this stage"
         condition = resources["ApiWebAclAssociation"].pop("Condition", None)
         merged.get("Conditions", {}).pop(condition, None)
-    parameters["InboundSmsFailureQueueArn"] = {
-        "Type": "String",
-        "AllowedPattern": r"^arn:aws[a-z-]*:sqs:[a-z0-9-]+:[0-9]{12}:.+$",
-        "Description": "Output InboundSmsFailureQueueArn of the stage's infra/template.yaml stack",
-    }
-    resources["InboundSmsInvokeConfig"] = {
-        "Type": "AWS::Lambda::EventInvokeConfig",
-        "Properties": {
-            "FunctionName": {"Ref": logical_id(INBOUND_FUNCTION)},
-            "Qualifier": "$LATEST",
-            "MaximumRetryAttempts": ASYNC_RETRY_ATTEMPTS,
-            "DestinationConfig": {"OnFailure": {"Destination": {"Ref": "InboundSmsFailureQueueArn"}}},
-        },
-    }
+    parameters["InboundSmsFailureQueueArn"] = async_invocation.queue_parameter("InboundSmsFailureQueueArn")
+    resources["InboundSmsInvokeConfig"] = async_invocation.invoke_config(
+        logical_id(INBOUND_FUNCTION), "InboundSmsFailureQueueArn"
+    )
     album_parameters, album_resources = photo_uploads.merge_resources(logical_id(photo_uploads.FUNCTION))
     parameters.update(album_parameters)
     resources.update(album_resources)

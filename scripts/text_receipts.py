@@ -9,10 +9,11 @@ template (:func:`merge_resources`)."""
 
 from __future__ import annotations
 
+import async_invocation
+
 FUNCTION = "record_text_receipts"
 FILTER_NAME = "invites-text-receipts"
 FILTER_PATTERN = ""  # every record: SUCCESS in the first group, FAILURE in the second
-ASYNC_RETRY_ATTEMPTS = 2  # Lambda's own retries before the failure destination (0-2)
 PERMISSION_ID = "sms-delivery-logs"
 
 
@@ -25,29 +26,15 @@ def log_groups(region: str, account: str) -> list[str]:
 def connect(session, function_name: str, outputs: dict[str, str]) -> None:
     """``make deploy`` (after the log groups exist: deploy.keep_delivery_logs): the failure destination,
     CloudWatch Logs' right to invoke the function, then a subscription filter on each log group."""
-    from botocore.exceptions import ClientError
-
-    lambda_client = session.client("lambda")
-    lambda_client.put_function_event_invoke_config(
-        FunctionName=function_name,
-        MaximumRetryAttempts=ASYNC_RETRY_ATTEMPTS,
-        DestinationConfig={"OnFailure": {"Destination": outputs["TextReceiptFailureQueueArn"]}},
-    )
-    account = session.client("sts").get_caller_identity()["Account"]
     region = session.region_name
-    try:
-        lambda_client.add_permission(
-            FunctionName=function_name,
-            StatementId=PERMISSION_ID,
-            Action="lambda:InvokeFunction",
-            Principal="logs.amazonaws.com",
-            SourceArn=f"arn:aws:logs:{region}:{account}:log-group:sns/{region}/{account}/DirectPublishToPhoneNumber*",
-            SourceAccount=account,
-        )
-    except ClientError as error:
-        if error.response["Error"]["Code"] != "ResourceConflictException":  # granted by an earlier deploy
-            raise
-    function_arn = lambda_client.get_function(FunctionName=function_name)["Configuration"]["FunctionArn"]
+    account, function_arn = async_invocation.grant(
+        session,
+        function_name,
+        outputs["TextReceiptFailureQueueArn"],
+        PERMISSION_ID,
+        "logs.amazonaws.com",
+        lambda account: f"arn:aws:logs:{region}:{account}:log-group:sns/{region}/{account}/DirectPublishToPhoneNumber*",
+    )
     logs = session.client("logs")
     for group in log_groups(region, account):
         logs.put_subscription_filter(
@@ -58,35 +45,14 @@ def connect(session, function_name: str, outputs: dict[str, str]) -> None:
 def merge_resources(function_logical_id: str) -> tuple[dict, dict]:
     """(parameters, resources) of the pipeline's merge template for the delivery receipts. The log groups must
     exist first (docs/deploy.md: the pipeline's one-time steps)."""
-    parameters = {
-        "TextReceiptFailureQueueArn": {
-            "Type": "String",
-            "AllowedPattern": r"^arn:aws[a-z-]*:sqs:[a-z0-9-]+:[0-9]{12}:.+$",
-            "Description": "Output TextReceiptFailureQueueArn of the stage's infra/template.yaml stack",
-        },
-    }
+    parameters = {"TextReceiptFailureQueueArn": async_invocation.queue_parameter("TextReceiptFailureQueueArn")}
     base = "sns/${AWS::Region}/${AWS::AccountId}/DirectPublishToPhoneNumber"
     groups_arn = "arn:${AWS::Partition}:logs:${AWS::Region}:${AWS::AccountId}:log-group:" + base + "*"
     resources = {
-        "TextReceiptsInvokeConfig": {
-            "Type": "AWS::Lambda::EventInvokeConfig",
-            "Properties": {
-                "FunctionName": {"Ref": function_logical_id},
-                "Qualifier": "$LATEST",
-                "MaximumRetryAttempts": ASYNC_RETRY_ATTEMPTS,
-                "DestinationConfig": {"OnFailure": {"Destination": {"Ref": "TextReceiptFailureQueueArn"}}},
-            },
-        },
-        "TextReceiptsInvokePermission": {
-            "Type": "AWS::Lambda::Permission",
-            "Properties": {
-                "FunctionName": {"Ref": function_logical_id},
-                "Action": "lambda:InvokeFunction",
-                "Principal": "logs.amazonaws.com",
-                "SourceArn": {"Fn::Sub": groups_arn},
-                "SourceAccount": {"Ref": "AWS::AccountId"},
-            },
-        },
+        "TextReceiptsInvokeConfig": async_invocation.invoke_config(function_logical_id, "TextReceiptFailureQueueArn"),
+        "TextReceiptsInvokePermission": async_invocation.invoke_permission(
+            function_logical_id, "logs.amazonaws.com", {"Fn::Sub": groups_arn}
+        ),
     }
     for logical, group in (("TextReceiptsDelivered", base), ("TextReceiptsFailed", f"{base}/Failure")):
         resources[logical] = {

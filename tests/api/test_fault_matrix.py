@@ -28,7 +28,7 @@ import yaml
 
 from tests.api.test_lost_answers import SETUP, _acting_role
 from tests.api.test_roles_over_http import ROUTES, _cast, _prepared
-from tests.utils.api import last_pin, post_json
+from tests.utils.api import asking_a_pin, post_json, verifying_a_pin
 from tests.utils.avatars import multipart
 from tests.utils.aws_env import fresh_world
 from tests.utils.aws_faults import always, modelled_errors, on_the_wire
@@ -81,16 +81,6 @@ def _authed(method: str, path: str, payload=None, multipart_body: bytes | None =
     return Step(method, path, prepare)
 
 
-def _ask_pin(client):
-    return lambda: post_json(client, "/auth", {"phone_number": phone()})
-
-
-def _verify_pin(client):
-    number = phone()
-    assert post_json(client, "/auth", {"phone_number": number}).status_code == 204
-    pin = last_pin(number)
-    return lambda: post_json(client, "/auth/verify_pin", {"phone_number": number, "pin": pin})
-
 
 def _guest_page(client):
     owner, number = make_person("Olive Owner"), phone()
@@ -108,8 +98,8 @@ def _remove_device(client):
 
 NEW_EVENT = {"title": "Picnic", "event_date": "2030-06-01T18:30:00Z"}
 WALK = [_event_route_step(route) for route in ROUTES] + [
-    Step("POST", "/auth", _ask_pin),
-    Step("POST", "/auth/verify_pin", _verify_pin),
+    Step("POST", "/auth", asking_a_pin),
+    Step("POST", "/auth/verify_pin", verifying_a_pin),
     _authed("POST", "/events", lambda person: {**NEW_EVENT, "invite_phone_numbers": [phone()]}),
     _authed("PATCH", "/users/me", {"full_name": "New Name"}),
     _authed("POST", "/users/change_avatar", multipart_body=jpeg()),

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import pytest
 
 from tests.api.test_lost_answers import lose_first_answer_of_every_write
-from tests.utils.api import last_pin, post_json
+from tests.utils.api import asking_a_pin, last_pin, post_json, verifying_a_pin
 from tests.utils.avatars import multipart, upload_avatar
 from tests.utils.aws_env import fresh_world
 from tests.utils.aws_faults import on_the_wire
@@ -52,16 +52,6 @@ def _as_person(method: str, path: str, payload=None, **headers) -> Callable:
 
     return prepare
 
-
-def _ask_pin(client):
-    return lambda: post_json(client, "/auth", {"phone_number": phone()})
-
-
-def _verify_pin(client):
-    number = phone()
-    assert post_json(client, "/auth", {"phone_number": number}).status_code == 204
-    pin = last_pin(number)
-    return lambda: post_json(client, "/auth/verify_pin", {"phone_number": number, "pin": pin})
 
 
 def _verify_pin_of_an_invitee(client):
@@ -219,8 +209,8 @@ def _post_event_with_key(client):
 
 
 WRITES = [
-    Write("POST /auth", _ask_pin),
-    Write("POST /auth/verify_pin", _verify_pin),
+    Write("POST /auth", asking_a_pin),
+    Write("POST /auth/verify_pin", verifying_a_pin),
     Write("POST /auth/verify_pin of an invitee", _verify_pin_of_an_invitee),
     Write("POST /auth/register", _as_person("POST", "/auth/register", {"full_name": "Pat P", "email": "p@ex.test"})),
     Write("POST /auth/logout", _as_person("POST", "/auth/logout")),

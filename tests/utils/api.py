@@ -69,3 +69,20 @@ def call_from(monkeypatch, address: str) -> None:
     from chalice.local import LambdaEventConverter
 
     monkeypatch.setattr(LambdaEventConverter, "LOCAL_SOURCE_IP", address)
+
+
+def asking_a_pin(client):
+    """A request for a pin texted to a new number, ready to send (for the walks of every write)."""
+    from tests.utils.factories import phone
+
+    return lambda: post_json(client, "/auth", {"phone_number": phone()})
+
+
+def verifying_a_pin(client):
+    """A new number's pin asked for; the request verifying it, ready to send."""
+    from tests.utils.factories import phone
+
+    number = phone()
+    assert post_json(client, "/auth", {"phone_number": number}).status_code == 204
+    pin = last_pin(number)
+    return lambda: post_json(client, "/auth/verify_pin", {"phone_number": number, "pin": pin})

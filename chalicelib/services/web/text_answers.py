@@ -108,14 +108,7 @@ def _answer_invitation(ask: text_asks.Ask, reply: TextReply, text: inbound_sms.I
             ),
         )
     if going:
-        when = localtime.short_when(event)
-        return _confirm(
-            text,
-            ask,
-            event,
-            lambda title, link: f'You\'re going to "{title}", {when}. Reply 2 if that changes. {link}',
-            linked=True,
-        )
+        return _going(text, ask, event)
     return _confirm(text, ask, event, lambda title, _: f'You\'re not going to "{title}". Reply 1 if that changes.')
 
 
@@ -133,6 +126,11 @@ def _answer_still_coming(ask: text_asks.Ask, reply: TextReply, text: inbound_sms
         attendance.confirm_attendance(event, invitation)
     except Conflict:  # not seated any more (declined, waiting, released) or cancelled: answered as an invitation
         return _answer_invitation(ask, reply, text)
+    return _going(text, ask, event)
+
+
+def _going(text: inbound_sms.InboundText, ask: text_asks.Ask, event) -> str:
+    """The confirmation of a party going (seated, or confirmed still coming), with the date and the link."""
     when = localtime.short_when(event)
     return _confirm(
         text,
