@@ -38,7 +38,7 @@ def idempotency_key(ctx: RequestContext) -> str | None:
 
 def _fingerprint(ctx: RequestContext) -> str:
     """The same request: method, path, query and body, the body compared as JSON (key order and spacing aside),
-    the query by its parameters in order. A request without a query has the fingerprint it always had."""
+    the query by its parameters (order aside). A request without a query has the fingerprint it always had."""
     body = json.dumps(ctx.body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     text = f"{ctx.method} {ctx.request.path.format(**(ctx.params or {}))}\n{body}"
     query = ctx.request.query_params
