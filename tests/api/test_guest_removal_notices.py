@@ -10,7 +10,7 @@ from chalicelib.messaging import sms_segments
 from chalicelib.services.texts import stop_list
 from tests.api.test_guest_removal import invited, remove
 from tests.utils.api import body, post_json, texts_to
-from tests.utils.aws_faults import LOSE_ANSWER, fail_first, on_the_wire
+from tests.utils.aws_faults import LOSE_ANSWER, TIME_OUT, always, fail_first, on_the_wire
 from tests.utils.factories import make_event, make_person, phone
 from tests.utils.notifications import add_device, drain, pushes, run_queue, use_queue
 from tests.utils.web import invite_by_text
@@ -176,3 +176,21 @@ def test_removal_texts_count_against_the_strangers_daily_cap(client):
 
     assert remove(client, olive, event_id, guest_id, query=NOTIFY).status_code == 204
     assert len(texts_to(number)) == 3 and guest_id not in invited(event_id)
+
+
+def test_a_notice_the_queue_would_not_take_is_a_503_and_the_retry_texts_once(client, override_settings):
+    url = use_queue(override_settings)
+    olive = make_person("Olive")
+    event_id, guest_id, number = _texted_guest(client, olive, title="Picnic")
+    drain(url)
+    before = len(texts_to(number))
+
+    with on_the_wire(always("sqs", "SendMessage", TIME_OUT)):
+        refused = remove(client, olive, event_id, guest_id, query=NOTIFY)
+    assert refused.status_code == 503 and int(refused.headers["Retry-After"]) > 0
+    assert guest_id not in invited(event_id)  # the removal stands
+    assert drain(url) == []
+
+    assert remove(client, olive, event_id, guest_id, query=NOTIFY).status_code == 204
+    run_queue(client, url)
+    assert texts_to(number)[before:] == ['Invites: Olive removed you from "Picnic". Reply STOP to opt out.']
