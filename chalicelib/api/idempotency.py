@@ -37,9 +37,13 @@ def idempotency_key(ctx: RequestContext) -> str | None:
 
 
 def _fingerprint(ctx: RequestContext) -> str:
-    """The same request: method, path and body, the body compared as JSON (key order and spacing aside)."""
+    """The same request: method, path, query and body, the body compared as JSON (key order and spacing aside),
+    the query by its parameters (order aside). A request without a query has the fingerprint it always had."""
     body = json.dumps(ctx.body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     text = f"{ctx.method} {ctx.request.path.format(**(ctx.params or {}))}\n{body}"
+    query = ctx.request.query_params
+    if query:
+        text += "\n" + json.dumps(sorted(query.items()), ensure_ascii=False)
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 

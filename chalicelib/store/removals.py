@@ -62,11 +62,15 @@ def remove_invitee(event: Event, invitation: Invitation, *, now: datetime) -> in
 
 def was_removed(event_id: int, user_id: int) -> bool:
     """Whether a host removed this person from the event: one GetItem."""
+    return removed_at(event_id, user_id) is not None
+
+
+def removed_at(event_id: int, user_id: int) -> datetime | None:
+    """When a host removed this person from the event (None when nobody did): one GetItem."""
     try:
-        Removal.get(event_pk(event_id), removal_sk(user_id), consistent_read=True)
+        return Removal.get(event_pk(event_id), removal_sk(user_id), consistent_read=True).removed
     except Removal.DoesNotExist:
-        return False
-    return True
+        return None
 
 
 def is_removed(view: EventView, user_id: int) -> bool:

@@ -22,6 +22,7 @@ from chalicelib.parallel import chunks
 from chalicelib.services.account import account_deletion
 from tests.infra.iam_attendance import remind_and_release
 from tests.infra.iam_plans import plan_a_date_together
+from tests.infra.iam_removal import remove_and_tell
 from tests.infra.iam_text_answers import answer_by_text
 from tests.infra.test_policy import GUEST, OWNER, disable_push_endpoints, run_the_flow
 from tests.utils import sms_receipts, the_day
@@ -485,6 +486,7 @@ def run_the_stack(run: StackRun, monkeypatch) -> None:
     answer_by_text(run, monkeypatch)
     remind_and_release(run, monkeypatch)
     receive_delivery_receipts(run)
+    remove_and_tell(run)
     # the hourly schedule before the worker has run the deletion: it is queued again
     monkeypatch.setattr(account_deletion, "STUCK_AFTER", timedelta(0))
     run.schedule()

@@ -52,6 +52,8 @@ class QueueKind(StrEnum):
     ACCOUNT_DELETION = "account_deletion", _DELETION
     OWNED_EVENT_DELETION = "owned_event_deletion", _DELETION
     DATA_EXPORT = "data_export", "chalicelib.services.account.data_export"
+    # A host removed someone and asked that they be told: a push, or a text to someone without the app
+    GUEST_REMOVED = "guest_removed", "chalicelib.services.hosting.removal_notices"
     # A text SNS could not take yet, tried again from its outbox record
     TEXT_RETRY = "text_retry", "chalicelib.services.texts.text_outbox"
 
