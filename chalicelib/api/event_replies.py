@@ -42,6 +42,13 @@ def reject(ctx: RequestContext):
     return _rsvp(ctx, False)
 
 
+def maybe(ctx: RequestContext):
+    event_id = ctx.path_id("event_id")
+    message, _extra_guests, _answers = _rsvp_input(ctx, accept=False)
+    reply = replies.say_maybe(ctx.user, event_id, message=message)
+    return representations.invitation_json(reply.invitation, ctx.user, reply.waitlist_position)
+
+
 def reply_for_guest(ctx: RequestContext):
     event_id, user_id = ctx.path_id("event_id"), ctx.path_id("user_id")
     body = dict(ctx.json_object())

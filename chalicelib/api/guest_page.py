@@ -40,6 +40,7 @@ CHOOSE = N_("Choose Accept or Decline.")
 CHOOSE_GUESTS = N_("Choose how many people you bring from the list.")
 ANSWER_QUESTIONS = N_("Answer the questions marked required; a written answer may have up to 280 characters.")
 ANSWERS = {"accept": True, "decline": False}
+MAYBE = "maybe"  # the page's third answer (the series page offers only the two above)
 PASSED_ON_HEADERS = ("Retry-After",)
 
 
@@ -180,7 +181,7 @@ def _answer(ctx: RequestContext, said):
 
     if not guest_answers.form_token_valid(page, form.get("csrf")):
         return again(403, problem=EXPIRED_FORM)
-    if form.get("answer") not in ANSWERS:
+    if form.get("answer") not in (*ANSWERS, MAYBE):
         return again(400, problem=CHOOSE)
     fields = Fields({"message": form.get("message", "")})
     message = fields.string("message", max_length=60)
@@ -191,8 +192,8 @@ def _answer(ctx: RequestContext, said):
         return again(400, problem=CHOOSE_GUESTS, errors={answer_form.EXTRA_GUESTS_FIELD: CHOOSE_GUESTS})
     try:
         guest_answers.answer(
-            page, accept=ANSWERS[form["answer"]], message=message or "", extra_guests=extra_guests,
-            answers=entered.answers,
+            page, accept=ANSWERS.get(form["answer"], False), message=message or "", extra_guests=extra_guests,
+            answers=entered.answers, maybe=form["answer"] == MAYBE,
         )  # fmt: skip
     except ValidationError as invalid:
         return again(400, *_refused_fields(invalid))

@@ -43,6 +43,7 @@ EVENTS.declare("/events/{event_id}", ["PATCH"], "event_writes:edit_event")
 EVENTS.declare("/events/{event_id}/cancel_event", ["PUT"], "event_writes:cancel_event", body=NO_BODY)
 EVENTS.declare("/events/{event_id}/accept", ["POST"], "event_replies:accept")
 EVENTS.declare("/events/{event_id}/reject", ["POST"], "event_replies:reject")
+EVENTS.declare("/events/{event_id}/maybe", ["POST"], "event_replies:maybe")
 EVENTS.declare("/events/{event_id}/attendance", ["POST"], "event_attendance:answer_attendance")
 EVENTS.declare("/events/{event_id}/invitees/{user_id}/reply", ["PUT"], "event_replies:reply_for_guest", idempotent=True)
 EVENTS.declare(

@@ -148,7 +148,7 @@ def answer_form(
     said = said or words(None)
     message_marks, message_error = _marks(MESSAGE_FIELD, entered, hint="message-hint")
     answered = page.invitation.has_accepted
-    chosen = {True: "accept", False: "decline"}.get(answered)
+    chosen = {True: "accept", False: "decline"}.get(answered) or ("maybe" if page.invitation.maybe else None)
     declining_only = only_decline(page, now)
     buttons = _buttons(chosen, said, declining_only=bool(declining_only), maybe=maybe)
     host = f'<span dir="auto">{escape(page.host_name)}</span>'

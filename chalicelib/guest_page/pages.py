@@ -165,7 +165,9 @@ def _when(event, said: Words | None = None) -> str:
     )
 
 
-def _answer_text(has_accepted: bool | None, extra_guests: int, waitlist_position: int | None, said: Words) -> str:
+def _answer_text(
+    has_accepted: bool | None, extra_guests: int, waitlist_position: int | None, said: Words, maybe: bool = False
+) -> str:
     bringing = ""
     if extra_guests:
         bringing = " " + said._n("You bring {count} guest.", "You bring {count} guests.", extra_guests)
@@ -175,6 +177,8 @@ def _answer_text(has_accepted: bool | None, extra_guests: int, waitlist_position
         return said._("You're going.") + bringing
     if has_accepted is False:
         return said._("You're not going.")
+    if maybe:
+        return said._("You said maybe.")
     return said._("You haven't answered yet.")
 
 
@@ -272,10 +276,10 @@ def event_page(
     said = said or words(None)
     up = "../" if at_action else ""
     event, invitation = page.event, page.invitation
-    replied = invitation.has_accepted is not None or page.waitlist_position is not None
+    replied = invitation.has_accepted is not None or page.waitlist_position is not None or bool(invitation.maybe)
     own_message = invitation.rsvp_message if replied else ""
     extra = int(invitation.extra_guests or 0)
-    state = _answer_text(invitation.has_accepted, extra, page.waitlist_position, said)
+    state = _answer_text(invitation.has_accepted, extra, page.waitlist_position, said, bool(invitation.maybe))
     answer = f'<p id="answer">{escape(state, quote=False)}'
     if own_message:
         written = f'<span dir="auto">{escape(own_message)}</span>'
@@ -283,7 +287,7 @@ def event_page(
     answer += "</p>"
     closed = page.closed_reason(now)
     shown_message = own_message if entered is None else entered.message  # a refused answer shows what was typed
-    form = answer_form(page, token, shown_message, entered, now, up, said) if not closed else ""
+    form = answer_form(page, token, shown_message, entered, now, up, said, maybe=True) if not closed else ""
     cover = _media_url(getattr(event, "cover_key", None))
     picture = f'<img class="cover" src="{escape(cover)}" alt="">\n' if cover else ""
     host = f'<span dir="auto">{escape(page.host_name)}</span>'

@@ -253,6 +253,7 @@ class Invitation(EventsTable, discriminator="invitation"):
     invited_by = NumberAttribute(null=True)  # the user who added this invitee when not the owner
     has_seen = BooleanAttribute(default=False)
     has_accepted = BooleanAttribute(null=True)
+    maybe = BooleanAttribute(null=True)  # the guest said maybe: no spot held, has_accepted stays null
     rsvp_message = UnicodeAttribute(default="")
     rsvp_time = UTCDateTimeAttribute(null=True)
     replied_by_host = BooleanAttribute(null=True)  # the reply was recorded by a host, not by the guest

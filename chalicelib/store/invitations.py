@@ -128,8 +128,10 @@ def write_reply(
     max_spots_filled: int,
     by_host: bool = False,
     answers: dict | None = None,
+    maybe: bool = False,
 ) -> int:
-    """The reply and the META counters in one transaction, on condition the reply read is unchanged and
+    """The reply and the META counters in one transaction (a ``maybe`` is a reply that is neither accept
+    nor decline: it holds no spot and leaves has_accepted unset), on condition the reply read is unchanged and
     the event live. A party that grows needs room for the spots it adds and nobody waiting; one that
     shrinks while nobody was waiting keeps that so (the caller then knows no one is to be promoted).
     Returns the change of spots_filled. Raises Refused or Contended."""
@@ -137,7 +139,7 @@ def write_reply(
     delta = spots - party_of(invitation)
     live = Event.cancelled == False  # noqa: E712
     actions = [
-        Invitation.has_accepted.set(accept),
+        *answer_actions(accept, maybe),
         Invitation.rsvp_message.set(message),
         Invitation.rsvp_time.set(now),
         Invitation.extra_guests.set(extra_guests if accept else 0),
@@ -157,6 +159,13 @@ def write_reply(
         else:
             transaction.condition_check(Event, event_pk(event.id), META_SK, condition=live)
     return delta
+
+
+def answer_actions(accept: bool, maybe: bool) -> list:
+    """The update actions of the answer itself: accept or decline, or maybe (has_accepted removed)."""
+    if maybe:
+        return [Invitation.has_accepted.remove(), Invitation.maybe.set(True)]
+    return [Invitation.has_accepted.set(accept), Invitation.maybe.remove()]
 
 
 def _counter_actions(delta: int, now: datetime) -> list:

@@ -28,7 +28,7 @@ from chalicelib.models.events import (
 from chalicelib.parallel import parallel_map
 from chalicelib.store import refusals
 from chalicelib.store.events import nobody_waiting
-from chalicelib.store.invitations import replier_action, room_for, unchanged_reply
+from chalicelib.store.invitations import answer_actions, replier_action, room_for, unchanged_reply
 
 LIVE = Event.cancelled == False  # noqa: E712 - a PynamoDB condition
 
@@ -76,6 +76,7 @@ def join(
     cannot_enter = ~room_for(event, 1 + extra_guests, max_spots_filled) | ~nobody_waiting()
     actions = [
         Invitation.has_accepted.remove(),
+        Invitation.maybe.remove(),
         Invitation.wait_key.set(key),
         Invitation.extra_guests.set(extra_guests),
         Invitation.rsvp_message.set(message),
@@ -127,11 +128,11 @@ def change(
         transaction.condition_check(Event, event_pk(invitation.event_id), META_SK, condition=LIVE)
 
 
-def leave(invitation: Invitation, *, message: str, now: datetime, by_host: bool = False) -> None:
-    """A waiting guest declines: out of the line, the reply a decline."""
+def leave(invitation: Invitation, *, message: str, now: datetime, by_host: bool = False, maybe: bool = False) -> None:
+    """A waiting guest declines (or says maybe): out of the line, the reply a decline (or a maybe)."""
     key = invitation.wait_key
     actions = [
-        Invitation.has_accepted.set(False),
+        *answer_actions(False, maybe),
         Invitation.wait_key.remove(),
         Invitation.extra_guests.set(0),
         Invitation.rsvp_message.set(message),

@@ -320,23 +320,28 @@ def message_field(html: str) -> str:
 def test_the_page_remembers_the_chosen_answer_and_the_message(client):
     _, _, path = invited(client, make_person("Alice"))
     html = text_of(page(client, path))
-    assert pressed_buttons(html) == {"accept": "false", "decline": "false"} and message_field(html) == ""
+    assert (
+        pressed_buttons(html) == {"accept": "false", "maybe": "false", "decline": "false"} and message_field(html) == ""
+    )
 
     answer(client, path, "accept", 'Bringing "cake" & tea')
     html = text_of(page(client, path))
-    assert pressed_buttons(html) == {"accept": "true", "decline": "false"}
+    assert pressed_buttons(html) == {"accept": "true", "maybe": "false", "decline": "false"}
     assert message_field(html) == 'Bringing "cake" & tea'  # answering again keeps it unless it is changed
     assert f'<a href="{path.removeprefix("/i/")}/event.ics" download>' in html  # the file's name is the server's
 
     answer(client, path, "decline", "Sorry, ill")
     html = text_of(page(client, path))
-    assert pressed_buttons(html) == {"accept": "false", "decline": "true"} and message_field(html) == "Sorry, ill"
+    assert (
+        pressed_buttons(html) == {"accept": "false", "maybe": "false", "decline": "true"}
+        and message_field(html) == "Sorry, ill"
+    )
 
 
 def test_a_refused_answer_shows_what_was_typed_not_the_stored_message(client):
     _, _, path = invited(client, make_person("Alice"))
     answer(client, path, "accept", "First")
-    refused = answer(client, path, "maybe", "Second thoughts")
+    refused = answer(client, path, "sometimes", "Second thoughts")
     assert refused.status_code == 400 and message_field(text_of(refused)) == "Second thoughts"
 
 
@@ -396,11 +401,27 @@ def test_a_message_over_60_characters_is_refused_and_nothing_is_stored(client):
     assert answer(client, path, "accept", "x" * 60).status_code == 303
 
 
+def test_the_maybe_button_records_maybe_frees_the_spot_and_shows_pressed(client):
+    alice = make_person("Alice")
+    event, number, path = invited(client, alice, total_spots=3)
+    answer(client, path, "accept")
+    assert stored_event(event["id"]).spots_filled == 1
+    assert answer(client, path, "maybe", "Not sure yet").status_code == 303
+    html = text_of(page(client, path))
+    assert pressed_buttons(html) == {"accept": "false", "maybe": "true", "decline": "false"}
+    assert "You said maybe." in html and message_field(html) == "Not sure yet"
+    guest = stored_invitation(event["id"], number)
+    assert guest.maybe is True and guest.has_accepted is None
+    assert stored_event(event["id"]).spots_filled == 0
+    shown = body(get(client, f"/events/{event['id']}", token=alice.token))
+    assert shown["invitees"][1]["answer"] == "maybe" and shown["maybe_count"] == 1
+
+
 def test_an_answer_that_is_neither_accept_nor_decline_is_refused(client):
     _, _, path = invited(client, make_person("Alice"))
     assert page(client, path).status_code == 200  # the guest's first visit is noted before the snapshot
     before = table_items()
-    response = answer(client, path, "maybe")
+    response = answer(client, path, "sometimes")
     assert response.status_code == 400 and "Choose Accept or Decline." in text_of(response)
     assert table_items() == before
 
@@ -753,7 +774,7 @@ def test_a_refused_answer_shows_a_page_whose_links_and_forms_still_lead_to_the_p
     from urllib.parse import urljoin
 
     _, _, path = invited(client, make_person("Alice"))
-    refused = answer(client, path, "maybe")
+    refused = answer(client, path, "sometimes")
     assert refused.status_code == 400
     html = text_of(refused)
     here = f"http://x{path}/rsvp"  # the address the refused page is shown at

@@ -95,7 +95,7 @@ def test_an_answer_and_a_refused_answer_are_told_in_the_chosen_language(client):
     shown = html_of(page(client, f"{path}?answered=1", spanish))
     assert "¡Gracias! Tu respuesta está guardada." in shown and "Vas a ir." in shown
     token = form_token(shown)
-    refused = post_form(client, f"{path}/rsvp", {"csrf": token, "message": "", "answer": "maybe"}, spanish)
+    refused = post_form(client, f"{path}/rsvp", {"csrf": token, "message": "", "answer": "sometimes"}, spanish)
     assert refused.status_code == 400 and "Elige Aceptar o Rechazar." in text_of(refused)
 
 

@@ -82,6 +82,7 @@ ROUTES = [
     Route("PUT", EVENT + "/cancel_event", Action.CANCEL, 204),
     Route("POST", EVENT + "/accept", Action.REPLY, 200, {}),
     Route("POST", EVENT + "/reject", Action.REPLY, 200, {}),
+    Route("POST", EVENT + "/maybe", Action.REPLY, 200, {}),
     # everyone in the event marks their own invitation seen (the owner's too)
     Route("PUT", EVENT + "/invitations/{invitation_id}/mark_seen", Action.READ, 200),
     Route("POST", EVENT + "/messages", Action.TALK, 201, {"body": "Hi"}),

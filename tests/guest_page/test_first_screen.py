@@ -113,8 +113,8 @@ def test_links_in_the_hosts_announcements_are_clickable_and_nothing_else(client)
     assert "javascript:alert(1)" in said and "&lt;a href=&quot;" in said  # shown as typed, never as markup
 
 
-def _form_page(answered=None):
-    invitation = SimpleNamespace(has_accepted=answered, extra_guests=0, answers={})
+def _form_page(answered=None, maybe=None):
+    invitation = SimpleNamespace(has_accepted=answered, maybe=maybe, extra_guests=0, answers={})
     event = SimpleNamespace(max_extra_guests=0, questions=[])
     return SimpleNamespace(code="c" * 32, host_name="Ann", invitation=invitation, event=event,
                            accepting_closed=lambda now: False, full_for_guest=False)  # fmt: skip
@@ -129,6 +129,8 @@ def test_the_form_offers_maybe_between_the_other_two_only_where_it_is_offered():
     ]
     pressed = answer_form(_form_page(answered=False), "token", "", None, now=None, maybe=True)
     assert re.findall(r'value="(\w+)" class="\w+" aria-pressed="true"', pressed) == ["decline"]
+    pressed = answer_form(_form_page(maybe=True), "token", "", None, now=None, maybe=True)
+    assert re.findall(r'value="(\w+)" class="\w+" aria-pressed="true"', pressed) == ["maybe"]
 
 
 def test_the_style_is_written_in_logical_properties_so_a_right_to_left_page_mirrors():

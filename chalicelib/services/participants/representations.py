@@ -17,6 +17,7 @@ from __future__ import annotations
 from chalicelib import localtime
 from chalicelib.config import get_settings
 from chalicelib.domain import event_fields, invitation_insight, questions, visibility
+from chalicelib.domain.answers import GOING, answer_of, is_maybe
 from chalicelib.domain.roles import Action, permits, role_of
 from chalicelib.store.events import EventView
 from chalicelib.store.records import OWNER, Invitation, Message, OfflineGuest, Poll, TimeSuggestion, User
@@ -118,6 +119,7 @@ def invitation_json(invitation: Invitation, user: User | None, waitlist_position
         "user_full_name": _name(user),
         "has_seen": bool(invitation.has_seen),
         "has_accepted_invite": invitation.has_accepted,
+        "answer": answer_of(invitation, waitlist_position),
         "rsvp_time": format_datetime(invitation.rsvp_time),
         "rsvp_message": invitation.rsvp_message or "",
         "extra_guests": int(invitation.extra_guests or 0),
@@ -136,6 +138,7 @@ def invitee_json(invitation: Invitation, user: User | None, style: str, waitlist
         "full_name": _name(user),
         "phone_number": user.phone_number if user is not None else "",
         "is_attending": "true" if is_owner else invitation.has_accepted,
+        "answer": GOING if is_owner else answer_of(invitation, waitlist_position),
         "is_active": bool(user.is_active) if user is not None else False,
         "is_owner": is_owner,
         "photo": photo,
@@ -268,6 +271,7 @@ def event_json(view: EventView, caller_id: int, style: str) -> dict:
     body["offline_guests"] = [offline_guest_json(guest) for guest in view.offline_guests] if hosting else []
     body["checked_in_count"] = int(event.checked_in_count or 0) if hosting else None
     body["confirmed_count"] = _confirmed_parties(view) if hosting else None
+    body["maybe_count"] = sum(1 for inv in view.invitations if is_maybe(inv)) if hosting else None
     places = view.waitlist_positions()
     shown = sight.rows(view.invitations)
     if style == LIST:

@@ -68,6 +68,16 @@ def rsvp(
     return _reply(state, accept, message or "", extra_guests, by_host=False, answers=answers)
 
 
+def say_maybe(caller, event_id: int, *, message: str | None) -> Reply:
+    """Maybe: the invitation holds no spot (a going or waiting party gives its place back, as a decline
+    does, and the line moves) and shows ``answer: maybe``; has_accepted stays null."""
+
+    def state() -> tuple[Invitation, Event]:
+        return _guest_state(caller, event_id)
+
+    return _reply(state, False, message or "", None, by_host=False, maybe=True)
+
+
 def reply_for_guest(caller, event_id: int, user_id: int, *, accept: bool, extra_guests: int | None = None) -> Reply:
     """A host records the reply of invitee ``user_id`` (who answered by voice, say) under the very rules of
     the guest's own reply: capacity, waitlist, deadline. The invitation shows ``replied_by_host`` until the
@@ -93,7 +103,14 @@ def reply_for_guest(caller, event_id: int, user_id: int, *, accept: bool, extra_
 
 
 def _reply(
-    state, accept: bool, text: str | None, extra_guests: int | None, *, by_host: bool, answers: object = None
+    state,
+    accept: bool,
+    text: str | None,
+    extra_guests: int | None,
+    *,
+    by_host: bool,
+    answers: object = None,
+    maybe: bool = False,
 ) -> Reply:
     """One reply, read and written again until it lands on what it read. ``text`` None keeps the message
     the invitation holds (a host's reply carries none of its own)."""
@@ -106,7 +123,7 @@ def _reply(
         words = (invitation.rsvp_message or "") if text is None else text
         try:
             if not accept:
-                return _decline(invitation, event, words, by_host)
+                return _decline(invitation, event, words, by_host, maybe=maybe)
             extra = _extra_guests(invitation, event, extra_guests)
             given = _answers(invitation, event, answers, by_host)
             if not capacity.could_ever_fit(1 + extra, event.total_spots, _settings_cap()):
@@ -179,7 +196,7 @@ def _accept(invitation: Invitation, event: Event, extra: int, text: str, by_host
         answers=given,
     )
     invitation.answers = given if given is not None else invitation.answers
-    invitation.has_accepted, invitation.extra_guests = True, extra
+    invitation.has_accepted, invitation.maybe, invitation.extra_guests = True, None, extra
     invitation.rsvp_message, invitation.rsvp_time, invitation.replied_by_host = text, now, by_host or None
     if previous is not True and not by_host:
         _tell_owner(invitation, accepted=True, message=text)
@@ -201,6 +218,7 @@ def _join(invitation: Invitation, event: Event, extra: int, text: str, by_host: 
     )
     invitation.answers = given if given is not None else invitation.answers
     invitation.has_accepted, invitation.wait_key, invitation.extra_guests = None, key, extra
+    invitation.maybe = None
     invitation.rsvp_message, invitation.rsvp_time, invitation.replied_by_host = text, now, by_host or None
     if spots_left(event) > 0:  # others were waiting though spots were open: let the line move
         return _after_line_moved(invitation, event)
@@ -228,11 +246,12 @@ def _after_line_moved(invitation: Invitation, event: Event) -> Reply:
     return Reply(invitation, waitlist_store.position(event.id, invitation.wait_key))
 
 
-def _decline(invitation: Invitation, event: Event, text: str, by_host: bool) -> Reply:
+def _decline(invitation: Invitation, event: Event, text: str, by_host: bool, *, maybe: bool = False) -> Reply:
+    """A decline, or a maybe: the party gives back what it held (its spots or its place in line)."""
     previous = invitation.has_accepted
     now = utcnow()
     if invitation.wait_key:
-        waitlist_store.leave(invitation, message=text, now=now, by_host=by_host)
+        waitlist_store.leave(invitation, message=text, now=now, by_host=by_host, maybe=maybe)
         invitation.wait_key, delta = None, 0
         if spots_left(event) > 0:  # the head of the line may have been this party
             promote_waiting(event.id, invitation.user_id)
@@ -246,9 +265,13 @@ def _decline(invitation: Invitation, event: Event, text: str, by_host: bool) -> 
             now=now,
             max_spots_filled=_settings_cap(),
             by_host=by_host,
+            maybe=maybe,
         )
-    invitation.has_accepted, invitation.extra_guests = False, 0
+    invitation.has_accepted, invitation.maybe, invitation.extra_guests = (None, True, 0) if maybe else (False, None, 0)
     invitation.rsvp_message, invitation.rsvp_time, invitation.replied_by_host = text, now, by_host or None
+    if maybe:  # a maybe keeps a co-host's role and is nothing the owner is told about
+        _promote_if_open(event, invitation, delta)
+        return Reply(invitation)
     if invitation.cohost:  # a co-host who declines is no longer one
         cohosts.step_down(event.id, invitation)
     if previous is not False and not by_host:

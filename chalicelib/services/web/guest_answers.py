@@ -174,14 +174,18 @@ def answer(
     extra_guests: int | None = None,
     answers: dict | None = None,
     now: datetime | None = None,
+    maybe: bool = False,
 ) -> replies.Reply:
-    """Accept or decline as the guest, through ``replies.rsvp``; a past event takes no answer (409).
+    """Accept or decline (or ``maybe``: ``replies.say_maybe``) as the guest, through ``replies.rsvp``; a past
+    event takes no answer (409).
 
     ``replies.rsvp`` acts for its caller by id (the invitation ``INV#<user id>``, the push's actor),
     which the invitation names: the guest's profile is not read."""
     if not page.event.cancelled and page.is_past(now or utcnow()):
         raise Conflict(EVENT_PAST)
     guest = user_with_id(page.invitation.user_id)
+    if maybe:
+        return replies.say_maybe(guest, page.event.id, message=message)
     return replies.rsvp(
         guest, page.event.id, accept=accept, message=message, extra_guests=extra_guests, answers=answers or None
     )

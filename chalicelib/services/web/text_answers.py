@@ -70,17 +70,19 @@ def handle(text: inbound_sms.InboundText) -> str:
 
 
 def _answer_invitation(ask: text_asks.Ask, reply: TextReply, text: inbound_sms.InboundText) -> str:
-    """Going or not going, as the guest page answers; maybe is not an answer here yet: the help text."""
+    """Going, not going or maybe, as the guest page answers."""
     invitation, event = invitation_store.reply_state(ask.event_id, ask.user_id)
     if invitation is None or event is None:  # uninvited or deleted since: nothing to answer
         return _help(text, None)
-    if reply.answer is Answer.MAYBE:
-        return _help(text, ask)
     page = guest_answers.GuestPage(code="", event=event, invitation=invitation, going=0)
-    going = reply.answer is Answer.GOING
+    going, maybe = reply.answer is Answer.GOING, reply.answer is Answer.MAYBE
     try:
         answered = guest_answers.answer(
-            page, accept=going, message=invitation.rsvp_message or "", extra_guests=reply.extra_guests
+            page,
+            accept=going,
+            message=invitation.rsvp_message or "",
+            extra_guests=reply.extra_guests,
+            maybe=maybe,
         )
     except Conflict as refused:
         if str(refused) in CLOSED_CONFLICTS:
@@ -109,18 +111,21 @@ def _answer_invitation(ask: text_asks.Ask, reply: TextReply, text: inbound_sms.I
         )
     if going:
         return _going(text, ask, event)
+    if maybe:
+        return _confirm(
+            text, ask, event, lambda title, _: f'You said maybe to "{title}". Reply 1 if you\'re going, 2 if not.'
+        )
     return _confirm(text, ask, event, lambda title, _: f'You\'re not going to "{title}". Reply 1 if that changes.')
 
 
 def _answer_still_coming(ask: text_asks.Ask, reply: TextReply, text: inbound_sms.InboundText) -> str:
-    """1 confirms the going party; 2 declines at once (its spots go to the waitlist), as the app's answer does.
-    A reminder is answered so too where the event asks for confirmations (both may go out in the same hour)."""
+    """1 confirms the going party; 2 declines at once (its spots go to the waitlist), as the app's answer does;
+    3 is a maybe, as for an invitation. A reminder is answered so too where the event asks for confirmations
+    (both may go out in the same hour)."""
     invitation, event = invitation_store.reply_state(ask.event_id, ask.user_id)
     if invitation is None or event is None:
         return _help(text, None)
-    if reply.answer is Answer.MAYBE:
-        return _help(text, ask)
-    if reply.answer is Answer.DECLINED or not event.confirm_attendance:
+    if reply.answer is not Answer.GOING or not event.confirm_attendance:
         return _answer_invitation(ask, reply, text)
     try:
         attendance.confirm_attendance(event, invitation)
