@@ -39,6 +39,7 @@ def test_list_holds_owned_and_invited_events_by_date(client):
         "user_full_name": "Bob",
         "has_seen": False,
         "has_accepted_invite": None,
+        "answer": "no_reply",
         "rsvp_time": None,
         "rsvp_message": "",
         "extra_guests": 0,
