@@ -75,11 +75,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--text", required=True, help="what they texted, e.g. STOP, START, HELP")
     parser.add_argument("--to", default=SERVICE_NUMBER, help="the service's number they texted")
     parser.add_argument("--moto-port", type=int, default=int(os.environ.get("MOTO_PORT") or 5000))
+    # the API's port: the links in the answers point at the running `make run` (its PUBLIC_BASE_URL)
+    parser.add_argument("--api-port", type=int, default=int(os.environ.get("API_PORT") or 8000))
     args = parser.parse_args(argv)
 
     endpoint = f"http://{local_stack.HOST}:{args.moto_port}"
     outputs = stack_outputs(endpoint)
-    os.environ.update(local_stack.app_environment(args.moto_port, outputs))
+    os.environ.update(local_stack.app_environment(args.moto_port, outputs, args.api_port))
     from app import handle_inbound_sms
 
     message = json.dumps(two_way_payload(args.sender, args.text, args.to))
