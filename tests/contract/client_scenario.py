@@ -61,6 +61,7 @@ from invites_client.api.events import (
     join_event,
     list_events,
     list_join_requests,
+    maybe_invitation,
     new_join_link,
     remove_event_cover,
     remove_offline_guest,
@@ -135,6 +136,7 @@ from invites_client.models import (
     QuestionInput,
     QuestionKind,
     Register,
+    RejectInput,
     Repeat,
     RsvpInput,
     SeriesCreated,
@@ -283,9 +285,13 @@ def run(
     # The guest sees it in their list and accepts.
     page = expect(list_events.sync(client=as_guest), EventPage)
     check([event.id for event in page.results] == [created.id], f"the guest's events: {page!r}")
+    # First a maybe (no spot held, no reply for old clients), then going.
+    unsure = expect(maybe_invitation.sync(created.id, client=as_guest, body=RejectInput()), Invitation)
+    check(unsure.answer == "maybe" and unsure.has_accepted_invite is None, f"maybe {unsure!r}")
     answer = accept_invitation.sync(created.id, client=as_guest, body=RsvpInput(rsvp_message="See you there"))
     invitation = expect(answer, Invitation)
     check(invitation.user_id == guest.id and invitation.has_accepted_invite is True, f"invitation {invitation!r}")
+    check(invitation.answer == "going", f"answer {invitation!r}")
 
     # Messages: a field error, then stored ones, until the event's limit (if the stack's is low) says no.
     refused = post_message.sync(created.id, client=as_guest, body=MessageInput(body=" "))
