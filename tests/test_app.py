@@ -102,6 +102,7 @@ READ_PATH_MODULES = frozenset(
         "chalicelib.aws_errors",
         "chalicelib.config",
         "chalicelib.domain",
+        "chalicelib.domain.answers",  # each row's answer in one word (going, maybe, ...)
         "chalicelib.domain.event_fields",
         "chalicelib.domain.invitation_insight",  # how each invitation reached its person, for the hosts
         "chalicelib.domain.questions",  # the answers a detail shows
