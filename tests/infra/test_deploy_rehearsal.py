@@ -216,11 +216,12 @@ def test_make_deploy_rehearsed_on_moto(emulator, project, publishes):
     assert settings["NOTIFICATIONS_QUEUE_URL"].endswith(f"invites-{STAGE}-notifications")
     assert (project / ".chalice" / "config.json").read_text() == (ROOT / ".chalice" / "config.json").read_text()
 
-    # the five functions: python3.12, the stage's sizes, settings by name, no secret in any environment
+    # the six functions: python3.12, the stage's sizes, settings by name, no secret in any environment
     lambda_client = _client("lambda", endpoint)
     functions = {f["FunctionName"]: f for f in lambda_client.list_functions()["Functions"]}
     names = {f"invites-{STAGE}", f"invites-{STAGE}-send_notifications", f"invites-{STAGE}-remind_upcoming_events"}
     names |= {f"invites-{STAGE}-handle_inbound_sms", f"invites-{STAGE}-process_photo_upload"}
+    names |= {f"invites-{STAGE}-record_text_receipts"}
     assert set(functions) == names
     expected_env = {"STAGE", "USERS_TABLE", "AUTH_TABLE", "EVENTS_TABLE", "AVATAR_BUCKET", "AVATAR_BASE_URL"}
     expected_env |= {"NOTIFICATIONS_QUEUE_URL", "NOTIFICATIONS_QUEUE_NAME"}
