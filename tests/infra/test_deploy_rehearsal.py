@@ -228,7 +228,7 @@ def test_make_deploy_rehearsed_on_moto(emulator, project, publishes):
     expected_env |= {"APNS_PLATFORM_APPLICATION_ARN", "FCM_PLATFORM_APPLICATION_ARN"}
     expected_env |= {"SMS_SENDER_ID", "PIN_KEY_PARAMETER", "PUBLIC_BASE_URL", "INBOUND_SMS_TOPIC_NAME"}
     expected_env.add("STOP_LIST_KEY_PARAMETER")
-    expected_env |= {"SMS_ORIGINATION_PINS", "SMS_ORIGINATION_INVITES", "SUPPORT_CONTACT"}
+    expected_env |= {"SMS_ORIGINATION_PINS", "SMS_ORIGINATION_INVITES", "SUPPORT_CONTACT", "SMS_TWO_WAY"}
     expected_env |= {"SMS_COUNTRIES", "SMS_MAX_PRICE_USD", "SMS_MONTHLY_SEGMENTS"}
     stage_config = json.loads((ROOT / ".chalice" / "config.json").read_text())["stages"][STAGE]
     for name, function in functions.items():
