@@ -7,6 +7,7 @@ import hashlib
 
 from chalice import Response
 
+from chalicelib.api import page_language
 from chalicelib.api.request import RequestContext
 from chalicelib.config import get_settings
 from chalicelib.errors import NotFound
@@ -25,9 +26,10 @@ def new_calendar_feed(ctx: RequestContext):
     return calendar_feeds.feed_urls(ctx.absolute_url().removesuffix(FEED_PATH), token)
 
 
-def _calendar(ctx: RequestContext, entries, page_url: str | None, name: str) -> Response:
-    """The feed with its ETag; 304 (no body) when ``If-None-Match`` names it."""
-    text = ics.feed([(seen, page_url) for seen in entries], name)
+def _calendar(ctx: RequestContext, entries, page_url: str | None, name: str, said=None) -> Response:
+    """The feed with its ETag; 304 (no body) when ``If-None-Match`` names it. ``said``: the words of the
+    guest's language (a person's own feed has none of the service's words but its name: English)."""
+    text = ics.feed([(seen, page_url) for seen in entries], name, said)
     etag = '"' + hashlib.sha256(text.encode("utf-8")).hexdigest()[:32] + '"'
     headers = {**pages.security_headers(), "Content-Type": ics.CONTENT_TYPE, "ETag": etag}
     headers["Cache-Control"] = CACHE_CONTROL  # the page's own headers, but a calendar app may keep it 5 minutes
@@ -45,8 +47,10 @@ def person_calendar(ctx: RequestContext):
     return _calendar(ctx, calendar_feeds.person_feed(user_id), None, get_settings().service_name)
 
 
-def guest_calendar(ctx: RequestContext):
+@page_language.answered_in
+def guest_calendar(ctx: RequestContext, said):
+    """In the language of the ``?lang=`` of the page's Subscribe link (a calendar app sends no cookie)."""
     page = guest_answers.open_link(ctx.params.get("code") or "", ctx.source_ip, host=False)
     entries = calendar_feeds.guest_feed(page.event, page.invitation, utcnow())
     page_url = ctx.absolute_url().removesuffix("/calendar.ics")
-    return _calendar(ctx, entries, page_url, page.event.title)
+    return _calendar(ctx, entries, page_url, page.event.title, said)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from chalice import Response
 
+from chalicelib.api import page_language
 from chalicelib.api.account_web import _number
 from chalicelib.api.error_responses import body_of
 from chalicelib.api.guest_page import _html, posted_from_the_page
@@ -37,20 +38,23 @@ def _form(ctx: RequestContext) -> dict:
     return ctx.body or {}
 
 
-def join_page(ctx: RequestContext):
+@page_language.answered_in
+def join_page(ctx: RequestContext, said):
     code = _code(ctx)
     page = web_join.open_page(code, ctx.source_ip)
-    return _html(ctx, join_pages.event_page(page, web_join.number_form_token(code), _page_url(ctx)))
+    return _html(ctx, join_pages.event_page(page, web_join.number_form_token(code), _page_url(ctx), said=said))
 
 
-def send_pin(ctx: RequestContext):
+@page_language.answered_in
+def send_pin(ctx: RequestContext, said):
     code = _code(ctx)
     form = _form(ctx)
     page = web_join.open_page(code, ctx.source_ip)
     token, url = web_join.number_form_token(code), _page_url(ctx)
     typed = {"number": form.get("phone_number", ""), "name": form.get("full_name", "")}
     if not web_join.number_form_valid(code, form.get("csrf")):
-        return _html(ctx, join_pages.event_page(page, token, url, problem=join_pages.EXPIRED, again=True, **typed), 403)
+        expired = join_pages.event_page(page, token, url, problem=join_pages.EXPIRED, again=True, **typed, said=said)
+        return _html(ctx, expired, 403)
     number, error = _number(form)
     name, name_error = _name(form)
     if not error and not name_error:
@@ -59,9 +63,11 @@ def send_pin(ctx: RequestContext):
         except ValidationError as refused:  # an opted-out number, say
             error = next(iter(body_of(refused).values()))[0]
     if error or name_error:
-        shown = join_pages.event_page(page, token, url, error=error, name_error=name_error, again=True, **typed)
+        shown = join_pages.event_page(
+            page, token, url, error=error, name_error=name_error, again=True, **typed, said=said
+        )
         return _html(ctx, shown, 400)
-    return _html(ctx, join_pages.pin_page(web_join.pin_form_token(code, number), number, name))
+    return _html(ctx, join_pages.pin_page(web_join.pin_form_token(code, number), number, name, code, said=said))
 
 
 def _name(form: dict) -> tuple[str | None, str | None]:
@@ -71,7 +77,8 @@ def _name(form: dict) -> tuple[str | None, str | None]:
     return name, (fields.errors.get("full_name") or [None])[0]
 
 
-def verify(ctx: RequestContext):
+@page_language.answered_in
+def verify(ctx: RequestContext, said):
     code = _code(ctx)
     form = _form(ctx)
     number, error = _number(form)
@@ -80,17 +87,20 @@ def verify(ctx: RequestContext):
         page = web_join.open_page(code, ctx.source_ip)
         typed = {"number": form.get("phone_number", ""), "name": form.get("full_name", "")}
         token, problem = web_join.number_form_token(code), join_pages.PIN_FORM_EXPIRED
-        return _html(ctx, join_pages.event_page(page, token, _page_url(ctx), problem=problem, again=True, **typed), 403)
+        shown = join_pages.event_page(page, token, _page_url(ctx), problem=problem, again=True, **typed, said=said)
+        return _html(ctx, shown, 403)
     pin = (form.get("pin") or "").strip()[:32]
     try:
         page_code = web_join.join_with_pin(code, number, pin, ctx.source_ip, full_name=name)
     except ValidationError as refused:
         message = body_of(refused).get("pin", ["Invalid pin."])[0]
-        shown = join_pages.pin_page(web_join.pin_form_token(code, number), number, name, error=message)
+        shown = join_pages.pin_page(web_join.pin_form_token(code, number), number, name, code, error=message, said=said)
         return _html(ctx, shown, 400)
     if page_code is None:
-        return _html(ctx, join_pages.requested_page())
+        return _html(ctx, join_pages.requested_page(code, said))
     if page_code == web_join.JOINED_WITHOUT_PAGE:  # saved, but no page link just now: say so, never a 503
-        return _html(ctx, join_pages.joined_page())
-    # /j/<code>/verify -> /i/<page code>, under any stage path
-    return Response(body="", status_code=303, headers={"Location": f"../../i/{page_code}", "Cache-Control": "no-store"})
+        return _html(ctx, join_pages.joined_page(code, said))
+    # /j/<code>/verify -> /i/<page code>, under any stage path, in the language the form posted with
+    asked = page_language.asked(ctx)
+    location = f"../../i/{page_code}" + (f"?lang={asked}" if asked else "")
+    return Response(body="", status_code=303, headers={"Location": location, "Cache-Control": "no-store"})

@@ -8,7 +8,7 @@ AWS fault, a 503) carries the page's language to the blueprint's error page.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from http.cookies import CookieError, SimpleCookie
 
@@ -62,3 +62,15 @@ def errors_in(said: Words, ctx: RequestContext) -> Iterator[None]:
         if error is exc:
             raise
         raise error from exc
+
+
+def answered_in(handler: Callable) -> Callable:
+    """A page's handler given the page's words (``handler(ctx, said)``), errors raised inside it in them too."""
+
+    def answered(ctx: RequestContext):
+        said = chosen(ctx)
+        with errors_in(said, ctx):
+            return handler(ctx, said)
+
+    answered.__name__, answered.__qualname__, answered.__doc__ = handler.__name__, handler.__qualname__, handler.__doc__
+    return answered

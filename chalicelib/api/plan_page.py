@@ -9,29 +9,34 @@ from __future__ import annotations
 
 from chalice import Response
 
+from chalicelib.api import page_language
 from chalicelib.api.error_responses import body_of
 from chalicelib.api.guest_page import posted_from_the_page
 from chalicelib.api.request import RequestContext
 from chalicelib.errors import Conflict, PermissionDenied, ValidationError
 from chalicelib.guest_page import pages, plan_pages
 from chalicelib.guest_page.plan_pages import VOTE_FIELD
+from chalicelib.guest_page.service_words import said_again
+from chalicelib.languages.catalogues import N_
 from chalicelib.services.plans import plans
 from chalicelib.services.web import plan_page
 from chalicelib.timeutil import utcnow
 
-SAVED = "Thanks! Your answers are saved."
-CHOOSE = "Choose Yes, If need be or No for at least one date."
-
-
+SAVED = N_("Thanks! Your answers are saved.")
+CHOOSE = N_("Choose Yes, If need be or No for at least one date.")
 # A form token that is missing, spoiled or too old: the votes chosen are shown again with a fresh token.
-EXPIRED_VOTES = "This form was open too long, so your votes were not saved. They are filled in below: send them again."
+EXPIRED_VOTES = N_(
+    "This form was open too long, so your votes were not saved. They are filled in below: send them again."
+)
+
 
 def _html(ctx: RequestContext, html: str, status: int = 200) -> Response:
     body = "" if ctx.method == "HEAD" else html
-    return Response(body=body, status_code=status, headers=_page_headers())
+    return Response(body=body, status_code=status, headers={**_page_headers(), **page_language.remembered(ctx)})
 
 
 def _show(ctx: RequestContext, page, status: int = 200, **shown) -> Response:
+    """The plan's page; ``notice`` and ``problem`` in ``shown`` already in the words ``said`` of ``shown``."""
     options = plans.options_of(page.view)
     counts = plans.tallies_of(page.view)
     closed = plans.voting_closed(page.view, utcnow())
@@ -39,12 +44,14 @@ def _show(ctx: RequestContext, page, status: int = 200, **shown) -> Response:
     return _html(ctx, html, status)
 
 
-def plan_view(ctx: RequestContext):
+@page_language.answered_in
+def plan_view(ctx: RequestContext, said):
     page = plan_page.open_plan_link(ctx.params.get("code") or "", ctx.source_ip)
-    return _show(ctx, page, notice=SAVED if ctx.query("saved") == "1" else None)
+    return _show(ctx, page, notice=said._(SAVED) if ctx.query("saved") == "1" else None, said=said)
 
 
-def vote(ctx: RequestContext):
+@page_language.answered_in
+def vote(ctx: RequestContext, said):
     if not posted_from_the_page(ctx.request.headers):
         raise PermissionDenied()
     page = plan_page.open_plan_link(ctx.params.get("code") or "", ctx.source_ip)
@@ -53,15 +60,18 @@ def vote(ctx: RequestContext):
     form = ctx.body or {}
     sent = {key[len(VOTE_FIELD) :]: value for key, value in form.items() if key.startswith(VOTE_FIELD)}
     if not plan_page.form_token_valid(page, form.get("csrf")):
-        return _show(ctx, page, 403, problem=EXPIRED_VOTES, chosen=sent, at_action=True)
+        return _show(ctx, page, 403, problem=said._(EXPIRED_VOTES), chosen=sent, at_action=True, said=said)
     try:
         plan_page.vote(page, sent)
     except ValidationError:
-        return _show(ctx, page, 400, problem=CHOOSE, chosen=sent, at_action=True)
+        return _show(ctx, page, 400, problem=said._(CHOOSE), chosen=sent, at_action=True, said=said)
     except Conflict as refused:
         page = plan_page.reread(page)
-        return _show(ctx, page, 409, problem=body_of(refused).get("detail"), at_action=True)
+        problem = said_again(body_of(refused).get("detail"), said)
+        return _show(ctx, page, 409, problem=problem, at_action=True, said=said)
     location = f"../{page.code}?saved=1"  # /p/<code>/votes -> /p/<code>, under any stage path
+    asked = page_language.asked(ctx)  # the language the form posted with, kept for the page it goes back to
+    location += f"&lang={asked}" if asked else ""
     return Response(body="", status_code=303, headers={"Location": location, **_page_headers()})
 
 

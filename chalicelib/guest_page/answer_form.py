@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from html import escape
 
+from chalicelib.guest_page.service_words import host_name
 from chalicelib.languages.catalogues import N_, Words, words
 
 ANSWER_FIELD = "answer_"  # the form field of a question's answer: answer_<question id>
@@ -151,7 +152,7 @@ def answer_form(
     chosen = {True: "accept", False: "decline"}.get(answered) or ("maybe" if page.invitation.maybe else None)
     declining_only = only_decline(page, now)
     buttons = _buttons(chosen, said, declining_only=bool(declining_only), maybe=maybe)
-    host = f'<span dir="auto">{escape(page.host_name)}</span>'
+    host = f'<span dir="auto">{escape(host_name(page.host_name, said))}</span>'
     message_label = said.html("Message to {host} (optional)", host=host)
     message_hint = escape(said._("Up to 60 characters."))
     return f"""<form method="post" action="{up}{escape(page.code)}/rsvp">

@@ -204,10 +204,11 @@ def vevent(seen: SeenEvent, page_url: str | None, stamp: datetime, *, said: Word
     ]
 
 
-def feed(entries: list[tuple[SeenEvent, str | None]], name: str) -> str:
+def feed(entries: list[tuple[SeenEvent, str | None]], name: str, said: Words | None = None) -> str:
     """A subscribed calendar of many events (``(the event as its viewer sees it, page URL or None)``): one
     VTIMEZONE per zone spanning its events, then each VEVENT, its DTSTAMP its own last revision so the same
-    events give the same bytes (an ETag of them holds until something changes)."""
+    events give the same bytes (an ETag of them holds until something changes); its words in the language of
+    ``said`` (English by default)."""
     spans: dict[str, tuple[tzinfo, datetime, datetime]] = {}
     for seen, _url in entries:
         span = _zone_span(seen.event)
@@ -219,7 +220,7 @@ def feed(entries: list[tuple[SeenEvent, str | None]], name: str) -> str:
         spans[tzid] = (zone, min(start, known[1]), max(end, known[2])) if known else span
     lines = [line for zone, start, end in spans.values() for line in vtimezone(zone, start, end)]
     for seen, url in entries:
-        lines += vevent(seen, url, seen.event.calendar_modified or seen.event.modified)
+        lines += vevent(seen, url, seen.event.calendar_modified or seen.event.modified, said=said)
     named = (f"X-WR-CALNAME:{escape_text(name)}", "REFRESH-INTERVAL;VALUE=DURATION:PT1H")
     return _wrapped(lines, "Calendar feed", named)
 

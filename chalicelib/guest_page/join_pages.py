@@ -2,105 +2,117 @@
 
 The event (title, when, host; the place only when everyone may see it) with a number form, then the pin
 form, then the person's own guest page (a redirect) or, for events that want approval, a "request sent"
-page. No script. Every value shown is escaped; user-written text carries ``dir="auto"``.
+page. No script. Every value shown is escaped; user-written text carries ``dir="auto"``. Each page is in the
+language of its ``said`` (English by default), its forms posting with that language kept.
 """
 
 from __future__ import annotations
 
 from html import escape
 
-from chalicelib import localtime
 from chalicelib.config import get_settings
 from chalicelib.guest_page import account_pages, place_links
-from chalicelib.guest_page.account_pages import _field, _problem, _title, message_page
+from chalicelib.guest_page.account_pages import _field, _problem, _title, keeping, number_field
 from chalicelib.guest_page.pages import _document, _when
+from chalicelib.guest_page.service_words import host_name, said_again
+from chalicelib.languages import dates
+from chalicelib.languages.catalogues import N_, Words, words
 
-EXPIRED = "This page was open for too long. Please try again."
+EXPIRED = account_pages.EXPIRED
+PIN_FORM_EXPIRED = account_pages.PIN_FORM_EXPIRED
 
 
-def open_graph(event, page_url: str) -> str:
+def open_graph(event, page_url: str, said: Words | None = None) -> str:
     """Link-preview tags: the title and when. Never the place, a phone number or anyone's name."""
+    said = said or words(None)
     tags = {
         "og:type": "website",
         "og:site_name": get_settings().service_name,
         "og:title": event.title,
-        "og:description": f"{localtime.long_when(event)}. Join on this page.",
+        "og:description": said._("{when}. Join on this page.", when=dates.long_when(event, said.language)),
         "og:url": page_url,
     }
     return "\n".join(f'<meta property="{name}" content="{escape(value)}">' for name, value in tags.items())
 
 
-def _event_lines(page) -> str:
+def _event_lines(page, said: Words) -> str:
     event = page.event
     shown = page.seen.place
-    place = place_links.place(shown, page.seen.online_url) if shown else ""
+    place = place_links.place(shown, page.seen.online_url, said) if shown else ""
     where = f'\n<p class="where">{place}</p>' if place else ""
+    host = f'<span dir="auto">{escape(host_name(page.host_name, said))}</span>'
+    hosted_by = said.html("Hosted by {host}", host=host)
     return f"""<h1 dir="auto">{escape(event.title)}</h1>
-<p class="when">{_when(event)}</p>
-<p class="host">Hosted by <span dir="auto">{escape(page.host_name)}</span></p>{where}"""
+<p class="when">{_when(event, said)}</p>
+<p class="host">{hosted_by}</p>{where}"""
+
+
+HOW_WITH_APPROVAL = N_("The hosts decide who joins: we tell them you asked.")
+HOW_AT_ONCE = N_("You join the guest list at once and get your own page to answer.")
 
 
 def event_page(page, token: str, page_url: str, *, number: str = "", error: str | None = None,
                problem: str | None = None, name: str = "", name_error: str | None = None,
-               again: bool = False) -> str:  # fmt: skip
+               again: bool = False, said: Words | None = None) -> str:  # fmt: skip
     """The event and the name and number form; ``again``: shown at a form's own address (``/j/<code>/pin``,
-    ``/verify``) after a refusal, so the form posts to ``pin`` there."""
+    ``/verify``) after a refusal, so the form posts to ``pin`` there. ``error``, ``name_error``: the services'
+    English refusals; ``problem``: one of this module's messages, in English."""
+    said = said or words(None)
+    here = f"../{escape(page.code)}" if again else escape(page.code)
+    head = open_graph(page.event, page_url, said)
     if page.over:
-        body = f'<p class="closed">This event is over: nobody can join it any more.</p>\n{_event_lines(page)}'
-        return _document(_title(page.event.title), body, script=False, head=open_graph(page.event, page_url))
+        over = escape(said._("This event is over: nobody can join it any more."))
+        body = f'<p class="closed">{over}</p>\n{_event_lines(page, said)}'
+        return _document(_title(page.event.title), body, script=False, head=head, said=said, here=here)
     name_field = _field(
         "full_name",
-        "Your name",
-        "So the hosts know who is asking to join.",
+        said._("Your name"),
+        said._("So the hosts know who is asking to join."),
         name,
-        name_error,
+        said_again(name_error, said),
         autocomplete="name",
         maxlength="256",
         dir="auto",
     )
-    field = _field(
-        "phone_number",
-        "Your phone number",
-        "With the country code, e.g. +1 415 555 0100. We text a pin to it.",
-        number,
-        error,
-        inputmode="tel",
-        autocomplete="tel",
-        maxlength="32",
-    )
-    how = (
-        "The hosts decide who joins: we tell them you asked."
-        if page.approval
-        else "You join the guest list at once and get your own page to answer."
-    )
-    body = f"""{_event_lines(page)}
-{_problem(problem)}<p>{escape(how)}</p>
-<form method="post" action="{"pin" if again else escape(page.code) + "/pin"}">
+    how = said._(HOW_WITH_APPROVAL if page.approval else HOW_AT_ONCE)
+    action = keeping("pin" if again else escape(page.code) + "/pin", said)
+    send = escape(said._("Text me a pin"))
+    body = f"""{_event_lines(page, said)}
+{_problem(said._(problem) if problem else None)}<p>{escape(how)}</p>
+<form method="post" action="{action}">
 <input type="hidden" name="csrf" value="{escape(token)}">
 {name_field}
-{field}
-<div class="buttons"><button type="submit" class="accept">Text me a pin</button></div>
+{number_field(number, error, said)}
+<div class="buttons"><button type="submit" class="accept">{send}</button></div>
 </form>"""
-    return _document(_title(page.event.title), body, script=False, head=open_graph(page.event, page_url))
+    return _document(_title(page.event.title), body, script=False, head=head, said=said, here=here)
 
 
-def pin_page(token: str, number: str, name: str, *, error: str | None = None) -> str:
-    return account_pages.pin_page(token, number, error=error, button="Join", kept={"full_name": name})
-
-
-def requested_page() -> str:
-    return message_page(
-        "Your request was sent",
-        "The hosts decide who joins. If they let you in, we text you a link to your page.",
+def pin_page(token: str, number: str, name: str, code: str, *, error: str | None = None,
+             said: Words | None = None) -> str:  # fmt: skip
+    """The pin form, shown at ``/j/<code>/pin`` or ``/verify``; its switcher goes back to the join page."""
+    said = said or words(None)
+    return account_pages.pin_page(
+        token, number, error=error, button=said._("Join"), kept={"full_name": name}, said=said, here=f"../{code}"
     )
 
 
-def joined_page() -> str:
+def requested_page(code: str, said: Words | None = None) -> str:
+    said = said or words(None)
+    return account_pages.message_page(
+        said._("Your request was sent"),
+        said._("The hosts decide who joins. If they let you in, we text you a link to your page."),
+        said,
+        f"../{code}",
+    )
+
+
+def joined_page(code: str, said: Words | None = None) -> str:
     """A join that was saved whose page link could not be made just then."""
-    return message_page(
-        "You joined",
-        "You are on the guest list. Open the join link again in a moment to see your page and answer.",
+    said = said or words(None)
+    return account_pages.message_page(
+        said._("You joined"),
+        said._("You are on the guest list. Open the join link again in a moment to see your page and answer."),
+        said,
+        f"../{code}",
     )
-
-
-PIN_FORM_EXPIRED = account_pages.PIN_FORM_EXPIRED

@@ -25,6 +25,7 @@ from chalicelib.guest_page.answer_form import ANSWER_FIELD as ANSWER_FIELD  # th
 from chalicelib.guest_page.answer_form import Entered, answer_form, only_decline
 from chalicelib.guest_page.language_links import document_language, switcher
 from chalicelib.guest_page.rich_text import linked
+from chalicelib.guest_page.service_words import host_name
 from chalicelib.languages import dates
 from chalicelib.languages.catalogues import N_, Words, words
 from chalicelib.services.media.images import CARD_SIZE, JPEG_CONTENT_TYPE
@@ -242,12 +243,12 @@ def _details(page, said: Words) -> str:
     (not for a cancelled event, nor where the host hides the counts)."""
     event, seen = page.event, page.seen
     rows = []
-    where = place_links.place(seen.place, seen.online_url) if seen.place else ""
+    where = place_links.place(seen.place, seen.online_url, said) if seen.place else ""
     if where:
         rows.append((said._("Where"), where))
     elif seen.place_withheld:
         rows.append((said._("Where"), f'<span class="hint">{escape(said._(PLACE_AFTER_ACCEPTING))}</span>'))
-    rows.append((said._("Host"), f'<span dir="auto">{escape(page.host_name)}</span>'))
+    rows.append((said._("Host"), f'<span dir="auto">{escape(host_name(page.host_name, said))}</span>'))
     if seen.counts and not event.cancelled:
         rows.append((said._("Going"), escape(_going(page, said))))
     return "\n".join(f"<dt>{escape(name)}</dt><dd>{value}</dd>" for name, value in rows)
@@ -290,7 +291,7 @@ def event_page(
     form = answer_form(page, token, shown_message, entered, now, up, said, maybe=True) if not closed else ""
     cover = _media_url(getattr(event, "cover_key", None))
     picture = f'<img class="cover" src="{escape(cover)}" alt="">\n' if cover else ""
-    host = f'<span dir="auto">{escape(page.host_name)}</span>'
+    host = f'<span dir="auto">{escape(host_name(page.host_name, said))}</span>'
     invited = said.html("{host} invited you", host=host)
     your_answer, add_to_calendar = escape(said._("Your answer")), escape(said._("Add to calendar"))
     delete_account = escape(said._("Delete my account and data"))

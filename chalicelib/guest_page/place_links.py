@@ -11,7 +11,9 @@ from __future__ import annotations
 from html import escape
 from urllib.parse import quote, urlencode
 
-OPEN_IN_MAPS = "Open in maps"
+from chalicelib.languages.catalogues import N_, Words, words
+
+OPEN_IN_MAPS = N_("Open in maps")
 WEB_LINK = ' rel="nofollow noopener"'
 
 
@@ -52,14 +54,17 @@ def online_link(url: str) -> str:
     return f'<a class="online" href="{link}" target="_blank" rel="noopener noreferrer" dir="ltr">{link}</a>'
 
 
-def place(event, online_url: str | None = None) -> str:
+def place(event, online_url: str | None = None, said: Words | None = None) -> str:
     """The place as HTML: its lines (each ``dir="auto"``) as one ``geo:`` link, then the Apple and Google
-    Maps links, then an online event's link; "" when the event has neither."""
+    Maps links, then an online event's link; "" when the event has neither. A place known only by its point
+    is "Open in maps" in the language of ``said``."""
     online = f"<br>{online_link(online_url)}" if online_url else ""
     urls = map_urls(event)
     if urls is None:
         return online[len("<br>"):]
-    shown = "<br>".join(f'<span dir="auto">{escape(line)}</span>' for line in _lines(event)) or escape(OPEN_IN_MAPS)
+    shown = "<br>".join(f'<span dir="auto">{escape(line)}</span>' for line in _lines(event)) or escape(
+        (said or words(None))._(OPEN_IN_MAPS)
+    )
     return (
         f'<a class="place" href="{escape(urls["geo"])}">{shown}</a>\n'
         f'<span class="maps"><a href="{escape(urls["apple"])}"{WEB_LINK}>Apple Maps</a>'

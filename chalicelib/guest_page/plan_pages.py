@@ -3,7 +3,8 @@ an invitee a form to vote on each (yes, if need be, no); once decided, the date 
 
 The guest page's look, headers and script (the phone's own time next to each date); usable without script.
 Every value shown is escaped, user-written text carries ``dir="auto"``. No phone number and no one's votes but
-the reader's own are shown: the owner sees each person's votes in the app.
+the reader's own are shown: the owner sees each person's votes in the app. The page is in the language of its
+``said`` (English by default); the vote form posts with that language kept.
 """
 
 from __future__ import annotations
@@ -11,12 +12,17 @@ from __future__ import annotations
 from html import escape
 from types import SimpleNamespace
 
-from chalicelib import localtime
 from chalicelib.config import get_settings
+from chalicelib.guest_page.account_pages import keeping
 from chalicelib.guest_page.pages import _document, _when
+from chalicelib.guest_page.service_words import host_name
+from chalicelib.languages import dates
+from chalicelib.languages.catalogues import N_, Words, words
 
 VOTE_FIELD = "vote_"  # the form field of an option's vote: vote_<option id>
-CHOICE_WORDS = {"yes": "Yes", "if_need_be": "If need be", "no": "No"}
+CHOICE_WORDS = {"yes": N_("Yes"), "if_need_be": N_("If need be"), "no": N_("No")}
+# How many chose each answer, in a date's tally ("1 yes, 0 if need be, 2 no").
+TALLY_WORDS = {"yes": N_("{count} yes"), "if_need_be": N_("{count} if need be"), "no": N_("{count} no")}
 
 
 def _title(plan) -> str:
@@ -30,26 +36,28 @@ def _moment(plan, option):
     )
 
 
-def _tally(counts: dict[str, int]) -> str:
-    return ", ".join(f"{counts[key]} {words.lower()}" for key, words in CHOICE_WORDS.items())
+def _tally(counts: dict[str, int], said: Words) -> str:
+    return ", ".join(said._(TALLY_WORDS[key], count=counts[key]) for key in CHOICE_WORDS)
 
 
-def _option_line(plan, option) -> str:
+def _option_line(plan, option, said: Words) -> str:
     label = f' <span dir="auto">({escape(option.label)})</span>' if option.label else ""
-    return f"{_when(_moment(plan, option))}{label}"
+    return f"{_when(_moment(plan, option), said)}{label}"
 
 
-def _vote_fieldset(plan, option, counts: dict[str, int], chosen: str | None, error: bool) -> str:
+def _vote_fieldset(plan, option, counts: dict[str, int], chosen: str | None, error: bool, said: Words) -> str:
     name = f"{VOTE_FIELD}{option.id}"
     radios = "".join(
         f'<label class="choice"><input type="radio" name="{name}" value="{key}"'
-        f"{' checked' if key == chosen else ''}> {escape(words)}</label>"
-        for key, words in CHOICE_WORDS.items()
+        f"{' checked' if key == chosen else ''}> {escape(said._(choice))}</label>"
+        for key, choice in CHOICE_WORDS.items()
     )
     invalid = ' aria-invalid="true" aria-describedby="votes-problem"' if error else ""
-    so_far = f'<p class="hint">So far: {escape(_tally(counts))}</p>'
+    so_far = escape(said._("So far: {tally}", tally=_tally(counts, said)))
+    so_far = f'<p class="hint">{so_far}</p>'
     return (
-        f'<fieldset class="question"{invalid}><legend>{_option_line(plan, option)}</legend>{so_far}{radios}</fieldset>'
+        f'<fieldset class="question"{invalid}><legend>{_option_line(plan, option, said)}</legend>'
+        f"{so_far}{radios}</fieldset>"
     )
 
 
@@ -64,9 +72,12 @@ def plan_page(
     problem: str | None = None,
     chosen: dict[str, str] | None = None,
     at_action: bool = False,
+    said: Words | None = None,
 ) -> str:
     """The page of ``page`` (services.plan_page.PlanPage). ``chosen``: the votes shown in the form (what was
-    sent, on a refused submission); ``at_action``: shown at the form's own address, one level deeper."""
+    sent, on a refused submission); ``at_action``: shown at the form's own address, one level deeper.
+    ``notice`` and ``problem`` are already in the language of ``said``."""
+    said = said or words(None)
     plan = page.view.plan
     up = "../" if at_action else ""
     banners = f'<p class="notice" role="status">{escape(notice)}</p>\n' if notice else ""
@@ -76,58 +87,69 @@ def plan_page(
         moment = SimpleNamespace(
             event_date=plan.vote_deadline, is_time_specified=True, time_zone=plan.time_zone, utc_offset_minutes=0
         )
-        deadline = f'<p class="hint">Voting closes {escape(localtime.long_when(moment))}.</p>\n'
-    body = f"""<p class="kicker"><span dir="auto">{escape(page.host_name)}</span> is planning</p>
+        closes = said._("Voting closes {when}.", when=dates.long_when(moment, said.language))
+        deadline = f'<p class="hint">{escape(closes)}</p>\n'
+    host = f'<span dir="auto">{escape(host_name(page.host_name, said))}</span>'
+    form = _form(page, options, counts, token, closed, chosen, bool(problem), up, said)
+    planning = said.html("{host} is planning", host=host)
+    body = f"""<p class="kicker">{planning}</p>
 <h1 dir="auto">{escape(plan.title)}</h1>
-{banners}{_decided(page, options)}{deadline}{_form(page, options, counts, token, closed, chosen, bool(problem), up)}"""
-    return _document(_title(plan), body, script=True)
+{banners}{_decided(page, options, said)}{deadline}{form}"""
+    return _document(_title(plan), body, script=True, said=said, here=f"{up}{escape(page.code)}")
 
 
-def _decided(page, options: list) -> str:
+def _decided(page, options: list, said: Words) -> str:
     plan = page.view.plan
     if plan.status != "decided":
         return ""
     option = next((option for option in options if option.id == plan.decided_option), None)
-    when = f" It's on {_when(_moment(plan, option))}." if option else ""
+    when = " " + said.html("It's on {when}.", when=_when(_moment(plan, option), said)) if option else ""
     link = page.event_link
     if link:
-        way = f'<a href="{escape(link)}">Answer the invitation</a>'
+        answer = escape(said._("Answer the invitation"))
+        way = f'<a href="{escape(link)}">{answer}</a>'
     elif page.member is None:
-        way = "Your guests were invited. See who's coming in the app."
+        way = escape(said._("Your guests were invited. See who's coming in the app."), quote=False)
     else:
-        way = "Your invitation is in the app and in your texts."
-    return f'<p class="notice" role="status">The date is set.{when} {way}</p>\n'
+        way = escape(said._("Your invitation is in the app and in your texts."))
+    is_set = escape(said._("The date is set."))
+    return f'<p class="notice" role="status">{is_set}{when} {way}</p>\n'
 
 
-def _tallies(plan, options: list, counts: dict) -> str:
+def _tallies(plan, options: list, counts: dict, said: Words) -> str:
     """Each date with its tallies, where no form is shown."""
     items = "\n".join(
-        f'<li><p>{_option_line(plan, option)}</p><p class="hint">{escape(_tally(counts[option.id]))}</p></li>'
+        f'<li><p>{_option_line(plan, option, said)}</p><p class="hint">{escape(_tally(counts[option.id], said))}</p>'
+        "</li>"
         for option in options
     )
-    return f'<h2>The dates</h2>\n<ul class="announcements">\n{items}\n</ul>'
+    heading = escape(said._("The dates"))
+    return f'<h2>{heading}</h2>\n<ul class="announcements">\n{items}\n</ul>'
 
 
 def _form(
-    page, options: list, counts: dict, token: str, closed: bool, chosen: dict | None, error: bool, up: str
-) -> str:
+    page, options: list, counts: dict, token: str, closed: bool, chosen: dict | None, error: bool, up: str,
+    said: Words,
+) -> str:  # fmt: skip
     """The vote form of an invitee while voting is open; else the dates with their tallies, and why."""
     plan = page.view.plan
     if page.member is None:
-        hint = "" if plan.status == "decided" else "You choose the date in the app once your guests have voted."
-        return _tallies(plan, options, counts) + (f'\n<p class="hint">{hint}</p>' if hint else "")
+        hint = "" if plan.status == "decided" else said._("You choose the date in the app once your guests have voted.")
+        return _tallies(plan, options, counts, said) + (f'\n<p class="hint">{escape(hint)}</p>' if hint else "")
     if plan.status == "decided":
-        return _tallies(plan, options, counts)
+        return _tallies(plan, options, counts, said)
     if closed:
-        host = f'<span dir="auto">{escape(page.host_name)}</span>'
-        return f'<p class="closed">Voting has closed. {host} picks the date.</p>\n{_tallies(plan, options, counts)}'
+        host = f'<span dir="auto">{escape(host_name(page.host_name, said))}</span>'
+        closed_line = said.html("Voting has closed. {host} picks the date.", host=host)
+        return f'<p class="closed">{closed_line}</p>\n{_tallies(plan, options, counts, said)}'
     held = chosen if chosen is not None else page.own_votes
     fieldsets = "\n".join(
-        _vote_fieldset(plan, option, counts[option.id], held.get(str(option.id)), error) for option in options
+        _vote_fieldset(plan, option, counts[option.id], held.get(str(option.id)), error, said) for option in options
     )
-    return f"""<h2>When can you make it?</h2>
-<form method="post" action="{up}{escape(page.code)}/votes">
+    heading, save = escape(said._("When can you make it?")), escape(said._("Save my answers"))
+    return f"""<h2>{heading}</h2>
+<form method="post" action="{keeping(f"{up}{escape(page.code)}/votes", said)}">
 <input type="hidden" name="csrf" value="{escape(token)}">
 {fieldsets}
-<div class="buttons"><button type="submit" class="accept">Save my answers</button></div>
+<div class="buttons"><button type="submit" class="accept">{save}</button></div>
 </form>"""

@@ -6,7 +6,7 @@ from __future__ import annotations
 from html import escape
 
 from chalicelib.languages import dates as local_dates
-from chalicelib.languages.catalogues import N_, Words, words
+from chalicelib.languages.catalogues import ENGLISH, N_, Words, words
 
 ANSWERS = {True: N_("You're going"), False: N_("You can't go"), None: N_("No answer yet")}
 ON_THE_WAITLIST = N_("You're on the waitlist")
@@ -46,10 +46,12 @@ def dates_section(dates: list, code: str, token: str, up: str = "", said: Words 
 
 
 def subscribe_link(page_url: str, code: str, up: str = "", said: Words | None = None) -> str:
-    """"Subscribe": the page's live calendar, as a ``webcal:`` link where the page is served over http(s)."""
+    """"Subscribe": the page's live calendar, as a ``webcal:`` link where the page is served over http(s), in
+    the page's language when it is not English."""
     feed = f"{up}{escape(code)}/calendar.ics"
     if page_url.startswith(("https://", "http://")):
         feed = escape("webcal://" + page_url.split("://", 1)[1].rstrip("/") + "/calendar.ics")
     said = said or words(None)
+    feed += "" if said.language == ENGLISH else f"?lang={escape(said.language)}"  # a calendar app sends no cookie
     subscribe, hint = escape(said._("Subscribe")), escape(said._("(your calendar stays up to date)"))
     return f'<p><a href="{feed}">{subscribe}</a> <span class="hint">{hint}</span></p>'
