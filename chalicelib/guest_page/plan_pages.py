@@ -37,7 +37,9 @@ def _moment(plan, option):
 
 
 def _tally(counts: dict[str, int], said: Words) -> str:
-    return ", ".join(said._(TALLY_WORDS[key], count=counts[key]) for key in CHOICE_WORDS)
+    # Translators: what separates the items of a list ("1 yes, 0 if need be, 2 no"), its spaces included.
+    comma = said._p("list separator", ", ")
+    return comma.join(said._(TALLY_WORDS[key], count=counts[key]) for key in CHOICE_WORDS)
 
 
 def _option_line(plan, option, said: Words) -> str:
