@@ -59,7 +59,7 @@ def _vote_fieldset(plan, option, counts: dict[str, int], chosen: str | None, err
     so_far = f'<p class="hint">{so_far}</p>'
     return (
         f'<fieldset class="question"{invalid}><legend>{_option_line(plan, option, said)}</legend>'
-        f"{so_far}{radios}</fieldset>"
+        f'{so_far}<div class="choices">{radios}</div></fieldset>'
     )
 
 
