@@ -137,10 +137,10 @@ def _event_page(ctx: RequestContext, said):
     if ctx.query("started") == "1":
         notice = said._(STARTED)
     if ctx.query("uploaded") == "1":
-        notice = day_pages.UPLOADED
+        notice = said._(day_pages.UPLOADED)
     token = guest_answers.form_token(page)
     dates = series_page.upcoming_dates(page.event, page.invitation, utcnow()) if page.event.series_id else None
-    day, bucket_origin = day_pages.sections(page, token, utcnow())
+    day, bucket_origin = day_pages.sections(page, token, utcnow(), said)
     html = pages.event_page(
         page,
         page_url=_page_url(ctx),
