@@ -13,6 +13,7 @@ from chalicelib.api.request import RequestContext
 from chalicelib.errors import Conflict, PermissionDenied
 from chalicelib.guest_page import pages
 from chalicelib.guest_page import the_day as day_pages
+from chalicelib.guest_page.service_words import said_again
 from chalicelib.languages.catalogues import N_
 from chalicelib.services.the_day import photos
 from chalicelib.services.web import guest_answers
@@ -34,7 +35,7 @@ def add_photo(ctx: RequestContext, said) -> Response:
 
     def again(status: int, problem: str) -> Response:
         token = guest_answers.form_token(page)
-        shown = said._(problem) if problem else problem
+        shown = said_again(problem, said)
         html = pages.event_page(
             page, page_url=page_url, now=utcnow(), token=token, problem=shown, at_action=True, said=said
         )

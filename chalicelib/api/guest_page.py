@@ -20,6 +20,7 @@ from chalicelib.config import get_settings
 from chalicelib.errors import Conflict, DomainError, EventGone, NoLongerInvited, PermissionDenied, ValidationError
 from chalicelib.guest_page import answer_form, ics, pages
 from chalicelib.guest_page import the_day as day_pages
+from chalicelib.guest_page.service_words import said_again
 from chalicelib.languages.catalogues import N_
 from chalicelib.services.texts.text_language import keep_chosen
 from chalicelib.services.web import first_visits, guest_answers, series_page
@@ -175,7 +176,7 @@ def _answer(ctx: RequestContext, said):
         entered.errors = {name: said._(text) for name, text in (errors or {}).items()}
         html = pages.event_page(
             shown_page, page_url=_page_url(ctx), now=utcnow(), token=token, at_action=True,
-            problem=said._(problem) if problem else None, entered=entered, said=said,
+            problem=said_again(problem, said), entered=entered, said=said,
         )  # fmt: skip
         return _html(ctx, html, status)
 

@@ -12,7 +12,9 @@ import re
 from chalicelib.languages.catalogues import N_, Words
 from chalicelib.phones import INVALID_MOBILE, INVALID_PHONE
 from chalicelib.services.identity.auth import INVALID_PIN, OPTED_OUT
+from chalicelib.services.participants.event_reads import REPLIES_CLOSED
 from chalicelib.services.plans.plans import ALREADY_DECIDED, VOTING_CLOSED
+from chalicelib.services.replies.replies import EVENT_FULL
 from chalicelib.services.texts.host_label import NO_HOST
 from chalicelib.validation import (
     BLANK,
@@ -40,6 +42,8 @@ SENTENCES = {
     NAME_INVISIBLE: N_("Enter a name with visible characters."),
     VOTING_CLOSED: N_("Voting on this plan is closed."),
     ALREADY_DECIDED: N_("This plan was already decided."),
+    EVENT_FULL: N_("This event is full."),
+    REPLIES_CLOSED: N_("Replies are closed for this event."),
     NO_HOST: N_("Your host"),
 }
 
@@ -63,7 +67,8 @@ WITH_VALUES = (
 
 
 def said_again(message: str | None, said: Words) -> str | None:
-    """``message``, a service's English sentence, in the language of ``said`` (as it is when none is known)."""
+    """``message``, a service's English sentence, in the language of ``said``: its line here, else the catalogue's
+    message of the same English (the event's "This event has been cancelled."), else as it is."""
     if not message:
         return message
     if message in SENTENCES:
@@ -72,7 +77,7 @@ def said_again(message: str | None, said: Words) -> str | None:
         found = pattern.fullmatch(message)
         if found:
             return said._(catalogued, **found.groupdict())
-    return message
+    return said.catalogue.gettext(message)
 
 
 def host_name(label: str, said: Words) -> str:
