@@ -97,9 +97,9 @@ def verify(ctx: RequestContext, said):
         shown = join_pages.pin_page(web_join.pin_form_token(code, number), number, name, code, error=message, said=said)
         return _html(ctx, shown, 400)
     if page_code is None:
-        return _html(ctx, join_pages.requested_page(code, said))
+        return _html(ctx, join_pages.outcome_page(join_pages.REQUESTED, code, said))
     if page_code == web_join.JOINED_WITHOUT_PAGE:  # saved, but no page link just now: say so, never a 503
-        return _html(ctx, join_pages.joined_page(code, said))
+        return _html(ctx, join_pages.outcome_page(join_pages.JOINED, code, said))
     # /j/<code>/verify -> /i/<page code>, under any stage path, in the language the form posted with
     asked = page_language.asked(ctx)
     location = f"../../i/{page_code}" + (f"?lang={asked}" if asked else "")

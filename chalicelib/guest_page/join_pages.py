@@ -97,22 +97,19 @@ def pin_page(token: str, number: str, name: str, code: str, *, error: str | None
     )
 
 
-def requested_page(code: str, said: Words | None = None) -> str:
-    said = said or words(None)
-    return account_pages.message_page(
-        said._("Your request was sent"),
-        said._("The hosts decide who joins. If they let you in, we text you a link to your page."),
-        said,
-        f"../{code}",
-    )
+REQUESTED = (
+    N_("Your request was sent"),
+    N_("The hosts decide who joins. If they let you in, we text you a link to your page."),
+)
+# A join that was saved whose page link could not be made just then.
+JOINED = (
+    N_("You joined"),
+    N_("You are on the guest list. Open the join link again in a moment to see your page and answer."),
+)
 
 
-def joined_page(code: str, said: Words | None = None) -> str:
-    """A join that was saved whose page link could not be made just then."""
+def outcome_page(outcome: tuple[str, str], code: str, said: Words | None = None) -> str:
+    """The page after the pin of ``outcome`` (``REQUESTED`` or ``JOINED``), shown at ``/j/<code>/verify``."""
     said = said or words(None)
-    return account_pages.message_page(
-        said._("You joined"),
-        said._("You are on the guest list. Open the join link again in a moment to see your page and answer."),
-        said,
-        f"../{code}",
-    )
+    heading, text = outcome
+    return account_pages.message_page(said._(heading), said._(text), said, f"../{code}")
