@@ -8,7 +8,8 @@ error pages, chosen as the guest page chooses and kept across each step's post.
 
 from __future__ import annotations
 
-from tests.utils.api import get, last_pin, login
+from tests.utils.api import get, last_pin, login, post_json
+from tests.utils.factories import phone
 from tests.utils.page_forms import submit
 from tests.utils.page_words import assert_frame_translated, html_lang, visible_text
 from tests.utils.web import page, post_form, text_of
@@ -83,3 +84,14 @@ def test_the_deletion_error_pages_are_in_the_chosen_language(client):
     shown = visible_text(foreign)
     assert "הדף היה פתוח זמן רב מדי" in shown and "אפשר להתחיל מחדש מהשלב הראשון." in shown
     assert "Start again" not in shown and '<a href="../delete?lang=en"' in text_of(foreign)
+
+
+def test_a_pin_paused_by_the_months_text_budget_is_told_in_the_chosen_language(client, override_settings):
+    override_settings(sms_monthly_segments=1)
+    assert post_json(client, "/auth", {"phone_number": phone()}).status_code == 204  # the month's one segment
+    opened = page(client, "/account/delete?lang=de")
+    _, paused = submit(client, "/account/delete", opened, "phone_number", {"phone_number": phone()})
+    assert paused.status_code == 503 and int(paused.headers["Retry-After"]) >= 1
+    shown = visible_text(paused)
+    assert "SMS sind pausiert" in shown and "SMS sind im Moment pausiert. Versuche es später noch einmal." in shown
+    assert "Texts are paused" not in shown
