@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from chalice import Response
 
-from chalicelib.api import guest_page
+from chalicelib.api import guest_page, page_language
 from chalicelib.api.request import RequestContext
 from chalicelib.errors import PermissionDenied
 from chalicelib.guest_page import pages
@@ -15,7 +15,9 @@ from chalicelib.timeutil import utcnow
 PATH = "/i/{code}/dates/{date_id}/rsvp"
 
 
-def answer_date(ctx: RequestContext):
+@page_language.answered_in
+def answer_date(ctx: RequestContext, said):
+    """A refusal is the page's error page in the page's language (``said``)."""
     if not guest_page.posted_from_the_page(ctx.request.headers):
         raise PermissionDenied()
     code = ctx.params.get("code") or ""
