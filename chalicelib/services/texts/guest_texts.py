@@ -44,7 +44,7 @@ from chalicelib.timeutil import utcnow
 
 # Change texts held for a burst of edits or for quiet hours
 CHANGE_TEXTS_DUE = queue_kind("change_texts_due")
-# Sent from here, handled elsewhere
+# Queue kinds handled elsewhere (each declared with its handler); here they name texts and their claims
 EVENT_CANCELLED = kind_named("event_cancelled")
 
 log = logging.getLogger("invites")

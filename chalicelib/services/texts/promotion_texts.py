@@ -13,7 +13,7 @@ from chalicelib.services.texts.guest_texts import send_claimed
 from chalicelib.services.texts.invitation_texts import dropped_text, promotion_text, texts_allowed
 from chalicelib.services.texts.text_language import words_for
 
-# The queue kinds sent from here (each declared with its handler)
+# Queue kinds handled elsewhere (each declared with its handler); here they name texts and their claims
 WAITLIST_PROMOTED = kind_named("waitlist_promoted")
 WAITLIST_DROPPED = kind_named("waitlist_dropped")
 

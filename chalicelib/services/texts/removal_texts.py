@@ -16,7 +16,7 @@ from chalicelib.services.texts.host_label import host_label
 from chalicelib.services.texts.invitation_texts import STOP_WORDS, _segment_limits, _title, texts_allowed
 from chalicelib.services.texts.text_language import words_for
 
-# The queue kinds sent from here (each declared with its handler)
+# Queue kinds handled elsewhere (each declared with its handler); here they name texts and their claims
 GUEST_REMOVED = kind_named("guest_removed")
 
 REMOVED = N_('{service}: {name} removed you from "{title}". {stop}')

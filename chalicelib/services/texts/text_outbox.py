@@ -42,7 +42,7 @@ from chalicelib.timeutil import utcnow
 
 # A text SNS could not take yet, tried again from its outbox record
 TEXT_RETRY = queue_kind("text_retry")
-# Sent from here, handled elsewhere
+# Queue kinds handled elsewhere (each declared with its handler); here they name texts and their claims
 NUDGE = kind_named("nudge")
 EVENT_CANCELLED = kind_named("event_cancelled")
 
