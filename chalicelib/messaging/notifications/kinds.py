@@ -16,7 +16,7 @@ carry it across deploys, so a name once used stays.
 The worker (chalicelib/jobs/queue_handler.py) imports every module of the services at its own import, which
 declares every kind and records every name sent, then calls :func:`check_complete`: a name declared by two
 modules, a kind without its handler, or a name sent that no module declares stops it there, before any
-message is handled. The API never imports the handlers' modules: a sender's ``kind_named`` costs a dict entry.
+message is handled. A sender's ``kind_named`` only records the name: it loads no handler's module.
 """
 
 from __future__ import annotations
