@@ -42,13 +42,13 @@ QEMU = "qemu-aarch64-static"
 _CHILD = """
 import io, json, platform, sys
 import app  # noqa: F401  - every route declared, as on a cold start
-from chalicelib.jobs.queue_handler import handler_of
+from chalicelib.jobs.queue_handler import handler_of  # imports every module that declares a queue kind
 from chalicelib.loading import load_handler
-from chalicelib.messaging.notifications.kinds import QueueKind
+from chalicelib.messaging.notifications.kinds import declared_kinds
 for spec in [spec for blueprint in app.API_BLUEPRINTS for spec in blueprint.specs]:
     load_handler(spec.handler)  # each route's handler module, loaded by its first call in production
-for kind in QueueKind:
-    handler_of(kind)  # each queue kind's module, loaded by its first message
+for kind in declared_kinds():
+    handler_of(kind)  # each queue kind's handler, registered when the worker loaded the services
 from PIL import Image
 from chalicelib.services.media.images import process_image
 import phonenumbers

@@ -61,7 +61,7 @@ TARGETS = {
     "cold_start_zip_ratio": 0.75,
     "cold_import_ratio": 1.15,
     "avatar_jpeg_ms": 150,
-    "deployment_zip_mb": 25,
+    "deployment_zip_mb": 20,
     "max_sequential": 3,
     # the app's CPU per warm request over a minimal Chalice handler making the same AWS calls, each scenario
     "warm_cost_ratio": 1.5,

@@ -27,7 +27,8 @@ on with a warning when that fails. That once shipped a Pillow built against the 
    which matters on Lambda's read-only ``/var/task`` where nothing compiled at a cold start can be kept
    (docs/operations.md, "Bytecode in the package"). scripts/package_check.py refuses a zip without them.
    The zip also carries ``botocore_data/``: botocore's data for the services the functions use, trimmed
-   (scripts/botocore_data.py), which chalicelib/aws.py reads before the runtime's copy.
+   (scripts/botocore_data.py), which chalicelib/aws.py reads before the runtime's copy. Babel's locale data
+   keeps only the catalogue languages' files (scripts/babel_data.py); the cached zip is named by those languages.
 7. **``local``** answers a path the API does not have as API Gateway does once deployed with the project's
    gateway responses (scripts/gateway.py): 404 ``{"detail": "Not found."}``, never echoing ``Authorization``;
    and a 204 whose Lambda response sets ``Content-Type`` to null (chalicelib/api/responses.py) with neither body
@@ -185,8 +186,12 @@ def _install_manylinux_builder() -> None:
     original = packager.BaseLambdaDeploymentPackager._deployment_package_filename
 
     def cache_name(self, project_dir, python_version, prefix=""):
-        # a zip cached by plain chalice (which may hold sdist builds) is never reused
-        return original(self, project_dir, python_version, prefix=f"{prefix}manylinux-")
+        # a zip cached by plain chalice (which may hold sdist builds) is never reused, nor one whose Babel data
+        # was cut for other catalogue languages
+        import babel_data
+
+        languages = "-".join(babel_data.project_locales(project_dir))
+        return original(self, project_dir, python_version, prefix=f"{prefix}manylinux-{languages}-")
 
     packager.BaseLambdaDeploymentPackager._deployment_package_filename = cache_name
 
@@ -309,6 +314,7 @@ def _source_of(pyc_name: str) -> str:
 
 def _install_bytecode() -> None:
     """Compile every package chalice makes or refreshes (a new zip, or the app injected into a cached one)."""
+    import babel_data
     from chalice.deploy import packager
 
     if getattr(packager.LambdaDeploymentPackager, "compiles_bytecode", False):
@@ -322,6 +328,9 @@ def _install_bytecode() -> None:
         if added:
             self._ui.write(f"Compiled {added} modules for {LAMBDA_RUNTIME} (unchecked-hash .pyc).\n")
         add_botocore_data(package)
+        dropped = babel_data.trim(package)
+        if dropped:
+            self._ui.write(f"Left out {dropped} locale files of Babel no catalogue language needs.\n")
         return package
 
     def inject_latest_app(self, deployment_package_filename, project_dir):

@@ -1,7 +1,8 @@
 """What runs off a request, above the use cases: the queue's worker, the hourly schedule, the inbound texts.
 
-queue_handler.py: the SQS Lambda's batch and :func:`process`, which hands each message to the handler its kind
-registers (messaging/notifications/kinds.py). schedule.py: the hourly job. inbound_texts.py: replies by text.
+queue_handler.py: the SQS Lambda's batch and :func:`process`, which hands each message to the handler of its kind
+(declared beside it in the services: messaging/notifications/kinds.py). schedule.py: the hourly job.
+inbound_texts.py: replies by text.
 Nothing below imports this package: without a queue, chalicelib/wiring.py registers :func:`handle_here` with
 chalicelib/inline_queue.py.
 """

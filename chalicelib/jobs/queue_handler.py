@@ -1,18 +1,21 @@
-"""The queue side: the SQS Lambda's batch, one message at a time, each handed to the use case its kind names.
+"""The queue side: the SQS Lambda's batch, one message at a time, each handed to the handler of its kind.
 
-Every kind is a member of ``QueueKind`` (messaging/notifications/kinds.py) naming the module that handles it;
-that module registers its handler beside its code, and is imported here the first time its kind arrives. This
-module only dispatches."""
+Every kind is declared, with its handler, in the module of the services that handles it
+(messaging/notifications/kinds.py). Importing this module imports every module of the services, which declares
+them all, and checks the kinds are complete; it then only dispatches. The API never imports it: without a queue,
+the first message sent loads it (chalicelib/jobs/__init__.py)."""
 
 from __future__ import annotations
 
 import importlib
 import json
 import logging
+import pkgutil
 from collections.abc import Iterable
 
-from chalicelib import aws
+from chalicelib import aws, services
 from chalicelib.config import get_settings
+from chalicelib.messaging.notifications import kinds
 from chalicelib.messaging.notifications.kinds import Handler, QueueKind, kind_of, registered_handler
 from chalicelib.messaging.notifications.messages import Outcome, RetryLater
 from chalicelib.messaging.notifications.queueing import SQS_BATCH
@@ -21,14 +24,22 @@ from chalicelib.parallel import chunks
 log = logging.getLogger("invites")
 
 
+def load_every_kind() -> None:
+    """Import every module of the services, so each kind is declared and each name sent is recorded, then check
+    them (kinds.check_complete). Runs at this module's import; again only to pick up a module added since."""
+    for module in pkgutil.walk_packages(services.__path__, f"{services.__name__}."):
+        importlib.import_module(module.name)
+    kinds.check_complete()
+
+
+load_every_kind()
+
+
 def handler_of(kind: QueueKind) -> Handler:
-    """The handler ``kind`` registers, its module imported on the kind's first message."""
+    """The handler registered for ``kind``."""
     handler = registered_handler(kind)
     if handler is None:
-        importlib.import_module(kind.handled_in)
-        handler = registered_handler(kind)
-    if handler is None:
-        raise LookupError(f"{kind.handled_in} registers no handler for {kind.name}")
+        raise LookupError(f"no handler is registered for the queue kind {kind}")
     return handler
 
 

@@ -371,9 +371,9 @@ def test_a_promotion_text_whose_budget_cannot_be_counted_is_sent_by_its_retry(cl
     # the month's text budget could not be counted (DynamoDB throttled its counter): the text must not be dropped
     # with its claim marked sent; the text outbox tries it again from the queue, and it texts the guest once
     from chalicelib.jobs import queue_handler
-    from chalicelib.messaging.notifications.kinds import QueueKind
     from chalicelib.services.identity.users import find_user_by_phone
     from chalicelib.services.texts import text_outbox
+    from chalicelib.services.texts.text_outbox import TEXT_RETRY
     from tests.utils.text_budget import throttle_the_budget_counter
 
     url = use_queue(override_settings)
@@ -395,10 +395,10 @@ def test_a_promotion_text_whose_budget_cannot_be_counted_is_sent_by_its_retry(cl
     failing[0] = False  # DynamoDB answers again: the retry comes
     guest = find_user_by_phone(phone(906))
     key = text_outbox.Text("waitlist_promoted", str(event_id), event_id, guest.id, "", "", None).key
-    queue_handler.process({"type": QueueKind.TEXT_RETRY, "id": "retry", "key": key})
+    queue_handler.process({"type": TEXT_RETRY, "id": "retry", "key": key})
     texts = texts_to(phone(906))
     assert len(texts) == texted + 1 and "You're in!" in texts[-1]
-    queue_handler.process({"type": QueueKind.TEXT_RETRY, "id": "retry", "key": key})
+    queue_handler.process({"type": TEXT_RETRY, "id": "retry", "key": key})
     run_queue(client, url, bodies)  # both delivered once more: nobody is texted twice
     assert len(texts_to(phone(906))) == texted + 1
 

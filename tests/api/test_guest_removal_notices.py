@@ -26,6 +26,16 @@ def _texted_guest(client, host, **fields) -> tuple[int, int, str]:
     return created["id"], guest_id, number
 
 
+def _picnic_on_a_queue(client, override_settings):
+    """Olive's "Picnic" inviting a number without the app, its queue made and emptied of the invitation's
+    messages: (the queue's URL, Olive, (event id, the guest's user id, the number))."""
+    url = use_queue(override_settings)
+    olive = make_person("Olive")
+    texted = _texted_guest(client, olive, title="Picnic")
+    drain(url)
+    return url, olive, texted
+
+
 def test_an_app_user_removed_with_notify_gets_one_push_even_when_the_request_is_repeated(client, override_settings):
     url = use_queue(override_settings)
     olive, gus = make_person("Olive"), make_person("Gus")
@@ -92,10 +102,7 @@ def test_the_same_key_with_another_notify_is_refused(client):
 
 
 def test_lost_answers_of_the_removal_and_of_the_queue_text_the_guest_once(client, override_settings):
-    url = use_queue(override_settings)
-    olive = make_person("Olive")
-    event_id, guest_id, number = _texted_guest(client, olive, title="Picnic")
-    drain(url)
+    url, olive, (event_id, guest_id, number) = _picnic_on_a_queue(client, override_settings)
     before = len(texts_to(number))
 
     rule_write = fail_first("dynamodb", "TransactWriteItems", LOSE_ANSWER)
@@ -179,10 +186,7 @@ def test_removal_texts_count_against_the_strangers_daily_cap(client):
 
 
 def test_a_notice_the_queue_would_not_take_is_a_503_and_the_retry_texts_once(client, override_settings):
-    url = use_queue(override_settings)
-    olive = make_person("Olive")
-    event_id, guest_id, number = _texted_guest(client, olive, title="Picnic")
-    drain(url)
+    url, olive, (event_id, guest_id, number) = _picnic_on_a_queue(client, override_settings)
     before = len(texts_to(number))
 
     with on_the_wire(always("sqs", "SendMessage", TIME_OUT)):

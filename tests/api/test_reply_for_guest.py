@@ -7,8 +7,8 @@ from threading import Barrier
 
 import pytest
 
-from chalicelib.messaging.notifications.kinds import QueueKind
 from chalicelib.models.events import Invitation
+from chalicelib.services.notifications.notification_jobs import INVITE_RSVP
 from chalicelib.store.invitations import find_invitation
 from tests.utils.api import body, get, post_json
 from tests.utils.factories import make_event, make_person, stored_event
@@ -111,7 +111,7 @@ def test_the_owner_is_not_pushed_about_a_reply_a_host_made(client, monkeypatch):
     event = make_event(alice, bob, total_spots=5)
     sent.clear()
     assert reply_for(client, alice, event.id, bob.id, {"accept": True}).status_code == 200
-    assert QueueKind.INVITE_RSVP not in sent
+    assert INVITE_RSVP not in sent
 
 
 @pytest.mark.parametrize("round_", range(3))

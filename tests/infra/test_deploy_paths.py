@@ -188,13 +188,52 @@ def test_the_deploy_checks_the_accounts_unreserved_concurrency_before_reserving(
     )
 
 
-def test_album_uploads_reach_their_function_with_a_failure_destination_on_both_paths():
-    pipeline, deploy, uploads = load("pipeline"), load("deploy"), load("photo_uploads")
-    template = load_template()
-    failures = template["Outputs"]["PhotoUploadFailureQueueArn"]["Value"]
-    assert failures == {"Fn::GetAtt": ["PhotoUploadFailureQueue", "Arn"]}
+def _prod_resources_failing_to(queue: str, function: str) -> tuple[dict, str]:
+    """The prod merge template's resources and the logical id of ``function``, once the infra stack is seen to
+    give the ARN of its failure queue (the resource ``queue``) as the output ``<queue>Arn``."""
+    pipeline = load("pipeline")
+    assert load_template()["Outputs"][f"{queue}Arn"]["Value"] == {"Fn::GetAtt": [queue, "Arn"]}
     merged = pipeline.merge_template("prod", json.loads(pipeline.STAGES_FILE.read_text())["prod"])
-    resources, function = merged["Resources"], pipeline.logical_id("process_photo_upload")
+    return merged["Resources"], pipeline.logical_id(function)
+
+
+def _stubbed_deploy(function: str, failures: str, service: str):
+    """A session whose clients are stubbed for what the deploy asks when it connects the prod ``function`` to
+    its source, in the order it asks: the failure destination (the queue ``invites-prod-<failures>``), the
+    account, the invoke permission (granted before: fine) and the function's ARN. The test adds the calls of
+    ``service``, the source's. Returns the session, the stubs by service, the function's ARN and the queue's."""
+    import boto3
+
+    session = boto3.session.Session(region_name=REGION, aws_access_key_id="x", aws_secret_access_key="x")
+    clients = {name: session.client(name) for name in ("lambda", "sts", service)}
+    session.client = lambda name: clients[name]
+    name = f"invites-prod-{function}"
+    arn = f"arn:aws:lambda:{REGION}:{ACCOUNT}:function:{name}"
+    queue = f"arn:aws:sqs:{REGION}:{ACCOUNT}:invites-prod-{failures}"
+    stubs = {name: Stubber(client) for name, client in clients.items()}
+    stubs["lambda"].add_response(
+        "put_function_event_invoke_config",
+        {},
+        {"FunctionName": name, "MaximumRetryAttempts": 2, "DestinationConfig": {"OnFailure": {"Destination": queue}}},
+    )
+    stubs["sts"].add_response("get_caller_identity", {"Account": ACCOUNT}, {})
+    stubs["lambda"].add_client_error("add_permission", "ResourceConflictException")
+    stubs["lambda"].add_response("get_function", {"Configuration": {"FunctionArn": arn}}, {"FunctionName": name})
+    return session, stubs, arn, queue
+
+
+def _connect_as_the_deploy_does(connect, session, stubs: dict, function: str, outputs: dict) -> None:
+    """Run the deploy's ``connect`` of the prod ``function`` against the stubs; every call they expect is made."""
+    for stub in stubs.values():
+        stub.activate()
+    connect(session, load("pipeline").function_names("prod")[function], outputs)
+    for stub in stubs.values():
+        stub.assert_no_pending_responses()
+
+
+def test_album_uploads_reach_their_function_with_a_failure_destination_on_both_paths():
+    deploy, uploads = load("deploy"), load("photo_uploads")
+    resources, function = _prod_resources_failing_to("PhotoUploadFailureQueue", "process_photo_upload")
     notified = resources["PhotoUploadsNotification"]["Properties"]
     assert notified["FunctionArn"] == {"Fn::GetAtt": [function, "Arn"]}
     assert (notified["Bucket"], notified["Prefix"]) == ({"Ref": "AvatarBucketName"}, "photo-uploads/")
@@ -202,23 +241,8 @@ def test_album_uploads_reach_their_function_with_a_failure_destination_on_both_p
     config = resources["PhotoUploadsInvokeConfig"]["Properties"]
     assert config["DestinationConfig"]["OnFailure"]["Destination"] == {"Ref": "PhotoUploadFailureQueueArn"}
 
-    import boto3
-
-    session = boto3.session.Session(region_name=REGION, aws_access_key_id="x", aws_secret_access_key="x")
-    clients = {name: session.client(name) for name in ("lambda", "sts", "s3")}
-    name = "invites-prod-process_photo_upload"
-    arn = f"arn:aws:lambda:{REGION}:{ACCOUNT}:function:{name}"
-    queue = f"arn:aws:sqs:{REGION}:{ACCOUNT}:invites-prod-photo-upload-failures"
+    session, stubs, arn, queue = _stubbed_deploy("process_photo_upload", "photo-upload-failures", "s3")
     bucket = f"invites-prod-avatars-{ACCOUNT}"
-    stubs = {service: Stubber(client) for service, client in clients.items()}
-    stubs["lambda"].add_response(
-        "put_function_event_invoke_config",
-        {},
-        {"FunctionName": name, "MaximumRetryAttempts": 2, "DestinationConfig": {"OnFailure": {"Destination": queue}}},
-    )
-    stubs["sts"].add_response("get_caller_identity", {"Account": ACCOUNT}, {})
-    stubs["lambda"].add_client_error("add_permission", "ResourceConflictException")  # granted before: fine
-    stubs["lambda"].add_response("get_function", {"Configuration": {"FunctionArn": arn}}, {"FunctionName": name})
     expected = uploads.notification(arn)
     assert expected["LambdaFunctionConfigurations"][0]["Filter"]["Key"]["FilterRules"] == [
         {"Name": "prefix", "Value": "photo-uploads/"}
@@ -228,13 +252,8 @@ def test_album_uploads_reach_their_function_with_a_failure_destination_on_both_p
         {},
         {"Bucket": bucket, "NotificationConfiguration": expected, "ExpectedBucketOwner": ACCOUNT},
     )
-    for stub in stubs.values():
-        stub.activate()
-    session.client = lambda service: clients[service]
     outputs = {"AvatarBucketName": bucket, "PhotoUploadFailureQueueArn": queue}
-    uploads.connect(session, pipeline.function_names("prod")["process_photo_upload"], outputs)
-    for stub in stubs.values():
-        stub.assert_no_pending_responses()
+    _connect_as_the_deploy_does(uploads.connect, session, stubs, "process_photo_upload", outputs)
     with open(deploy.__file__) as script:  # the deploy runs it after chalice deploy
         assert "photo_uploads.connect(" in script.read()
 
@@ -264,12 +283,8 @@ def test_the_pipeline_s_notifier_sets_the_notification_and_answers_cloudformatio
 
 
 def test_texts_delivery_logs_reach_their_function_with_a_failure_destination_on_both_paths():
-    pipeline, deploy, receipts = load("pipeline"), load("deploy"), load("text_receipts")
-    template = load_template()
-    failures = template["Outputs"]["TextReceiptFailureQueueArn"]["Value"]
-    assert failures == {"Fn::GetAtt": ["TextReceiptFailureQueue", "Arn"]}
-    merged = pipeline.merge_template("prod", json.loads(pipeline.STAGES_FILE.read_text())["prod"])
-    resources, function = merged["Resources"], pipeline.logical_id("record_text_receipts")
+    deploy, receipts = load("deploy"), load("text_receipts")
+    resources, function = _prod_resources_failing_to("TextReceiptFailureQueue", "record_text_receipts")
     groups = [resources[name]["Properties"]["LogGroupName"] for name in ("TextReceiptsDelivered", "TextReceiptsFailed")]
     assert groups == [
         {"Fn::Sub": "sns/${AWS::Region}/${AWS::AccountId}/DirectPublishToPhoneNumber"},
@@ -280,22 +295,7 @@ def test_texts_delivery_logs_reach_their_function_with_a_failure_destination_on_
     config = resources["TextReceiptsInvokeConfig"]["Properties"]
     assert config["DestinationConfig"]["OnFailure"]["Destination"] == {"Ref": "TextReceiptFailureQueueArn"}
 
-    import boto3
-
-    session = boto3.session.Session(region_name=REGION, aws_access_key_id="x", aws_secret_access_key="x")
-    clients = {name: session.client(name) for name in ("lambda", "sts", "logs")}
-    name = "invites-prod-record_text_receipts"
-    arn = f"arn:aws:lambda:{REGION}:{ACCOUNT}:function:{name}"
-    queue = f"arn:aws:sqs:{REGION}:{ACCOUNT}:invites-prod-text-receipt-failures"
-    stubs = {service: Stubber(client) for service, client in clients.items()}
-    stubs["lambda"].add_response(
-        "put_function_event_invoke_config",
-        {},
-        {"FunctionName": name, "MaximumRetryAttempts": 2, "DestinationConfig": {"OnFailure": {"Destination": queue}}},
-    )
-    stubs["sts"].add_response("get_caller_identity", {"Account": ACCOUNT}, {})
-    stubs["lambda"].add_client_error("add_permission", "ResourceConflictException")  # granted before: fine
-    stubs["lambda"].add_response("get_function", {"Configuration": {"FunctionArn": arn}}, {"FunctionName": name})
+    session, stubs, arn, queue = _stubbed_deploy("record_text_receipts", "text-receipt-failures", "logs")
     base = f"sns/{REGION}/{ACCOUNT}/DirectPublishToPhoneNumber"
     for group in (base, f"{base}/Failure"):
         stubs["logs"].add_response(
@@ -303,13 +303,8 @@ def test_texts_delivery_logs_reach_their_function_with_a_failure_destination_on_
             {},
             {"logGroupName": group, "filterName": "invites-text-receipts", "filterPattern": "", "destinationArn": arn},
         )
-    for stub in stubs.values():
-        stub.activate()
-    session.client = lambda service: clients[service]
     outputs = {"TextReceiptFailureQueueArn": queue}
-    receipts.connect(session, pipeline.function_names("prod")["record_text_receipts"], outputs)
-    for stub in stubs.values():
-        stub.assert_no_pending_responses()
+    _connect_as_the_deploy_does(receipts.connect, session, stubs, "record_text_receipts", outputs)
     with open(deploy.__file__) as script:  # the deploy runs it after the log groups are made and SNS logs to them
         text = script.read()
         assert text.index("keep_delivery_logs(session, stage)") < text.index("text_receipts.connect(")

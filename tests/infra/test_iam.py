@@ -17,7 +17,8 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from chalicelib.messaging.notifications.kinds import QueueKind
+from chalicelib.jobs import queue_handler  # noqa: F401 - declares every queue kind
+from chalicelib.messaging.notifications.kinds import declared_kinds
 from chalicelib.parallel import chunks
 from chalicelib.services.account import account_deletion
 from tests.infra.iam_attendance import remind_and_release
@@ -36,7 +37,7 @@ from tests.utils.web import answer, form_token, link_texted_to, page, post_form,
 
 pytestmark = pytest.mark.iam
 
-MESSAGE_KINDS = set(QueueKind)  # every kind the queue's worker handles
+MESSAGE_KINDS = set(declared_kinds())  # every kind the queue's worker handles
 # Granted though the run needs neither: PynamoDB describes a table it has no schema for (Model.exists(),
 # count(), a connection-level call on an unknown table), and IAM authorises a transaction by its items' actions
 # (dynamodb:TransactWriteItems is kept in case a transaction is ever checked as a whole).

@@ -7,9 +7,9 @@ from datetime import UTC, datetime
 import pytest
 
 from chalicelib.messaging.notifications import queueing
-from chalicelib.messaging.notifications.kinds import QueueKind
 from chalicelib.services.hosting import events as events_service
 from chalicelib.services.texts import guest_texts
+from chalicelib.services.texts.guest_texts import CHANGE_TEXTS_DUE
 
 
 @pytest.fixture
@@ -31,7 +31,7 @@ def due(monkeypatch) -> list[dict]:
     handed = queueing.enqueue
 
     def enqueue(message_type, *, delay_seconds=0, **fields):
-        if message_type != QueueKind.CHANGE_TEXTS_DUE:
+        if message_type != CHANGE_TEXTS_DUE:
             return handed(message_type, delay_seconds=delay_seconds, **fields)
         held.append({"type": message_type, "id": len(held), **fields, "delay": delay_seconds})
         return True

@@ -7,9 +7,9 @@ import pytest
 
 from chalicelib.errors import InvalidToken
 from chalicelib.jobs import queue_handler
-from chalicelib.messaging.notifications.kinds import QueueKind
 from chalicelib.models.events import EventsTable, Invitation, event_pk
 from chalicelib.models.users import OwnedEvent, user_pk
+from chalicelib.services.account.account_deletion import ACCOUNT_DELETION
 from chalicelib.services.hosting import events
 from chalicelib.store import account_deletion as deletion_store
 from tests.utils.factories import future, make_event, make_person
@@ -21,7 +21,7 @@ def _partition(event_id: int) -> list:
 
 def _delete_account(person) -> None:
     deletion_store.close_account(person.user)
-    queue_handler.process({"type": QueueKind.ACCOUNT_DELETION, "id": 1, "user_id": person.id})
+    queue_handler.process({"type": ACCOUNT_DELETION, "id": 1, "user_id": person.id})
 
 
 def _index_lagging_behind(monkeypatch, hidden: set[int]) -> None:

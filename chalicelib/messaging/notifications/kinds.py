@@ -1,88 +1,126 @@
-"""Every kind of message the queue carries, in one enumeration, and the registry of their handlers.
+"""The kinds of message the queue carries: each declared in the module that handles it, beside its handler.
 
-A kind names the module that handles it; that module registers its handler with ``@handles(kind)``, beside the
-code it runs. The worker (chalicelib/jobs/queue_handler.py) imports a kind's module the first time a message of
-that kind arrives, and asks here for its handler. A kind's value is the message's ``"type"`` (and, for a
-notification, the push type).
+Adding a kind is one file, the module whose code handles it::
 
-Adding a kind: a member here naming its module, and ``@handles(QueueKind.THE_KIND)`` on its handler there.
+    GUEST_ARRIVED = queue_kind("guest_arrived")
+
+    @handles(GUEST_ARRIVED)
+    def _guest_arrived(message: dict) -> Outcome: ...
+
+A module that sends the kind imports that constant when its layer may import the handler's module; one below it
+(most senders: a guest's answer sends the pushes the notifications package handles) names the kind at its top,
+``GUEST_ARRIVED = kind_named("guest_arrived")``, and the worker checks the name when it registers the kinds. A
+kind's value is the message's ``"type"`` on the wire (and, for a notification, the push type): queued messages
+carry it across deploys, so a name once used stays.
+
+The worker (chalicelib/jobs/queue_handler.py) imports every module of the services at its own import, which
+declares every kind and records every name sent, then calls :func:`check_complete`: a name declared by two
+modules, a kind without its handler, or a name sent that no module declares stops it there, before any
+message is handled. A sender's ``kind_named`` only records the name: it loads no handler's module.
 """
 
 from __future__ import annotations
 
+import re
+import sys
 from collections.abc import Callable
-from enum import StrEnum
+from dataclasses import dataclass
 
 from chalicelib.messaging.notifications.messages import Outcome
 
 Handler = Callable[[dict], Outcome]
 
-_PUSHES = "chalicelib.services.notifications.notification_jobs"
-_HOST_MESSAGES = "chalicelib.services.conversation.host_messages"
-_DELETION = "chalicelib.services.account.account_deletion"
+# A literal word of lowercase letters, digits and underscores: it travels as JSON and as a push's type.
+_KIND_NAME = re.compile(r"[a-z][a-z0-9_]{0,47}")
 
 
-class QueueKind(StrEnum):
-    handled_in: str
+class QueueKind(str):
+    """A kind of queue message; it is the message's ``"type"`` (a plain string to JSON and comparisons)."""
 
-    def __new__(cls, value: str, handled_in: str) -> QueueKind:
-        kind = str.__new__(cls, value)
-        kind._value_ = value
-        kind.handled_in = handled_in
-        return kind
-
-    # Pushes (who gets which, and its words: services/notifications/notification_jobs.py)
-    NEW_INVITE = "new_invite", _PUSHES
-    INVITE_RSVP = "invite_rsvp", _PUSHES
-    CONTACT_JOINED = "contact_joined", _PUSHES
-    EVENT_CHANGED = "event_changed", _PUSHES
-    EVENT_CANCELLED = "event_cancelled", _PUSHES
-    UPCOMING_EVENT = "upcoming_event", _PUSHES
-    WAITLIST_PROMOTED = "waitlist_promoted", _PUSHES
-    WAITLIST_DROPPED = "waitlist_dropped", _PUSHES
-    JOIN_REQUESTED = "join_requested", _PUSHES
-    # The hosts' own messages to their guests: a push, or a text to a guest without the app
-    ANNOUNCEMENT = "announcement", _HOST_MESSAGES
-    NUDGE = "nudge", _HOST_MESSAGES
-    # A step due before an event's start: the reminder text, "still coming?" and the release of unconfirmed spots
-    DUE_STEP = "due_step", "chalicelib.services.notifications.attendance_steps"
-    # Change texts held for a burst of edits or for quiet hours
-    CHANGE_TEXTS_DUE = "change_texts_due", "chalicelib.services.texts.guest_texts"
-    # A person's whole account: deleting it (one message per owned event besides), and exporting its data
-    ACCOUNT_DELETION = "account_deletion", _DELETION
-    OWNED_EVENT_DELETION = "owned_event_deletion", _DELETION
-    DATA_EXPORT = "data_export", "chalicelib.services.account.data_export"
-    # A host removed someone and asked that they be told: a push, or a text to someone without the app
-    GUEST_REMOVED = "guest_removed", "chalicelib.services.hosting.removal_notices"
-    # A text SNS could not take yet, tried again from its outbox record
-    TEXT_RETRY = "text_retry", "chalicelib.services.texts.text_outbox"
+    __slots__ = ()
 
 
-_handlers: dict[QueueKind, Handler] = {}
+@dataclass
+class _Declaration:
+    module: str
+    handler: Handler | None = None
+
+
+_declared: dict[str, _Declaration] = {}
+_sent_by: dict[str, set[str]] = {}
+
+
+def queue_kind(name: str) -> QueueKind:
+    """Declare the kind ``name``, handled in the calling module (which registers it with :func:`handles`).
+    Raises ValueError when another module declared it already."""
+    module = _calling_module()
+    _check_name(name)
+    declared = _declared.setdefault(name, _Declaration(module))
+    if declared.module != module:
+        raise ValueError(f"queue kind {name!r} is declared in {declared.module} already, not again in {module}")
+    return QueueKind(name)
+
+
+def kind_named(name: str) -> QueueKind:
+    """The kind ``name``, for a module that sends it and may not import the module that handles it. The name is
+    recorded with the calling module, and :func:`check_complete` refuses it while no module declares it."""
+    _check_name(name)
+    _sent_by.setdefault(name, set()).add(_calling_module())
+    return QueueKind(name)
 
 
 def handles(kind: QueueKind) -> Callable[[Handler], Handler]:
-    """Register the decorated function as the handler of ``kind``, in the module the kind names."""
+    """Register the decorated function as the handler of ``kind``, in the module that declares the kind."""
 
     def register(handler: Handler) -> Handler:
-        if handler.__module__ != kind.handled_in:
-            raise ValueError(f"{kind.name} is handled in {kind.handled_in}, not {handler.__module__}")
-        if _handlers.get(kind, handler) is not handler:
-            raise ValueError(f"{kind.name} has a handler already")
-        _handlers[kind] = handler
+        declared = _declared.get(kind)
+        if declared is None:
+            raise ValueError(f"{kind} is not declared: queue_kind({str(kind)!r}) in its handler's module")
+        if handler.__module__ != declared.module:
+            raise ValueError(f"{kind} is handled in {declared.module}, not {handler.__module__}")
+        if declared.handler not in (None, handler):
+            raise ValueError(f"{kind} has a handler already")
+        declared.handler = handler
         return handler
 
     return register
 
 
 def kind_of(message_type: object) -> QueueKind | None:
-    """The kind of a message's ``"type"``; None for a type no kind has."""
-    try:
+    """The declared kind of a message's ``"type"``; None for a type no module declares."""
+    if isinstance(message_type, str) and message_type in _declared:
         return QueueKind(message_type)
-    except ValueError:
-        return None
+    return None
 
 
 def registered_handler(kind: QueueKind) -> Handler | None:
     """The handler registered for ``kind``; None while its module is not imported."""
-    return _handlers.get(kind)
+    declared = _declared.get(kind)
+    return declared.handler if declared else None
+
+
+def declared_kinds() -> dict[QueueKind, str]:
+    """Every kind declared so far, with the module that handles it."""
+    return {QueueKind(name): declared.module for name, declared in sorted(_declared.items())}
+
+
+def check_complete() -> None:
+    """Raise LookupError, naming each, when a declared kind has no handler or a name sent is declared nowhere."""
+    problems = [f"{name} has no handler in {d.module}" for name, d in sorted(_declared.items()) if d.handler is None]
+    problems += [
+        f"{name}, sent by {', '.join(sorted(modules))}, is declared by no module"
+        for name, modules in sorted(_sent_by.items())
+        if name not in _declared
+    ]
+    if problems:
+        raise LookupError("queue kinds: " + "; ".join(problems))
+
+
+def _check_name(name: object) -> None:
+    if not isinstance(name, str) or not _KIND_NAME.fullmatch(name):
+        raise ValueError(f"a queue kind is named by a word of a-z, 0-9 and _, not {name!r}")
+
+
+def _calling_module() -> str:
+    """The module whose top-level code called the public function that calls this."""
+    return sys._getframe(2).f_globals.get("__name__", "?")

@@ -10,7 +10,7 @@ from chalicelib.domain import event_fields
 from chalicelib.models.auth import CLAIM_DAYS
 from chalicelib.timeutil import utcnow
 
-# The queue's message kinds are QueueKind (kinds.py); each notification's kind is also the push type of its pushes.
+# The queue's message kinds are declared with their handlers (kinds.py); a notification's kind is also its push type.
 # A push type with no message of its own: an accept that filled the event (invite_rsvp sends it).
 EVENT_FULL = "event_full"
 

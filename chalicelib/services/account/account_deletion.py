@@ -32,7 +32,7 @@ from chalicelib import aws
 from chalicelib.config import get_settings
 from chalicelib.messaging import notifications
 from chalicelib.messaging.notifications import Outcome, RetryLater
-from chalicelib.messaging.notifications.kinds import QueueKind, handles
+from chalicelib.messaging.notifications.kinds import handles, queue_kind
 from chalicelib.messaging.notifications.queueing import send_many
 from chalicelib.parallel import parallel_map
 from chalicelib.services.notifications.notification_jobs import cancel_notices
@@ -44,6 +44,10 @@ from chalicelib.store import removals as removal_store
 from chalicelib.store.events import GUEST, load_partition
 from chalicelib.store.records import User
 from chalicelib.timeutil import utcnow
+
+# A person's whole account deleted, then one message per event they owned
+ACCOUNT_DELETION = queue_kind("account_deletion")
+OWNED_EVENT_DELETION = queue_kind("owned_event_deletion")
 
 log = logging.getLogger("invites")
 
@@ -60,13 +64,13 @@ def delete_account(user: User) -> None:
     """Close the account now and queue the rest. If the message cannot be queued, the job item stays
     and the hourly schedule queues it."""
     store.close_account(user)
-    notifications.enqueue(QueueKind.ACCOUNT_DELETION, user_id=user.id, fan_out=True)
+    notifications.enqueue(ACCOUNT_DELETION, user_id=user.id, fan_out=True)
 
 
 # --------------------------------------------------------------------------- queue side
 
 
-@handles(QueueKind.ACCOUNT_DELETION)
+@handles(ACCOUNT_DELETION)
 def _on_account_deletion(message: dict) -> Outcome:
     user_id = int(message["user_id"])
     job = store.get_job(user_id)
@@ -82,7 +86,7 @@ def _on_account_deletion(message: dict) -> Outcome:
         elif message.get("fan_out"):
             send_many(
                 [
-                    {"type": QueueKind.OWNED_EVENT_DELETION, "event_id": event_id, "user_id": user_id}
+                    {"type": OWNED_EVENT_DELETION, "event_id": event_id, "user_id": user_id}
                     for event_id in owned
                 ]
             )
@@ -97,7 +101,7 @@ def _on_account_deletion(message: dict) -> Outcome:
     return Outcome()
 
 
-@handles(QueueKind.OWNED_EVENT_DELETION)
+@handles(OWNED_EVENT_DELETION)
 def _on_owned_event_deletion(message: dict) -> Outcome:
     """One event of a person being deleted; then the person's job is looked at again (it ends when
     their last event is gone)."""
@@ -107,7 +111,7 @@ def _on_owned_event_deletion(message: dict) -> Outcome:
         store.mark_worked_on(user_id)
     delete_owned_event(int(message["event_id"]), user_id, job.full_name if job else "")
     if job is not None:
-        notifications.enqueue(QueueKind.ACCOUNT_DELETION, user_id=user_id)
+        notifications.enqueue(ACCOUNT_DELETION, user_id=user_id)
     return Outcome()
 
 
@@ -211,5 +215,5 @@ def requeue_stuck_jobs() -> int:
     now = utcnow()
     stuck = [job for job in store.pending_jobs() if now - job.last_progress > STUCK_AFTER]
     if stuck:
-        send_many([{"type": QueueKind.ACCOUNT_DELETION, "user_id": job.user_id, "fan_out": True} for job in stuck])
+        send_many([{"type": ACCOUNT_DELETION, "user_id": job.user_id, "fan_out": True} for job in stuck])
     return len(stuck)

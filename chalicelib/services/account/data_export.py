@@ -21,7 +21,7 @@ from chalicelib.domain import waitlist as line_rules
 from chalicelib.errors import NotFound
 from chalicelib.messaging import notifications
 from chalicelib.messaging.notifications import Outcome
-from chalicelib.messaging.notifications.kinds import QueueKind, handles
+from chalicelib.messaging.notifications.kinds import handles, queue_kind
 from chalicelib.parallel import parallel_map
 from chalicelib.services.account import export_links
 from chalicelib.services.guards.ratelimit import RollingLimit
@@ -48,6 +48,9 @@ from chalicelib.store.records import (
 from chalicelib.store.users import get_user, get_users
 from chalicelib.timeutil import format_datetime, utcnow
 
+# A person's data gathered into the file they download
+DATA_EXPORT = queue_kind("data_export")
+
 FILE_DAYS = 1  # the bucket's lifecycle rule on exports/ (infra/template.yaml) removes the file after this
 PENDING_LEASE = timedelta(minutes=15)  # a pending export older than this was lost: a new request may start one
 FORMAT_VERSION = 1
@@ -67,7 +70,7 @@ def request_export(user: User) -> dict:
     nonce = secrets.token_hex(8)
     expires = now + timedelta(days=FILE_DAYS)
     if store.start(user.id, nonce, now, expires, record):
-        notifications.enqueue(QueueKind.DATA_EXPORT, user_id=user.id, nonce=nonce)
+        notifications.enqueue(DATA_EXPORT, user_id=user.id, nonce=nonce)
     return {"status": store.PENDING}
 
 
@@ -88,7 +91,7 @@ def export_status(user: User, link_base: str) -> dict:
 # --------------------------------------------------------------------------- the worker
 
 
-@handles(QueueKind.DATA_EXPORT)
+@handles(DATA_EXPORT)
 def _on_data_export(message: dict) -> Outcome:
     user_id, nonce = int(message["user_id"]), message["nonce"]
     record = store.get_record(user_id)

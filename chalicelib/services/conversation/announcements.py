@@ -10,8 +10,7 @@ from chalicelib.domain.roles import Action
 from chalicelib.errors import Conflict
 from chalicelib.ids import new_id
 from chalicelib.messaging import notifications
-from chalicelib.messaging.notifications.kinds import QueueKind
-from chalicelib.services.conversation.host_messages import NO_REPLY, audience_of
+from chalicelib.services.conversation.host_messages import ANNOUNCEMENT, NO_REPLY, NUDGE, audience_of
 from chalicelib.services.guards.ratelimit import RollingLimit, charge_together
 from chalicelib.services.participants.event_reads import permitted_view
 from chalicelib.store import announcements as store
@@ -39,7 +38,7 @@ def announce(caller, event_id: int, text: str, audience: list[str]):
         for receipt in charged:  # nothing was announced: the day's allowance is as it was (a 503 follows)
             limit.undo(receipt)
         raise
-    notifications.enqueue(QueueKind.ANNOUNCEMENT, event_id=view.event.id, announcement_id=announcement.id)
+    notifications.enqueue(ANNOUNCEMENT, event_id=view.event.id, announcement_id=announcement.id)
     return announcement
 
 
@@ -55,5 +54,5 @@ def nudge(caller, event_id: int) -> int:
     charge_together([(RollingLimit.of(limits.NUDGES, event_id), 1)])
     silent = audience_of(view, [NO_REPLY])
     if silent:
-        notifications.enqueue(QueueKind.NUDGE, event_id=view.event.id, user_ids=silent)
+        notifications.enqueue(NUDGE, event_id=view.event.id, user_ids=silent)
     return len(silent)

@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from chalicelib import localtime
 from chalicelib.config import get_settings
 from chalicelib.messaging import sms_segments
-from chalicelib.messaging.notifications.kinds import QueueKind, handles
+from chalicelib.messaging.notifications.kinds import handles, queue_kind
 from chalicelib.messaging.notifications.messages import Outcome, Push
 from chalicelib.services.push.push_delivery import deliver
 from chalicelib.services.texts import guest_texts
@@ -18,6 +18,10 @@ from chalicelib.services.texts.invitation_texts import NO_TITLE, STOP_WORDS, ask
 from chalicelib.store.announcements import find_announcement
 from chalicelib.store.events import GUEST, EventView, load_partition
 from chalicelib.store.users import get_users
+
+# The hosts' own messages to their guests: a push, or a text to a guest without the app
+ANNOUNCEMENT = queue_kind("announcement")
+NUDGE = queue_kind("nudge")
 
 GOING, WAITING, NO_REPLY, DECLINED = "going", "waiting", "no_reply", "declined"
 AUDIENCES = (GOING, WAITING, NO_REPLY, DECLINED)
@@ -109,7 +113,7 @@ def _tell(view: EventView, ids: list[int], push: Push, flag: str, kind: str, occ
     return outcome
 
 
-@handles(QueueKind.ANNOUNCEMENT)
+@handles(ANNOUNCEMENT)
 def _announcement(message: dict) -> Outcome:
     view = load_partition(int(message["event_id"]))
     if view is None or view.event.cancelled:
@@ -121,16 +125,16 @@ def _announcement(message: dict) -> Outcome:
     ids = audience_of(view, announcement.audience)
     users = get_users([event.owner_id])
     name = guest_texts.sender_name(users.get(event.owner_id))
-    push = Push(QueueKind.ANNOUNCEMENT, str(announcement.id), event.title, f"{name}: {announcement.text}", event.id)
+    push = Push(ANNOUNCEMENT, str(announcement.id), event.title, f"{name}: {announcement.text}", event.id)
 
     def word(owner, person) -> str:
         link = guest_texts.fresh_link(event.id, person.id)
         return announcement_text(guest_texts.sender_name(owner), event, announcement.text, link)
 
-    return _tell(view, ids, push, "notify_announcements", QueueKind.ANNOUNCEMENT, str(announcement.id), word)
+    return _tell(view, ids, push, "notify_announcements", ANNOUNCEMENT, str(announcement.id), word)
 
 
-@handles(QueueKind.NUDGE)
+@handles(NUDGE)
 def _nudge(message: dict) -> Outcome:
     view = load_partition(int(message["event_id"]))
     if view is None or view.event.cancelled:
@@ -140,9 +144,9 @@ def _nudge(message: dict) -> Outcome:
     ids = [int(uid) for uid in message.get("user_ids", []) if int(uid) in still_silent]
     users = get_users([event.owner_id])
     name = guest_texts.sender_name(users.get(event.owner_id))
-    push = Push(QueueKind.NUDGE, str(message["id"]), event.title, f"{name} is waiting for your answer.", event.id)
+    push = Push(NUDGE, str(message["id"]), event.title, f"{name} is waiting for your answer.", event.id)
 
     def word(owner, person) -> str:
         return nudge_text(guest_texts.sender_name(owner), event, guest_texts.fresh_link(event.id, person.id))
 
-    return _tell(view, ids, push, "notify_new_invite", QueueKind.NUDGE, str(message["id"]), word)
+    return _tell(view, ids, push, "notify_new_invite", NUDGE, str(message["id"]), word)

@@ -26,7 +26,7 @@ from chalicelib.domain.roles import Action, Role
 from chalicelib.errors import Conflict, ValidationError
 from chalicelib.ids import new_id
 from chalicelib.messaging import notifications
-from chalicelib.messaging.notifications.kinds import QueueKind
+from chalicelib.messaging.notifications.kinds import kind_named
 from chalicelib.retry import AttemptsSpent, TryAgain, retry
 from chalicelib.services.hosting import series_plan
 from chalicelib.services.hosting.event_values import (
@@ -55,6 +55,11 @@ from chalicelib.store.events import GUEST, OWNER, EventView, flag_invitations_ca
 from chalicelib.store.invitations import save_new_invitations, take_back_invitees
 from chalicelib.timeutil import utcnow
 
+# The queue kinds sent from here (each declared with its handler)
+NEW_INVITE = kind_named("new_invite")
+EVENT_CHANGED = kind_named("event_changed")
+EVENT_CANCELLED = kind_named("event_cancelled")
+
 log = logging.getLogger("invites")
 
 CREATE_ATTEMPTS = 5  # new event ids drawn before giving up (a clash is all but impossible)
@@ -68,7 +73,7 @@ def _enqueue_new_invites(owner, event, invited: list) -> None:
     """One push message for the invitees who have an account (the others were texted)."""
     with_account = [user.id for user in invited if user.is_active]
     if with_account:
-        notifications.enqueue(QueueKind.NEW_INVITE, event_id=event.id, actor_id=owner.id, user_ids=with_account)
+        notifications.enqueue(NEW_INVITE, event_id=event.id, actor_id=owner.id, user_ids=with_account)
 
 
 def _distinct_ids(count: int) -> list[int]:
@@ -315,7 +320,7 @@ def _edit_and_invite(
     changed = [name for name in notifications.FIELD_WORDS if getattr(data, name) is not None]
     if changed and tell:
         notifications.enqueue(
-            QueueKind.EVENT_CHANGED,
+            EVENT_CHANGED,
             event_id=event_id,
             actor_id=caller.id,
             fields=changed,
@@ -377,7 +382,7 @@ def cancel_event(caller, event_id: int, *, tell: bool = True, series_words: str 
     if not was_live and all(inv.cancelled for inv in view.invitations):
         return False
     message = {"event_id": event_id, "actor_id": caller.id, **({"series_words": series_words} if series_words else {})}
-    told = tell and notifications.enqueue(QueueKind.EVENT_CANCELLED, **message)
+    told = tell and notifications.enqueue(EVENT_CANCELLED, **message)
     if not told:
         flag_invitations_cancelled(view)
     return told and was_live

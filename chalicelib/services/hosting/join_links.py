@@ -22,7 +22,7 @@ from chalicelib.domain.roles import Action, Role, require
 from chalicelib.errors import Conflict, NotFound, Throttled
 from chalicelib.ids import new_id
 from chalicelib.messaging import notifications
-from chalicelib.messaging.notifications.kinds import QueueKind
+from chalicelib.messaging.notifications.kinds import kind_named
 from chalicelib.retry import AttemptsSpent, TryAgain, retry
 from chalicelib.services.guards.ratelimit import RollingLimit, charge_together
 from chalicelib.services.hosting.invitees import guest_count
@@ -34,6 +34,10 @@ from chalicelib.store import removals as removal_store
 from chalicelib.store.events import GUEST, load_partition, new_invitation
 from chalicelib.store.users import get_users
 from chalicelib.timeutil import utcnow
+
+# The queue kinds sent from here (each declared with its handler)
+JOIN_REQUESTED = kind_named("join_requested")
+NEW_INVITE = kind_named("new_invite")
 
 OPEN, APPROVAL, INVITE_ONLY = "open", "approval", "invite_only"
 CODE_BYTES = 24
@@ -155,7 +159,7 @@ def _ask_to_join(caller, event) -> JoinOutcome:
         if _cancelled(event.id):
             raise Conflict(OVER) from None
         raise Throttled(PENDING_FULL_RETRY_SECONDS) from None
-    notifications.enqueue(QueueKind.JOIN_REQUESTED, event_id=event.id, actor_id=caller.id)
+    notifications.enqueue(JOIN_REQUESTED, event_id=event.id, actor_id=caller.id)
     return JoinOutcome(event.id, joined=False)
 
 
@@ -201,7 +205,7 @@ def approve(caller, event_id: int, user_id: int) -> None:
     if texted:
         send_invitation_texts(caller, view.event, textable, links, kind=text_outbox.JOIN_APPROVAL)
     else:
-        notifications.enqueue(QueueKind.NEW_INVITE, event_id=event_id, actor_id=caller.id, user_ids=[user_id])
+        notifications.enqueue(NEW_INVITE, event_id=event_id, actor_id=caller.id, user_ids=[user_id])
 
 
 def decline(caller, event_id: int, user_id: int) -> None:

@@ -10,13 +10,16 @@ from datetime import datetime
 
 from chalicelib.errors import ServiceUnavailable
 from chalicelib.messaging.notifications import queueing
-from chalicelib.messaging.notifications.kinds import QueueKind, handles
+from chalicelib.messaging.notifications.kinds import handles, queue_kind
 from chalicelib.messaging.notifications.messages import Outcome, Push, event_expiry
 from chalicelib.services.push.push_delivery import deliver
 from chalicelib.services.texts.host_label import host_label
 from chalicelib.services.texts.removal_texts import text_removed
 from chalicelib.store.events import load_partition
 from chalicelib.store.users import get_users
+
+# A host removed someone and asked that they be told: a push, or a text to someone without the app
+GUEST_REMOVED = queue_kind("guest_removed")
 
 
 def _stamp(removed: datetime) -> int:
@@ -28,13 +31,13 @@ def ask_to_tell(event_id: int, user_id: int, host_id: int, removed: datetime) ->
     """Queue the notice of this removal; 503 when the queue could not take it (the removal stands, and a repeat
     of the request queues it again)."""
     handed = queueing.enqueue(
-        QueueKind.GUEST_REMOVED, event_id=event_id, user_id=user_id, actor_id=host_id, removed=_stamp(removed)
+        GUEST_REMOVED, event_id=event_id, user_id=user_id, actor_id=host_id, removed=_stamp(removed)
     )
     if not handed:
         raise ServiceUnavailable("The guest was removed but could not be told yet; try again.")
 
 
-@handles(QueueKind.GUEST_REMOVED)
+@handles(GUEST_REMOVED)
 def _guest_removed(message: dict) -> Outcome:
     event_id, user_id, host_id = int(message["event_id"]), int(message["user_id"]), int(message["actor_id"])
     view = load_partition(event_id)
@@ -52,7 +55,7 @@ def _guest_removed(message: dict) -> Outcome:
     occurrence = f"{event_id}:{user_id}:{message['removed']}"
     if person.is_active:
         words = f"{host_label(host)} removed you from the event."
-        push = Push(QueueKind.GUEST_REMOVED, occurrence, event.title, words, event.id, event_expiry(event))
+        push = Push(GUEST_REMOVED, occurrence, event.title, words, event.id, event_expiry(event))
         return deliver([(person, push)], "notify_event_change")
     if owner is None:
         return Outcome()

@@ -17,7 +17,7 @@ from chalicelib import limits, store
 from chalicelib.config import get_settings
 from chalicelib.errors import ServiceUnavailable, Throttled, ValidationError
 from chalicelib.messaging import notifications, sms_sender
-from chalicelib.messaging.notifications.kinds import QueueKind
+from chalicelib.messaging.notifications.kinds import kind_named
 from chalicelib.parallel import parallel_map
 from chalicelib.pinkey import pin_key
 from chalicelib.retry import AttemptsSpent, TryAgain, retry
@@ -27,6 +27,9 @@ from chalicelib.services.identity.tokens import hash_token, new_token
 from chalicelib.store import tokens
 from chalicelib.store.rate_logs import LogCharge
 from chalicelib.timeutil import utcnow
+
+# The queue kinds sent from here (each declared with its handler)
+CONTACT_JOINED = kind_named("contact_joined")
 
 INVALID_PIN = "Invalid pin."
 OPTED_OUT = "This number has opted out of texts from {service}. Reply START to one of our texts, then try again."
@@ -135,7 +138,7 @@ def verify_pin(e164: str, pin: str, source_ip: str) -> tuple:
     if activating:
         user.is_active = True
     if created or activating:  # first login: tell the people who keep this number as a favorite
-        notifications.enqueue(QueueKind.CONTACT_JOINED, user_id=user.id)
+        notifications.enqueue(CONTACT_JOINED, user_id=user.id)
     return user, token
 
 

@@ -22,7 +22,7 @@ from chalicelib import localtime
 from chalicelib.domain import attendance_steps, visibility
 from chalicelib.domain.attendance_steps import CONFIRM, RELEASE, REMINDER
 from chalicelib.messaging.notifications import queueing
-from chalicelib.messaging.notifications.kinds import QueueKind, handles
+from chalicelib.messaging.notifications.kinds import handles, queue_kind
 from chalicelib.messaging.notifications.messages import Outcome, Push, event_expiry
 from chalicelib.services.push.push_delivery import deliver
 from chalicelib.services.replies import attendance
@@ -33,6 +33,9 @@ from chalicelib.store.claims import claim_key
 from chalicelib.store.events import GUEST, EventView, load_partition
 from chalicelib.store.users import get_users
 from chalicelib.timeutil import utcnow
+
+# A step due before an event's start: the reminder text, "still coming?" and the release of unconfirmed spots
+DUE_STEP = queue_kind("due_step")
 
 # The claims' kinds: one text, and one push, per person per event and kind.
 TEXT_KINDS = {REMINDER: text_outbox.REMINDER, CONFIRM: text_outbox.STILL_COMING, RELEASE: text_outbox.RELEASED}
@@ -46,7 +49,7 @@ def enqueue_due_steps(now: datetime | None = None) -> int:
     Returns how many."""
     now = now or utcnow()
     messages = [
-        {"type": QueueKind.DUE_STEP, "event_id": event_id, "step": step, "due_key": key}
+        {"type": DUE_STEP, "event_id": event_id, "step": step, "due_key": key}
         for day in due_steps.days_back(now, LOOKBACK_DAYS)
         for event_id, step, key in due_steps.due_until(day, now)
     ]
@@ -54,7 +57,7 @@ def enqueue_due_steps(now: datetime | None = None) -> int:
     return len(messages)
 
 
-@handles(QueueKind.DUE_STEP)
+@handles(DUE_STEP)
 def run_due_step(message: dict) -> Outcome:
     event_id, step, key = int(message["event_id"]), message["step"], message["due_key"]
     view = load_partition(event_id)

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from chalicelib.config import get_settings
 from chalicelib.domain import visibility
-from chalicelib.messaging.notifications.kinds import QueueKind, handles
+from chalicelib.messaging.notifications.kinds import handles, queue_kind
 from chalicelib.messaging.notifications.messages import EVENT_FULL, FIELD_WORDS, Outcome, Push
 from chalicelib.services.push.push_delivery import deliver
 from chalicelib.services.texts import guest_texts
@@ -36,6 +36,17 @@ from chalicelib.store import favorites
 from chalicelib.store.events import GUEST, EventView, flag_invitations_cancelled, load_partition, mark_reminded
 from chalicelib.store.users import get_user, get_users
 from chalicelib.timeutil import utcnow
+
+# The notifications: each kind's value is also the push type of its pushes
+NEW_INVITE = queue_kind("new_invite")
+INVITE_RSVP = queue_kind("invite_rsvp")
+CONTACT_JOINED = queue_kind("contact_joined")
+EVENT_CHANGED = queue_kind("event_changed")
+EVENT_CANCELLED = queue_kind("event_cancelled")
+UPCOMING_EVENT = queue_kind("upcoming_event")
+WAITLIST_PROMOTED = queue_kind("waitlist_promoted")
+WAITLIST_DROPPED = queue_kind("waitlist_dropped")
+JOIN_REQUESTED = queue_kind("join_requested")
 
 
 def _name(user) -> str:
@@ -59,7 +70,7 @@ def _guest_ids(view: EventView) -> list[int]:
     return [inv.user_id for inv in view.invitations if inv.role == GUEST]
 
 
-@handles(QueueKind.NEW_INVITE)
+@handles(NEW_INVITE)
 def _new_invite(message: dict) -> Outcome:
     view = _view(message["event_id"])
     if view is None:
@@ -69,12 +80,12 @@ def _new_invite(message: dict) -> Outcome:
     ids = [uid for uid in message.get("user_ids", []) if uid in invited]
     users = get_users([*ids, event.owner_id])
     push = Push.once_per_event(
-        QueueKind.NEW_INVITE, event, f"{_name(users.get(event.owner_id))} invited you: {_when(event)}."
+        NEW_INVITE, event, f"{_name(users.get(event.owner_id))} invited you: {_when(event)}."
     )
     return deliver([(users[uid], push) for uid in ids if uid in users], "notify_new_invite")
 
 
-@handles(QueueKind.INVITE_RSVP)
+@handles(INVITE_RSVP)
 def _invite_rsvp(message: dict) -> Outcome:
     view = _view(message["event_id"])
     if view is None:
@@ -88,7 +99,7 @@ def _invite_rsvp(message: dict) -> Outcome:
     body = f"{_name(guest)} is coming." if accepted else f"{_name(guest)} can't make it."
     if message.get("message"):
         body += f" \u201c{message['message']}\u201d"
-    reply = Push(QueueKind.INVITE_RSVP, str(message["id"]), event.title, body, event.id)
+    reply = Push(INVITE_RSVP, str(message["id"]), event.title, body, event.id)
     told = [owner] if _sees_row_of(view, owner.id, message["actor_id"]) else []
     outcome = deliver([(person, reply) for person in told], "notify_invite_rsvp")
     if accepted and event.total_spots and event.spots_filled >= event.total_spots:
@@ -118,7 +129,7 @@ def _change_words(fields: list[str], *, with_place: bool) -> str | None:
     return ", ".join(dict.fromkeys(FIELD_WORDS.get(name, name) for name in shown)) or "details"
 
 
-@handles(QueueKind.CONTACT_JOINED)
+@handles(CONTACT_JOINED)
 def _contact_joined(message: dict) -> Outcome:
     joiner = get_user(int(message["user_id"]))
     if joiner is None or not joiner.is_active:
@@ -130,13 +141,13 @@ def _contact_joined(message: dict) -> Outcome:
     for user, contact_name in favorites.keepers_with_names(keepers, phone):
         name = contact_name or joiner.full_name or phone
         push = Push(
-            QueueKind.CONTACT_JOINED, str(joiner.id), service, f"{name} joined {service}.", extra={"user_id": joiner.id}
+            CONTACT_JOINED, str(joiner.id), service, f"{name} joined {service}.", extra={"user_id": joiner.id}
         )
         pairs.append((user, push))
     return deliver(pairs, "notify_contact_joined")
 
 
-@handles(QueueKind.EVENT_CHANGED)
+@handles(EVENT_CHANGED)
 def _event_changed(message: dict) -> Outcome:
     view = _view(message["event_id"])
     if view is None:
@@ -151,7 +162,7 @@ def _event_changed(message: dict) -> Outcome:
         what = _change_words(fields, with_place=with_place)
         body = f"{_name(users.get(event.owner_id))} changed the {what}."
         pushes[with_place] = (
-            Push(QueueKind.EVENT_CHANGED, str(message["id"]), event.title, body, event.id) if what else None
+            Push(EVENT_CHANGED, str(message["id"]), event.title, body, event.id) if what else None
         )
     told = [(users[uid], pushes[_sees_place(view, uid)]) for uid in ids if uid in users]
     outcome = deliver([(person, push) for person, push in told if push is not None], "notify_event_change")
@@ -159,7 +170,7 @@ def _event_changed(message: dict) -> Outcome:
     return outcome
 
 
-@handles(QueueKind.EVENT_CANCELLED)
+@handles(EVENT_CANCELLED)
 def _event_cancelled(message: dict) -> Outcome:
     """Flags every invitation cancelled (the part of cancel taken off the request), then tells the
     invitees. Nothing when the event is not cancelled (a message about a cancel that failed)."""
@@ -178,13 +189,13 @@ def cancel_notices(view: EventView, owner_name: str | None = None, series_words:
     ids = _guest_ids(view)
     users = get_users([*ids, event.owner_id])
     name = owner_name or _name(users.get(event.owner_id))
-    push = Push.once_per_event(QueueKind.EVENT_CANCELLED, event, f"{name} cancelled the event.")
+    push = Push.once_per_event(EVENT_CANCELLED, event, f"{name} cancelled the event.")
     outcome = deliver([(users[uid], push) for uid in ids if uid in users], "notify_event_change")
     outcome += guest_texts.text_cancelled(view, owner_name, series_words)
     return outcome
 
 
-@handles(QueueKind.UPCOMING_EVENT)
+@handles(UPCOMING_EVENT)
 def _upcoming_event(message: dict) -> Outcome:
     view = _view(message["event_id"])
     if view is None or view.event.date_key != message.get("date_key") or view.event.event_date <= utcnow():
@@ -193,7 +204,7 @@ def _upcoming_event(message: dict) -> Outcome:
     ids = [event.owner_id] + [inv.user_id for inv in view.invitations if inv.role == GUEST and inv.has_accepted is True]
     users = get_users(ids)
     push = Push.once_per_event(
-        QueueKind.UPCOMING_EVENT,
+        UPCOMING_EVENT,
         event,
         f"Starts {_when(event)}.",
         occurrence=f"{event.id}@{event.date_key.partition('#')[0]}",
@@ -204,26 +215,26 @@ def _upcoming_event(message: dict) -> Outcome:
     return outcome
 
 
-@handles(QueueKind.WAITLIST_PROMOTED)
+@handles(WAITLIST_PROMOTED)
 def _waitlist_promoted(message: dict) -> Outcome:
     """The guests seated from the waitlist: a push to those with an account, a text with their page
     link to the others (within the invitation texts' limits)."""
     return _tell_waitlist_change(
         message,
-        QueueKind.WAITLIST_PROMOTED,
+        WAITLIST_PROMOTED,
         still_true=lambda inv: inv.has_accepted is True,
         words=lambda event: f"A spot opened: you're in! {_when(event)}.",
         text=text_promoted,
     )
 
 
-@handles(QueueKind.WAITLIST_DROPPED)
+@handles(WAITLIST_DROPPED)
 def _waitlist_dropped(message: dict) -> Outcome:
     """Waiting guests taken out of the line because the owner made the event too small for their party:
     told like the promoted (a push, or a text with their page link), while they are still out of it."""
     return _tell_waitlist_change(
         message,
-        QueueKind.WAITLIST_DROPPED,
+        WAITLIST_DROPPED,
         still_true=lambda inv: inv.has_accepted is False,
         words=lambda event: "Too few spots for your party now: you're off the waitlist.",
         text=text_dropped,
@@ -250,7 +261,7 @@ def _tell_waitlist_change(message: dict, kind: str, *, still_true, words, text) 
     return outcome
 
 
-@handles(QueueKind.JOIN_REQUESTED)
+@handles(JOIN_REQUESTED)
 def _join_requested(message: dict) -> Outcome:
     """Tell the hosts (owner and co-hosts) that someone asked to join by the link, once per asker."""
     view = _view(message["event_id"])
@@ -264,6 +275,6 @@ def _join_requested(message: dict) -> Outcome:
     if asker is None:
         return Outcome()
     push = Push.once_per_event(
-        QueueKind.JOIN_REQUESTED, event, f"{_name(asker)} asked to join.", occurrence=f"{event.id}:{asker_id}"
+        JOIN_REQUESTED, event, f"{_name(asker)} asked to join.", occurrence=f"{event.id}:{asker_id}"
     )
     return deliver([(users[uid], push) for uid in hosts if uid in users], "notify_invite_rsvp")

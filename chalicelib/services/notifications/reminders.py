@@ -7,7 +7,7 @@ from datetime import datetime, timedelta
 from chalicelib.config import get_settings
 from chalicelib.ids import new_id
 from chalicelib.messaging.notifications import queueing
-from chalicelib.messaging.notifications.kinds import QueueKind
+from chalicelib.services.notifications.notification_jobs import UPCOMING_EVENT
 from chalicelib.store import events as event_store
 from chalicelib.timeutil import format_datetime, utcnow
 
@@ -24,7 +24,7 @@ def enqueue_reminders(now: datetime | None = None) -> int:
     while day <= end.date():
         for event_id, date_key in event_store.upcoming_on(day.isoformat(), start, stop):
             messages.append(
-                {"type": QueueKind.UPCOMING_EVENT, "id": new_id(), "event_id": event_id, "date_key": date_key}
+                {"type": UPCOMING_EVENT, "id": new_id(), "event_id": event_id, "date_key": date_key}
             )
         day += timedelta(days=1)
     queueing.send_many(messages)

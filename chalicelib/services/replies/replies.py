@@ -19,7 +19,7 @@ from chalicelib.domain import waitlist as line_rules
 from chalicelib.domain.roles import Action, Role, require, role_of
 from chalicelib.errors import Conflict, NotFound, OutOfRange, PermissionDenied, ValidationError
 from chalicelib.messaging import notifications
-from chalicelib.messaging.notifications.kinds import QueueKind
+from chalicelib.messaging.notifications.kinds import kind_named
 from chalicelib.retry import AttemptsSpent, TryAgain, jittered, retry
 from chalicelib.services.participants import cohosts
 from chalicelib.services.participants.event_reads import REPLIES_CLOSED, replies_closed, require_live
@@ -29,6 +29,9 @@ from chalicelib.store import users as user_store
 from chalicelib.store import waitlist as waitlist_store
 from chalicelib.store.records import Event, Invitation, User
 from chalicelib.timeutil import utcnow
+
+# The queue kinds sent from here (each declared with its handler)
+INVITE_RSVP = kind_named("invite_rsvp")
 
 EVENT_FULL = "This event is full."
 # Replies of one guest racing each other (two phones, a double tap, the web page and the app) each
@@ -289,7 +292,7 @@ def _promote_if_open(event: Event, invitation: Invitation, delta: int) -> None:
 
 def _tell_owner(invitation: Invitation, *, accepted: bool, message: str) -> None:
     notifications.enqueue(
-        QueueKind.INVITE_RSVP,
+        INVITE_RSVP,
         event_id=invitation.event_id,
         actor_id=invitation.user_id,
         accepted=accepted,

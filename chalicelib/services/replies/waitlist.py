@@ -20,11 +20,15 @@ from chalicelib.config import get_settings
 from chalicelib.domain import capacity
 from chalicelib.domain import waitlist as line_rules
 from chalicelib.messaging import notifications
-from chalicelib.messaging.notifications.kinds import QueueKind
+from chalicelib.messaging.notifications.kinds import kind_named
 from chalicelib.retry import AttemptsSpent, TryAgain, jittered, retry
 from chalicelib.store import waitlist as waitlist_store
 from chalicelib.store.records import Event
 from chalicelib.timeutil import utcnow
+
+# The queue kinds sent from here (each declared with its handler)
+WAITLIST_DROPPED = kind_named("waitlist_dropped")
+WAITLIST_PROMOTED = kind_named("waitlist_promoted")
 
 PROMOTE_BATCH = 25  # parties per transaction: 2 items each + META, within DynamoDB's 100
 PROMOTE_ROUNDS = 20  # reads of the head before leaving the rest to the next spot that opens
@@ -74,7 +78,7 @@ def fit_line_to_event(event_id: int, actor_id: int) -> None:
     if dropped:
         links = {uid: invite_links.link_url(code) for uid, code in codes.items() if uid in dropped}
         notifications.enqueue(
-            QueueKind.WAITLIST_DROPPED, event_id=event_id, actor_id=actor_id, user_ids=dropped, links=links
+            WAITLIST_DROPPED, event_id=event_id, actor_id=actor_id, user_ids=dropped, links=links
         )
     promote_waiting(event_id, actor_id)
 
@@ -121,6 +125,6 @@ def promote_waiting(event_id: int, actor_id: int) -> list[int]:
         pass  # the rest is left to the next spot that opens
     if promoted:
         notifications.enqueue(
-            QueueKind.WAITLIST_PROMOTED, event_id=event_id, actor_id=actor_id, user_ids=promoted, links=links
+            WAITLIST_PROMOTED, event_id=event_id, actor_id=actor_id, user_ids=promoted, links=links
         )
     return promoted

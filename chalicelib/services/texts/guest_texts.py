@@ -32,7 +32,7 @@ from chalicelib.domain import visibility
 from chalicelib.invite_links import hash_code, link_url, new_code
 from chalicelib.messaging import sms_segments
 from chalicelib.messaging.notifications import queueing
-from chalicelib.messaging.notifications.kinds import QueueKind, handles
+from chalicelib.messaging.notifications.kinds import handles, kind_named, queue_kind
 from chalicelib.messaging.notifications.messages import Outcome, RetryLater, event_expiry
 from chalicelib.services.texts import text_outbox
 from chalicelib.services.texts.host_label import host_label
@@ -41,6 +41,11 @@ from chalicelib.store import claims, guest_notices
 from chalicelib.store.events import GUEST, EventView, load_partition
 from chalicelib.store.users import get_users
 from chalicelib.timeutil import utcnow
+
+# Change texts held for a burst of edits or for quiet hours
+CHANGE_TEXTS_DUE = queue_kind("change_texts_due")
+# Queue kinds handled elsewhere (each declared with its handler); here they name texts and their claims
+EVENT_CANCELLED = kind_named("event_cancelled")
 
 log = logging.getLogger("invites")
 
@@ -206,7 +211,7 @@ def text_cancelled(view: EventView, owner_name: str | None = None, series_words:
     owner = users.get(event.owner_id) or SimpleNamespace(id=event.owner_id)
     name = owner_name or sender_name(users.get(event.owner_id))
     text = cancel_text(name, event, series_words)
-    texted, failed = send_claimed(owner, event, people, QueueKind.EVENT_CANCELLED, str(event.id), lambda _person: text)
+    texted, failed = send_claimed(owner, event, people, EVENT_CANCELLED, str(event.id), lambda _person: text)
     return Outcome(sent=len(texted), failed=failed)
 
 
@@ -224,7 +229,7 @@ def hold_change(message: dict) -> None:
     due = {"event_id": event_id, "burst": first, "before": message["before"], "delay_seconds": delay}
     if message.get("exclude"):
         due["exclude"] = list(message["exclude"])
-    if not queueing.enqueue(QueueKind.CHANGE_TEXTS_DUE, **due):
+    if not queueing.enqueue(CHANGE_TEXTS_DUE, **due):
         guest_notices.end_burst(event_id, first)
         raise RetryLater(f"change texts of event {event_id} not queued")
 
@@ -243,7 +248,7 @@ def _quiet_wait(event, now: datetime) -> int:
     return max(1, int((morning - local).total_seconds()))
 
 
-@handles(QueueKind.CHANGE_TEXTS_DUE)
+@handles(CHANGE_TEXTS_DUE)
 def send_held_changes(message: dict) -> Outcome:
     """A burst's due message: one change text per guest whose last news differs from the event now."""
     event_id, burst = int(message["event_id"]), int(message["burst"])
@@ -255,7 +260,7 @@ def send_held_changes(message: dict) -> Outcome:
     wait = _quiet_wait(event, now)
     if wait:
         later = {key: message[key] for key in ("event_id", "burst", "before", "exclude") if key in message}
-        if not queueing.enqueue(QueueKind.CHANGE_TEXTS_DUE, **later, delay_seconds=min(MAX_QUEUE_DELAY, wait)):
+        if not queueing.enqueue(CHANGE_TEXTS_DUE, **later, delay_seconds=min(MAX_QUEUE_DELAY, wait)):
             raise RetryLater(f"change texts of event {event_id} not put off")
         return Outcome()
     guest_notices.end_burst(event_id, burst)  # edits from now on start the next burst

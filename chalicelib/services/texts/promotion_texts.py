@@ -7,24 +7,28 @@ message fails, so the queue delivers it again; a text SNS could not take now is 
 
 from __future__ import annotations
 
-from chalicelib.messaging.notifications.kinds import QueueKind
+from chalicelib.messaging.notifications.kinds import kind_named
 from chalicelib.messaging.notifications.messages import RetryLater
 from chalicelib.services.texts.guest_texts import send_claimed
 from chalicelib.services.texts.invitation_texts import dropped_text, promotion_text, texts_allowed
 from chalicelib.services.texts.text_language import words_for
 
+# Queue kinds handled elsewhere (each declared with its handler); here they name texts and their claims
+WAITLIST_PROMOTED = kind_named("waitlist_promoted")
+WAITLIST_DROPPED = kind_named("waitlist_dropped")
+
 
 def text_promoted(owner, event, people: list, links: dict[int, str]) -> None:
-    _text_once(QueueKind.WAITLIST_PROMOTED, owner, event, people, links)
+    _text_once(WAITLIST_PROMOTED, owner, event, people, links)
 
 
 def text_dropped(owner, event, people: list, links: dict[int, str]) -> None:
     """Guests taken out of the line because their party no longer fits (claim ``SENT#waitlist_dropped#...``)."""
-    _text_once(QueueKind.WAITLIST_DROPPED, owner, event, people, links)
+    _text_once(WAITLIST_DROPPED, owner, event, people, links)
 
 
 def _text_once(kind: str, owner, event, people: list, links: dict[int, str]) -> None:
-    wording = dropped_text if kind == QueueKind.WAITLIST_DROPPED else promotion_text
+    wording = dropped_text if kind == WAITLIST_DROPPED else promotion_text
 
     def word(person) -> str:
         return wording(owner, event, links[person.id], words_for(person))

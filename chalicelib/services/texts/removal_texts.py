@@ -9,12 +9,15 @@ from __future__ import annotations
 from chalicelib.config import get_settings
 from chalicelib.languages.catalogues import N_, Words, words
 from chalicelib.messaging import sms_segments
-from chalicelib.messaging.notifications.kinds import QueueKind
+from chalicelib.messaging.notifications.kinds import kind_named
 from chalicelib.messaging.notifications.messages import Outcome, RetryLater
 from chalicelib.services.texts.guest_texts import send_claimed
 from chalicelib.services.texts.host_label import host_label
 from chalicelib.services.texts.invitation_texts import STOP_WORDS, _segment_limits, _title, texts_allowed
 from chalicelib.services.texts.text_language import words_for
+
+# Queue kinds handled elsewhere (each declared with its handler); here they name texts and their claims
+GUEST_REMOVED = kind_named("guest_removed")
 
 REMOVED = N_('{service}: {name} removed you from "{title}". {stop}')
 
@@ -37,7 +40,7 @@ def text_removed(owner, host, event, person, occurrence: str) -> Outcome:
         owner,
         event,
         [person],
-        QueueKind.GUEST_REMOVED,
+        GUEST_REMOVED,
         occurrence,
         lambda someone: removal_text(host, event, words_for(someone)),
         allowed=texts_allowed,

@@ -34,11 +34,17 @@ from chalicelib.config import get_settings
 from chalicelib.errors import TextsPaused
 from chalicelib.messaging import sms_sender
 from chalicelib.messaging.notifications import queueing
-from chalicelib.messaging.notifications.kinds import QueueKind, handles
+from chalicelib.messaging.notifications.kinds import handles, kind_named, queue_kind
 from chalicelib.messaging.notifications.messages import Outcome, RetryLater
 from chalicelib.store import claims, counters, text_asks
 from chalicelib.store import outbox as records
 from chalicelib.timeutil import utcnow
+
+# A text SNS could not take yet, tried again from its outbox record
+TEXT_RETRY = queue_kind("text_retry")
+# Queue kinds handled elsewhere (each declared with its handler); here they name texts and their claims
+NUDGE = kind_named("nudge")
+EVENT_CANCELLED = kind_named("event_cancelled")
 
 log = logging.getLogger("invites")
 
@@ -56,7 +62,7 @@ SHOWN_ON_INVITATION = frozenset({INVITATION, JOIN_APPROVAL})
 # Before the start (services/notifications/attendance_steps.py): the reminder, "still coming?", and the notice
 # that an unconfirmed party's spot went to someone waiting.
 REMINDER, STILL_COMING, RELEASED = "reminder_sms", "still_coming_sms", "released_sms"
-ASKING_KINDS = frozenset({INVITATION, QueueKind.NUDGE.value, REMINDER, STILL_COMING, RELEASED})
+ASKING_KINDS = frozenset({INVITATION, NUDGE, REMINDER, STILL_COMING, RELEASED})
 # The service's answers to a guest's reply: a confirmation, and the help text for a reply it could not read.
 # They count against the month's text budget as answers (messaging/sms_sender.py, Priority.ANSWER).
 REPLY_CONFIRMATION, REPLY_HELP = "reply_confirmation", "reply_help"
@@ -146,7 +152,7 @@ def send_texts(texts: list[Text]) -> dict[int, str]:
             log.warning("text outbox: %d invitations' text_status not written", len(shown))
     for text, state in zip(texts, states, strict=True):  # after the rows: a retry settles them in its turn
         if state == QUEUED and not queueing.enqueue(
-            QueueKind.TEXT_RETRY, key=text.key, delay_seconds=FIRST_RETRY_DELAY
+            TEXT_RETRY, key=text.key, delay_seconds=FIRST_RETRY_DELAY
         ):
             log.error("text outbox: a %s text waits for a retry that could not be queued", text.kind)
     return by_person
@@ -260,7 +266,7 @@ def _later(claim, text: Text, attempts: int, first_tried_at: int, exc: Exception
         return NOT_QUEUED
     delay = min(MAX_QUEUE_DELAY, FIRST_RETRY_DELAY * 2 ** (attempts - 1))
     log.info("text outbox: a %s text queued for try %d in %d s", text.kind, attempts + 1, delay)
-    if not queueing.enqueue(QueueKind.TEXT_RETRY, key=text.key, delay_seconds=delay):
+    if not queueing.enqueue(TEXT_RETRY, key=text.key, delay_seconds=delay):
         return NOT_QUEUED
     return QUEUED
 
@@ -294,7 +300,7 @@ def _show(text: Text, state: str) -> str:
     return state
 
 
-@handles(QueueKind.TEXT_RETRY)
+@handles(TEXT_RETRY)
 def retry_text(message: dict) -> Outcome:
     """The queue's next try of a queued text (``text_retry``). Nothing when the record is settled or another
     worker holds it; RetryLater (the message comes back) when its next retry could not be queued."""
@@ -306,7 +312,7 @@ def retry_text(message: dict) -> Outcome:
     if text is None:
         records.settle(record, FAILED)
         return Outcome()
-    no_event = (QueueKind.EVENT_CANCELLED, PLAN_INVITATION, REPLY_HELP)
+    no_event = (EVENT_CANCELLED, PLAN_INVITATION, REPLY_HELP)
     if text.kind not in no_event and not records.event_is_live(text.event_id):
         log.info("text outbox: a %s text not sent, its event was cancelled meanwhile", text.kind)
         _give_up(record, text, NOT_SENT)

@@ -24,9 +24,9 @@ from chalicelib.config import get_settings
 from chalicelib.domain.text_replies import Answer, TextReply, read_reply
 from chalicelib.errors import Conflict, OutOfRange, Throttled, ValidationError
 from chalicelib.messaging import sms_segments
-from chalicelib.messaging.notifications.kinds import QueueKind
 from chalicelib.messaging.notifications.messages import event_expiry
 from chalicelib.phones import mask_phone
+from chalicelib.services.conversation.host_messages import NUDGE
 from chalicelib.services.guards import ratelimit
 from chalicelib.services.guards.ratelimit import Limit
 from chalicelib.services.participants.event_reads import EVENT_CANCELLED, REPLIES_CLOSED
@@ -149,7 +149,7 @@ def _going(text: inbound_sms.InboundText, ask: text_asks.Ask, event) -> str:
 # What a reply does, by the kind of the text it answers (text_outbox.ASKING_KINDS): one function per kind.
 ANSWERED_BY_KIND: dict[str, Callable[[text_asks.Ask, TextReply, inbound_sms.InboundText], str]] = {
     text_outbox.INVITATION: _answer_invitation,
-    QueueKind.NUDGE.value: _answer_invitation,
+    NUDGE: _answer_invitation,
     text_outbox.REMINDER: _answer_still_coming,
     text_outbox.STILL_COMING: _answer_still_coming,
     text_outbox.RELEASED: _answer_invitation,

@@ -12,9 +12,9 @@ import pytest
 from chalicelib.errors import Conflict
 from chalicelib.jobs import queue_handler
 from chalicelib.messaging import push_sender
-from chalicelib.messaging.notifications.kinds import QueueKind
 from chalicelib.models.events import EventsTable, Invitation, event_pk
 from chalicelib.services.account import account_deletion
+from chalicelib.services.account.account_deletion import ACCOUNT_DELETION
 from chalicelib.services.conversation import conversation
 from chalicelib.services.replies import replies
 from chalicelib.store import account_deletion as store
@@ -30,7 +30,7 @@ def _accepted_in_table(event_id: int) -> int:
 
 
 def _run(user_id: int) -> None:
-    queue_handler.process({"type": QueueKind.ACCOUNT_DELETION, "id": 1, "user_id": user_id, "fan_out": True})
+    queue_handler.process({"type": ACCOUNT_DELETION, "id": 1, "user_id": user_id, "fan_out": True})
 
 
 def test_leaving_an_event_while_others_accept_keeps_the_spots_exact(aws):

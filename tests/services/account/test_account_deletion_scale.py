@@ -13,7 +13,6 @@ import pytest
 
 from chalicelib.ids import new_id
 from chalicelib.jobs import queue_handler
-from chalicelib.messaging.notifications.kinds import QueueKind
 from chalicelib.models.events import (
     GUEST,
     META_SK,
@@ -26,6 +25,7 @@ from chalicelib.models.events import (
     invitation_sk,
 )
 from chalicelib.models.users import PROFILE_SK, Favorite, User, favorite_sk, user_pk
+from chalicelib.services.account.account_deletion import ACCOUNT_DELETION
 from chalicelib.store import account_deletion as store
 from chalicelib.timeutil import utcnow
 from tests.utils.avatars import AVATAR_BUCKET
@@ -134,7 +134,7 @@ def test_a_heavy_account_costs_a_bounded_number_of_calls_per_item(aws, capsys):
     store.close_account(User.get(user_pk(me), PROFILE_SK))
     aws.reset()
     started = time.perf_counter()
-    queue_handler.process({"type": QueueKind.ACCOUNT_DELETION, "id": 1, "user_id": me, "fan_out": True})
+    queue_handler.process({"type": ACCOUNT_DELETION, "id": 1, "user_id": me, "fan_out": True})
     seconds = time.perf_counter() - started
     calls = aws.of("dynamodb")
     with capsys.disabled():

@@ -12,9 +12,9 @@ import pytest
 from chalicelib.api.error_responses import body_of
 from chalicelib.errors import Conflict
 from chalicelib.messaging import notifications
-from chalicelib.messaging.notifications.kinds import QueueKind
 from chalicelib.models.events import WAIT_PREFIX, EventsTable, event_pk
 from chalicelib.services.hosting import events
+from chalicelib.services.notifications.notification_jobs import WAITLIST_PROMOTED
 from chalicelib.services.replies import replies
 from chalicelib.services.replies.waitlist import spots_left
 from chalicelib.store.events import load_partition
@@ -43,7 +43,7 @@ def promotions(monkeypatch) -> list[int]:
     handed = notifications.enqueue
 
     def recording(message_type, **fields):
-        if message_type == QueueKind.WAITLIST_PROMOTED:
+        if message_type == WAITLIST_PROMOTED:
             seated.extend(fields["user_ids"])
         return handed(message_type, **fields)
 

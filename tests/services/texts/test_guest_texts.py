@@ -10,8 +10,8 @@ from datetime import UTC, datetime, timedelta
 from chalicelib import inline_queue
 from chalicelib.jobs import queue_handler
 from chalicelib.messaging import sms_segments
-from chalicelib.messaging.notifications.kinds import QueueKind
 from chalicelib.services.replies import replies
+from chalicelib.services.texts.guest_texts import CHANGE_TEXTS_DUE
 from tests.utils.api import post_json, texts_to
 from tests.utils.factories import make_event, make_person, phone, put
 from tests.utils.notifications import drain, use_queue
@@ -108,7 +108,7 @@ def test_without_a_queue_a_text_put_off_overnight_is_kept_not_handled_again_at_o
     clock.now = datetime(2030, 1, 6, 4, 0, tzinfo=UTC)  # 23:00 in New York
     _edit(client, alice, event, venue_name="Cafe Nord")
     kept = inline_queue.put_off()
-    assert [message["type"] for message in kept] == [QueueKind.CHANGE_TEXTS_DUE]
+    assert [message["type"] for message in kept] == [CHANGE_TEXTS_DUE]
     assert _change_texts(guest) == []
     clock.now = datetime(2030, 1, 6, 12, 59, tzinfo=UTC)  # 07:59: still quiet, kept again
     assert inline_queue.run_put_off() == 1

@@ -17,10 +17,10 @@ from chalicelib.jobs import queue_handler
 from chalicelib.limits import INVITE_TEXTS_PER_OWNER
 from chalicelib.messaging import sms_sender
 from chalicelib.messaging.notifications import queueing
-from chalicelib.messaging.notifications.kinds import QueueKind
 from chalicelib.models.auth import SentNotification
 from chalicelib.services.guards.ratelimit import Limit
 from chalicelib.services.texts import text_outbox
+from chalicelib.services.texts.text_outbox import TEXT_RETRY
 from chalicelib.store import counters
 from chalicelib.store import join_links as store_links
 from chalicelib.store import outbox as records
@@ -47,14 +47,14 @@ def retried(monkeypatch) -> list[str]:
     """The record keys of every text retry the queue handled."""
     keys = []
     handler_of = queue_handler.handler_of
-    handle = handler_of(QueueKind.TEXT_RETRY)
+    handle = handler_of(TEXT_RETRY)
 
     def spy(message):
         keys.append(message["key"])
         return handle(message)
 
     monkeypatch.setattr(
-        queue_handler, "handler_of", lambda kind: spy if kind == QueueKind.TEXT_RETRY else handler_of(kind)
+        queue_handler, "handler_of", lambda kind: spy if kind == TEXT_RETRY else handler_of(kind)
     )
     return keys
 
@@ -200,7 +200,7 @@ def test_every_kind_of_text_comes_through_sns_faults_exactly_once(client, faults
     # the queue delivers every retry again: nobody is texted twice
     assert retried
     for key in set(retried):
-        queue_handler.process({"type": QueueKind.TEXT_RETRY, "id": "again", "key": key})
+        queue_handler.process({"type": TEXT_RETRY, "id": "again", "key": key})
     assert len(_texts(number, marker)) == before + 1
 
 
@@ -225,7 +225,7 @@ def test_a_text_sns_keeps_refusing_is_tried_for_an_hour_then_abandoned_giving_ba
     handed = queueing.enqueue
 
     def enqueue(message_type, *, delay_seconds=0, **fields):
-        if message_type == QueueKind.TEXT_RETRY:
+        if message_type == TEXT_RETRY:
             delays.append(delay_seconds)
             now[0] += timedelta(seconds=delay_seconds)  # the queue hands it back after its delay
         return handed(message_type, delay_seconds=delay_seconds, **fields)
@@ -246,7 +246,7 @@ def test_a_text_sns_keeps_refusing_is_tried_for_an_hour_then_abandoned_giving_ba
     assert faults.tries == len(delays) + 1
     faults.pending.clear()
     _run_retries()
-    queue_handler.process({"type": QueueKind.TEXT_RETRY, "id": "late", "key": _key(created["id"], number)})
+    queue_handler.process({"type": TEXT_RETRY, "id": "late", "key": _key(created["id"], number)})
     assert texts_to(number) == []  # abandoned for good
 
 
@@ -264,7 +264,7 @@ def test_a_text_whose_answer_was_lost_after_sns_took_it_is_never_sent_again(clie
     created = invite_by_text(client, alice, number)
     assert len(texts_to(number)) == 1 and faults.tries == 1  # one Publish: the SDK did not try it again
     _run_retries()
-    queue_handler.process({"type": QueueKind.TEXT_RETRY, "id": "again", "key": _key(created["id"], number)})
+    queue_handler.process({"type": TEXT_RETRY, "id": "again", "key": _key(created["id"], number)})
     assert len(texts_to(number)) == 1
     assert _status_of(client, alice, created["id"], number) == "sent"
 
