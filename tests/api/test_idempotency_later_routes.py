@@ -13,21 +13,14 @@ from chalicelib.store.invitations import find_invitation
 from chalicelib.timeutil import utcnow
 from tests.utils.api import body, get, post_json
 from tests.utils.factories import future, make_event, make_person, stored_event
+from tests.utils.idempotency import assert_replayed as _replayed
+from tests.utils.idempotency import send_with_key
 
 REUSED = {"detail": "This Idempotency-Key was used with another request."}
 
 
 def _post(client, path, person, key, payload=None):
-    if payload is None:
-        headers = {"Authorization": f"Bearer {person.token}", "Idempotency-Key": key}
-        return client.http.post(path, headers=headers, body=b"")
-    return post_json(client, path, payload, person.token, headers={"Idempotency-Key": key})
-
-
-def _replayed(first, again, status):
-    assert first.status_code == again.status_code == status, (first.body, again.body)
-    assert again.headers.get("Idempotent-Replayed") == "true"
-    assert again.body == first.body
+    return send_with_key(client, "POST", path, person, key, payload)
 
 
 def test_a_repeated_maybe_does_not_undo_the_accept_that_came_after_it(client):
