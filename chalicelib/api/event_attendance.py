@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from chalicelib.api.request import RequestContext
+from chalicelib.domain.answers import answer_of
 from chalicelib.services.replies import attendance
 from chalicelib.validation import Fields
 
@@ -15,4 +16,5 @@ def answer_attendance(ctx: RequestContext):
     return {
         "attendance_confirmed": invitation.attendance_confirmed,
         "has_accepted_invite": invitation.has_accepted,
+        "answer": answer_of(invitation, None),  # going once confirmed, declined once not: never in the line
     }

@@ -41,7 +41,7 @@ CHOOSE = N_("Choose Accept or Decline.")
 CHOOSE_GUESTS = N_("Choose how many people you bring from the list.")
 ANSWER_QUESTIONS = N_("Answer the questions marked required; a written answer may have up to 280 characters.")
 ANSWERS = {"accept": True, "decline": False}
-MAYBE = "maybe"  # the page's third answer (the series page offers only the two above)
+MAYBE = "maybe"  # the page's third answer (the series page's dates offer it too)
 PASSED_ON_HEADERS = ("Retry-After",)
 
 

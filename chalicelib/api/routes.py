@@ -43,8 +43,8 @@ EVENTS.declare("/events/{event_id}", ["PATCH"], "event_writes:edit_event")
 EVENTS.declare("/events/{event_id}/cancel_event", ["PUT"], "event_writes:cancel_event", body=NO_BODY)
 EVENTS.declare("/events/{event_id}/accept", ["POST"], "event_replies:accept")
 EVENTS.declare("/events/{event_id}/reject", ["POST"], "event_replies:reject")
-EVENTS.declare("/events/{event_id}/maybe", ["POST"], "event_replies:maybe")
-EVENTS.declare("/events/{event_id}/attendance", ["POST"], "event_attendance:answer_attendance")
+EVENTS.declare("/events/{event_id}/maybe", ["POST"], "event_replies:maybe", idempotent=True)
+EVENTS.declare("/events/{event_id}/attendance", ["POST"], "event_attendance:answer_attendance", idempotent=True)
 EVENTS.declare("/events/{event_id}/invitees/{user_id}/reply", ["PUT"], "event_replies:reply_for_guest", idempotent=True)
 EVENTS.declare(
     "/events/{event_id}/invitees/{user_id}", ["DELETE"], "guest_removal:remove_invitee", body=NO_BODY, idempotent=True
@@ -88,7 +88,9 @@ JOIN_LINKS.declare("/events/{event_id}/join_requests", ["GET"], "join_links:join
 JOIN_LINKS.declare(
     "/events/{event_id}/join_requests/{user_id}/approve", ["POST"], "join_links:approve", body=NO_BODY, idempotent=True
 )
-JOIN_LINKS.declare("/events/{event_id}/join_requests/{user_id}/decline", ["POST"], "join_links:decline", body=NO_BODY)
+JOIN_LINKS.declare(
+    "/events/{event_id}/join_requests/{user_id}/decline", ["POST"], "join_links:decline", body=NO_BODY, idempotent=True
+)
 
 DEVICES = ApiBlueprint("devices")
 DEVICES.declare("/notifications/add_ios_device", ["POST"], "devices:add_ios_device")
@@ -113,7 +115,7 @@ THE_DAY.declare("/events/{event_id}/photos", ["POST"], "the_day:add_photo", idem
 THE_DAY.declare("/events/{event_id}/photos", ["GET"], "the_day:album")
 THE_DAY.declare("/events/{event_id}/photos/{photo_id}", ["DELETE"], "the_day:remove_photo", body=NO_BODY)
 THE_DAY.declare("/events/{event_id}/pass", ["GET"], "the_day:my_pass")
-THE_DAY.declare("/events/{event_id}/check_ins", ["POST"], "the_day:check_in")
+THE_DAY.declare("/events/{event_id}/check_ins", ["POST"], "the_day:check_in", idempotent=True)
 THE_DAY.declare("/events/{event_id}/check_ins", ["DELETE"], "the_day:undo_check_in", body=NO_BODY)
 
 SERIES = ApiBlueprint("series")

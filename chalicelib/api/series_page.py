@@ -13,6 +13,7 @@ from chalicelib.services.web import guest_answers, series_page
 from chalicelib.timeutil import utcnow
 
 PATH = "/i/{code}/dates/{date_id}/rsvp"
+DATE_ANSWERS = (*guest_page.ANSWERS, guest_page.MAYBE)  # as the event page's form: going, not going, maybe
 
 
 @page_language.answered_in
@@ -23,10 +24,13 @@ def answer_date(ctx: RequestContext, said):
     code = ctx.params.get("code") or ""
     page = guest_answers.open_link(code, ctx.source_ip, host=False)
     form = ctx.body or {}
-    if not guest_answers.form_token_valid(page, form.get("csrf")) or form.get("answer") not in guest_page.ANSWERS:
+    answer = form.get("answer")
+    if not guest_answers.form_token_valid(page, form.get("csrf")) or answer not in DATE_ANSWERS:
         raise PermissionDenied()
-    accept = guest_page.ANSWERS[form["answer"]]
-    series_page.answer_date(page.event, page.invitation, ctx.path_id("date_id"), accept=accept, now=utcnow())
+    series_page.answer_date(
+        page.event, page.invitation, ctx.path_id("date_id"), accept=guest_page.ANSWERS.get(answer, False),
+        maybe=answer == guest_page.MAYBE, now=utcnow(),
+    )  # fmt: skip
     location = f"../../../{page.code}?answered=1"  # /i/<code>/dates/<id>/rsvp -> /i/<code>
     return Response(body="", status_code=303, headers={**pages.security_headers(), "Content-Type": pages.HTML,
                                                        "Location": location})  # fmt: skip

@@ -1,20 +1,26 @@
 """The parts of a texted guest's page that only a series has: its upcoming dates, each with its answer and
-its own Going / Can't go buttons (forms that work without script), and the "Subscribe" link of the page."""
+its own Going / Maybe / Can't go buttons (forms that work without script), and the "Subscribe" link of the
+page."""
 
 from __future__ import annotations
 
 from html import escape
 
+from chalicelib.domain.answers import is_maybe
 from chalicelib.languages import dates as local_dates
 from chalicelib.languages.catalogues import ENGLISH, N_, Words, words
 
 ANSWERS = {True: N_("You're going"), False: N_("You can't go"), None: N_("No answer yet")}
 ON_THE_WAITLIST = N_("You're on the waitlist")
+SAID_MAYBE = N_("You said maybe.")  # the event page's own words for it
+MAYBE = N_("Maybe")  # the event page's button
 
 
 def _answer(date, said: Words) -> str:
     if date.invitation.has_accepted is None and date.invitation.wait_key:
         return said._(ON_THE_WAITLIST)
+    if is_maybe(date.invitation):
+        return said._(SAID_MAYBE)
     return said._(ANSWERS[date.invitation.has_accepted])
 
 
@@ -28,6 +34,7 @@ def dates_section(dates: list, code: str, token: str, up: str = "", said: Words 
         return ""
     said = said or words(None)
     going, cannot = escape(said._p("a series date's button", "Going")), escape(said._("Can't go"))
+    maybe = escape(said._(MAYBE))
     rows = []
     for date in dates:
         answered = date.invitation.has_accepted
@@ -38,6 +45,7 @@ def dates_section(dates: list, code: str, token: str, up: str = "", said: Words 
 <form method="post" action="{action}" class="buttons" aria-describedby="date-{date.event.id}">
 <input type="hidden" name="csrf" value="{escape(token)}">
 <button type="submit" name="answer" value="accept" class="accept"{_pressed(answered is True)}>{going}</button>
+<button type="submit" name="answer" value="maybe" class="maybe"{_pressed(is_maybe(date.invitation))}>{maybe}</button>
 <button type="submit" name="answer" value="decline" class="decline"{_pressed(answered is False)}>{cannot}</button>
 </form>
 </li>""")

@@ -5,10 +5,12 @@ from __future__ import annotations
 import json
 from urllib.parse import parse_qs, unquote, urlsplit
 
+from chalicelib.services.replies import replies
 from tests.utils.api import body, get, login, post_json
 from tests.utils.avatars import AVATAR_BUCKET
 from tests.utils.aws_env import aws_client
-from tests.utils.exports import download_location
+from tests.utils.exports import download_location, exported_file
+from tests.utils.factories import make_event, make_person
 from tests.utils.notifications import drain, run_queue
 
 ME, FRIEND = "+14155550701", "+14155550702"
@@ -159,3 +161,20 @@ def test_numbers_invited_hold_those_invited_as_guest_and_as_cohost(client):
         {"phone_number": as_guest, "event_ids": [guest_event]},
         {"phone_number": as_cohost, "event_ids": [cohost_event]},
     ]
+
+
+def test_each_invitation_received_says_its_answer_in_one_word(client):
+    me, host, seated = make_person("Mia Me"), make_person("Hal Host"), make_person("Sam Seated")
+    going, declined, maybe, silent = (make_event(host, me, title=title) for title in ("Go", "No", "Perhaps", "Quiet"))
+    full = make_event(host, seated, me, title="Full", total_spots=1, waitlist=True)
+    replies.rsvp(me.user, going.id, accept=True, message=None)
+    replies.rsvp(me.user, declined.id, accept=False, message=None)
+    replies.say_maybe(me.user, maybe.id, message=None)
+    replies.rsvp(seated.user, full.id, accept=True, message=None)
+    assert replies.rsvp(me.user, full.id, accept=True, message=None).waitlist_position == 1
+    assert _export(client, me.token).status_code == 202
+    data = exported_file(client, body(get(client, "/users/me/export", me.token))["url"])
+    answers = {received["title"]: received["answer"] for received in data["invitations_received"]}
+    assert answers == {"Go": "going", "No": "declined", "Perhaps": "maybe", "Quiet": "no_reply", "Full": "waiting"}
+    perhaps = next(received for received in data["invitations_received"] if received["title"] == "Perhaps")
+    assert perhaps["has_accepted_invite"] is None  # the field old readers know keeps its meaning

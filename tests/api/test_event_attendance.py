@@ -29,8 +29,12 @@ def test_confirming_needs_a_seat_and_declining_frees_it_for_the_line(aws, client
     owner = _answer(client, event, alice, True)
     assert owner.status_code == 403
     declined = _answer(client, event, bob, False)
-    assert (declined.status_code, body(declined)) == (200, {"attendance_confirmed": None, "has_accepted_invite": False})
+    assert (declined.status_code, body(declined)) == (
+        200, {"attendance_confirmed": None, "has_accepted_invite": False, "answer": "declined"}
+    )  # fmt: skip
     assert _invitation(event.id, carol).has_accepted is True  # the line moved
+    confirmed = _answer(client, event, carol, True)
+    assert body(confirmed) == {"attendance_confirmed": True, "has_accepted_invite": True, "answer": "going"}
     stored = Event.get(event_pk(event.id), META_SK, consistent_read=True)
     assert (stored.spots_filled, stored.waiting_count) == (1, 0)
 

@@ -11,6 +11,7 @@ from chalice import Response
 
 from chalicelib.api.responses import to_response
 from chalicelib.models.events import GUEST, EventsTable, OfflineGuest, event_pk, offline_sk
+from chalicelib.store import first_visits, invitations
 from chalicelib.store.events import new_invitation
 from chalicelib.timeutil import utcnow
 from tests.utils.api import body, get, post_event, post_json
@@ -51,7 +52,7 @@ def test_the_host_gets_one_row_per_invitee_with_answer_party_line_and_message(cl
     assert response.status_code == 200
     assert response.headers["Content-Type"] == "text/csv; charset=utf-8"
     assert response.body.count(b"\r\n") == 5 and b"\n" not in response.body.replace(b"\r\n", b"")
-    assert _rows(response) == [
+    assert [row[:7] for row in _rows(response)] == [
         ["name", "phone", "answer", "extra guests", "waitlist position", "message", "checked in"],
         ["Bea Going", f"'{going.phone}", "going", "1", "", "Bringing pie, see you", ""],
         ["Cal No", f"'{declined.phone}", "declined", "0", "", 'Sorry, "busy"', ""],
@@ -136,9 +137,9 @@ def test_offline_guests_and_answers_to_questions_have_their_rows_and_columns(cli
 
     rows = _rows(get(client, f"/events/{event_id}/guests.csv", alice.token))
 
-    assert rows[0][6:] == ["Dietary needs?", "'=Bringing", "checked in"]
-    assert rows[1][0] == "Bob" and rows[1][6:] == ["No nuts", "'-salad", ""]
-    assert rows[2] == ["Grandma Rose", "", "going", "1", "", "", "", "", ""]
+    assert rows[0][6:9] == ["Dietary needs?", "'=Bringing", "checked in"]
+    assert rows[1][0] == "Bob" and rows[1][6:9] == ["No nuts", "'-salad", ""]
+    assert rows[2][:9] == ["Grandma Rose", "", "going", "1", "", "", "", "", ""]
 
 
 def test_a_clone_asks_the_same_questions_without_the_answers(client):
@@ -183,10 +184,38 @@ def test_the_last_column_says_when_each_party_was_checked_in(client):
 
     rows = _rows(get(client, f"/events/{event_id}/guests.csv", alice.token))
 
-    assert rows[0][-1] == "checked in"
-    arrived = {row[0]: row[-1] for row in rows[1:]}
+    assert rows[0][6] == "checked in"
+    arrived = {row[0]: row[6] for row in rows[1:]}
     assert arrived == {
         "Bob": bob_in.checked_in_at.strftime("%Y-%m-%dT%H:%M:%SZ"),
         "Cy": "",
         "Grandma Rose": rose_in.checked_in_at.strftime("%Y-%m-%dT%H:%M:%SZ"),
     }
+
+
+def test_a_maybe_reads_maybe_and_the_last_columns_say_how_each_was_invited_and_first_opened(client):
+    alice, app_user, linked = make_person("Alice"), make_person("Ann App"), make_person("Lin Link")
+    event_id = _event(client, alice, app_user, total_spots=5, join_mode="open")
+    by_text_phone = "+14155550777"
+    assert post_json(client, f"/events/{event_id}", {"invite_phone_numbers": [by_text_phone]}, alice.token,
+                     method="PATCH").status_code == 200  # fmt: skip
+    code = body(post_json(client, f"/events/{event_id}/join_link", {}, alice.token))["url"].rsplit("/j/", 1)[1]
+    assert post_json(client, "/events/join", {"code": code}, linked.token).status_code == 200
+    assert post_json(client, f"/events/{event_id}/maybe", {}, app_user.token).status_code == 200
+    texted = next(inv for inv in invitations.invitations_of(event_id) if inv.user_id not in
+                  (alice.id, app_user.id, linked.id))  # fmt: skip
+    opened = utcnow().replace(microsecond=0)
+    assert first_visits.note_first_visit(event_id, texted.user_id, opened)
+
+    rows = _rows(get(client, f"/events/{event_id}/guests.csv", alice.token))
+
+    assert rows[0] == ["name", "phone", "answer", "extra guests", "waitlist position", "message", "checked in",
+                       "invited via", "first opened at"]  # fmt: skip
+    by_phone = {row[1].lstrip("'"): row for row in rows[1:]}
+    assert by_phone[app_user.phone][2:] == ["maybe", "0", "", "", "", "push", ""]
+    assert by_phone[by_text_phone][2:] == ["no reply", "0", "", "", "", "text", opened.strftime("%Y-%m-%dT%H:%M:%SZ")]
+    assert by_phone[linked.phone][2:] == ["no reply", "0", "", "", "", "link", ""]
+    added = post_json(client, f"/events/{event_id}/offline_guests", {"name": "Grandma Rose"}, alice.token)
+    assert added.status_code == 201
+    offline = _rows(get(client, f"/events/{event_id}/guests.csv", alice.token))[-1]
+    assert offline == ["Grandma Rose", "", "going", "0", "", "", "", "", ""]

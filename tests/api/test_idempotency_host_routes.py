@@ -10,19 +10,8 @@ from chalicelib.store.invitations import find_invitation
 from chalicelib.timeutil import utcnow
 from tests.utils.api import body, get, post_json
 from tests.utils.factories import make_event, make_person, stored_event
-
-
-def _send(client, method, path, person, key, payload=None):
-    headers = {"Authorization": f"Bearer {person.token}", "Idempotency-Key": key}
-    if payload is None:
-        return client.http.request(method, path, headers=headers, body=b"")
-    return post_json(client, path, payload, person.token, method=method, headers={"Idempotency-Key": key})
-
-
-def _replayed(first, again, status):
-    assert first.status_code == again.status_code == status
-    assert again.headers.get("Idempotent-Replayed") == "true"
-    assert again.body == first.body
+from tests.utils.idempotency import assert_replayed as _replayed
+from tests.utils.idempotency import send_with_key as _send
 
 
 def test_a_repeated_offline_guest_is_added_once(client):

@@ -548,8 +548,12 @@ def still_coming(
     supper = expect(create_event.sync(client=as_owner, body=asking), EventCreated)
     check(supper.confirm_attendance and supper.confirm_hours == 24 and supper.reminder_hours == 2, f"{supper!r}")
     expect(accept_invitation.sync(supper.id, client=as_guest, body=RsvpInput()), Invitation)
-    answered = answer_attendance.sync(supper.id, client=as_guest, body=AttendanceInput(confirmed=True))
-    check(expect(answered, Attendance).attendance_confirmed is True, f"confirmed {answered!r}")
+    once = f"still-coming-{supper.id}"  # a retry with the same key answers the same and changes nothing
+    sent = AttendanceInput(confirmed=True)
+    answered = expect(answer_attendance.sync(supper.id, client=as_guest, body=sent, idempotency_key=once), Attendance)
+    check(answered.attendance_confirmed is True and answered.answer == "going", f"confirmed {answered!r}")
+    again = expect(answer_attendance.sync(supper.id, client=as_guest, body=sent, idempotency_key=once), Attendance)
+    check(again == answered, f"replayed {again!r}")
     seen = expect(get_event.sync(supper.id, client=as_owner), EventDetail)
     rows = [row.attendance_confirmed for row in seen.invitees if row.user_id == guest.id]
     check(seen.confirmed_count == 1 and rows == [True], f"confirmed {seen.confirmed_count!r} {rows!r}")

@@ -32,7 +32,7 @@ def test_a_guest_answers_one_date_of_a_series_on_a_phone(chromium, tmp_path, scr
         assert rows.count() == 4
         assert "Tuesday, February 5, 2030 at 7:00 PM EST" in rows.nth(2).inner_text()
         for index in range(4):
-            for button in ("Going", "Can't go"):
+            for button in ("Going", "Maybe", "Can't go"):
                 box = rows.nth(index).get_by_role("button", name=button).bounding_box()
                 assert box is not None and box["height"] >= 44, box  # a thumb's target
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE_SCREEN["width"]
@@ -42,6 +42,12 @@ def test_a_guest_answers_one_date_of_a_series_on_a_phone(chromium, tmp_path, scr
         assert page.get_by_role("status").inner_text() == "Thanks! Your answer is saved."
         assert page.locator("ul.dates li").nth(1).get_by_role("button", name="Going").get_attribute(
             "aria-pressed") == "true"  # fmt: skip
+        with page.expect_navigation():
+            page.locator("ul.dates li").nth(2).get_by_role("button", name="Maybe").click()
+        third = page.locator("ul.dates li").nth(2)
+        assert third.get_by_role("button", name="Maybe").get_attribute("aria-pressed") == "true"
+        assert "You said maybe." in third.inner_text()
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE_SCREEN["width"]
         shot = tmp_path / f"series-{'script' if script else 'no-script'}.png"
         page.screenshot(path=str(shot), full_page=True)
         context.close()

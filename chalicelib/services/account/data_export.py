@@ -18,6 +18,7 @@ from datetime import datetime, timedelta
 from chalicelib import aws, limits
 from chalicelib.config import get_settings
 from chalicelib.domain import waitlist as line_rules
+from chalicelib.domain.answers import answer_of
 from chalicelib.errors import NotFound
 from chalicelib.messaging import notifications
 from chalicelib.messaging.notifications import Outcome
@@ -222,6 +223,7 @@ def _received(invitation: Invitation, found: list, users: dict[int, User], me: i
     event, invitations, messages, polls, suggestions = _split(found)
     owner = users.get(invitation.owner_id)
     mine = next((inv for inv in invitations if inv.user_id == me), invitation)
+    position = line_rules.places_by_user(invitations).get(me)
     return {
         "event_id": invitation.event_id,
         "title": event.title if event else "",
@@ -229,8 +231,9 @@ def _received(invitation: Invitation, found: list, users: dict[int, User], me: i
         "host": owner.full_name if owner else "",
         "invited": format_datetime(invitation.created),
         "has_accepted_invite": mine.has_accepted,
+        "answer": answer_of(mine, position),
         "extra_guests": int(mine.extra_guests or 0),
-        "waitlist_position": line_rules.places_by_user(invitations).get(me),
+        "waitlist_position": position,
         "rsvp_message": mine.rsvp_message or "",
         "rsvp_time": format_datetime(mine.rsvp_time),
         "answers": _answers(event, mine),

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from chalicelib.domain import guest_sheet
+from chalicelib.domain import guest_sheet, invitation_insight
+from chalicelib.domain.answers import answer_of
 from chalicelib.domain.guest_sheet import GuestRow, Question
 from chalicelib.domain.roles import Action
 from chalicelib.services.participants.event_reads import permitted_view, with_users
@@ -43,12 +44,14 @@ def invitee_rows(view: EventView) -> list[GuestRow]:
             GuestRow(
                 name=user.full_name if user is not None else "",
                 phone=user.phone_number if user is not None else "",
-                answer=guest_sheet.answer_of(inv.has_accepted, waiting=inv.user_id in places),
+                answer=guest_sheet.answer_word(answer_of(inv, places.get(inv.user_id))),
                 extra_guests=int(inv.extra_guests or 0),
                 waitlist_position=places.get(inv.user_id),
                 message=inv.rsvp_message or "",
                 answers=dict(getattr(inv, "answers", None) or {}),
                 checked_in=format_datetime(inv.checked_in_at) or "",
+                invited_via=invitation_insight.invited_via(inv) or "",
+                first_opened_at=format_datetime(inv.first_opened_at) or "",
             )
         )
     return rows

@@ -184,11 +184,26 @@ def answer(
     if not page.event.cancelled and page.is_past(now or utcnow()):
         raise Conflict(EVENT_PAST)
     guest = user_with_id(page.invitation.user_id)
+    return answer_as(guest, page.event.id, accept=accept, message=message, extra_guests=extra_guests,
+                     answers=answers, maybe=maybe)  # fmt: skip
+
+
+def answer_as(
+    guest: User,
+    event_id: int,
+    *,
+    accept: bool,
+    message: str | None,
+    extra_guests: int | None = None,
+    answers: dict | None = None,
+    maybe: bool = False,
+) -> replies.Reply:
+    """The answer of a guest from a page, to one event (the page's own, or a date of its series): ``maybe``
+    through ``replies.say_maybe``, else ``replies.rsvp``."""
     if maybe:
-        return replies.say_maybe(guest, page.event.id, message=message)
-    return replies.rsvp(
-        guest, page.event.id, accept=accept, message=message, extra_guests=extra_guests, answers=answers or None
-    )
+        return replies.say_maybe(guest, event_id, message=message)
+    return replies.rsvp(guest, event_id, accept=accept, message=message, extra_guests=extra_guests,
+                        answers=answers or None)  # fmt: skip
 
 
 def stop_texts(page: GuestPage) -> None:

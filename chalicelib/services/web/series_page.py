@@ -3,8 +3,9 @@ imports.
 
 The page's link opens one date's invitation (the first date's, texted once for the series); the other dates are
 found through the series item and read in two BatchGetItem (their META, the guest's invitations), only for a
-page of a series. An answer for another date runs ``replies.rsvp`` as the guest on that date's own invitation:
-the same rules as any answer; a date outside the link's series, or one the guest is not invited to, is 404.
+page of a series. An answer for another date (going, maybe or not) runs the page's own answer code
+(``guest_answers.answer_as``) as the guest on that date's own invitation: the same rules as any answer; a date
+outside the link's series, or one the guest is not invited to, is 404.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from chalicelib.errors import Conflict, NotFound
-from chalicelib.services.replies import replies
+from chalicelib.services.web import guest_answers
 from chalicelib.store import calendar_feeds as feed_store
 from chalicelib.store import series as series_store
 from chalicelib.store.records import Event, Invitation
@@ -45,8 +46,10 @@ def upcoming_dates(event: Event, invitation: Invitation, now: datetime) -> list[
     return dates[:SHOWN_DATES]
 
 
-def answer_date(event: Event, invitation: Invitation, date_id: int, *, accept: bool, now: datetime) -> None:
-    """Accept or decline ``date_id`` of the link's series as the link's guest."""
+def answer_date(
+    event: Event, invitation: Invitation, date_id: int, *, accept: bool, now: datetime, maybe: bool = False
+) -> None:
+    """Accept or decline ``date_id`` of the link's series (or say ``maybe``) as the link's guest."""
     series = series_store.load_series(event.series_id) if event.series_id else None
     if series is None or date_id not in [int(each) for each in series.event_ids]:
         raise NotFound()
@@ -56,4 +59,4 @@ def answer_date(event: Event, invitation: Invitation, date_id: int, *, accept: b
         raise NotFound()
     if not date.cancelled and date.event_date <= now:
         raise Conflict("This event has already taken place.")
-    replies.rsvp(user_with_id(invitation.user_id), date_id, accept=accept, message=None)
+    guest_answers.answer_as(user_with_id(invitation.user_id), date_id, accept=accept, message=None, maybe=maybe)
