@@ -28,6 +28,7 @@ from chalicelib.services.push.push_delivery import deliver
 from chalicelib.services.replies import attendance
 from chalicelib.services.texts import attendance_texts, text_outbox
 from chalicelib.services.texts.guest_texts import SMS_DEVICE, fresh_link, send_claimed
+from chalicelib.services.texts.text_language import words_for
 from chalicelib.store import due_steps
 from chalicelib.store.claims import claim_key
 from chalicelib.store.events import GUEST, EventView, load_partition
@@ -112,7 +113,8 @@ def _remind(view: EventView, now: datetime) -> Outcome:
     sees_place = {inv.user_id: visibility.seen_by(event, inv).place for inv in _going(view)}
 
     def word(link: str, person) -> str:
-        return attendance_texts.reminder_text(event, link, now, with_place=sees_place[person.id])
+        said = words_for(person)
+        return attendance_texts.reminder_text(event, link, now, with_place=sees_place[person.id], said=said)
 
     return _tell(view, list(sees_place), REMINDER, word, None)
 
@@ -121,8 +123,8 @@ def _ask(view: EventView, _now: datetime) -> Outcome:
     event = view.event
     asked = [inv.user_id for inv in _going(view) if inv.attendance_confirmed is None]
 
-    def word(link: str, _person) -> str:
-        return attendance_texts.still_coming_text(event, link)
+    def word(link: str, person) -> str:
+        return attendance_texts.still_coming_text(event, link, words_for(person))
 
     return _tell(view, asked, CONFIRM, word, "Still coming? Confirm, or free your spot for someone waiting.")
 
@@ -133,8 +135,8 @@ def _release(view: EventView, _now: datetime) -> Outcome:
         return Outcome()  # nobody waiting: every party keeps its spot
     released = attendance.release_unconfirmed(view, event.owner_id)  # after a crash: those of the last run too
 
-    def word(link: str, _person) -> str:
-        return attendance_texts.released_text(event, link)
+    def word(link: str, person) -> str:
+        return attendance_texts.released_text(event, link, words_for(person))
 
     return _tell(
         view, released.waiting, RELEASE, word, "We gave your spot to someone waiting, since we didn't hear back."
