@@ -16,7 +16,7 @@ from enum import StrEnum
 from chalicelib import limits, store
 from chalicelib.config import get_settings
 from chalicelib.errors import ServiceUnavailable, Throttled, ValidationError
-from chalicelib.languages.catalogues import N_, words
+from chalicelib.languages.catalogues import N_, Words, words
 from chalicelib.languages.choice import for_text
 from chalicelib.messaging import notifications, sms_sender
 from chalicelib.messaging.notifications.kinds import QueueKind
@@ -106,15 +106,19 @@ def request_pin(
     try:
         sms_sender.send_sms(
             e164,
-            words(for_text(language, e164))._(
-                PIN_WORDING[purpose], service=settings.service_name, pin=pin, minutes=settings.pin_ttl_seconds // 60
-            ),
+            pin_text(purpose, pin, words(for_text(language, e164))),
             priority=sms_sender.Priority.ASKED,
             origination=settings.sms_origination_pins,
         )
     except Exception:
         _undo_pin(item, number_limit, log, address_limit, now)
         raise
+
+
+def pin_text(purpose: PinPurpose, pin: str, said: Words) -> str:
+    """The pin's text for ``purpose`` in the person's words, naming how long the pin works."""
+    settings = get_settings()
+    return said._(PIN_WORDING[purpose], service=settings.service_name, pin=pin, minutes=settings.pin_ttl_seconds // 60)
 
 
 def _undo_pin(item, number_limit: RollingLimit, log: LogCharge, address_limit: Limit, now: float) -> None:

@@ -63,7 +63,12 @@ NOT_UNDERSTOOD = N_("{service}: Reply 1 or 2, or open your invitation: {link}")
 Wording = Callable[[Words, str, str], str]  # (the person's words, title, link) -> the text after "<service>: "
 
 
-def _said(message: str, **values: object) -> Wording:
+def going_wording(event) -> Wording:
+    """The confirmation of a party going, with the event's date in the person's language."""
+    return lambda said, title, link: said._(GOING, title=title, link=link, when=dates.short_when(event, said.language))
+
+
+def worded(message: str, **values: object) -> Wording:
     """The wording of ``message`` in the person's words, with ``values`` besides the title and the link."""
     return lambda said, title, link: said._(message, title=title, link=link, **values)
 
@@ -107,9 +112,9 @@ def _answer_invitation(ask: text_asks.Ask, reply: TextReply, text: inbound_sms.I
         )
     except Conflict as refused:
         if str(refused) in CLOSED_CONFLICTS:
-            return _confirm(text, ask, event, _said(CLOSED))
+            return _confirm(text, ask, event, worded(CLOSED))
         if str(refused) == EVENT_FULL:
-            return _confirm(text, ask, event, _said(FULL), linked=True)
+            return _confirm(text, ask, event, worded(FULL), linked=True)
         raise  # the reply kept changing under it: delivered again, it is read again
     except OutOfRange as too_many:
         most = int(too_many.most or 0)
@@ -127,14 +132,14 @@ def _answer_invitation(ask: text_asks.Ask, reply: TextReply, text: inbound_sms.I
     except ValidationError as invalid:
         if "answers" not in invalid.errors:
             raise
-        return _confirm(text, ask, event, _said(QUESTIONS), linked=True)
+        return _confirm(text, ask, event, worded(QUESTIONS), linked=True)
     if answered.waitlist_position is not None:
-        return _confirm(text, ask, event, _said(WAITLISTED, position=answered.waitlist_position))
+        return _confirm(text, ask, event, worded(WAITLISTED, position=answered.waitlist_position))
     if going:
         return _going(text, ask, event)
     if maybe:
-        return _confirm(text, ask, event, _said(SAID_MAYBE))
-    return _confirm(text, ask, event, _said(NOT_GOING))
+        return _confirm(text, ask, event, worded(SAID_MAYBE))
+    return _confirm(text, ask, event, worded(NOT_GOING))
 
 
 def _answer_still_coming(ask: text_asks.Ask, reply: TextReply, text: inbound_sms.InboundText) -> str:
@@ -155,11 +160,7 @@ def _answer_still_coming(ask: text_asks.Ask, reply: TextReply, text: inbound_sms
 
 def _going(text: inbound_sms.InboundText, ask: text_asks.Ask, event) -> str:
     """The confirmation of a party going (seated, or confirmed still coming), with the date and the link."""
-
-    def going_words(said: Words, title: str, link: str) -> str:
-        return said._(GOING, title=title, link=link, when=dates.short_when(event, said.language))
-
-    return _confirm(text, ask, event, going_words, linked=True)
+    return _confirm(text, ask, event, going_wording(event), linked=True)
 
 
 # What a reply does, by the kind of the text it answers (text_outbox.ASKING_KINDS): one function per kind.
@@ -193,6 +194,16 @@ def _send(kind: str, text: inbound_sms.InboundText, event_id: int, user_id: int,
     text_outbox.send_text(text_outbox.Text(kind, occurrence, event_id, user_id, text.sender, body, expires_at))
 
 
+def confirmation_text(event, wording: Wording, said: Words, link: str = "") -> str:
+    """``<service>: `` and ``wording(said, title, link)``, the title cut to the texts' segment limits."""
+    service = get_settings().service_name
+
+    def template(_who: str, title: str) -> str:
+        return f"{service}: {wording(said, title, link)}".rstrip()
+
+    return sms_segments.fit([template], "", shown_title(event.title, said), segment_limits())
+
+
 def _confirm(
     text: inbound_sms.InboundText, ask: text_asks.Ask, event, wording: Wording, *, linked: bool = False
 ) -> str:
@@ -200,9 +211,7 @@ def _confirm(
     the title cut to the texts' segment limits; ``linked``: with a fresh link to the guest's page. Once per reply
     (its inbound message id)."""
     link = guest_texts.fresh_link(event.id, ask.user_id) if linked else ""
-    service, said = get_settings().service_name, words_of(ask.user_id, text.sender)
-    template: sms_segments.Template = lambda _who, title: f"{service}: {wording(said, title, link)}".rstrip()  # noqa: E731
-    body = sms_segments.fit([template], "", shown_title(event.title, said), segment_limits())
+    body = confirmation_text(event, wording, words_of(ask.user_id, text.sender), link)
     occurrence = text.message_id or uuid.uuid4().hex
     _send(text_outbox.REPLY_CONFIRMATION, text, event.id, ask.user_id, body, event_expiry(event), occurrence)
     return ANSWERED
