@@ -13,6 +13,7 @@ from chalicelib.languages.catalogues import N_, Words, words
 from chalicelib.messaging import sms_segments
 from chalicelib.messaging.notifications.kinds import QueueKind, handles
 from chalicelib.messaging.notifications.messages import Outcome, Push
+from chalicelib.messaging.notifications.push_words import PushWords
 from chalicelib.services.push.push_delivery import deliver
 from chalicelib.services.texts import guest_texts
 from chalicelib.services.texts.invitation_texts import asking_words
@@ -122,7 +123,8 @@ def _announcement(message: dict) -> Outcome:
     ids = audience_of(view, announcement.audience)
     users = get_users([event.owner_id])
     name = guest_texts.sender_name(users.get(event.owner_id))
-    push = Push(QueueKind.ANNOUNCEMENT, str(announcement.id), event.title, f"{name}: {announcement.text}", event.id)
+    said = PushWords("push.announcement", N_("{name}: {message}"), {"name": name, "message": announcement.text})
+    push = Push(QueueKind.ANNOUNCEMENT, str(announcement.id), event.title, said, event.id)
 
     def word(owner, person) -> str:
         link = guest_texts.fresh_link(event.id, person.id)
@@ -141,7 +143,8 @@ def _nudge(message: dict) -> Outcome:
     ids = [int(uid) for uid in message.get("user_ids", []) if int(uid) in still_silent]
     users = get_users([event.owner_id])
     name = guest_texts.sender_name(users.get(event.owner_id))
-    push = Push(QueueKind.NUDGE, str(message["id"]), event.title, f"{name} is waiting for your answer.", event.id)
+    said = PushWords("push.nudge", N_("{name} is waiting for your answer."), {"name": name})
+    push = Push(QueueKind.NUDGE, str(message["id"]), event.title, said, event.id)
 
     def word(owner, person) -> str:
         link = guest_texts.fresh_link(event.id, person.id)

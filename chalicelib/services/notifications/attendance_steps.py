@@ -21,9 +21,11 @@ from datetime import datetime
 from chalicelib import localtime
 from chalicelib.domain import attendance_steps, visibility
 from chalicelib.domain.attendance_steps import CONFIRM, RELEASE, REMINDER
+from chalicelib.languages.catalogues import N_
 from chalicelib.messaging.notifications import queueing
 from chalicelib.messaging.notifications.kinds import QueueKind, handles
 from chalicelib.messaging.notifications.messages import Outcome, Push, event_expiry
+from chalicelib.messaging.notifications.push_words import PushWords
 from chalicelib.services.push.push_delivery import deliver
 from chalicelib.services.replies import attendance
 from chalicelib.services.texts import attendance_texts, text_outbox
@@ -80,7 +82,7 @@ def _going(view: EventView) -> list:
     return [inv for inv in view.invitations if inv.role == GUEST and inv.has_accepted is True and not inv.wait_key]
 
 
-def _tell(view: EventView, user_ids: list[int], step: str, word, push_body: str | None) -> Outcome:
+def _tell(view: EventView, user_ids: list[int], step: str, word, push_body: PushWords | None) -> Outcome:
     """A push (``push_body``) to those of ``user_ids`` with the app, the text ``word(event, link, person)`` to
     the others, each once."""
     event = view.event
@@ -126,7 +128,8 @@ def _ask(view: EventView, _now: datetime) -> Outcome:
     def word(link: str, person) -> str:
         return attendance_texts.still_coming_text(event, link, words_for(person))
 
-    return _tell(view, asked, CONFIRM, word, "Still coming? Confirm, or free your spot for someone waiting.")
+    said = PushWords("push.still_coming", N_("Still coming? Confirm, or free your spot for someone waiting."))
+    return _tell(view, asked, CONFIRM, word, said)
 
 
 def _release(view: EventView, _now: datetime) -> Outcome:
@@ -138,9 +141,8 @@ def _release(view: EventView, _now: datetime) -> Outcome:
     def word(link: str, person) -> str:
         return attendance_texts.released_text(event, link, words_for(person))
 
-    return _tell(
-        view, released.waiting, RELEASE, word, "We gave your spot to someone waiting, since we didn't hear back."
-    )
+    said = PushWords("push.released", N_("We gave your spot to someone waiting, since we didn't hear back."))
+    return _tell(view, released.waiting, RELEASE, word, said)
 
 
 _RUNS = {REMINDER: _remind, CONFIRM: _ask, RELEASE: _release}
