@@ -54,4 +54,3 @@ def due_times(event) -> dict[str, datetime | None]:
         CONFIRM: ask,
         RELEASE: release if releasing else None,
     }
-
