@@ -68,6 +68,21 @@ def going_wording(event) -> Wording:
     return lambda said, title, link: said._(GOING, title=title, link=link, when=dates.short_when(event, said.language))
 
 
+def too_many_wording(most: int) -> Wording:
+    """The answer to a party larger than the event allows: how many more the guest may bring."""
+
+    def wording(said: Words, title: str, link: str) -> str:
+        return said._n(
+            '"{title}" lets you bring {count} more at most. {link}',
+            '"{title}" lets you bring {count} more at most. {link}',
+            most,
+            title=title,
+            link=link,
+        )
+
+    return wording
+
+
 def worded(message: str, **values: object) -> Wording:
     """The wording of ``message`` in the person's words, with ``values`` besides the title and the link."""
     return lambda said, title, link: said._(message, title=title, link=link, **values)
@@ -117,18 +132,7 @@ def _answer_invitation(ask: text_asks.Ask, reply: TextReply, text: inbound_sms.I
             return _confirm(text, ask, event, worded(FULL), linked=True)
         raise  # the reply kept changing under it: delivered again, it is read again
     except OutOfRange as too_many:
-        most = int(too_many.most or 0)
-
-        def too_many_words(said: Words, title: str, link: str) -> str:
-            return said._n(
-                '"{title}" lets you bring {count} more at most. {link}',
-                '"{title}" lets you bring {count} more at most. {link}',
-                most,
-                title=title,
-                link=link,
-            )
-
-        return _confirm(text, ask, event, too_many_words, linked=True)
+        return _confirm(text, ask, event, too_many_wording(int(too_many.most or 0)), linked=True)
     except ValidationError as invalid:
         if "answers" not in invalid.errors:
             raise

@@ -55,16 +55,6 @@ def _confirmation(wording, *, linked: bool = True):
     )
 
 
-def _too_many(said, title: str, link: str) -> str:
-    return said._n(
-        '"{title}" lets you bring {count} more at most. {link}',
-        '"{title}" lets you bring {count} more at most. {link}',
-        3,
-        title=title,
-        link=link,
-    )
-
-
 def _reminder(name: str, title: str, said, link: str) -> str:
     event = _event(title)
     place = _place(said.language)
@@ -108,7 +98,7 @@ TEMPLATES = {
     "reply: waitlisted": (_confirmation(answers.worded(answers.WAITLISTED, position=12), linked=False), "t"),
     "reply: full": (_confirmation(answers.worded(answers.FULL)), "t"),
     "reply: closed": (_confirmation(answers.worded(answers.CLOSED), linked=False), "t"),
-    "reply: too many": (_confirmation(_too_many), "t"),
+    "reply: too many": (_confirmation(answers.too_many_wording(3)), "t"),
     "reply: questions": (_confirmation(answers.worded(answers.QUESTIONS)), "t"),
     "reply: not understood": (
         lambda n, t, s, link: s._(answers.NOT_UNDERSTOOD, service="Invites", link=link),
