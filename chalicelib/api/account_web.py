@@ -12,6 +12,7 @@ from chalice import Response
 from chalicelib.api import page_language
 from chalicelib.api.error_responses import body_of, headers_of, status_of
 from chalicelib.api.guest_page import posted_from_the_page
+from chalicelib.api.page_language import chosen
 from chalicelib.api.request import RequestContext
 from chalicelib.errors import DomainError, PermissionDenied, TextsPaused, ValidationError
 from chalicelib.guest_page import account_pages, pages
@@ -69,7 +70,7 @@ def send_pin(ctx: RequestContext, said):
     if error:
         return _html(ctx, account_pages.number_page(token, number=typed, error=error, again=True, said=said), 400)
     try:
-        web_account.send_pin(number, ctx.source_ip)
+        web_account.send_pin(number, ctx.source_ip, chosen(ctx).language)
     except ValidationError as refused:  # an opted-out number, say
         message = next(iter(body_of(refused).values()))[0]
         shown = account_pages.number_page(token, number=number, error=message, again=True, said=said)

@@ -14,6 +14,7 @@ from chalicelib.api import page_language
 from chalicelib.api.account_web import _number
 from chalicelib.api.error_responses import body_of
 from chalicelib.api.guest_page import _html, posted_from_the_page
+from chalicelib.api.page_language import chosen
 from chalicelib.api.request import RequestContext
 from chalicelib.errors import PermissionDenied, ValidationError
 from chalicelib.guest_page import join_pages
@@ -59,7 +60,7 @@ def send_pin(ctx: RequestContext, said):
     name, name_error = _name(form)
     if not error and not name_error:
         try:
-            web_join.send_pin(code, number, ctx.source_ip)
+            web_join.send_pin(code, number, ctx.source_ip, chosen(ctx).language)
         except ValidationError as refused:  # an opted-out number, say
             error = next(iter(body_of(refused).values()))[0]
     if error or name_error:

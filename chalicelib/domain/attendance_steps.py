@@ -54,17 +54,3 @@ def due_times(event) -> dict[str, datetime | None]:
         CONFIRM: ask,
         RELEASE: release if releasing else None,
     }
-
-
-def relative_day(start: datetime, now: datetime, zone: tzinfo) -> str:
-    """The start's day as said on ``now``'s day, both in ``zone``: ``today``, ``tomorrow``, ``on Saturday``
-    (within the week), else ``on Dec 12``."""
-    day, today = start.astimezone(zone).date(), now.astimezone(zone).date()
-    days = (day - today).days
-    if days <= 0:
-        return "today"
-    if days == 1:
-        return "tomorrow"
-    if days < 7:
-        return f"on {localtime.WEEKDAYS[day.weekday()]}"
-    return f"on {localtime.MONTHS[day.month - 1][:3]} {day.day}"

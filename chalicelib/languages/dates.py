@@ -16,10 +16,34 @@ from chalicelib import localtime
 from chalicelib.languages.catalogues import ENGLISH, locale_of
 
 
+def clock(moment: datetime, language: str) -> str:
+    """The clock time and the zone, as the language writes the time: ``8:30 PM EST``, ``20:30 CET``."""
+    if language == ENGLISH:
+        return f"{localtime.clock(moment)} {localtime.zone_label(moment)}"
+    return f"{format_time(moment, 'short', locale=locale_of(language))} {localtime.zone_label(moment)}"
+
+
 def _joined(day: str, moment: datetime, language: str) -> str:
     """The day and the clock time as the language joins them, with the zone after the time."""
-    clock = f"{format_time(moment, 'short', locale=locale_of(language))} {localtime.zone_label(moment)}"
-    return get_datetime_format("full", locale=locale_of(language)).replace("{1}", day).replace("{0}", clock)
+    return (
+        get_datetime_format("full", locale=locale_of(language))
+        .replace("{1}", day)
+        .replace("{0}", clock(moment, language))
+    )
+
+
+def day_of_week(day: date, language: str) -> str:
+    """The weekday's name in the language: ``Saturday``, ``sábado``, ``שבת``."""
+    if language == ENGLISH:
+        return localtime.WEEKDAYS[day.weekday()]
+    return format_date(day, "EEEE", locale=locale_of(language))
+
+
+def day_of_year(day: date, language: str) -> str:
+    """The day and month, short, in the language: ``Dec 12``, ``12 dic``."""
+    if language == ENGLISH:
+        return f"{localtime.MONTHS[day.month - 1][:3]} {day.day}"
+    return _short_day(day, language, weekday=False)
 
 
 def _short_day(day: date, language: str, weekday: bool) -> str:

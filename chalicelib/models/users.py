@@ -149,6 +149,8 @@ class Token(UsersTable, discriminator="token"):
 class Device(UsersTable, discriminator="device"):
     endpoint_arn = UnicodeAttribute()
     created = UTCDateTimeAttribute()
+    # The language the app registered the device with (a catalogue's tag, languages/): its pushes are in it.
+    language = UnicodeAttribute(null=True)
 
 
 class DeviceOwner(UsersTable, discriminator="device_owner"):

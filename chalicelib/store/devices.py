@@ -52,10 +52,13 @@ def device_and_owner(user_id: int, token: str) -> tuple[Device | None, Holder | 
     return mine, (Holder(owner.user_id, owner.removing_until) if owner is not None else None)
 
 
-def take_device(user_id: int, token: str, endpoint_arn: str, previous: Holder | None) -> None:
+def take_device(
+    user_id: int, token: str, endpoint_arn: str, previous: Holder | None, language: str | None = None
+) -> None:
     """Give ``token`` to ``user_id`` in one transaction, on condition its owner item is still as read in
     ``previous`` (None: nobody; no removal begun since, or the same outlived one); the previous owner's
-    device item goes. Raises Refused or Contended when another registration or a removal got there first."""
+    device item goes. ``language``: the one its pushes are written in. Raises Refused or Contended when another
+    registration or a removal got there first."""
     if previous is None:
         unchanged = DeviceOwner.pk.does_not_exist()
     elif previous.removing_until is None:
@@ -63,10 +66,22 @@ def take_device(user_id: int, token: str, endpoint_arn: str, previous: Holder | 
     else:
         unchanged = (DeviceOwner.user_id == previous.user_id) & (DeviceOwner.removing_until == previous.removing_until)
     with refusals(), transact_write() as transaction:
-        transaction.save(Device(user_pk(user_id), device_sk(token), endpoint_arn=endpoint_arn, created=utcnow()))
+        device = Device(user_pk(user_id), device_sk(token), endpoint_arn=endpoint_arn, created=utcnow())
+        device.language = language
+        transaction.save(device)
         transaction.save(DeviceOwner(device_owner_pk(token), OWNER_SK, user_id=user_id), condition=unchanged)
         if previous is not None and previous.user_id != user_id:
             transaction.delete(Device(user_pk(previous.user_id), device_sk(token)))
+
+
+def set_language(device: Device, language: str | None) -> None:
+    """Write the language of a device registered again with another one; nothing when the item is gone."""
+    try:
+        with refusals():
+            action = Device.language.set(language) if language else Device.language.remove()
+            device.update(actions=[action], condition=Device.pk.exists())
+    except Refused:
+        return
 
 
 def begin_removal(user_id: int, device: Device, lease: datetime) -> bool:

@@ -177,7 +177,8 @@ def test_the_policy_covers_the_stages_resources(stage):
     assert _allowed(stage, "ssm:GetParameter", stop_list_key, inbound) and _allowed(stage, "sns:Publish", "*", inbound)
     users = f"arn:aws:dynamodb:{region}:{account}:table/{env['USERS_TABLE']}"
     assert not _allowed(stage, "dynamodb:PutItem", users, inbound)
-    assert not _allowed(stage, "dynamodb:GetItem", users, inbound)
+    assert _allowed(stage, "dynamodb:GetItem", users, inbound)  # the replier's chosen language, nothing more
+    assert not _allowed(stage, "dynamodb:Query", users, inbound)
     assert _allowed(stage, "dynamodb:GetItem", auth, inbound)
     events_table = f"arn:aws:dynamodb:{region}:{account}:table/{env['EVENTS_TABLE']}"
     assert _allowed(stage, "dynamodb:TransactWriteItems", events_table, inbound)

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from chalicelib.domain import event_fields
+from chalicelib.messaging.notifications.push_words import PushWords
 from chalicelib.models.auth import CLAIM_DAYS
 from chalicelib.timeutil import utcnow
 
@@ -54,15 +55,21 @@ class Push:
     push_type: str  # the payload's "type" and the first part of the delivery claim's key
     occurrence: str  # what makes it one notification: an event id, or the queue message's id
     title: str
-    body: str
+    body: str | PushWords  # given as PushWords: the body in each device's language, ``body`` the English
     event_id: int | None = None
     expires_at: datetime | None = None  # of the claim; default CLAIM_DAYS from now
     extra: dict = field(default_factory=dict)
+    words: PushWords | None = None
+
+    def __post_init__(self) -> None:
+        if isinstance(self.body, PushWords):
+            object.__setattr__(self, "words", self.body)
+            object.__setattr__(self, "body", self.body.english())
 
     def data(self) -> dict:
         return {"type": self.push_type, "event_id": self.event_id, **self.extra}
 
     @classmethod
-    def once_per_event(cls, push_type: str, event, body: str, occurrence: str | None = None) -> Push:
+    def once_per_event(cls, push_type: str, event, body: str | PushWords, occurrence: str | None = None) -> Push:
         """A push sent at most once per recipient for ``event``: its claim lasts until the event is over."""
         return cls(push_type, occurrence or str(event.id), event.title, body, event.id, event_expiry(event))

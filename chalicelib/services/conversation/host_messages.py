@@ -7,14 +7,18 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from chalicelib import localtime
 from chalicelib.config import get_settings
+from chalicelib.languages import dates
+from chalicelib.languages.catalogues import N_, Words, words
 from chalicelib.messaging import sms_segments
 from chalicelib.messaging.notifications.kinds import handles, queue_kind
 from chalicelib.messaging.notifications.messages import Outcome, Push
+from chalicelib.messaging.notifications.push_words import PushWords
 from chalicelib.services.push.push_delivery import deliver
 from chalicelib.services.texts import guest_texts
-from chalicelib.services.texts.invitation_texts import NO_TITLE, STOP_WORDS, asking_words
+from chalicelib.services.texts.invitation_texts import asking_words
+from chalicelib.services.texts.text_language import words_for
+from chalicelib.services.texts.text_wording import ending, segment_limits, shown_title
 from chalicelib.store.announcements import find_announcement
 from chalicelib.store.events import GUEST, EventView, load_partition
 from chalicelib.store.users import get_users
@@ -25,6 +29,12 @@ NUDGE = queue_kind("nudge")
 
 GOING, WAITING, NO_REPLY, DECLINED = "going", "waiting", "no_reply", "declined"
 AUDIENCES = (GOING, WAITING, NO_REPLY, DECLINED)
+# Translators: {name} is the host's, {message} what they wrote; the link and the opt-out words follow.
+ANNOUNCEMENT = N_('{service}: {name} about "{title}": {message}')
+# Translators: {name} is the host's, {when} the event's date; the link and the opt-out words follow.
+NUDGE = N_('{service}: {name} is waiting for your answer to "{title}", {when}.')
+# Translators: the nudge in the fewest words, for a text that also says how to answer by reply.
+NUDGE_SHORT = N_('{service}: {name} asks: "{title}", {when}.')
 
 
 def answer_of(view: EventView, invitation) -> str:
@@ -43,29 +53,23 @@ def audience_of(view: EventView, answers: Iterable[str]) -> list[int]:
     return [inv.user_id for inv in view.invitations if inv.role == GUEST and answer_of(view, inv) in wanted]
 
 
-def _limits() -> dict[str, int]:
-    settings = get_settings()
-    return {"gsm": settings.invite_sms_max_segments, "ucs2": settings.invite_sms_max_segments_ucs2}
-
-
-def _title(event) -> str:
-    return event.title if sms_segments.one_line(event.title or "") else NO_TITLE
-
-
 def _fits(text: str) -> bool:
-    return sms_segments.segments(text) <= _limits()[sms_segments.encoding(text)]
+    return sms_segments.segments(text) <= segment_limits()[sms_segments.encoding(text)]
 
 
-def announcement_text(owner_name: str, event, text: str, link: str) -> str:
-    """``<service>: <name> about "<title>": <text> <link> Reply STOP to opt out.``: name and title cut as in
-    every text (down to their minimums), then the announcement's own text cut until it fits."""
-    service = get_settings().service_name
-    reply = f" {link}" if link else ""
+def announcement_text(owner_name: str, event, text: str, link: str, said: Words | None = None) -> str:
+    """``<service>: <name> about "<title>": <text> <link> Reply STOP to opt out.`` in the person's words: name
+    and title cut as in every text (down to their minimums), then the announcement's own text cut until it fits."""
+    service, said = get_settings().service_name, said or words(None)
+    after = ending(said, link)
     body = sms_segments.fold_typography(sms_segments.one_line(text))
+    shown = shown_title(event.title, said)
 
-    def build(words: str) -> str:
-        template = lambda who, title: f'{service}: {who} about "{title}": {words}{reply} {STOP_WORDS}'  # noqa: E731
-        return sms_segments.fit([template], owner_name, _title(event), _limits())
+    def build(message: str) -> str:
+        def template(who: str, title: str) -> str:
+            return said._(ANNOUNCEMENT, service=service, name=who, title=title, message=message) + after
+
+        return sms_segments.fit([template], owner_name, shown, segment_limits())
 
     whole = build(body)
     if _fits(whole):
@@ -81,23 +85,21 @@ def announcement_text(owner_name: str, event, text: str, link: str) -> str:
     return build(body[:kept].rstrip() + sms_segments.ELLIPSIS[sms_segments.encoding(whole)])
 
 
-def nudge_text(owner_name: str, event, link: str) -> str:
-    """``<service>: <name> is waiting for your answer to "<title>", <when>. <link> Reply STOP to opt out.``, with
-    how to answer by reply before the opt-out words when two-way texting is on."""
-    service = get_settings().service_name
-    reply = f" {link}" if link else ""
-    ask = asking_words()
+def nudge_text(owner_name: str, event, link: str, said: Words | None = None) -> str:
+    """``<service>: <name> is waiting for your answer to "<title>", <when>. <link> Reply STOP to opt out.`` in
+    the person's words, with how to answer by reply before the opt-out words when two-way texting is on."""
+    service, said = get_settings().service_name, said or words(None)
+    ask = asking_words(said).strip()
+    after = ending(said, link, ask)
 
-    def wording(when: str) -> sms_segments.Template:
-        return lambda who, title: (
-            f'{service}: {who} is waiting for your answer to "{title}", {when}.{reply} {ask}{STOP_WORDS}'
-        )
+    def wording(message: str, when: str) -> sms_segments.Template:
+        return lambda who, title: said._(message, service=service, name=who, title=title, when=when) + after
 
-    templates = [wording(localtime.short_when(event)), wording(localtime.short_when(event, weekday=False))]
+    whens = (dates.short_when(event, said.language), dates.short_when(event, said.language, weekday=False))
+    templates = [wording(NUDGE, when) for when in whens]
     if ask:  # the answer words cost 36 characters: in UCS-2 the tightest form asks in fewer words
-        when = localtime.short_when(event, weekday=False)
-        templates.append(lambda who, title: f'{service}: {who} asks: "{title}", {when}.{reply} {ask}{STOP_WORDS}')
-    return sms_segments.fit(templates, owner_name, _title(event), _limits())
+        templates.append(wording(NUDGE_SHORT, whens[1]))
+    return sms_segments.fit(templates, owner_name, shown_title(event.title, said), segment_limits())
 
 
 def _tell(view: EventView, ids: list[int], push: Push, flag: str, kind: str, occurrence: str, word) -> Outcome:
@@ -125,11 +127,12 @@ def _announcement(message: dict) -> Outcome:
     ids = audience_of(view, announcement.audience)
     users = get_users([event.owner_id])
     name = guest_texts.sender_name(users.get(event.owner_id))
-    push = Push(ANNOUNCEMENT, str(announcement.id), event.title, f"{name}: {announcement.text}", event.id)
+    said = PushWords("push.announcement", N_("{name}: {message}"), {"name": name, "message": announcement.text})
+    push = Push(ANNOUNCEMENT, str(announcement.id), event.title, said, event.id)
 
     def word(owner, person) -> str:
         link = guest_texts.fresh_link(event.id, person.id)
-        return announcement_text(guest_texts.sender_name(owner), event, announcement.text, link)
+        return announcement_text(guest_texts.sender_name(owner), event, announcement.text, link, words_for(person))
 
     return _tell(view, ids, push, "notify_announcements", ANNOUNCEMENT, str(announcement.id), word)
 
@@ -144,9 +147,11 @@ def _nudge(message: dict) -> Outcome:
     ids = [int(uid) for uid in message.get("user_ids", []) if int(uid) in still_silent]
     users = get_users([event.owner_id])
     name = guest_texts.sender_name(users.get(event.owner_id))
-    push = Push(NUDGE, str(message["id"]), event.title, f"{name} is waiting for your answer.", event.id)
+    said = PushWords("push.nudge", N_("{name} is waiting for your answer."), {"name": name})
+    push = Push(NUDGE, str(message["id"]), event.title, said, event.id)
 
     def word(owner, person) -> str:
-        return nudge_text(guest_texts.sender_name(owner), event, guest_texts.fresh_link(event.id, person.id))
+        link = guest_texts.fresh_link(event.id, person.id)
+        return nudge_text(guest_texts.sender_name(owner), event, link, words_for(person))
 
     return _tell(view, ids, push, "notify_new_invite", NUDGE, str(message["id"]), word)

@@ -9,9 +9,11 @@ from __future__ import annotations
 from datetime import datetime
 
 from chalicelib.errors import ServiceUnavailable
+from chalicelib.languages.catalogues import N_
 from chalicelib.messaging.notifications import queueing
 from chalicelib.messaging.notifications.kinds import handles, queue_kind
 from chalicelib.messaging.notifications.messages import Outcome, Push, event_expiry
+from chalicelib.messaging.notifications.push_words import PushWords
 from chalicelib.services.push.push_delivery import deliver
 from chalicelib.services.texts.host_label import host_label
 from chalicelib.services.texts.removal_texts import text_removed
@@ -54,7 +56,7 @@ def _guest_removed(message: dict) -> Outcome:
         return Outcome()
     occurrence = f"{event_id}:{user_id}:{message['removed']}"
     if person.is_active:
-        words = f"{host_label(host)} removed you from the event."
+        words = PushWords("push.guest_removed", N_("{name} removed you from the event."), {"name": host_label(host)})
         push = Push(GUEST_REMOVED, occurrence, event.title, words, event.id, event_expiry(event))
         return deliver([(person, push)], "notify_event_change")
     if owner is None:

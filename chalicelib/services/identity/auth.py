@@ -16,6 +16,8 @@ from enum import StrEnum
 from chalicelib import limits, store
 from chalicelib.config import get_settings
 from chalicelib.errors import ServiceUnavailable, Throttled, ValidationError
+from chalicelib.languages.catalogues import N_, Words, words
+from chalicelib.languages.choice import for_text
 from chalicelib.messaging import notifications, sms_sender
 from chalicelib.messaging.notifications.kinds import kind_named
 from chalicelib.parallel import parallel_map
@@ -60,14 +62,18 @@ def _number_limit(e164: str) -> RollingLimit:
 
 
 # The login pin's text names its real lifetime (PIN_TTL_SECONDS), so a guest is never told a pin still works.
-LOGIN_PIN = "Your {service} pin is {pin}. It expires in {minutes} minutes. Don't share it."
-DELETION_PIN = "Your {service} pin to delete your account is {pin}. If you did not ask for this, ignore this text."
-JOIN_PIN = "Your {service} pin to join an event is {pin}. If you did not ask for this, ignore this text."
+# Translators: {service} is the service's name, {pin} six digits, {minutes} how long the pin works (15).
+LOGIN_PIN = N_("Your {service} pin is {pin}. It expires in {minutes} minutes. Don't share it.")
+DELETION_PIN = N_("Your {service} pin to delete your account is {pin}. If you did not ask for this, ignore this text.")
+JOIN_PIN = N_("Your {service} pin to join an event is {pin}. If you did not ask for this, ignore this text.")
 PIN_WORDING = {PinPurpose.LOGIN: LOGIN_PIN, PinPurpose.JOIN: JOIN_PIN, PinPurpose.DELETION: DELETION_PIN}
 
 
-def request_pin(e164: str, source_ip: str, *, purpose: PinPurpose = PinPurpose.LOGIN) -> None:
-    """Issue a pin for ``e164`` that opens ``purpose`` only, and text it worded for that purpose. The
+def request_pin(
+    e164: str, source_ip: str, *, purpose: PinPurpose = PinPurpose.LOGIN, language: str | None = None
+) -> None:
+    """Issue a pin for ``e164`` that opens ``purpose`` only, and text it worded for that purpose, in ``language``
+    (the page's) or else the one of the number's country. The
     number's rolling limit, the address's hourly limit and the pin are written in one transaction (the
     number's log read first, read again when a parallel request moved it), and undone when the text
     cannot be sent, so a failed send costs nothing (past the month's text budget: 503 TextsPaused, undone
@@ -103,13 +109,19 @@ def request_pin(e164: str, source_ip: str, *, purpose: PinPurpose = PinPurpose.L
     try:
         sms_sender.send_sms(
             e164,
-            PIN_WORDING[purpose].format(service=settings.service_name, pin=pin, minutes=settings.pin_ttl_seconds // 60),
+            pin_text(purpose, pin, words(for_text(language, e164))),
             priority=sms_sender.Priority.ASKED,
             origination=settings.sms_origination_pins,
         )
     except Exception:
         _undo_pin(item, number_limit, log, address_limit, now)
         raise
+
+
+def pin_text(purpose: PinPurpose, pin: str, said: Words) -> str:
+    """The pin's text for ``purpose`` in the person's words, naming how long the pin works."""
+    settings = get_settings()
+    return said._(PIN_WORDING[purpose], service=settings.service_name, pin=pin, minutes=settings.pin_ttl_seconds // 60)
 
 
 def _undo_pin(item, number_limit: RollingLimit, log: LogCharge, address_limit: Limit, now: float) -> None:

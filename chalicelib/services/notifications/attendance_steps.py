@@ -21,13 +21,16 @@ from datetime import datetime
 from chalicelib import localtime
 from chalicelib.domain import attendance_steps, visibility
 from chalicelib.domain.attendance_steps import CONFIRM, RELEASE, REMINDER
+from chalicelib.languages.catalogues import N_
 from chalicelib.messaging.notifications import queueing
 from chalicelib.messaging.notifications.kinds import handles, queue_kind
 from chalicelib.messaging.notifications.messages import Outcome, Push, event_expiry
+from chalicelib.messaging.notifications.push_words import PushWords
 from chalicelib.services.push.push_delivery import deliver
 from chalicelib.services.replies import attendance
 from chalicelib.services.texts import attendance_texts, text_outbox
 from chalicelib.services.texts.guest_texts import SMS_DEVICE, fresh_link, send_claimed
+from chalicelib.services.texts.text_language import words_for
 from chalicelib.store import due_steps
 from chalicelib.store.claims import claim_key
 from chalicelib.store.events import GUEST, EventView, load_partition
@@ -82,7 +85,7 @@ def _going(view: EventView) -> list:
     return [inv for inv in view.invitations if inv.role == GUEST and inv.has_accepted is True and not inv.wait_key]
 
 
-def _tell(view: EventView, user_ids: list[int], step: str, word, push_body: str | None) -> Outcome:
+def _tell(view: EventView, user_ids: list[int], step: str, word, push_body: PushWords | None) -> Outcome:
     """A push (``push_body``) to those of ``user_ids`` with the app, the text ``word(event, link, person)`` to
     the others, each once."""
     event = view.event
@@ -115,7 +118,8 @@ def _remind(view: EventView, now: datetime) -> Outcome:
     sees_place = {inv.user_id: visibility.seen_by(event, inv).place for inv in _going(view)}
 
     def word(link: str, person) -> str:
-        return attendance_texts.reminder_text(event, link, now, with_place=sees_place[person.id])
+        said = words_for(person)
+        return attendance_texts.reminder_text(event, link, now, with_place=sees_place[person.id], said=said)
 
     return _tell(view, list(sees_place), REMINDER, word, None)
 
@@ -124,10 +128,11 @@ def _ask(view: EventView, _now: datetime) -> Outcome:
     event = view.event
     asked = [inv.user_id for inv in _going(view) if inv.attendance_confirmed is None]
 
-    def word(link: str, _person) -> str:
-        return attendance_texts.still_coming_text(event, link)
+    def word(link: str, person) -> str:
+        return attendance_texts.still_coming_text(event, link, words_for(person))
 
-    return _tell(view, asked, CONFIRM, word, "Still coming? Confirm, or free your spot for someone waiting.")
+    said = PushWords("push.still_coming", N_("Still coming? Confirm, or free your spot for someone waiting."))
+    return _tell(view, asked, CONFIRM, word, said)
 
 
 def _release(view: EventView, _now: datetime) -> Outcome:
@@ -136,12 +141,11 @@ def _release(view: EventView, _now: datetime) -> Outcome:
         return Outcome()  # nobody waiting: every party keeps its spot
     released = attendance.release_unconfirmed(view, event.owner_id)  # after a crash: those of the last run too
 
-    def word(link: str, _person) -> str:
-        return attendance_texts.released_text(event, link)
+    def word(link: str, person) -> str:
+        return attendance_texts.released_text(event, link, words_for(person))
 
-    return _tell(
-        view, released.waiting, RELEASE, word, "We gave your spot to someone waiting, since we didn't hear back."
-    )
+    said = PushWords("push.released", N_("We gave your spot to someone waiting, since we didn't hear back."))
+    return _tell(view, released.waiting, RELEASE, word, said)
 
 
 _RUNS = {REMINDER: _remind, CONFIRM: _ask, RELEASE: _release}

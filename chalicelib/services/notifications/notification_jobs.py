@@ -27,8 +27,12 @@ from __future__ import annotations
 
 from chalicelib.config import get_settings
 from chalicelib.domain import visibility
+from chalicelib.languages import dates
+from chalicelib.languages.catalogues import ENGLISH, N_
+from chalicelib.languages.catalogues import words as words_in
 from chalicelib.messaging.notifications.kinds import handles, queue_kind
 from chalicelib.messaging.notifications.messages import EVENT_FULL, FIELD_WORDS, Outcome, Push
+from chalicelib.messaging.notifications.push_words import PushWords, Value
 from chalicelib.services.push.push_delivery import deliver
 from chalicelib.services.texts import guest_texts
 from chalicelib.services.texts.promotion_texts import text_dropped, text_promoted
@@ -59,6 +63,12 @@ def _when(event) -> str:
     return event.event_date.strftime("%b %d, %Y at %H:%M UTC" if event.is_time_specified else "%b %d, %Y")
 
 
+def _when_in(event) -> Value:
+    """The date as a push says it: English as it always did, every other language in its own forms and the
+    event's zone."""
+    return lambda language: _when(event) if language == ENGLISH else dates.short_when(event, language)
+
+
 def _view(event_id: int, *, live: bool = True) -> EventView | None:
     view = load_partition(int(event_id))
     if view is None or (live and view.event.cancelled):
@@ -79,9 +89,12 @@ def _new_invite(message: dict) -> Outcome:
     invited = set(_guest_ids(view))
     ids = [uid for uid in message.get("user_ids", []) if uid in invited]
     users = get_users([*ids, event.owner_id])
-    push = Push.once_per_event(
-        NEW_INVITE, event, f"{_name(users.get(event.owner_id))} invited you: {_when(event)}."
+    said = PushWords(
+        "push.new_invite",
+        N_("{name} invited you: {when}."),
+        {"name": _name(users.get(event.owner_id)), "when": _when_in(event)},
     )
+    push = Push.once_per_event(NEW_INVITE, event, said)
     return deliver([(users[uid], push) for uid in ids if uid in users], "notify_new_invite")
 
 
@@ -96,14 +109,25 @@ def _invite_rsvp(message: dict) -> Outcome:
     if owner is None:
         return Outcome()
     accepted = bool(message.get("accepted"))
-    body = f"{_name(guest)} is coming." if accepted else f"{_name(guest)} can't make it."
-    if message.get("message"):
-        body += f" \u201c{message['message']}\u201d"
-    reply = Push(INVITE_RSVP, str(message["id"]), event.title, body, event.id)
+    values = {"name": _name(guest), "message": message.get("message") or ""}
+    if values["message"]:
+        said = (
+            PushWords("push.coming_with_message", N_("{name} is coming. \u201c{message}\u201d"), values)
+            if accepted
+            else PushWords("push.not_coming_with_message", N_("{name} can't make it. \u201c{message}\u201d"), values)
+        )
+    else:
+        said = (
+            PushWords("push.coming", N_("{name} is coming."), values)
+            if accepted
+            else PushWords("push.not_coming", N_("{name} can't make it."), values)
+        )
+    reply = Push(INVITE_RSVP, str(message["id"]), event.title, said, event.id)
     told = [owner] if _sees_row_of(view, owner.id, message["actor_id"]) else []
     outcome = deliver([(person, reply) for person in told], "notify_invite_rsvp")
     if accepted and event.total_spots and event.spots_filled >= event.total_spots:
-        full = Push.once_per_event(EVENT_FULL, event, f"All {event.total_spots} spots are taken.")
+        said = PushWords("push.event_full", N_("All {count} spots are taken."), {"count": str(event.total_spots)})
+        full = Push.once_per_event(EVENT_FULL, event, said)
         outcome += deliver([(owner, full)], "notify_event_full")
     return outcome
 
@@ -129,6 +153,28 @@ def _change_words(fields: list[str], *, with_place: bool) -> str | None:
     return ", ".join(dict.fromkeys(FIELD_WORDS.get(name, name) for name in shown)) or "details"
 
 
+def _changed_in(what: str) -> Value:
+    """The changed fields' words (``date, venue``) in a language: each one the catalogues name."""
+
+    def in_language(language: str) -> str:
+        if language == ENGLISH:
+            return what
+        said = words_in(language)
+        named = {
+            "address": said._p("changed field", "address"),
+            "date": said._p("changed field", "date"),
+            "location": said._p("changed field", "location"),
+            "online link": said._p("changed field", "online link"),
+            "time": said._p("changed field", "time"),
+            "title": said._p("changed field", "title"),
+            "venue": said._p("changed field", "venue"),
+            "details": said._p("changed field", "details"),
+        }
+        return ", ".join(named.get(word, word) for word in what.split(", "))
+
+    return in_language
+
+
 @handles(CONTACT_JOINED)
 def _contact_joined(message: dict) -> Outcome:
     joiner = get_user(int(message["user_id"]))
@@ -140,9 +186,8 @@ def _contact_joined(message: dict) -> Outcome:
     pairs = []
     for user, contact_name in favorites.keepers_with_names(keepers, phone):
         name = contact_name or joiner.full_name or phone
-        push = Push(
-            CONTACT_JOINED, str(joiner.id), service, f"{name} joined {service}.", extra={"user_id": joiner.id}
-        )
+        said = PushWords("push.contact_joined", N_("{name} joined {service}."), {"name": name, "service": service})
+        push = Push(CONTACT_JOINED, str(joiner.id), service, said, extra={"user_id": joiner.id})
         pairs.append((user, push))
     return deliver(pairs, "notify_contact_joined")
 
@@ -160,9 +205,10 @@ def _event_changed(message: dict) -> Outcome:
     pushes = {}  # by whether the recipient sees the place
     for with_place in (True, False):
         what = _change_words(fields, with_place=with_place)
-        body = f"{_name(users.get(event.owner_id))} changed the {what}."
+        values = {"name": _name(users.get(event.owner_id)), "what": _changed_in(what or "")}
+        said = PushWords("push.event_changed", N_("{name} changed the {what}."), values)
         pushes[with_place] = (
-            Push(EVENT_CHANGED, str(message["id"]), event.title, body, event.id) if what else None
+            Push(EVENT_CHANGED, str(message["id"]), event.title, said, event.id) if what else None
         )
     told = [(users[uid], pushes[_sees_place(view, uid)]) for uid in ids if uid in users]
     outcome = deliver([(person, push) for person, push in told if push is not None], "notify_event_change")
@@ -189,7 +235,8 @@ def cancel_notices(view: EventView, owner_name: str | None = None, series_words:
     ids = _guest_ids(view)
     users = get_users([*ids, event.owner_id])
     name = owner_name or _name(users.get(event.owner_id))
-    push = Push.once_per_event(EVENT_CANCELLED, event, f"{name} cancelled the event.")
+    said = PushWords("push.event_cancelled", N_("{name} cancelled the event."), {"name": name})
+    push = Push.once_per_event(EVENT_CANCELLED, event, said)
     outcome = deliver([(users[uid], push) for uid in ids if uid in users], "notify_event_change")
     outcome += guest_texts.text_cancelled(view, owner_name, series_words)
     return outcome
@@ -206,7 +253,7 @@ def _upcoming_event(message: dict) -> Outcome:
     push = Push.once_per_event(
         UPCOMING_EVENT,
         event,
-        f"Starts {_when(event)}.",
+        PushWords("push.upcoming_event", N_("Starts {when}."), {"when": _when_in(event)}),
         occurrence=f"{event.id}@{event.date_key.partition('#')[0]}",
     )
     outcome = deliver([(users[uid], push) for uid in ids if uid in users], "notify_upcoming_event")
@@ -223,7 +270,9 @@ def _waitlist_promoted(message: dict) -> Outcome:
         message,
         WAITLIST_PROMOTED,
         still_true=lambda inv: inv.has_accepted is True,
-        words=lambda event: f"A spot opened: you're in! {_when(event)}.",
+        words=lambda event: PushWords(
+            "push.waitlist_promoted", N_("A spot opened: you're in! {when}."), {"when": _when_in(event)}
+        ),
         text=text_promoted,
     )
 
@@ -236,7 +285,9 @@ def _waitlist_dropped(message: dict) -> Outcome:
         message,
         WAITLIST_DROPPED,
         still_true=lambda inv: inv.has_accepted is False,
-        words=lambda event: "Too few spots for your party now: you're off the waitlist.",
+        words=lambda event: PushWords(
+            "push.waitlist_dropped", N_("Too few spots for your party now: you're off the waitlist.")
+        ),
         text=text_dropped,
     )
 
@@ -275,6 +326,9 @@ def _join_requested(message: dict) -> Outcome:
     if asker is None:
         return Outcome()
     push = Push.once_per_event(
-        JOIN_REQUESTED, event, f"{_name(asker)} asked to join.", occurrence=f"{event.id}:{asker_id}"
+        JOIN_REQUESTED,
+        event,
+        PushWords("push.join_requested", N_("{name} asked to join."), {"name": _name(asker)}),
+        occurrence=f"{event.id}:{asker_id}",
     )
     return deliver([(users[uid], push) for uid in hosts if uid in users], "notify_invite_rsvp")

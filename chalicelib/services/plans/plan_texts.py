@@ -8,45 +8,45 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from chalicelib import localtime
 from chalicelib.config import get_settings
 from chalicelib.domain.plans import option_of
+from chalicelib.languages import dates
+from chalicelib.languages.catalogues import N_, Words, words
 from chalicelib.messaging import sms_segments
 from chalicelib.messaging.notifications.messages import CLAIM_DAYS
 from chalicelib.services.texts import text_outbox
 from chalicelib.services.texts.host_label import host_label
-from chalicelib.services.texts.invitation_texts import NO_TITLE, STOP_WORDS, send_invitation_texts
+from chalicelib.services.texts.invitation_texts import send_invitation_texts
+from chalicelib.services.texts.text_wording import ending, segment_limits, shown_title
 from chalicelib.timeutil import utcnow
 
-
-def _limits() -> dict[str, int]:
-    settings = get_settings()
-    return {"gsm": settings.invite_sms_max_segments, "ucs2": settings.invite_sms_max_segments_ucs2}
-
-
-def _title(title: str) -> str:
-    return title if sms_segments.one_line(title or "") else NO_TITLE
+# Translators: {name} is the host's, {reply} the link to vote on (or the sentence asking to get the app).
+PLANNING = N_('{service}: {name} is planning "{title}" and asks when you can make it: {reply}')
+# Translators: {when} is the date the vote chose; {reply} the link to answer on (or the sentence to get the app).
+DECIDED = N_('{service}: "{title}" is on {when}. Answer here: {reply}')
+GET_THE_APP_TO_ANSWER = N_("Get the {service} app to answer.")
 
 
-def plan_text(owner, plan, link: str) -> str:
-    service = get_settings().service_name
-    reply = link or f"Get the {service} app to answer."
+def plan_text(owner, plan, link: str, said: Words | None = None) -> str:
+    service, said = get_settings().service_name, said or words(None)
+    reply, after = link or said._(GET_THE_APP_TO_ANSWER, service=service), ending(said)
 
     def wording(who: str, title: str) -> str:
-        return f'{service}: {who} is planning "{title}" and asks when you can make it: {reply} {STOP_WORDS}'
+        return said._(PLANNING, service=service, name=who, title=title, reply=reply) + after
 
-    return sms_segments.fit([wording], host_label(owner), _title(plan.title), _limits())
+    return sms_segments.fit([wording], host_label(owner), shown_title(plan.title, said), segment_limits())
 
 
-def decided_text(owner, event, link: str) -> str:
-    service = get_settings().service_name
-    reply = link or f"Get the {service} app to answer."
+def decided_text(owner, event, link: str, said: Words | None = None) -> str:
+    service, said = get_settings().service_name, said or words(None)
+    reply, after = link or said._(GET_THE_APP_TO_ANSWER, service=service), ending(said)
 
     def wording(when: str) -> sms_segments.Template:
-        return lambda _who, title: f'{service}: "{title}" is on {when}. Answer here: {reply} {STOP_WORDS}'
+        return lambda _who, title: said._(DECIDED, service=service, title=title, when=when, reply=reply) + after
 
-    templates = [wording(localtime.short_when(event)), wording(localtime.short_when(event, weekday=False))]
-    return sms_segments.fit(templates, "", _title(event.title), _limits(), min_name=0)
+    whens = (dates.short_when(event, said.language), dates.short_when(event, said.language, weekday=False))
+    templates = [wording(when) for when in whens]
+    return sms_segments.fit(templates, "", shown_title(event.title, said), segment_limits(), min_name=0)
 
 
 def send_plan_texts(owner, plan, people: list, links: dict[int, str]) -> None:

@@ -25,8 +25,9 @@ REMOVAL_WAIT_SECONDS = 0.05  # a registration meeting a removal in flight waits 
 IOS, ANDROID = "ios", "android"
 
 
-def add_device(user, token: str, platform: str = IOS) -> None:
-    """Register ``token`` for push to ``user``; doing it again changes nothing. A token another user
+def add_device(user, token: str, platform: str = IOS, language: str | None = None) -> None:
+    """Register ``token`` for push to ``user``, its pushes in ``language`` (a catalogue's tag; None: English);
+    doing it again changes nothing but the language. A token another user
     registered before moves to this one: one phone, one owner, also when several users register it
     at once (the owner item changes only from the owner read, else read again and retry). While the
     owner is removing the token (deleting its endpoint) this waits for that to finish, then makes a
@@ -46,6 +47,8 @@ def add_device(user, token: str, platform: str = IOS) -> None:
             raise TryAgain(pause=REMOVAL_WAIT_SECONDS * (attempt + 1))
         if mine is not None and owner is not None and owner.user_id == user.id:
             if push_endpoints.revive(mine.endpoint_arn, token):
+                if mine.language != language:
+                    device_store.set_language(mine, language)
                 return  # registered already; its endpoint, disabled by a push that failed, takes pushes again
             endpoint = None  # its endpoint was deleted: a new one
         elif mine is not None:
@@ -60,7 +63,7 @@ def add_device(user, token: str, platform: str = IOS) -> None:
             # Same token: SNS hands back the existing endpoint (enabled again here), so a retry is safe.
             endpoint = push_endpoints.endpoint_for(arn, token)
         try:
-            device_store.take_device(user.id, token, endpoint, owner)
+            device_store.take_device(user.id, token, endpoint, owner, language)
         except (store.Refused, store.Contended):
             endpoint = endpoint if mine is not None else None
             raise TryAgain() from None  # another registration or a removal got there first: read again

@@ -15,6 +15,7 @@ import logging
 from chalicelib import aws
 from chalicelib.aws_errors import endpoint_gone, error_code, error_code_or_type, is_transient
 from chalicelib.config import get_settings
+from chalicelib.languages.catalogues import words
 from chalicelib.messaging import push_sender
 from chalicelib.messaging.notifications.messages import Outcome, Push
 from chalicelib.parallel import parallel_map
@@ -44,7 +45,7 @@ def _deliver_to_user(user, push: Push) -> Outcome:
             outcome.duplicates += 1
             continue
         try:
-            push_sender.send_push(device.endpoint_arn, user.id, push.title, push.body, push.data())
+            push_sender.send_push(device.endpoint_arn, user.id, push.title, *in_language(push, device.language))
         except Exception as exc:  # noqa: BLE001 - sorted out below
             if endpoint_gone(exc):
                 try:
@@ -64,6 +65,22 @@ def _deliver_to_user(user, push: Push) -> Outcome:
         claims.mark_claim_sent(claim)
         outcome.sent += 1
     return outcome
+
+
+def in_language(push: Push, language: str | None) -> tuple[str, dict, dict | None]:
+    """(body, data, loc) of ``push`` for a device that registered ``language``: the body in its words, the
+    language in the data and the sentence's ``loc-key``/``loc-args`` for iOS. A device that registered none
+    (an app from before languages) gets the English body and data it always got, and no loc-key its app
+    might not know."""
+    if not language:
+        return push.body, push.data(), None
+    said = words(language)
+    data = {**push.data(), "language": said.language}
+    if push.words is None:  # a push whose body is not a sentence of the catalogues
+        return push.body, data, None
+    values = push.words.values_in(said.language)
+    body = said._(push.words.message, **values)
+    return body, data, push_sender.localized(push.words.key, push.words.args_in(said.language))
 
 
 def forget_endpoint(device) -> None:

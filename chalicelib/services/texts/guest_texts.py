@@ -30,13 +30,17 @@ from chalicelib import localtime
 from chalicelib.config import get_settings
 from chalicelib.domain import visibility
 from chalicelib.invite_links import hash_code, link_url, new_code
+from chalicelib.languages import dates
+from chalicelib.languages.catalogues import N_, Words, words
 from chalicelib.messaging import sms_segments
 from chalicelib.messaging.notifications import queueing
 from chalicelib.messaging.notifications.kinds import handles, kind_named, queue_kind
 from chalicelib.messaging.notifications.messages import Outcome, RetryLater, event_expiry
 from chalicelib.services.texts import text_outbox
 from chalicelib.services.texts.host_label import host_label
-from chalicelib.services.texts.invitation_texts import NO_TITLE, STOP_WORDS, allowed_now, owner_quota_key, reachable
+from chalicelib.services.texts.invitation_texts import SERIES_FROM, allowed_now, owner_quota_key, reachable
+from chalicelib.services.texts.text_language import words_for
+from chalicelib.services.texts.text_wording import ending, place_line, segment_limits, shown_title
 from chalicelib.store import claims, guest_notices
 from chalicelib.store.events import GUEST, EventView, load_partition
 from chalicelib.store.users import get_users
@@ -57,9 +61,12 @@ QUIET_FROM, QUIET_UNTIL = 21, 8  # local hours
 CLOSE_START = timedelta(hours=12)
 # Edited fields that change what a change text says.
 TEXTED_FIELDS = frozenset({"event_date", "is_time_specified", "location", "address", "venue_name", "online_url"})
-# An online event's place in a text: the word, not its link, which a cut would break and which costs segments;
-# the text's own link opens the page that shows it.
-ONLINE = "online"
+# Translators: {title} is the event's, {when} its new date and time; the link and the opt-out words follow.
+CHANGED = N_('{service}: "{title}" is now {when}.')
+# Translators: as above, with {place} the event's place (its name and address, or "online").
+CHANGED_WITH_PLACE = N_('{service}: "{title}" is now {when}, {place}.')
+# Translators: {name} is the host's, {when} the date the event was on; the opt-out words follow.
+CANCELLED = N_('{service}: {name} cancelled "{title}" ({when}).')
 
 
 def told_state(seen: visibility.SeenEvent) -> str:
@@ -87,51 +94,40 @@ def without_place(state: str) -> str:
     return json.dumps([when, timed, []])
 
 
-def _place(place: visibility.Place, online_url: str | None = None) -> str:
-    """The place as a text names it: its name and address on one line, and "online" for an online event's link
-    (the text's own link opens the page that shows it)."""
-    parts = [sms_segments.one_line(part or "") for part in (place.venue_name, place.address)]
-    return ", ".join([part for part in parts if part] + ([ONLINE] if online_url else []))
-
-
-def _limits() -> dict[str, int]:
-    settings = get_settings()
-    return {"gsm": settings.invite_sms_max_segments, "ucs2": settings.invite_sms_max_segments_ucs2}
-
-
-def _title(event) -> str:
-    return event.title if sms_segments.one_line(event.title or "") else NO_TITLE
-
-
-def change_text(seen: visibility.SeenEvent, link: str) -> str:
-    """``<service>: "<title>" is now <when>[, <place>]. <link> Reply STOP to opt out.`` The place is cut
-    before the title (neither below its minimum), within the invitation texts' segment limits; left out
-    for a guest who may not see it."""
-    event = seen.event
+def change_text(seen: visibility.SeenEvent, link: str, said: Words | None = None) -> str:
+    """``<service>: "<title>" is now <when>[, <place>]. <link> Reply STOP to opt out.`` in the person's words
+    (``said``; English by default). The place is cut before the title (neither below its minimum), within the
+    invitation texts' segment limits; left out for a guest who may not see it."""
+    event, said = seen.event, said or words(None)
     service = get_settings().service_name
-    place = _place(seen.place, seen.online_url) if seen.place else ""
-    reply = f" {link}" if link else ""
+    place = place_line(seen.place, seen.online_url, said) if seen.place else ""
+    after = ending(said, link)
 
     def wording(when: str) -> sms_segments.Template:
         if place:
-            return lambda where, title: f'{service}: "{title}" is now {when}, {where}.{reply} {STOP_WORDS}'
-        return lambda _where, title: f'{service}: "{title}" is now {when}.{reply} {STOP_WORDS}'
+            return lambda where, title: (
+                said._(CHANGED_WITH_PLACE, service=service, title=title, when=when, place=where) + after
+            )
+        return lambda _where, title: said._(CHANGED, service=service, title=title, when=when) + after
 
-    templates = [wording(localtime.short_when(event)), wording(localtime.short_when(event, weekday=False))]
-    return sms_segments.fit(templates, place, _title(event), _limits())
+    whens = (dates.short_when(event, said.language), dates.short_when(event, said.language, weekday=False))
+    return sms_segments.fit([wording(when) for when in whens], place, shown_title(event.title, said), segment_limits())
 
 
-def cancel_text(owner_name: str, event, series_words: str = "") -> str:
-    """``<service>: <name> cancelled "<title>" (<when>). Reply STOP to opt out.``, cut like an invitation; for
-    a series' dates from this one on, ``(<series words> from <when>)``."""
-    service = get_settings().service_name
+def cancel_text(owner_name: str, event, series_words: str = "", said: Words | None = None) -> str:
+    """``<service>: <name> cancelled "<title>" (<when>). Reply STOP to opt out.`` in the person's words, cut like
+    an invitation; for a series' dates from this one on, ``(<series words> from <when>)``."""
+    service, said = get_settings().service_name, said or words(None)
+    after = ending(said)
 
     def wording(when: str) -> sms_segments.Template:
-        when = f"{series_words} from {when}" if series_words else when
-        return lambda who, title: f'{service}: {who} cancelled "{title}" ({when}). {STOP_WORDS}'
+        when = said._(SERIES_FROM, repeat=series_words, when=when) if series_words else when
+        return lambda who, title: said._(CANCELLED, service=service, name=who, title=title, when=when) + after
 
-    templates = [wording(localtime.short_when(event)), wording(localtime.short_when(event, weekday=False))]
-    return sms_segments.fit(templates, owner_name, _title(event), _limits())
+    whens = (dates.short_when(event, said.language), dates.short_when(event, said.language, weekday=False))
+    return sms_segments.fit(
+        [wording(when) for when in whens], owner_name, shown_title(event.title, said), segment_limits()
+    )
 
 
 def sender_name(owner) -> str:
@@ -210,8 +206,11 @@ def text_cancelled(view: EventView, owner_name: str | None = None, series_words:
     users, people = _guests_without_app(view)
     owner = users.get(event.owner_id) or SimpleNamespace(id=event.owner_id)
     name = owner_name or sender_name(users.get(event.owner_id))
-    text = cancel_text(name, event, series_words)
-    texted, failed = send_claimed(owner, event, people, EVENT_CANCELLED, str(event.id), lambda _person: text)
+
+    def word(person) -> str:
+        return cancel_text(name, event, series_words, words_for(person))
+
+    texted, failed = send_claimed(owner, event, people, EVENT_CANCELLED, str(event.id), word)
     return Outcome(sent=len(texted), failed=failed)
 
 
@@ -288,7 +287,7 @@ def send_held_changes(message: dict) -> Outcome:
             due.append(person)
 
     def word(person) -> str:
-        return change_text(seen[person.id], fresh_link(event_id, person.id))
+        return change_text(seen[person.id], fresh_link(event_id, person.id), words_for(person))
 
     texted, failed = send_claimed(owner, event, due, CHANGE_TEXT, f"{event_id}@{burst}", word)
     for person in texted:

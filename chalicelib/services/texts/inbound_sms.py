@@ -30,7 +30,7 @@ from chalicelib.languages.choice import of_number
 from chalicelib.messaging import sms_sender
 from chalicelib.phones import mask_phone, normalize_phone
 from chalicelib.services.texts import stop_list
-from chalicelib.services.texts.invitation_texts import STOP_WORDS
+from chalicelib.services.texts.text_wording import STOP_WORDS
 
 log = logging.getLogger("invites")
 

@@ -18,15 +18,14 @@ from chalicelib.services.guards.ratelimit import Limit, RollingLimit, charge_eac
 from chalicelib.services.texts import stop_list, text_outbox
 from chalicelib.services.texts.host_label import host_label
 from chalicelib.services.texts.text_language import words_for
+from chalicelib.services.texts.text_wording import STOP_WORDS, segment_limits, shown_title
 from chalicelib.store import counters
 from chalicelib.store.records import Event, User
 
 log = logging.getLogger("invites")
 
-STOP_WORDS = N_("Reply STOP to opt out.")
 # Before the opt-out words of a text that asks (text_outbox.ASKING_KINDS), with two-way texting on.
 ANSWER_WORDS = N_("Reply 1 if you're going, 2 if not.")
-NO_TITLE = N_("(no title)")
 # Translators: {service} is the service's name (never translated), {name} the host's, {title} the event's;
 # {when} is the date; {reply} a link, or the sentence asking to get the app; {stop} the opt-out sentence.
 INVITATION = N_('{service}: {name} invited you to "{title}", {when}. {reply} {stop}')
@@ -99,15 +98,6 @@ def allowed_now(owner: User, people: list[User], now: float) -> list[User]:
     return people[: take_up_to(owner_limit, len(people), now)]
 
 
-def _segment_limits() -> dict[str, int]:
-    settings = get_settings()
-    return {"gsm": settings.invite_sms_max_segments, "ucs2": settings.invite_sms_max_segments_ucs2}
-
-
-def _title(event: Event, said: Words) -> str:
-    return event.title if sms_segments.one_line(event.title or "") else said._(NO_TITLE)  # only invisible characters
-
-
 def _fitted(wording, owner: User, event: Event, said: Words, *, title_first: bool = False) -> str:
     """``wording(when)`` (a template of name and title) fitted with the host's name and the event's title,
     with the date's weekday when it fits, else without; ``title_first``: last, ``wording(when, title_first=True)``
@@ -116,7 +106,7 @@ def _fitted(wording, owner: User, event: Event, said: Words, *, title_first: boo
     templates = [wording(when) for when in whens]
     if title_first:
         templates.append(wording(whens[1], title_first=True))
-    return sms_segments.fit(templates, host_label(owner), _title(event, said), _segment_limits())
+    return sms_segments.fit(templates, host_label(owner), shown_title(event.title, said), segment_limits())
 
 
 def asking_words(said: Words | None = None) -> str:
@@ -168,7 +158,7 @@ def send_invitation_texts(
     event page, as far as the limits allow, through the text outbox (``kind``: an invitation or a join
     approval); the invitations stand either way, and the answer is the same. Each row's ``text_status`` tells
     the hosts what became of its text; a text that could not even be claimed is logged. Returns each person's
-    ``text_status`` by user id. ``wording(owner, event, link)`` writes another text than
+    ``text_status`` by user id. ``wording(owner, event, link, said)`` writes another text than
     :func:`invitation_text` (a plan's decision); ``series_words`` name a series' dates (``every other
     Tuesday``) in the invitation text; ``expires``: when the texts' records may go (default: after
     the event)."""
@@ -187,7 +177,7 @@ def send_invitation_texts(
             event.id,
             person.id,
             person.phone_number,
-            wording(owner, event, links.get(person.id, ""))
+            wording(owner, event, links.get(person.id, ""), words_for(person))
             if wording
             else invitation_text(
                 owner,

@@ -13,8 +13,9 @@ from chalicelib.messaging.notifications.kinds import kind_named
 from chalicelib.messaging.notifications.messages import Outcome, RetryLater
 from chalicelib.services.texts.guest_texts import send_claimed
 from chalicelib.services.texts.host_label import host_label
-from chalicelib.services.texts.invitation_texts import STOP_WORDS, _segment_limits, _title, texts_allowed
+from chalicelib.services.texts.invitation_texts import texts_allowed
 from chalicelib.services.texts.text_language import words_for
+from chalicelib.services.texts.text_wording import STOP_WORDS, segment_limits, shown_title
 
 # Queue kinds handled elsewhere (each declared with its handler); here they name texts and their claims
 GUEST_REMOVED = kind_named("guest_removed")
@@ -30,7 +31,7 @@ def removal_text(host, event, said: Words | None = None) -> str:
     def wording(who: str, title: str) -> str:
         return said._(REMOVED, service=service, name=who, title=title, stop=stop)
 
-    return sms_segments.fit([wording], host_label(host), _title(event, said), _segment_limits())
+    return sms_segments.fit([wording], host_label(host), shown_title(event.title, said), segment_limits())
 
 
 def text_removed(owner, host, event, person, occurrence: str) -> Outcome:

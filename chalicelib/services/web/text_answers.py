@@ -19,10 +19,13 @@ from collections.abc import Callable
 from datetime import timedelta
 from types import SimpleNamespace
 
-from chalicelib import limits, localtime
+from chalicelib import limits
 from chalicelib.config import get_settings
 from chalicelib.domain.text_replies import Answer, TextReply, read_reply
 from chalicelib.errors import Conflict, OutOfRange, Throttled, ValidationError
+from chalicelib.languages import dates
+from chalicelib.languages.catalogues import N_, Words, words
+from chalicelib.languages.choice import for_text
 from chalicelib.messaging import sms_segments
 from chalicelib.messaging.notifications.messages import event_expiry
 from chalicelib.phones import mask_phone
@@ -33,10 +36,12 @@ from chalicelib.services.participants.event_reads import EVENT_CANCELLED, REPLIE
 from chalicelib.services.replies import attendance
 from chalicelib.services.replies.replies import EVENT_FULL
 from chalicelib.services.texts import guest_texts, inbound_sms, text_outbox
-from chalicelib.services.texts.invitation_texts import NO_TITLE, reachable
+from chalicelib.services.texts.invitation_texts import reachable
+from chalicelib.services.texts.text_wording import segment_limits, shown_title
 from chalicelib.services.web import guest_answers
 from chalicelib.store import invitations as invitation_store
 from chalicelib.store import text_asks
+from chalicelib.store.users import get_user
 from chalicelib.timeutil import utcnow
 
 log = logging.getLogger("invites")
@@ -44,7 +49,43 @@ log = logging.getLogger("invites")
 ANSWERED, HELPED, IGNORED = "answered", "help_sent", inbound_sms.IGNORED
 HELP_KEPT = timedelta(days=2)  # the help text's record outlives its day
 CLOSED_CONFLICTS = frozenset({REPLIES_CLOSED, EVENT_CANCELLED, guest_answers.EVENT_PAST})
-Words = Callable[[str, str], str]  # (title, link) -> the text after "<service>: "
+# The texts back, after "<service>: ". Translators: {title} is the event's, {link} the guest's page.
+CLOSED = N_('Replies to "{title}" are closed.')
+FULL = N_('"{title}" is full. {link}')
+QUESTIONS = N_('"{title}" has questions for you: {link}')
+# Translators: {position} is the guest's place in the waitlist (1 is next).
+WAITLISTED = N_("\"{title}\" is full: you're number {position} on the waitlist. We'll text you if a spot opens.")
+SAID_MAYBE = N_('You said maybe to "{title}". Reply 1 if you\'re going, 2 if not.')
+NOT_GOING = N_('You\'re not going to "{title}". Reply 1 if that changes.')
+# Translators: {when} is the event's date.
+GOING = N_('You\'re going to "{title}", {when}. Reply 2 if that changes. {link}')
+NOT_UNDERSTOOD = N_("{service}: Reply 1 or 2, or open your invitation: {link}")
+Wording = Callable[[Words, str, str], str]  # (the person's words, title, link) -> the text after "<service>: "
+
+
+def going_wording(event) -> Wording:
+    """The confirmation of a party going, with the event's date in the person's language."""
+    return lambda said, title, link: said._(GOING, title=title, link=link, when=dates.short_when(event, said.language))
+
+
+def too_many_wording(most: int) -> Wording:
+    """The answer to a party larger than the event allows: how many more the guest may bring."""
+
+    def wording(said: Words, title: str, link: str) -> str:
+        return said._n(
+            '"{title}" lets you bring {count} more at most. {link}',
+            '"{title}" lets you bring {count} more at most. {link}',
+            most,
+            title=title,
+            link=link,
+        )
+
+    return wording
+
+
+def worded(message: str, **values: object) -> Wording:
+    """The wording of ``message`` in the person's words, with ``values`` besides the title and the link."""
+    return lambda said, title, link: said._(message, title=title, link=link, **values)
 
 
 def handle(text: inbound_sms.InboundText) -> str:
@@ -86,36 +127,23 @@ def _answer_invitation(ask: text_asks.Ask, reply: TextReply, text: inbound_sms.I
         )
     except Conflict as refused:
         if str(refused) in CLOSED_CONFLICTS:
-            return _confirm(text, ask, event, lambda title, _: f'Replies to "{title}" are closed.')
+            return _confirm(text, ask, event, worded(CLOSED))
         if str(refused) == EVENT_FULL:
-            return _confirm(text, ask, event, lambda title, link: f'"{title}" is full. {link}', linked=True)
+            return _confirm(text, ask, event, worded(FULL), linked=True)
         raise  # the reply kept changing under it: delivered again, it is read again
     except OutOfRange as too_many:
-        most = int(too_many.most or 0)
-        return _confirm(
-            text, ask, event, lambda title, link: f'"{title}" lets you bring {most} more at most. {link}', linked=True
-        )
+        return _confirm(text, ask, event, too_many_wording(int(too_many.most or 0)), linked=True)
     except ValidationError as invalid:
         if "answers" not in invalid.errors:
             raise
-        return _confirm(text, ask, event, lambda title, link: f'"{title}" has questions for you: {link}', linked=True)
+        return _confirm(text, ask, event, worded(QUESTIONS), linked=True)
     if answered.waitlist_position is not None:
-        place = answered.waitlist_position
-        return _confirm(
-            text,
-            ask,
-            event,
-            lambda title, _: (
-                f"\"{title}\" is full: you're number {place} on the waitlist. We'll text you if a spot opens."
-            ),
-        )
+        return _confirm(text, ask, event, worded(WAITLISTED, position=answered.waitlist_position))
     if going:
         return _going(text, ask, event)
     if maybe:
-        return _confirm(
-            text, ask, event, lambda title, _: f'You said maybe to "{title}". Reply 1 if you\'re going, 2 if not.'
-        )
-    return _confirm(text, ask, event, lambda title, _: f'You\'re not going to "{title}". Reply 1 if that changes.')
+        return _confirm(text, ask, event, worded(SAID_MAYBE))
+    return _confirm(text, ask, event, worded(NOT_GOING))
 
 
 def _answer_still_coming(ask: text_asks.Ask, reply: TextReply, text: inbound_sms.InboundText) -> str:
@@ -136,14 +164,7 @@ def _answer_still_coming(ask: text_asks.Ask, reply: TextReply, text: inbound_sms
 
 def _going(text: inbound_sms.InboundText, ask: text_asks.Ask, event) -> str:
     """The confirmation of a party going (seated, or confirmed still coming), with the date and the link."""
-    when = localtime.short_when(event)
-    return _confirm(
-        text,
-        ask,
-        event,
-        lambda title, link: f'You\'re going to "{title}", {when}. Reply 2 if that changes. {link}',
-        linked=True,
-    )
+    return _confirm(text, ask, event, going_wording(event), linked=True)
 
 
 # What a reply does, by the kind of the text it answers (text_outbox.ASKING_KINDS): one function per kind.
@@ -159,13 +180,10 @@ ANSWERED_BY_KIND: dict[str, Callable[[text_asks.Ask, TextReply, inbound_sms.Inbo
 # --------------------------------------------------------------------------- the texts back
 
 
-def _title(event) -> str:
-    return event.title if sms_segments.one_line(event.title or "") else NO_TITLE
-
-
-def _limits() -> dict[str, int]:
-    settings = get_settings()
-    return {"gsm": settings.invite_sms_max_segments, "ucs2": settings.invite_sms_max_segments_ucs2}
+def words_of(user_id: int, number: str) -> Words:
+    """The words of the person who replied: the language they chose on a page, else their number's country's."""
+    person = get_user(user_id) if user_id else None
+    return words(for_text(getattr(person, "language", None), number))
 
 
 def _reachable(number: str) -> bool:
@@ -180,13 +198,24 @@ def _send(kind: str, text: inbound_sms.InboundText, event_id: int, user_id: int,
     text_outbox.send_text(text_outbox.Text(kind, occurrence, event_id, user_id, text.sender, body, expires_at))
 
 
-def _confirm(text: inbound_sms.InboundText, ask: text_asks.Ask, event, words: Words, *, linked: bool = False) -> str:
-    """The text back about ``event``: ``<service>: `` and ``words(title, link)``, the title cut to the texts'
-    segment limits; ``linked``: with a fresh link to the guest's page. Once per reply (its inbound message id)."""
-    link = guest_texts.fresh_link(event.id, ask.user_id) if linked else ""
+def confirmation_text(event, wording: Wording, said: Words, link: str = "") -> str:
+    """``<service>: `` and ``wording(said, title, link)``, the title cut to the texts' segment limits."""
     service = get_settings().service_name
-    template: sms_segments.Template = lambda _who, title: f"{service}: {words(title, link)}".rstrip()  # noqa: E731
-    body = sms_segments.fit([template], "", _title(event), _limits())
+
+    def template(_who: str, title: str) -> str:
+        return f"{service}: {wording(said, title, link)}".rstrip()
+
+    return sms_segments.fit([template], "", shown_title(event.title, said), segment_limits())
+
+
+def _confirm(
+    text: inbound_sms.InboundText, ask: text_asks.Ask, event, wording: Wording, *, linked: bool = False
+) -> str:
+    """The text back about ``event`` in the person's words: ``<service>: `` and ``wording(said, title, link)``,
+    the title cut to the texts' segment limits; ``linked``: with a fresh link to the guest's page. Once per reply
+    (its inbound message id)."""
+    link = guest_texts.fresh_link(event.id, ask.user_id) if linked else ""
+    body = confirmation_text(event, wording, words_of(ask.user_id, text.sender), link)
     occurrence = text.message_id or uuid.uuid4().hex
     _send(text_outbox.REPLY_CONFIRMATION, text, event.id, ask.user_id, body, event_expiry(event), occurrence)
     return ANSWERED
@@ -198,9 +227,10 @@ def _help(text: inbound_sms.InboundText, ask: text_asks.Ask | None) -> str:
     now = utcnow()
     if ask is not None:
         link = guest_texts.fresh_link(ask.event_id, ask.user_id)
-        body = f"{get_settings().service_name}: Reply 1 or 2, or open your invitation: {link}".rstrip(": ")
+        said = words_of(ask.user_id, text.sender)
+        body = said._(NOT_UNDERSTOOD, service=get_settings().service_name, link=link).rstrip(": ")
     else:
-        body = inbound_sms.help_text()
+        body = inbound_sms.help_text(inbound_sms.help_language(text.body, text.sender))
     event_id, user_id = (ask.event_id, ask.user_id) if ask is not None else (0, 0)
     _send(text_outbox.REPLY_HELP, text, event_id, user_id, body, now + HELP_KEPT, f"{now:%Y%m%d}:{text.sender}")
     return HELPED

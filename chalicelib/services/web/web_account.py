@@ -33,10 +33,10 @@ def pin_form_valid(e164: str, token: str | None) -> bool:
     return signed_token_valid(f"{SUBJECT}:pin:{e164}", token)
 
 
-def send_pin(e164: str, source_ip: str) -> None:
+def send_pin(e164: str, source_ip: str, language: str | None = None) -> None:
     """Text a pin to the number, as ``POST /auth`` does (the same limits: 429 beyond them), worded as a
-    deletion pin so nobody takes it for a login pin."""
-    auth.request_pin(e164, source_ip, purpose=auth.PinPurpose.DELETION)
+    deletion pin so nobody takes it for a login pin, in the page's ``language``."""
+    auth.request_pin(e164, source_ip, purpose=auth.PinPurpose.DELETION, language=language)
 
 
 def grant_for(e164: str, pin: str, source_ip: str) -> str | None:

@@ -73,11 +73,11 @@ def pin_form_valid(code: str, e164: str, token: str | None) -> bool:
     return signed_token_valid(f"{SUBJECT}:{code}:pin:{e164}", token)
 
 
-def send_pin(code: str, e164: str, source_ip: str) -> None:
-    """Text a pin worded for joining, as ``POST /auth`` does (its limits: 429 beyond; the month's text
-    budget: 503), once the code still opens an event."""
+def send_pin(code: str, e164: str, source_ip: str, language: str | None = None) -> None:
+    """Text a pin worded for joining, in the page's ``language``, as ``POST /auth`` does (its limits: 429 beyond;
+    the month's text budget: 503), once the code still opens an event."""
     join_links.event_of_code(code)
-    auth.request_pin(e164, source_ip, purpose=auth.PinPurpose.JOIN)
+    auth.request_pin(e164, source_ip, purpose=auth.PinPurpose.JOIN, language=language)
 
 
 def join_with_pin(code: str, e164: str, pin: str, source_ip: str, full_name: str = "") -> str | None:

@@ -74,7 +74,7 @@ def test_a_crash_after_the_cancel_notices_is_resumed_without_sending_them_twice(
     event = make_event(owner, guest)
     add_device(guest, "a1" * 32)
     sent = []
-    monkeypatch.setattr(push_sender, "send_push", lambda arn, uid, title, text, data: sent.append(text))
+    monkeypatch.setattr(push_sender, "send_push", lambda arn, uid, title, text, data, loc=None: sent.append(text))
     store.close_account(owner.user)
     real_delete = store.delete_event
 

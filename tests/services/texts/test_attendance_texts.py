@@ -39,11 +39,10 @@ def _event(title: str, venue: str = "", address: str = "") -> SimpleNamespace:
 
 @pytest.fixture(params=[False, True], ids=["one-way", "two-way"])
 def two_way(request, monkeypatch):
-    settings = dataclasses.replace(get_settings(), public_base_url="https://invites.example.test")
+    settings = dataclasses.replace(
+        get_settings(), public_base_url="https://invites.example.test", sms_two_way=request.param
+    )
     monkeypatch.setattr(attendance_texts, "get_settings", lambda: settings)
-    # the stage setting is the reply reader's: until it is there, the line is put on as it will put it
-    if request.param:
-        monkeypatch.setattr(attendance_texts, "asking_line", lambda kind: attendance_texts.ASKING_LINES[kind])
     return request.param
 
 
