@@ -30,11 +30,11 @@ NUDGE = queue_kind("nudge")
 GOING, WAITING, NO_REPLY, DECLINED = "going", "waiting", "no_reply", "declined"
 AUDIENCES = (GOING, WAITING, NO_REPLY, DECLINED)
 # Translators: {name} is the host's, {message} what they wrote; the link and the opt-out words follow.
-ANNOUNCEMENT = N_('{service}: {name} about "{title}": {message}')
+ANNOUNCEMENT_WORDING = N_('{service}: {name} about "{title}": {message}')
 # Translators: {name} is the host's, {when} the event's date; the link and the opt-out words follow.
-NUDGE = N_('{service}: {name} is waiting for your answer to "{title}", {when}.')
+NUDGE_WORDING = N_('{service}: {name} is waiting for your answer to "{title}", {when}.')
 # Translators: the nudge in the fewest words, for a text that also says how to answer by reply.
-NUDGE_SHORT = N_('{service}: {name} asks: "{title}", {when}.')
+NUDGE_SHORT_WORDING = N_('{service}: {name} asks: "{title}", {when}.')
 
 
 def answer_of(view: EventView, invitation) -> str:
@@ -67,7 +67,7 @@ def announcement_text(owner_name: str, event, text: str, link: str, said: Words 
 
     def build(message: str) -> str:
         def template(who: str, title: str) -> str:
-            return said._(ANNOUNCEMENT, service=service, name=who, title=title, message=message) + after
+            return said._(ANNOUNCEMENT_WORDING, service=service, name=who, title=title, message=message) + after
 
         return sms_segments.fit([template], owner_name, shown, segment_limits())
 
@@ -96,9 +96,9 @@ def nudge_text(owner_name: str, event, link: str, said: Words | None = None) -> 
         return lambda who, title: said._(message, service=service, name=who, title=title, when=when) + after
 
     whens = (dates.short_when(event, said.language), dates.short_when(event, said.language, weekday=False))
-    templates = [wording(NUDGE, when) for when in whens]
+    templates = [wording(NUDGE_WORDING, when) for when in whens]
     if ask:  # the answer words cost 36 characters: in UCS-2 the tightest form asks in fewer words
-        templates.append(wording(NUDGE_SHORT, whens[1]))
+        templates.append(wording(NUDGE_SHORT_WORDING, whens[1]))
     return sms_segments.fit(templates, owner_name, shown_title(event.title, said), segment_limits())
 
 

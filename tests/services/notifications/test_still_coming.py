@@ -62,7 +62,7 @@ def test_going_parties_are_asked_once_by_text_or_push_and_hosts_see_the_answers(
     # the app user confirms: the hosts see it, the guests do not
     confirmed = _answer(client, event, app_user, True)
     assert confirmed.status_code == 200
-    assert body(confirmed) == {"attendance_confirmed": True, "has_accepted_invite": True}
+    assert body(confirmed) == {"attendance_confirmed": True, "has_accepted_invite": True, "answer": "going"}
     assert body(_answer(client, event, app_user, True)) == body(confirmed)  # again: unchanged
     hosted = body(get(client, f"/events/{event.id}", alice.token))
     assert hosted["confirmed_count"] == 1 and hosted["confirm_attendance"] is True and hosted["confirm_hours"] == 24
