@@ -11,7 +11,12 @@ from __future__ import annotations
 import json
 import threading
 
-from pynamodb.attributes import Attribute
+from pynamodb.attributes import (
+    Attribute,
+    BooleanAttribute,
+    NumberAttribute,
+    UTCDateTimeAttribute,
+)
 from pynamodb.connection import Connection, TableConnection
 from pynamodb.constants import NULL
 from pynamodb.models import Model
@@ -54,8 +59,17 @@ _swap_lock = threading.Lock()
 
 
 class TableModel(Model):
-    """Base of the table models: PynamoDB's per-model connection, on the shared client, and a faster reading
-    of stored items into model objects."""
+    """Base of the table models: PynamoDB's per-model connection, on the shared client, a faster reading
+    of stored items into model objects, and a faster read of their values."""
+
+    def __init_subclass__(cls, **kwargs):
+        """Each attribute a model declares reads its value with :func:`_quick_get` (PynamoDB's descriptor asks
+        whether the object is a map and resolves the stored name on every read: about 10x the time)."""
+        super().__init_subclass__(**kwargs)
+        for name, attribute in vars(cls).items():
+            if isinstance(attribute, Attribute) and type(attribute).__get__ is Attribute.__get__:
+                attribute.python_name = name
+                attribute.__class__ = _quick_reading(type(attribute))
 
     @classmethod
     def _instantiate(cls, attribute_values: dict):
@@ -72,16 +86,27 @@ class TableModel(Model):
         target = stored_cls or cls
         instance = target.__new__(target)
         values = instance.attribute_values = {}
-        for name, stored_name, attribute, default, plain in _reading_plan(target):
-            raw = attribute_values.get(stored_name)
-            if raw and NULL not in raw:
-                value = attribute.deserialize(attribute.get_value(raw))
-            elif default is None:
+        by_stored_name, defaults = _reading_plan(target)
+        for stored_name, raw in attribute_values.items():
+            known = by_stored_name.get(stored_name)
+            if known is None or not raw or NULL in raw:
                 continue
+            name, stored_type, decode, attribute, plain = known
+            value = raw.get(stored_type)
+            if value is None:
+                value = attribute.get_value(raw)  # PynamoDB's error for a value of another type
+            if decode is not None:
+                value = decode(value)
+            if plain:
+                values[name] = value
             else:
-                value = default() if callable(default) else default
-                if value is None:
-                    continue
+                setattr(instance, name, value)
+        for name, default, plain in defaults:  # what was not stored (or stored as NULL) takes its default
+            if name in values:
+                continue
+            value = default() if callable(default) else default
+            if value is None:
+                continue
             if plain:
                 values[name] = value
             else:
@@ -104,18 +129,80 @@ class TableModel(Model):
         return table_connection
 
 
+def _quick_get(attribute: Attribute, instance, owner=None):
+    """PynamoDB's ``Attribute.__get__`` for an attribute of a table model: on the class, the attribute (for
+    conditions and updates); on a model object, its value or None. (A model object is never a map, and it keeps
+    its values under the attributes' Python names.)"""
+    if instance is None:
+        return attribute
+    return instance.attribute_values.get(attribute.python_name)
+
+
+_quick_classes: dict[type, type] = {}
+
+
+def _quick_reading(attribute_class: type) -> type:
+    """``attribute_class`` reading with :func:`_quick_get` (one subclass per attribute class, made once)."""
+    quick = _quick_classes.get(attribute_class)
+    if quick is None:
+        quick = type(attribute_class.__name__, (attribute_class,), {"__get__": _quick_get})
+        _quick_classes[attribute_class] = quick
+    return quick
+
+
 _reading_plans: dict[type, tuple] = {}
 
 
-def _reading_plan(model: type[Model]) -> tuple:
-    """Per attribute of ``model``: (name, stored name, attribute, default, whether its descriptor only stores)."""
+def _reading_plan(model: type[Model]) -> tuple[dict[str, tuple], tuple]:
+    """How ``model`` reads a stored item: by stored name, each attribute's (name, stored type, how its stored
+    value is decoded (None: as it is), attribute, whether its descriptor only stores); then (name, default,
+    whether its descriptor only stores) of each attribute with a default."""
     plan = _reading_plans.get(model)
     if plan is None:
-        plan = _reading_plans[model] = tuple(
-            (name, attribute.attr_name, attribute, attribute.default, type(attribute).__set__ is Attribute.__set__)
-            for name, attribute in model.get_attributes().items()
+        attributes = model.get_attributes().items()
+        plan = _reading_plans[model] = (
+            {
+                attribute.attr_name: (
+                    name,
+                    attribute.attr_type,
+                    _decoder(attribute),
+                    attribute,
+                    _only_stores(attribute),
+                )
+                for name, attribute in attributes
+            },
+            tuple(
+                (name, attribute.default, _only_stores(attribute))
+                for name, attribute in attributes
+                if attribute.default is not None
+            ),
         )
     return plan
+
+
+def _only_stores(attribute: Attribute) -> bool:
+    return type(attribute).__set__ is Attribute.__set__
+
+
+def _decoder(attribute: Attribute):
+    """What the attribute's ``deserialize`` does, without its method calls for the common types (None: nothing)."""
+    deserialize = type(attribute).deserialize
+    if deserialize is Attribute.deserialize:
+        return None
+    if deserialize is BooleanAttribute.deserialize:
+        return bool
+    if deserialize is NumberAttribute.deserialize:
+        return _stored_number
+    if deserialize is UTCDateTimeAttribute.deserialize:
+        return UTCDateTimeAttribute._fast_parse_utc_date_string
+    return attribute.deserialize
+
+
+def _stored_number(text: str):
+    """A stored number as NumberAttribute reads it (``json.loads``), whole numbers without the JSON parser."""
+    if text.isdigit() and text.isascii() and (text[0] != "0" or len(text) == 1):
+        return int(text)
+    return json.loads(text)
 
 
 _transaction_connection: SharedConnection | None = None

@@ -105,3 +105,41 @@ def test_reading_an_event_sets_no_default_and_stores_values_without_the_descript
     assert calls["items"] >= 15
     assert calls["defaults"] == 0
     assert calls["stored"] < 2 * calls["items"], calls
+
+
+@pytest.mark.parametrize(("table", "kind"), _every_item_kind(), ids=lambda c: c.__name__)
+def test_every_attribute_reads_its_value_as_pynamodbs_descriptor_reads_it(table, kind):
+    # GIVEN an item of the kind with every other attribute holding a value of its own and the rest unset
+    stored_kind = table._get_discriminator_attribute().get_discriminator(kind)
+    item = kind.from_raw_data({"pk": {"S": "X#1"}, "kind": {"S": stored_kind}})
+    attributes = sorted(kind.get_attributes().items())
+    for name, _attribute in attributes[::2]:
+        item.attribute_values[name] = f"value of {name}"
+    for name, attribute in attributes:
+        # WHEN each is read THEN the value is PynamoDB's own descriptor's, and the class still gives the attribute
+        assert getattr(item, name) == Attribute.__get__(attribute, item, kind), name
+        assert getattr(kind, name) is attribute
+        assert isinstance(attribute, type(attribute).__mro__[1])  # still the PynamoDB attribute class it was
+
+
+def test_reading_an_event_reads_no_value_through_pynamodbs_descriptor(aws, client, monkeypatch):
+    # GIVEN an event with five guests and a message
+    owner = make_person("Olivia Owner")
+    guests = [make_person(f"Guest {n}") for n in range(5)]
+    event = make_event(owner, *guests)
+    add_message(event.id, guests[0], "Hello", datetime.now(UTC).replace(microsecond=0))
+    reads = []
+    descriptor = Attribute.__get__
+
+    def counted(attribute, instance, owner=None):
+        if instance is not None and not isinstance(attribute, MapAttribute):  # a map (the place) reads as before
+            reads.append(attribute.attr_name)
+        return descriptor(attribute, instance, owner)
+
+    monkeypatch.setattr(Attribute, "__get__", counted)
+    # WHEN a guest reads it
+    response = get(client, f"/events/{event.id}", guests[1].token)
+    assert response.status_code == 200 and len(response.json_body["invitees"]) == 6
+    # THEN the hundreds of values the answer is built from are read without PynamoDB's descriptor (which asks
+    # whether the object is a map and resolves the stored name on every read)
+    assert reads == []
