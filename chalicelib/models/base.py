@@ -11,12 +11,6 @@ from __future__ import annotations
 import json
 import threading
 
-from pynamodb.attributes import (
-    Attribute,
-    BooleanAttribute,
-    NumberAttribute,
-    UTCDateTimeAttribute,
-)
 from pynamodb.connection import Connection, TableConnection
 from pynamodb.constants import NULL
 from pynamodb.models import Model
@@ -25,6 +19,7 @@ from pynamodb.transactions import TransactGet, TransactWrite
 from chalicelib import aws, write_tokens
 from chalicelib.aws_errors import cancellation_codes
 from chalicelib.config import get_settings
+from chalicelib.models import item_access
 from chalicelib.retry import retry
 
 
@@ -59,19 +54,14 @@ _swap_lock = threading.Lock()
 
 
 class TableModel(Model):
-    """Base of the table models: PynamoDB's per-model connection, on the shared client, a faster reading
-    of stored items into model objects, and a faster read of their values."""
+    """Base of the table models: PynamoDB's per-model connection, on the shared client, and a faster reading,
+    access and writing of their items (models/item_access.py)."""
 
     def __init_subclass__(cls, **kwargs):
-        """Each attribute a model declares reads and stores its value with :func:`_quick_get` and
-        :func:`_quick_set` (PynamoDB's descriptor asks whether the object is a map and resolves the stored name
-        on every read and every assignment: about 10x the time). An attribute class with a descriptor of its
-        own (a map, a version) keeps it."""
+        """Each attribute the model declares reads and keeps its value without PynamoDB's descriptor
+        (models/item_access.py)."""
         super().__init_subclass__(**kwargs)
-        for name, attribute in vars(cls).items():
-            if isinstance(attribute, Attribute) and type(attribute).__get__ is Attribute.__get__:
-                attribute.python_name = name
-                attribute.__class__ = _quick_access(type(attribute))
+        item_access.use_quick_access(cls)
 
     @classmethod
     def _instantiate(cls, attribute_values: dict):
@@ -88,7 +78,7 @@ class TableModel(Model):
         target = stored_cls or cls
         instance = target.__new__(target)
         values = instance.attribute_values = {}
-        by_stored_name, defaults = _reading_plan(target)
+        by_stored_name, defaults = item_access.reading_plan(target)
         for stored_name, raw in attribute_values.items():
             known = by_stored_name.get(stored_name)
             if known is None or not raw or NULL in raw:
@@ -118,6 +108,11 @@ class TableModel(Model):
             setattr(instance, kind, target)  # an item stored without its kind (PynamoDB sets the class's own)
         return instance
 
+    def _container_serialize(self, null_check: bool = True) -> dict:
+        """The object in botocore's form, as PynamoDB's own makes it (models/item_access.py)."""
+        stored = item_access.serialized(self, null_check)
+        return super()._container_serialize(null_check) if stored is None else stored
+
     @classmethod
     def _get_connection(cls) -> TableConnection:
         table_connection = super()._get_connection()
@@ -129,91 +124,6 @@ class TableModel(Model):
                     shared.add_meta_table(own.get_meta_table(table_connection.table_name))
                     table_connection.connection = shared
         return table_connection
-
-
-def _quick_get(attribute: Attribute, instance, owner=None):
-    """PynamoDB's ``Attribute.__get__`` for an attribute of a table model: on the class, the attribute (for
-    conditions and updates); on a model object, its value or None. (A model object is never a map, and it keeps
-    its values under the attributes' Python names.)"""
-    if instance is None:
-        return attribute
-    return instance.attribute_values.get(attribute.python_name)
-
-
-def _quick_set(attribute: Attribute, instance, value) -> None:
-    """PynamoDB's ``Attribute.__set__`` for an attribute of a table model: the value kept under its Python name."""
-    instance.attribute_values[attribute.python_name] = value
-
-
-_quick_classes: dict[type, type] = {}
-
-
-def _quick_access(attribute_class: type) -> type:
-    """``attribute_class`` reading with :func:`_quick_get`, and storing with :func:`_quick_set` unless it stores
-    in a way of its own (the kind); one subclass per attribute class, made once."""
-    quick = _quick_classes.get(attribute_class)
-    if quick is None:
-        descriptor = {"__get__": _quick_get}
-        if attribute_class.__set__ is Attribute.__set__:
-            descriptor["__set__"] = _quick_set
-        quick = type(attribute_class.__name__, (attribute_class,), descriptor)
-        _quick_classes[attribute_class] = quick
-    return quick
-
-
-_reading_plans: dict[type, tuple] = {}
-
-
-def _reading_plan(model: type[Model]) -> tuple[dict[str, tuple], tuple]:
-    """How ``model`` reads a stored item: by stored name, each attribute's (name, stored type, how its stored
-    value is decoded (None: as it is), attribute, whether its descriptor only stores); then (name, default,
-    whether its descriptor only stores) of each attribute with a default."""
-    plan = _reading_plans.get(model)
-    if plan is None:
-        attributes = model.get_attributes().items()
-        plan = _reading_plans[model] = (
-            {
-                attribute.attr_name: (
-                    name,
-                    attribute.attr_type,
-                    _decoder(attribute),
-                    attribute,
-                    _only_stores(attribute),
-                )
-                for name, attribute in attributes
-            },
-            tuple(
-                (name, attribute.default, _only_stores(attribute))
-                for name, attribute in attributes
-                if attribute.default is not None
-            ),
-        )
-    return plan
-
-
-def _only_stores(attribute: Attribute) -> bool:
-    return type(attribute).__set__ in (Attribute.__set__, _quick_set)
-
-
-def _decoder(attribute: Attribute):
-    """What the attribute's ``deserialize`` does, without its method calls for the common types (None: nothing)."""
-    deserialize = type(attribute).deserialize
-    if deserialize is Attribute.deserialize:
-        return None
-    if deserialize is BooleanAttribute.deserialize:
-        return bool
-    if deserialize is NumberAttribute.deserialize:
-        return _stored_number
-    if deserialize is UTCDateTimeAttribute.deserialize:
-        return UTCDateTimeAttribute._fast_parse_utc_date_string
-    return attribute.deserialize
-
-
-def _stored_number(text: str):
-    """A stored number as NumberAttribute reads it (``json.loads``), whole numbers without the JSON parser."""
-    if text.isdigit() and text.isascii() and (text[0] != "0" or len(text) == 1):
-        return int(text)
-    return json.loads(text)
 
 
 _transaction_connection: SharedConnection | None = None

@@ -7,7 +7,8 @@ import copy
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from pynamodb.attributes import Attribute, AttributeContainer, MapAttribute
+from pynamodb.attributes import Attribute, AttributeContainer, MapAttribute, NumberAttribute, TTLAttribute
+from pynamodb.exceptions import AttributeNullError
 
 from chalicelib.models.auth import AuthTable
 from chalicelib.models.base import TableModel
@@ -54,6 +55,9 @@ def test_every_stored_item_reads_as_pynamodb_reads_it(aws, client):
         for raw in raws:
             # WHEN one is read into its model THEN it is what PynamoDB makes of it
             assert _state(table.from_raw_data(copy.deepcopy(raw))) == _state(pynamodb_reading(table, raw))
+            # AND written again it is what PynamoDB writes of it
+            item = table.from_raw_data(copy.deepcopy(raw))
+            assert item.serialize() == AttributeContainer._container_serialize(item) == raw
 
 
 @pytest.mark.parametrize(("table", "kind"), _every_item_kind(), ids=lambda c: c.__name__)
@@ -163,3 +167,36 @@ def test_creating_an_event_stores_no_value_through_pynamodbs_descriptor(aws, cli
     # does more than keep the value going through PynamoDB's: each item's kind (it checks the item's class) and
     # the token's expiry (a TTL, converted)
     assert stores and set(stores) <= {"kind", "expires_at"}, stores
+
+
+def _written(item, null_check: bool):
+    """``(what serialising gives, the AttributeNullError's message or None)`` for ``item``."""
+    try:
+        return item.serialize(null_check=null_check), None
+    except AttributeNullError as error:
+        return None, str(error)
+
+
+def _written_by_pynamodb(item, null_check: bool):
+    try:
+        return AttributeContainer._container_serialize(item, null_check=null_check), None
+    except AttributeNullError as error:
+        return None, str(error)
+
+
+@pytest.mark.parametrize(("table", "kind"), _every_item_kind(), ids=lambda c: c.__name__)
+def test_every_kind_writes_as_pynamodb_writes_it_with_values_missing_or_numbers_of_every_sort(table, kind):
+    stored_kind = {"kind": {"S": table._get_discriminator_attribute().get_discriminator(kind)}}
+    numbers = [0, 7, -3, 2**60, 1.5, 1e-7, True]
+    for n in range(len(numbers)):
+        # GIVEN an item with only its keys, and one whose number attributes hold whole, negative, big and
+        # fractional numbers (and a bool, which JSON writes as true)
+        bare = kind.from_raw_data({"pk": {"S": "X#1"}, **stored_kind})
+        full = kind.from_raw_data({"pk": {"S": "X#1"}, **stored_kind})
+        for name, attribute in kind.get_attributes().items():
+            if isinstance(attribute, NumberAttribute) and not isinstance(attribute, TTLAttribute):
+                full.attribute_values[name] = numbers[(n + len(name)) % len(numbers)]
+        for item in (bare, full):
+            for null_check in (True, False):
+                # WHEN it is serialised THEN it is what PynamoDB makes of it, refusals included
+                assert _written(item, null_check) == _written_by_pynamodb(item, null_check)
