@@ -202,14 +202,19 @@ def minimal_app(tape: AwsTape, measured: list[Scenario]):
             clients[service] = session.client(service)
         return clients[service]
 
+    def method_for(service: str, operation: str) -> Callable:
+        """The client's method of ``operation`` (``"BatchGetItem"`` -> ``batch_get_item``)."""
+        client = client_for(service)
+        names = {api: method for method, api in client.meta.method_to_api_mapping.items()}
+        return getattr(client, names[operation])
+
     def view_for(name: str) -> Callable:
-        plan = [(c.service, c.operation, c.params) for c in tape.recordings[name]]
+        # resolved once, before any request: the view makes its calls and nothing more
+        plan = [(method_for(c.service, c.operation), c.params) for c in tape.recordings[name]]
 
         def view(**_path):
-            for service, operation, params in plan:
-                client = client_for(service)
-                method = {v: k for k, v in client.meta.method_to_api_mapping.items()}[operation]
-                getattr(client, method)(**params)
+            for method, params in plan:
+                method(**params)
             return {"ok": True}
 
         return view

@@ -119,6 +119,7 @@ READ_PATH_MODULES = frozenset(
         "chalicelib.models.auth",
         "chalicelib.models.base",
         "chalicelib.models.events",
+        "chalicelib.models.item_access",
         "chalicelib.models.users",
         "chalicelib.parallel",
         "chalicelib.phones",

@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import threading
 
-from pynamodb.attributes import Attribute
 from pynamodb.connection import Connection, TableConnection
 from pynamodb.constants import NULL
 from pynamodb.models import Model
@@ -20,6 +19,7 @@ from pynamodb.transactions import TransactGet, TransactWrite
 from chalicelib import aws, write_tokens
 from chalicelib.aws_errors import cancellation_codes
 from chalicelib.config import get_settings
+from chalicelib.models import item_access
 from chalicelib.retry import retry
 
 
@@ -54,8 +54,14 @@ _swap_lock = threading.Lock()
 
 
 class TableModel(Model):
-    """Base of the table models: PynamoDB's per-model connection, on the shared client, and a faster reading
-    of stored items into model objects."""
+    """Base of the table models: PynamoDB's per-model connection, on the shared client, and a faster reading,
+    access and writing of their items (models/item_access.py)."""
+
+    def __init_subclass__(cls, **kwargs):
+        """Each attribute the model declares reads and keeps its value without PynamoDB's descriptor
+        (models/item_access.py)."""
+        super().__init_subclass__(**kwargs)
+        item_access.use_quick_access(cls)
 
     @classmethod
     def _instantiate(cls, attribute_values: dict):
@@ -72,16 +78,27 @@ class TableModel(Model):
         target = stored_cls or cls
         instance = target.__new__(target)
         values = instance.attribute_values = {}
-        for name, stored_name, attribute, default, plain in _reading_plan(target):
-            raw = attribute_values.get(stored_name)
-            if raw and NULL not in raw:
-                value = attribute.deserialize(attribute.get_value(raw))
-            elif default is None:
+        by_stored_name, defaults = item_access.reading_plan(target)
+        for stored_name, raw in attribute_values.items():
+            known = by_stored_name.get(stored_name)
+            if known is None or not raw or NULL in raw:
                 continue
+            name, stored_type, decode, attribute, plain = known
+            value = raw.get(stored_type)
+            if value is None:
+                value = attribute.get_value(raw)  # PynamoDB's error for a value of another type
+            if decode is not None:
+                value = decode(value)
+            if plain:
+                values[name] = value
             else:
-                value = default() if callable(default) else default
-                if value is None:
-                    continue
+                setattr(instance, name, value)
+        for name, default, plain in defaults:  # what was not stored (or stored as NULL) takes its default
+            if name in values:
+                continue
+            value = default() if callable(default) else default
+            if value is None:
+                continue
             if plain:
                 values[name] = value
             else:
@@ -90,6 +107,11 @@ class TableModel(Model):
         if kind and kind not in values and target._get_discriminator_attribute().get_discriminator(target) is not None:
             setattr(instance, kind, target)  # an item stored without its kind (PynamoDB sets the class's own)
         return instance
+
+    def _container_serialize(self, null_check: bool = True) -> dict:
+        """The object in botocore's form, as PynamoDB's own makes it (models/item_access.py)."""
+        stored = item_access.serialized(self, null_check)
+        return super()._container_serialize(null_check) if stored is None else stored
 
     @classmethod
     def _get_connection(cls) -> TableConnection:
@@ -102,20 +124,6 @@ class TableModel(Model):
                     shared.add_meta_table(own.get_meta_table(table_connection.table_name))
                     table_connection.connection = shared
         return table_connection
-
-
-_reading_plans: dict[type, tuple] = {}
-
-
-def _reading_plan(model: type[Model]) -> tuple:
-    """Per attribute of ``model``: (name, stored name, attribute, default, whether its descriptor only stores)."""
-    plan = _reading_plans.get(model)
-    if plan is None:
-        plan = _reading_plans[model] = tuple(
-            (name, attribute.attr_name, attribute, attribute.default, type(attribute).__set__ is Attribute.__set__)
-            for name, attribute in model.get_attributes().items()
-        )
-    return plan
 
 
 _transaction_connection: SharedConnection | None = None

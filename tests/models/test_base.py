@@ -7,7 +7,8 @@ import copy
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from pynamodb.attributes import Attribute, AttributeContainer, MapAttribute
+from pynamodb.attributes import Attribute, AttributeContainer, MapAttribute, NumberAttribute, TTLAttribute
+from pynamodb.exceptions import AttributeNullError
 
 from chalicelib.models.auth import AuthTable
 from chalicelib.models.base import TableModel
@@ -54,6 +55,9 @@ def test_every_stored_item_reads_as_pynamodb_reads_it(aws, client):
         for raw in raws:
             # WHEN one is read into its model THEN it is what PynamoDB makes of it
             assert _state(table.from_raw_data(copy.deepcopy(raw))) == _state(pynamodb_reading(table, raw))
+            # AND written again it is what PynamoDB writes of it
+            item = table.from_raw_data(copy.deepcopy(raw))
+            assert item.serialize() == AttributeContainer._container_serialize(item) == raw
 
 
 @pytest.mark.parametrize(("table", "kind"), _every_item_kind(), ids=lambda c: c.__name__)
@@ -105,3 +109,94 @@ def test_reading_an_event_sets_no_default_and_stores_values_without_the_descript
     assert calls["items"] >= 15
     assert calls["defaults"] == 0
     assert calls["stored"] < 2 * calls["items"], calls
+
+
+@pytest.mark.parametrize(("table", "kind"), _every_item_kind(), ids=lambda c: c.__name__)
+def test_every_attribute_reads_its_value_as_pynamodbs_descriptor_reads_it(table, kind):
+    # GIVEN an item of the kind with every other attribute holding a value of its own and the rest unset
+    stored_kind = table._get_discriminator_attribute().get_discriminator(kind)
+    item = kind.from_raw_data({"pk": {"S": "X#1"}, "kind": {"S": stored_kind}})
+    attributes = sorted(kind.get_attributes().items())
+    for name, _attribute in attributes[::2]:
+        item.attribute_values[name] = f"value of {name}"
+    for name, attribute in attributes:
+        # WHEN each is read THEN the value is PynamoDB's own descriptor's, and the class still gives the attribute
+        assert getattr(item, name) == Attribute.__get__(attribute, item, kind), name
+        assert getattr(kind, name) is attribute
+        assert isinstance(attribute, type(attribute).__mro__[1])  # still the PynamoDB attribute class it was
+
+
+@pytest.mark.parametrize(("table", "kind"), _every_item_kind(), ids=lambda c: c.__name__)
+def test_every_attribute_stores_its_value_as_pynamodbs_descriptor_stores_it(table, kind):
+    stored_kind = {"kind": {"S": table._get_discriminator_attribute().get_discriminator(kind)}}
+    for name, attribute in kind.get_attributes().items():
+        pynamodb_classes = [c for c in type(attribute).__mro__ if c.__module__ == "pynamodb.attributes"]
+        own_descriptor = next(c for c in pynamodb_classes if "__set__" in vars(c))
+        # GIVEN two items of the kind
+        ours, pynamodbs = (kind.from_raw_data({"pk": {"S": "X#1"}, **stored_kind}) for _ in range(2))
+        # WHEN a value is assigned to one, and stored by the descriptor PynamoDB gives its class in the other
+        value = {
+            "kind": kind,
+            "TTLAttribute": timedelta(hours=1),
+            "Location": Location(latitude=1.5, longitude=2.5),
+        }.get(name if name == "kind" else type(attribute).__mro__[1].__name__, f"value of {name}")
+        setattr(ours, name, value)
+        own_descriptor.__set__(attribute, pynamodbs, value)
+        # THEN both hold the same value
+        assert _state(ours) == _state(pynamodbs), name
+
+
+def test_creating_an_event_stores_no_value_through_pynamodbs_descriptor(aws, client, monkeypatch):
+    # GIVEN a host and three people to invite
+    owner = make_person("Olivia Owner")
+    numbers = [make_person(f"Guest {n}").phone for n in range(3)]
+    stores = []
+    descriptor = Attribute.__set__
+
+    def counted(attribute, instance, value):
+        if not isinstance(attribute, MapAttribute):  # a map (the place) stores as before
+            stores.append(attribute.attr_name)
+        return descriptor(attribute, instance, value)
+
+    monkeypatch.setattr(Attribute, "__set__", counted)
+    # WHEN the host creates an event inviting them
+    body = {"title": "Dinner", "event_date": "2031-01-01T18:00:00Z", "invite_phone_numbers": numbers}
+    response = post_json(client, "/events", body, owner.token)
+    assert response.status_code == 201 and len(response.json_body["invitees"]) == 4
+    # THEN the event, the invitations and the people are made and read with only the attributes whose descriptor
+    # does more than keep the value going through PynamoDB's: each item's kind (it checks the item's class) and
+    # the token's expiry (a TTL, converted)
+    assert stores and set(stores) <= {"kind", "expires_at"}, stores
+
+
+def _written(item, null_check: bool):
+    """``(what serialising gives, the AttributeNullError's message or None)`` for ``item``."""
+    try:
+        return item.serialize(null_check=null_check), None
+    except AttributeNullError as error:
+        return None, str(error)
+
+
+def _written_by_pynamodb(item, null_check: bool):
+    try:
+        return AttributeContainer._container_serialize(item, null_check=null_check), None
+    except AttributeNullError as error:
+        return None, str(error)
+
+
+@pytest.mark.parametrize(("table", "kind"), _every_item_kind(), ids=lambda c: c.__name__)
+def test_every_kind_writes_as_pynamodb_writes_it_with_values_missing_or_numbers_of_every_sort(table, kind):
+    stored_kind = {"kind": {"S": table._get_discriminator_attribute().get_discriminator(kind)}}
+    numbers = [0, 7, -3, 2**60, 1.5, 1e-7, True]
+    for n in range(len(numbers)):
+        # GIVEN an item with only its keys, and one whose number attributes hold whole, negative, big and
+        # fractional numbers (and a bool, which JSON writes as true)
+        bare = kind.from_raw_data({"pk": {"S": "X#1"}, **stored_kind})
+        full = kind.from_raw_data({"pk": {"S": "X#1"}, **stored_kind})
+        for name, attribute in kind.get_attributes().items():
+            if isinstance(attribute, NumberAttribute) and not isinstance(attribute, TTLAttribute):
+                full.attribute_values[name] = numbers[(n + len(name)) % len(numbers)]
+        for item in (bare, full):
+            for null_check in (True, False):
+                # WHEN it is serialised THEN it is what PynamoDB makes of it, refusals included
+                assert _written(item, null_check) == _written_by_pynamodb(item, null_check)
