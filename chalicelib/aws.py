@@ -98,10 +98,22 @@ def session():
             from botocore.session import Session
 
             _session = Session(event_hooks=_builtin_handlers_of_our_services(), include_builtin_handlers=False)
+            _take_credentials_from_the_environment(_session)
             if os.path.isdir(PACKAGED_BOTOCORE_DATA):
                 more = (_session.get_config_variable("data_path") or "").split(os.pathsep)
                 _session.register_component("data_loader", packaged_first_loader(PACKAGED_BOTOCORE_DATA, more))
         return _session
+
+
+def _take_credentials_from_the_environment(made) -> None:
+    """When the environment holds credentials (as Lambda's does), ``made`` reads them there and builds none of
+    botocore's other providers: the environment is the first of botocore's chain and wins whenever it has keys,
+    but making the chain costs a cold start its profile, SSO, container and instance-metadata providers, and the
+    last two make an HTTP session (and a TLS context) each. Without keys the session keeps botocore's chain."""
+    from botocore.credentials import CredentialResolver, EnvProvider
+
+    if EnvProvider().load() is not None:
+        made.register_component("credential_provider", CredentialResolver([EnvProvider()]))
 
 
 def _serves_our_services(event_name: str) -> bool:

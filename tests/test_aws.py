@@ -210,3 +210,38 @@ def test_the_session_has_botocore_handlers_for_the_apps_services_and_no_others(f
     assert len(left_out) > len(BUILTIN_HANDLERS) / 3
     for name, handler in left_out:
         assert handler in _handlers_for(plain, name) and handler not in _handlers_for(ours, name), name
+
+
+def test_credentials_in_the_environment_are_read_without_building_botocore_s_other_providers(
+    fresh_session, monkeypatch
+):
+    from botocore import httpsession
+
+    made = []
+    make = httpsession.URLLib3Session.__init__
+
+    def counted(self, *args, **kwargs):
+        made.append(self)
+        make(self, *args, **kwargs)
+
+    monkeypatch.setattr(httpsession.URLLib3Session, "__init__", counted)
+    monkeypatch.setenv("AWS_ACCESS_KEY_ID", "AKIDFROMTHEENVIRONMENT")
+    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "secret-from-the-environment")
+    monkeypatch.setenv("AWS_SESSION_TOKEN", "token-from-the-environment")
+    client = aws.dynamodb()
+    credentials = client._request_signer._credentials.get_frozen_credentials()
+    assert (credentials.access_key, credentials.secret_key, credentials.token) == (
+        "AKIDFROMTHEENVIRONMENT",
+        "secret-from-the-environment",
+        "token-from-the-environment",
+    )
+    assert aws.session().get_credentials().method == "env"
+    # the client's own HTTP session only: no instance-metadata or container fetcher was made
+    assert len(made) == 1
+
+
+def test_without_credentials_in_the_environment_the_session_keeps_botocore_s_chain(fresh_session, monkeypatch):
+    for name in ("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "AWS_SECURITY_TOKEN"):
+        monkeypatch.delenv(name, raising=False)
+    providers = [p.METHOD for p in aws.session().get_component("credential_provider").providers]
+    assert providers[0] == "env" and {"container-role", "iam-role"} <= set(providers)
