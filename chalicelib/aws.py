@@ -95,13 +95,55 @@ def session():
     global _session
     with _client_lock:
         if _session is None:
-            from botocore.session import get_session
+            from botocore.session import Session
 
-            _session = get_session()
+            _session = Session(event_hooks=_builtin_handlers_of_our_services(), include_builtin_handlers=False)
+            _take_credentials_from_the_environment(_session)
             if os.path.isdir(PACKAGED_BOTOCORE_DATA):
                 more = (_session.get_config_variable("data_path") or "").split(os.pathsep)
                 _session.register_component("data_loader", packaged_first_loader(PACKAGED_BOTOCORE_DATA, more))
         return _session
+
+
+def _take_credentials_from_the_environment(made) -> None:
+    """When the environment holds credentials (as Lambda's does), ``made`` reads them there and builds none of
+    botocore's other providers: the environment is the first of botocore's chain and wins whenever it has keys,
+    but making the chain costs a cold start its profile, SSO, container and instance-metadata providers, and the
+    last two make an HTTP session (and a TLS context) each. Without keys the session keeps botocore's chain."""
+    from botocore.credentials import CredentialResolver, EnvProvider
+
+    if EnvProvider().load() is not None:
+        made.register_component("credential_provider", CredentialResolver([EnvProvider()]))
+
+
+def _serves_our_services(event_name: str) -> bool:
+    """Whether a botocore event name concerns every service or one in ``CLIENT_LIMITS``: the service is its second
+    part (``before-call.s3.PutObject``), the third in a documentation event (``docs.*.s3.CopyObject...``)."""
+    parts = event_name.split(".")
+    position = 2 if parts[0] == "docs" else 1
+    service = parts[position] if len(parts) > position else "*"
+    return service == "*" or service in CLIENT_LIMITS
+
+
+def _builtin_handlers_of_our_services():
+    """botocore's event emitter with its built-in handlers registered as a session registers them, in the same
+    order and through the same aliasing, less those of services the app never calls (EC2, RDS, Glacier...):
+    registering all of them was most of a session's making on a cold start."""
+    from botocore import handlers
+    from botocore.hooks import EventAliaser, HierarchicalEmitter
+
+    emitter = HierarchicalEmitter()
+    aliased = EventAliaser(emitter)
+    for event_name, handler, *register_type in handlers.BUILTIN_HANDLERS:
+        if not _serves_our_services(event_name):
+            continue
+        if not register_type:
+            aliased.register(event_name, handler)
+        elif register_type[0] is handlers.REGISTER_FIRST:
+            aliased.register_first(event_name, handler)
+        elif register_type[0] is handlers.REGISTER_LAST:
+            aliased.register_last(event_name, handler)
+    return emitter
 
 
 def packaged_first_loader(directory: str, more_paths: list[str] = ()):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import socket
 import threading
 import time
@@ -158,3 +159,89 @@ def test_the_api_answers_with_the_packaged_botocore_data(packaged_botocore_data,
         .load_data_with_path("endpoints")[1]
         .startswith(str(packaged_botocore_data))
     )
+
+
+@pytest.fixture
+def fresh_session(monkeypatch):
+    """A session and clients made afresh, as a cold start makes them; the old ones come back afterwards."""
+    monkeypatch.setattr(aws, "_session", None)
+    monkeypatch.setattr(aws, "_clients", {})
+
+
+def _handlers_for(session, event_name: str) -> list:
+    """The handlers ``session`` would call for ``event_name``, in order (botocore's own lookup, aliases included)."""
+    aliased = session.get_component("event_emitter")
+    return list(aliased._emitter._handlers.prefix_search(aliased._alias_event_name(event_name)))
+
+
+# an event name's service: its second part (before-call.s3.PutObject), the third of a documentation event
+SERVICE_PART = re.compile(r"^((?:docs\.)?[^.]+\.)([^.]+)(.*)$")
+
+
+def _service_of(event_name: str) -> str:
+    found = SERVICE_PART.match(event_name)
+    return found.group(2) if found else "*"
+
+
+def _service_events() -> list[str]:
+    """Every event name botocore has built-in handlers for, and each of them for every service the app calls."""
+    from botocore.handlers import BUILTIN_HANDLERS
+
+    names = set()
+    for event_name, *_ in BUILTIN_HANDLERS:
+        names.add(event_name)
+        if found := SERVICE_PART.match(event_name):
+            names.update(f"{found.group(1)}{service}{found.group(3)}" for service in aws.CLIENT_LIMITS)
+    return sorted(names)
+
+
+def test_the_session_has_botocore_handlers_for_the_apps_services_and_no_others(fresh_session):
+    from botocore.handlers import BUILTIN_HANDLERS
+    from botocore.session import get_session
+
+    plain, ours = get_session(), aws.session()
+    # every event of a service the app calls, or of every service, reaches the handlers a plain session has, in order
+    for event_name in _service_events():
+        if _service_of(event_name) in {"*", *aws.CLIENT_LIMITS}:
+            assert _handlers_for(ours, event_name) == _handlers_for(plain, event_name), event_name
+    # every handler botocore registers for another service only is left out (about half of its registrations)
+    kept = {id(handler) for name, handler, *_ in BUILTIN_HANDLERS if _service_of(name) in {"*", *aws.CLIENT_LIMITS}}
+    left_out = [(name, handler) for name, handler, *_ in BUILTIN_HANDLERS if id(handler) not in kept]
+    assert len(left_out) > len(BUILTIN_HANDLERS) / 3
+    for name, handler in left_out:
+        assert handler in _handlers_for(plain, name) and handler not in _handlers_for(ours, name), name
+
+
+def test_credentials_in_the_environment_are_read_without_building_botocore_s_other_providers(
+    fresh_session, monkeypatch
+):
+    from botocore import httpsession
+
+    made = []
+    make = httpsession.URLLib3Session.__init__
+
+    def counted(self, *args, **kwargs):
+        made.append(self)
+        make(self, *args, **kwargs)
+
+    monkeypatch.setattr(httpsession.URLLib3Session, "__init__", counted)
+    monkeypatch.setenv("AWS_ACCESS_KEY_ID", "AKIDFROMTHEENVIRONMENT")
+    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "secret-from-the-environment")
+    monkeypatch.setenv("AWS_SESSION_TOKEN", "token-from-the-environment")
+    client = aws.dynamodb()
+    credentials = client._request_signer._credentials.get_frozen_credentials()
+    assert (credentials.access_key, credentials.secret_key, credentials.token) == (
+        "AKIDFROMTHEENVIRONMENT",
+        "secret-from-the-environment",
+        "token-from-the-environment",
+    )
+    assert aws.session().get_credentials().method == "env"
+    # the client's own HTTP session only: no instance-metadata or container fetcher was made
+    assert len(made) == 1
+
+
+def test_without_credentials_in_the_environment_the_session_keeps_botocore_s_chain(fresh_session, monkeypatch):
+    for name in ("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "AWS_SECURITY_TOKEN"):
+        monkeypatch.delenv(name, raising=False)
+    providers = [p.METHOD for p in aws.session().get_component("credential_provider").providers]
+    assert providers[0] == "env" and {"container-role", "iam-role"} <= set(providers)

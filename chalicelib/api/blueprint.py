@@ -70,17 +70,16 @@ class ApiBlueprint(Blueprint):
         super().register(app, options)
 
     def _declare_views(self) -> None:
-        """One Chalice view per path and method, all through :func:`dispatch`."""
+        """One Chalice view per path, for every method, all through :func:`dispatch`: one view per path and method
+        would make Chalice's registration of the routes six times the work on a cold start."""
         self._views_declared = True
         for path, specs in self.specs_by_path().items():
-            allowed = [m for m in ALL_METHODS if m in specs]
-            for method in ALL_METHODS:
-                self._declare_view(path, method, specs.get(method), allowed)
+            self._declare_view(path, specs, [m for m in ALL_METHODS if m in specs])
 
-    def _declare_view(self, path: str, method: str, spec: RouteSpec | None, allowed: list[str]) -> None:
+    def _declare_view(self, path: str, specs: dict[str, RouteSpec], allowed: list[str]) -> None:
         def view(**params):
-            return dispatch(self.current_request, spec, allowed, params)
+            request = self.current_request
+            return dispatch(request, specs.get(request.method), allowed, params)
 
-        slug = path.strip("/").replace("/", "_").replace("{", "").replace("}", "") or "root"
-        view.__name__ = f"{method.lower()}_{slug}"
-        Blueprint.route(self, path, methods=[method], content_types=["*/*"])(view)
+        view.__name__ = path.strip("/").replace("/", "_").replace("{", "").replace("}", "") or "root"
+        Blueprint.route(self, path, methods=list(ALL_METHODS), content_types=["*/*"])(view)
