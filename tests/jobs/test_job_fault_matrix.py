@@ -40,11 +40,6 @@ DOCUMENTED = {
     ("sns", "Publish", "NotFound"),
     ("sns", "Publish", "EndpointDisabled"),
 }
-# Known and not yet fixed: when the worker's SendMessage fails at the end of an account's deletion, the batch
-# reports success with the deletion's job item still stored (everything else is deleted); the hourly schedule
-# finds it stuck and queues it again (chalicelib/jobs/schedule.py, deletions_requeued), an hour late. Listed so
-# it stays visible; remove the row when the worker reports that message failed.
-KNOWN_LATE = {("the worker: an account deleted", "sqs", "SendMessage")}
 HANDINGS = 4  # how often AWS hands a failed invocation again, at least (SQS until the queue's redrive limit)
 
 
@@ -214,7 +209,7 @@ def test_every_aws_error_a_job_meets_ends_in_its_work_done_once(
         operations |= set(reached)
         for service, operation in reached:
             for fault in modelled_errors(service, operation):
-                if (service, operation, fault.code) in DOCUMENTED or (job.name, service, operation) in KNOWN_LATE:
+                if (service, operation, fault.code) in DOCUMENTED:
                     continue
                 pairs += 1
                 where = f"{job.name} with {service}:{operation} {fault.code}"
