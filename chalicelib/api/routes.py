@@ -147,6 +147,9 @@ ACCOUNT_EXPORT = ApiBlueprint("account_export")
 ACCOUNT_EXPORT.declare("/users/me/export", ["POST"], "account_export:request_export", body=NO_BODY, idempotent=True)
 ACCOUNT_EXPORT.declare("/users/me/export", ["GET"], "account_export:export_status")
 ACCOUNT_EXPORT.declare("/users/me/export/{token}", ["GET"], "account_export:download_export", auth=False, body=NO_BODY)
+ACCOUNT_EXPORT.declare(
+    "/users/me/export/photos/{token}", ["GET"], "account_export:download_export_photo", auth=False, body=NO_BODY
+)
 
 ACCOUNT_WEB = ApiBlueprint("account_web", error_page="account_web:error_page")
 ACCOUNT_WEB.declare("/account/delete", ["GET"], "account_web:start", auth=False, body=NO_BODY)

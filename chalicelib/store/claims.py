@@ -12,7 +12,8 @@ import time
 from datetime import datetime, timedelta
 
 from chalicelib.models.auth import CLAIM_DAYS, SentNotification, sent_pk
-from chalicelib.store import Refused, refusals
+from chalicelib.store import Refused
+from chalicelib.store.once import save_new
 
 log = logging.getLogger("invites")
 
@@ -32,7 +33,7 @@ def key_parts(key: str) -> tuple[str, str, int, str]:
 
 def claim_delivery(key: str, expires_at: datetime | None, lease_seconds: int) -> SentNotification | None:
     """Take the key (conditional PutItem); None when a delivery already sent it, or is sending it within
-    its lease."""
+    its lease. A claim whose answer was lost, sent again by the SDK, is this delivery's own and taken."""
     now = int(time.time())
     claim = SentNotification(
         key,
@@ -43,8 +44,7 @@ def claim_delivery(key: str, expires_at: datetime | None, lease_seconds: int) ->
     )
     stale = (SentNotification.state == SENDING) & (SentNotification.claimed_at < now - lease_seconds)
     try:
-        with refusals():
-            claim.save(condition=SentNotification.pk.does_not_exist() | stale)
+        save_new(claim, SentNotification.pk.does_not_exist() | stale)
     except Refused:
         return None
     return claim

@@ -27,6 +27,7 @@ from chalicelib.models.events import META_SK, Event, Invitation, event_pk, invit
 from chalicelib.parallel import chunks
 from chalicelib.store import Contended, Refused, refusals
 from chalicelib.store.claims import SENDING, SENT
+from chalicelib.store.once import marked_update
 
 log = logging.getLogger("invites")
 
@@ -65,24 +66,21 @@ def _message_id_item(record_key: str, message_id: str, expires_at) -> SentTextId
 
 def take(key: str, lease_seconds: int) -> SentNotification | None:
     """Take a queued record (or one left ``sending`` past its lease) for one try: the record as it now is,
-    held under a new nonce; None when it is missing, settled, or held by another worker."""
+    held under a new nonce; None when it is missing, settled, or held by another worker. A take whose answer was
+    lost, sent again by the SDK, finds its own nonce and holds the record."""
     now = int(time.time())
-    record = SentNotification(key)
     waiting = SentNotification.state == QUEUED
     stale = (SentNotification.state == SENDING) & (SentNotification.claimed_at < now - lease_seconds)
     try:
-        with refusals():
-            record.update(
-                actions=[
-                    SentNotification.state.set(SENDING),
-                    SentNotification.nonce.set(secrets.token_hex(8)),
-                    SentNotification.claimed_at.set(now),
-                ],
-                condition=SentNotification.pk.exists() & (waiting | stale),
-            )
+        return marked_update(
+            SentNotification(key),
+            [SentNotification.state.set(SENDING), SentNotification.claimed_at.set(now)],
+            SentNotification.pk.exists() & (waiting | stale),
+            SentNotification.nonce,
+            secrets.token_hex(8),
+        )
     except Refused:
         return None
-    return record
 
 
 def put_back(record: SentNotification, **payload) -> None:

@@ -8,12 +8,14 @@ from datetime import datetime
 from chalicelib.models.events import Event, Invitation
 from chalicelib.models.series import SERIES_SK, Series, series_pk
 from chalicelib.parallel import parallel_map
-from chalicelib.store import due_steps, refusals
+from chalicelib.store import due_steps
 from chalicelib.store.batch import batch_write
+from chalicelib.store.once import save_new
 
 
 def save_new_series(series_id: int, owner_id: int, events: list[Event], freq: str, interval: int, now: datetime):
-    """The series item naming ``events`` (in date order); one conditional PutItem (Refused on an id clash)."""
+    """The series item naming ``events`` (in date order); one conditional PutItem (Refused on an id clash, not
+    on this write's own retry after its answer was lost)."""
     series = Series(
         series_pk(series_id),
         SERIES_SK,
@@ -24,8 +26,7 @@ def save_new_series(series_id: int, owner_id: int, events: list[Event], freq: st
         interval=interval,
         created=now,
     )
-    with refusals():
-        series.save(condition=Series.pk.does_not_exist())
+    save_new(series, Series.pk.does_not_exist())
     return series
 
 

@@ -18,6 +18,7 @@ it and retries it as against AWS, without the pauses), on a fresh emulator.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from contextlib import nullcontext
 from dataclasses import dataclass
@@ -33,7 +34,7 @@ from tests.utils.avatars import multipart
 from tests.utils.aws_env import fresh_world
 from tests.utils.aws_faults import always, modelled_errors, on_the_wire
 from tests.utils.effects import difference, stored_effects
-from tests.utils.factories import make_person, phone
+from tests.utils.factories import make_event, make_person, phone
 from tests.utils.iam import IamEnforcer
 from tests.utils.images import jpeg
 from tests.utils.notifications import drain, use_queue
@@ -96,6 +97,26 @@ def _remove_device(client):
     return lambda: post_json(client, "/notifications/remove_ios_device", {"token": DEVICE}, person.token)
 
 
+def _person_calendar(client):
+    """An owner's live calendar, with an event they host and one they were invited to, opened by its link."""
+    owner, friend = make_person("Olive Owner"), make_person("Fay Friend")
+    make_event(owner, friend)
+    make_event(friend, owner)
+    made = client.http.post("/users/me/calendar_feed", headers={"Authorization": f"Bearer {owner.token}"})
+    assert made.status_code == 200, made.body
+    path = re.sub(r"^https?://[^/]+", "", made.json_body["url"])
+    return lambda: client.http.get(path)
+
+
+def _series_calendar(client):
+    """The live calendar of a series, opened from the page link texted to one of its guests."""
+    owner, number = make_person("Olive Owner"), phone()
+    fields = {**NEW_EVENT, "repeat": {"freq": "weekly", "count": 3}, "invite_phone_numbers": [number]}
+    assert post_json(client, "/events", fields, owner.token).status_code == 201
+    path = link_texted_to(number)
+    return lambda: page(client, f"{path}/calendar.ics")
+
+
 NEW_EVENT = {"title": "Picnic", "event_date": "2030-06-01T18:30:00Z"}
 WALK = [_event_route_step(route) for route in ROUTES] + [
     Step("POST", "/auth", asking_a_pin),
@@ -107,6 +128,9 @@ WALK = [_event_route_step(route) for route in ROUTES] + [
     Step("POST", "/notifications/remove_ios_device", _remove_device),
     _authed("POST", "/users/me/export"),
     Step("GET", "/i/{code}", _guest_page),
+    _authed("POST", "/users/me/calendar_feed"),
+    Step("GET", "/c/{feed}", _person_calendar),
+    Step("GET", "/i/{code}/calendar.ics", _series_calendar),
 ]
 
 

@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import pytest
 
-from chalicelib.domain.roles import Role
-from tests.api.test_roles_over_http import CHANGING, ROLES, _cast, _request
-from tests.utils.aws_env import fresh_world
+from chalicelib.domain.roles import Action, Role
+from tests.api.test_roles_over_http import CHANGING, EVENT, ROLES, Route, _cast, _request
+from tests.utils.aws_env import ACCOUNT, REGION, fresh_world
 from tests.utils.aws_faults import LOSE_ANSWER, on_the_wire
 from tests.utils.effects import difference, stored_effects
 from tests.utils.images import jpeg
+from tests.utils.notifications import add_device
 
 WRITES = {
     "dynamodb": frozenset({"PutItem", "UpdateItem", "DeleteItem", "TransactWriteItems", "BatchWriteItem"}),
@@ -68,10 +69,12 @@ SETUP = {
 }
 
 
-def _run(client, route, role, lose: bool):
+def _run(client, route, role, lose: bool, setup=None):
     fresh_world()
     cast = _cast(route)
     SETUP.get(route.name, lambda cast: None)(cast)
+    if setup is not None:
+        setup(route, cast)
     before = stored_effects()
     if lose:
         with on_the_wire(lose_first_answer_of_every_write()) as wire:
@@ -94,4 +97,36 @@ def test_an_event_route_whose_write_answers_were_lost_answers_success_and_acts_o
     lossy, lossy_effect, lost = _run(client, route, role, lose=True)
     assert lost >= 1, "the route wrote nothing: it belongs to no table of this file"
     assert lossy.status_code == plain.status_code, lossy.body
+    assert lossy_effect == plain_effect
+
+
+# Variants of a route the roles table walks once: the removal that tells the person removed (by a push to their
+# phone), a guest's and a co-host's.
+TOLD = [
+    Route("DELETE", EVENT + "/invitees/{guest_id}?notify=true", Action.REMOVE_GUEST, 204),
+    Route("DELETE", EVENT + "/invitees/{cohost_id}?notify=true", Action.REMOVE_COHOST, 204),
+]
+PHONES = {"{guest_id}": "other_guest", "{cohost_id}": "other_cohost"}
+
+
+def _pushes() -> int:
+    """The pushes SNS took for the emulator's phones."""
+    from moto.sns.models import sns_backends
+
+    return sum(len(endpoint.messages) for endpoint in sns_backends[ACCOUNT][REGION].platform_endpoints.values())
+
+
+def _phone_of_the_removed(route, cast) -> None:
+    person = next(getattr(cast, who) for name, who in PHONES.items() if name in route.path)
+    add_device(person, "a7" * 32)
+
+
+@pytest.mark.parametrize("route", TOLD, ids=lambda route: route.name)
+def test_a_removal_that_tells_the_person_whose_write_answers_were_lost_tells_them_once(client, route):
+    role = _acting_role(route)
+    plain, plain_effect, _ = _run(client, route, role, lose=False, setup=_phone_of_the_removed)
+    assert (plain.status_code, _pushes()) == (204, 1), plain.body
+    lossy, lossy_effect, lost = _run(client, route, role, lose=True, setup=_phone_of_the_removed)
+    assert lost >= 1
+    assert (lossy.status_code, _pushes()) == (204, 1), lossy.body
     assert lossy_effect == plain_effect

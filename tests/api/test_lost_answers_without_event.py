@@ -9,6 +9,7 @@ texts).
 
 from __future__ import annotations
 
+import base64
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -16,6 +17,7 @@ from dataclasses import dataclass
 import pytest
 
 from tests.api.test_lost_answers import lose_first_answer_of_every_write
+from tests.utils import the_day
 from tests.utils.api import asking_a_pin, last_pin, post_json, verifying_a_pin
 from tests.utils.avatars import multipart, upload_avatar
 from tests.utils.aws_env import fresh_world
@@ -24,10 +26,12 @@ from tests.utils.effects import difference, stored_effects
 from tests.utils.factories import make_event, make_person, phone, stored_pin
 from tests.utils.images import jpeg
 from tests.utils.page_forms import submit
-from tests.utils.web import form_token, link_texted_to, page, post_form, text_of
+from tests.utils.web import answer, form_token, link_texted_to, page, post_form, text_of
 
 PLAN = {"title": "Dinner", "time_zone": "America/New_York", "options": ["2030-06-05T18:00:00Z", "2030-06-06T18:00:00Z"]}
 NEW_EVENT = {"title": "Picnic", "event_date": "2030-06-01T18:30:00Z"}
+SERIES = {"repeat": {"freq": "weekly", "count": 3}}
+FAVORITES = "/users/favorite_contacts"
 IOS_DEVICE = "c3" * 32
 ANDROID_DEVICE = "fcm-token_" + "Cd7:" * 30
 
@@ -201,11 +205,55 @@ def _event_inviting_a_number(person) -> dict:
     return {**NEW_EVENT, "invite_phone_numbers": [phone()]}
 
 
+def _series_inviting_a_number(person) -> dict:
+    return {**_event_inviting_a_number(person), **SERIES}
+
+
 def _post_event_with_key(client):
     person = make_person("Pat Person")
     payload = json.dumps({**NEW_EVENT, "invite_phone_numbers": [phone()]}).encode()
     headers = _headers(person, **{"Idempotency-Key": "one-picnic"})
     return lambda: client.http.post("/events", body=payload, headers=headers)
+
+
+def _favorites(method: str) -> Callable:
+    """Two contacts saved (one with a photo), or named to go once saved."""
+
+    def prepare(client):
+        person = make_person("Pat Person")
+        saved = [
+            {"contact_name": "Ann", "phone_number": phone(), "photo": base64.b64encode(jpeg()).decode()},
+            {"contact_name": "Bob", "phone_number": phone()},
+        ]
+        if method == "POST":
+            return lambda: post_json(client, FAVORITES, saved, person.token)
+        assert post_json(client, FAVORITES, saved, person.token).status_code == 200
+        named = {"phone_numbers": [entry["phone_number"] for entry in saved]}
+        return lambda: post_json(client, FAVORITES, named, person.token, method="DELETE")
+
+    return prepare
+
+
+def _series_date_answer(client):
+    """A number invited to a weekly series answers its third date on the series page."""
+    owner, number = make_person("Olive Owner"), phone()
+    created = post_json(client, "/events", {**NEW_EVENT, **SERIES, "invite_phone_numbers": [number]}, owner.token)
+    assert created.status_code == 201, created.body
+    third = created.json_body["series"]["dates"][2]["id"]
+    path = link_texted_to(number)
+    token = form_token(text_of(page(client, path)))
+    return lambda: post_form(client, f"{path}/dates/{third}/rsvp", {"csrf": token, "answer": "accept"})
+
+
+def _album_upload_form(client):
+    """A guest invited by text, going, asks the started event's album for an upload form."""
+    owner, number = make_person("Olive Owner"), phone()
+    created = post_json(client, "/events", {**NEW_EVENT, "invite_phone_numbers": [number]}, owner.token)
+    assert created.status_code == 201, created.body
+    path = link_texted_to(number)
+    assert answer(client, path, "accept").status_code == 303
+    the_day.started(created.json_body["id"])
+    return lambda: post_form(client, f"{path}/photos", {"csrf": form_token(text_of(page(client, path)))})
 
 
 WRITES = [
@@ -224,6 +272,11 @@ WRITES = [
     Write("POST /notifications/remove_ios_device", _device("ios", "token", IOS_DEVICE, remove=True)),
     Write("POST /notifications/add_android_device", _device("android", "device_token", ANDROID_DEVICE, remove=False)),
     Write("POST /notifications/remove_android_device", _device("android", "device_token", ANDROID_DEVICE, remove=True)),
+    Write("POST /users/favorite_contacts", _favorites("POST")),
+    Write("DELETE /users/favorite_contacts", _favorites("DELETE")),
+    Write("POST /events with repeat", _as_person("POST", "/events", _series_inviting_a_number)),
+    Write("POST /i/{code}/dates/{date_id}/rsvp", _series_date_answer),
+    Write("POST /i/{code}/photos", _album_upload_form),
     Write("POST /users/me/calendar_feed", _as_person("POST", "/users/me/calendar_feed")),
     Write("POST /users/me/export", _as_person("POST", "/users/me/export")),
     Write("POST /plans", _as_person("POST", "/plans", lambda person: {**PLAN, "invite_phone_numbers": [phone()]})),
@@ -295,3 +348,14 @@ def test_a_wrong_try_whose_answer_was_lost_counts_once(client):
         response = post_json(client, "/auth/verify_pin", {"phone_number": number, "pin": _wrong(pin)})
     assert wire.faults and response.status_code == 400
     assert stored_pin(number).attempts == 1
+
+
+def test_linking_a_facebook_account_whose_write_answer_was_lost_answers_the_profile_once(client, graph):
+    graph.add_user(token="fb-token", id="1001", name="Pat", friends=[])
+    link = Write("POST /users/fb_token", _as_person("POST", "/users/fb_token", {"fb_token": "fb-token"}))
+    plain, plain_effect, _ = _run(client, link, lose=False)
+    assert plain.status_code == 200, plain.body
+    lossy, lossy_effect, lost = _run(client, link, lose=True)
+    assert lost >= 1
+    assert lossy.status_code == plain.status_code, lossy.body
+    assert lossy_effect == plain_effect

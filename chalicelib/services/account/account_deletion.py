@@ -19,8 +19,9 @@ Off the request, on the notifications queue (message ``account_deletion``), the 
 5. the job item, once no invitation of theirs is left.
 
 Each step reads what is left and removes it, conditionally: a crash anywhere is resumed by the
-queue's redelivery (a failed step raises, so the message stays), and the job item, kept until the
-end, lets the hourly schedule queue again a deletion whose message was lost.
+queue's redelivery (a failed step raises, so the message stays; so does a follow-up message the queue
+refused), and the job item, kept until the end, lets the hourly schedule queue again a deletion whose message
+was lost.
 """
 
 from __future__ import annotations
@@ -104,14 +105,15 @@ def _on_account_deletion(message: dict) -> Outcome:
 @handles(OWNED_EVENT_DELETION)
 def _on_owned_event_deletion(message: dict) -> Outcome:
     """One event of a person being deleted; then the person's job is looked at again (it ends when
-    their last event is gone)."""
+    their last event is gone). When that follow-up cannot be queued the message fails, so the queue hands it
+    back at once: the event is gone by then, and its redelivery only queues the follow-up again."""
     user_id = int(message["user_id"])
     job = store.get_job(user_id)
     if job is not None:
         store.mark_worked_on(user_id)
     delete_owned_event(int(message["event_id"]), user_id, job.full_name if job else "")
-    if job is not None:
-        notifications.enqueue(ACCOUNT_DELETION, user_id=user_id)
+    if job is not None and not notifications.enqueue(ACCOUNT_DELETION, user_id=user_id):
+        raise RetryLater(f"the deletion of user {user_id} was not handed on after their event")
     return Outcome()
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import secrets
+from collections.abc import Callable
 from datetime import datetime, timedelta
 
 from chalicelib import aws, limits
@@ -28,7 +29,6 @@ from chalicelib.services.account import export_links
 from chalicelib.services.guards.ratelimit import RollingLimit
 from chalicelib.services.participants import representations
 from chalicelib.services.plans import plan_data
-from chalicelib.services.the_day.photos import photo_json
 from chalicelib.store import exports as store
 from chalicelib.store import removals as removal_store
 from chalicelib.store.account_deletion import device_tokens, event_items, invitations_of, user_items
@@ -52,6 +52,8 @@ from chalicelib.timeutil import format_datetime, utcnow
 # A person's data gathered into the file they download
 DATA_EXPORT = queue_kind("data_export")
 
+PhotoLink = Callable[[Photo, str], str]
+EXPORT_PATH = "/users/me/export"  # the route whose links the file's photo links sit beside
 FILE_DAYS = 1  # the bucket's lifecycle rule on exports/ (infra/template.yaml) removes the file after this
 PENDING_LEASE = timedelta(minutes=15)  # a pending export older than this was lost: a new request may start one
 FORMAT_VERSION = 1
@@ -61,8 +63,9 @@ def export_limit(user: User) -> RollingLimit:
     return RollingLimit.of(limits.EXPORTS, user.id)
 
 
-def request_export(user: User) -> dict:
-    """Start an export unless one is pending; ``{"status": "pending"}``. 429 past the day's allowance."""
+def request_export(user: User, link_base: str = "") -> dict:
+    """Start an export unless one is pending; ``{"status": "pending"}``. 429 past the day's allowance. ``link_base``
+    (``<API base>/users/me/export``) is where the file's photo links point."""
     now = utcnow()
     record = store.get_record(user.id)
     if record is not None and record.state == store.PENDING and now - record.requested < PENDING_LEASE:
@@ -71,7 +74,7 @@ def request_export(user: User) -> dict:
     nonce = secrets.token_hex(8)
     expires = now + timedelta(days=FILE_DAYS)
     if store.start(user.id, nonce, now, expires, record):
-        notifications.enqueue(DATA_EXPORT, user_id=user.id, nonce=nonce)
+        notifications.enqueue(DATA_EXPORT, user_id=user.id, nonce=nonce, link_base=link_base)
     return {"status": store.PENDING}
 
 
@@ -101,7 +104,12 @@ def _on_data_export(message: dict) -> Outcome:
         return Outcome()  # done, replaced, or the account is gone
     now = utcnow()
     key = f"exports/{user_id}/{secrets.token_urlsafe(16)}.json"
-    body = json.dumps(collect(user, now), ensure_ascii=False, indent=1).encode("utf-8")
+    base = message.get("link_base") or get_settings().public_base_url.rstrip("/") + EXPORT_PATH
+
+    def photo_link(photo: Photo, size: str) -> str:
+        return f"{base}/photos/{export_links.photo_link_token(user_id, nonce, photo, size)}"
+
+    body = json.dumps(collect(user, now, photo_link), ensure_ascii=False, indent=1).encode("utf-8")
     aws.s3().put_object(
         Bucket=get_settings().avatar_bucket,
         Key=key,
@@ -115,8 +123,9 @@ def _on_data_export(message: dict) -> Outcome:
     return Outcome()
 
 
-def collect(user: User, now: datetime) -> dict:
-    """Everything kept about ``user``, as the export file holds it."""
+def collect(user: User, now: datetime, photo_link: PhotoLink = lambda photo, size: "") -> dict:
+    """Everything kept about ``user``, as the export file holds it; ``photo_link(photo, size)`` is the link to one
+    size of a photo they added."""
     items = user_items(user.id)
     invitations = invitations_of(user.id)
     partitions = parallel_map(lambda inv: (inv, event_items(inv.event_id)), invitations)
@@ -142,15 +151,15 @@ def collect(user: User, now: datetime) -> dict:
         "events_owned": [_owned_event(found, users, user.id) for _, found in owned],
         "numbers_invited": _numbers_invited(owned, added, users),
         "invitations_received": [_received(inv, found, users, user.id) for inv, found in received],
-        "photos_added": _photos_added(partitions, user.id),
+        "photos_added": _photos_added(partitions, user.id, photo_link),
         "events_removed_from": _removed_from(user.id, {inv.event_id for inv in invitations}),
         **plan_data.exported(user.id),
     }
 
 
-def _photos_added(partitions: list, me: int) -> list[dict]:
+def _photos_added(partitions: list, me: int, photo_link: PhotoLink) -> list[dict]:
     """The album photos the person added to any event, newest first, each with its event and links to both sizes
-    (presigned: valid one hour from ``exported_at``)."""
+    (links to the service, which sign a fresh download each time they are opened: services/account/export_links.py)."""
     mine = [
         (inv.event_id, item)
         for inv, found in partitions
@@ -158,7 +167,17 @@ def _photos_added(partitions: list, me: int) -> list[dict]:
         if isinstance(item, Photo) and item.user_id == me and item.state == READY
     ]
     mine.sort(key=lambda pair: pair[1].id, reverse=True)
-    return [{"event_id": event_id, **photo_json(photo)} for event_id, photo in mine]
+    return [
+        {
+            "event_id": event_id,
+            "id": photo.id,
+            "user_id": photo.user_id,
+            "thumb_url": photo_link(photo, "thumb"),
+            "url": photo_link(photo, "big"),
+            "created_at": format_datetime(photo.created),
+        }
+        for event_id, photo in mine
+    ]
 
 
 def _added_by(me: int, received: list) -> list[Invitation]:

@@ -82,7 +82,11 @@ def texts_allowed(owner: User, people: list[User], now: float) -> list[User]:
     owner_limit = Limit.of(limits.INVITE_TEXTS_PER_OWNER, owner.id)
     taken = take_up_to(owner_limit, len(people), now)
     candidates = people[:taken]
-    allowed = charge_each([_stranger_limit(person) for person in candidates], now)
+    try:
+        allowed = charge_each([_stranger_limit(person) for person in candidates], now)
+    except Exception:
+        counters.add(owner_limit.key(now), -taken)  # nobody is texted now: the owner's quota back for the retry
+        raise
     chosen = [person for person, ok in zip(candidates, allowed, strict=True) if ok]
     if len(chosen) < taken:
         counters.add(owner_limit.key(now), len(chosen) - taken)  # the owner's quota back for texts not sent

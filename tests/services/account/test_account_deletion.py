@@ -21,7 +21,7 @@ from chalicelib.store import account_deletion as store
 from tests.utils.avatars import AVATAR_BUCKET, stored_objects
 from tests.utils.aws_env import aws_client
 from tests.utils.factories import make_event, make_person, stored_event
-from tests.utils.notifications import add_device, use_queue
+from tests.utils.notifications import add_device, drain, use_queue
 
 
 def _accepted_in_table(event_id: int) -> int:
@@ -172,3 +172,26 @@ def test_a_cohost_who_deletes_their_account_gives_the_place_back(aws):
     view = event_reads.get_event(owner.user, event.id)
     assert view.invitation_of(cohost.user.id) is None
     assert stored_event(event.id).cohost_count == 0
+
+
+def test_an_owned_event_deleted_whose_follow_up_the_queue_refused_comes_back_at_once(
+    aws, override_settings, fail_aws
+):
+    # GIVEN an owner being deleted, their event's own deletion message in hand
+    url = use_queue(override_settings)
+    owner, guest = make_person("Owner"), make_person("Guest")
+    event = make_event(owner, guest)
+    store.close_account(owner.user)
+    owned = json.dumps({"type": "owned_event_deletion", "event_id": event.id, "user_id": owner.id})
+    # WHEN the event goes but the queue refuses the message that looks at the person's job again
+    fail_aws("sqs", "SendMessage")
+    with pytest.raises(Exception):  # noqa: B017 - the queue sees the message fail and delivers it again
+        queue_handler.handle_queue_batch([(owned, "r")])
+    assert list(EventsTable.query(event_pk(event.id), consistent_read=True)) == []
+    # THEN its redelivery, with the queue back, hands the job on, and the job then finishes
+    fail_aws("sqs", "SendMessage", code="")
+    queue_handler.handle_queue_batch([(owned, "r")])
+    follow_ups = [m for m in map(json.loads, drain(url)) if m["type"] == ACCOUNT_DELETION]
+    assert [m["user_id"] for m in follow_ups] == [owner.id]
+    queue_handler.handle_queue_batch([(json.dumps(follow_ups[0]), "r")])
+    assert store.pending_jobs() == []
