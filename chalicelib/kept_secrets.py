@@ -9,8 +9,8 @@ chalicelib/pinkey.py) and labelled by the claim (user, key, nonce) and the secre
 markers with the same key and answers the very text of the first answer. Outside an idempotent request
 ``issued`` does nothing. The markers are delimited by NUL, which a JSON text never holds raw.
 
-A repeat after the pin key changed opens the markers to other characters: its link opens nothing, and the
-client asks for a new one with a new key.
+A repeat after the pin key changed opens the markers to other characters (never an error): its link opens
+nothing, and the client asks for a new one with a new key.
 """
 
 from __future__ import annotations
@@ -81,6 +81,7 @@ def unseal(text: str, scope: str) -> str:
 
     def opened(found: re.Match) -> str:
         raw = base64.urlsafe_b64decode(found.group(2))
-        return keystream_xor(_label(scope, int(found.group(1))), raw).decode("utf-8", "surrogatepass")
+        opened_raw = keystream_xor(_label(scope, int(found.group(1))), raw)
+        return opened_raw.decode("utf-8", "replace")  # under another key: other characters, never an error
 
     return _MARKER.sub(opened, text)
