@@ -23,7 +23,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 
-from chalicelib.pinkey import pin_key
+from chalicelib.errors import ServiceUnavailable
+from chalicelib.pinkey import PinKeyUnavailable, pin_key
 
 _collected: ContextVar[list[str] | None] = ContextVar("kept_secrets", default=None)
 _MARKER = re.compile("\x00([0-9]+)\\.([A-Za-z0-9_=-]*)\x00")
@@ -41,10 +42,20 @@ def keystream_xor(label: str, data: bytes) -> bytes:
     return bytes(a ^ b for a, b in zip(data, stream, strict=False))
 
 
+class SealingUnavailable(ServiceUnavailable):
+    def __init__(self):
+        super().__init__("This link cannot be made right now, try again later.", retry_after=30)
+
+
 def issued(secret: str) -> str:
-    """Name a secret that may appear in the answer; returns it unchanged."""
+    """Name a secret that may appear in the answer; returns it unchanged. Inside a kept request the pin key is
+    read first (once per process), so a key SSM cannot give is a 503 before anything is stored."""
     collected = _collected.get()
     if collected is not None and secret and secret not in collected:
+        try:
+            pin_key()
+        except PinKeyUnavailable:
+            raise SealingUnavailable() from None
         collected.append(secret)
     return secret
 

@@ -13,6 +13,7 @@ from tests.utils.api import body, login, post_json
 from tests.utils.factories import make_event, make_person
 from tests.utils.idempotency import assert_replayed
 from tests.utils.idempotency import send_with_key as _send
+from tests.utils.pin_key import KEY, put_pin_key
 from tests.utils.web import PUBLIC_BASE
 
 PLAN = {
@@ -100,3 +101,19 @@ def test_an_answer_without_a_secret_is_kept_as_it_was_given(client):
     first = _send(client, "POST", f"/events/{event.id}/offline_guests", owner, "offline-1", payload)
     record = IdempotentRequest.get(idempotency_pk(owner.user.id, "offline-1"), consistent_read=True)
     assert kept_body(record) == first.body.decode("utf-8")
+
+
+def test_a_kept_link_without_a_readable_pin_key_is_a_503_that_changes_nothing(client, deployed_stage):
+    person = make_person("Cal Endar")
+    headers = {"Authorization": f"Bearer {person.token}"}
+    before = body(client.http.request("POST", "/users/me/calendar_feed", headers=headers, body=b""))["url"]
+    refused = _send(client, "POST", "/users/me/calendar_feed", person, "feed-1")  # SSM holds no pin key yet
+    assert refused.status_code == 503 and refused.headers["Retry-After"] == "30"
+    assert client.http.get(_path(before)).status_code == 200
+    put_pin_key(KEY)
+    retried = _send(client, "POST", "/users/me/calendar_feed", person, "feed-1")
+    assert retried.status_code == 200 and "Idempotent-Replayed" not in retried.headers
+    assert client.http.get(_path(before)).status_code == 404
+    again = _send(client, "POST", "/users/me/calendar_feed", person, "feed-1")
+    assert_replayed(retried, again, 200)
+    assert client.http.get(_path(body(again)["url"])).status_code == 200
