@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 from chalice import Response
 
+from chalicelib import kept_secrets
 from chalicelib.api.request import RequestContext
 from chalicelib.api.responses import NoContentResponse
 from chalicelib.errors import IdempotencyKeyInProgress, IdempotencyKeyReused, ValidationError
@@ -47,6 +48,17 @@ def _fingerprint(ctx: RequestContext) -> str:
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
+def _scope(ctx: RequestContext, key: str, nonce: str) -> str:
+    """What the secrets of one kept answer are sealed under: its user, key and claim."""
+    return f"{ctx.user.id}:{key}:{nonce}"
+
+
+def _sealed(headers: dict, body: str, issued: list[str], scope: str) -> tuple[dict[str, str], str]:
+    """The headers and body to keep: the secrets the request issued sealed (chalicelib/kept_secrets.py)."""
+    headers = {name: kept_secrets.seal(value, issued, scope) for name, value in headers.items() if value}
+    return headers, kept_secrets.seal(body, issued, scope)
+
+
 def run_once(ctx: RequestContext, key: str, answer: Callable[[], Response]) -> Response:
     """``answer()`` once for this user and key; a repeat gets the kept answer (with ``Idempotent-Replayed:
     true``), 422 when it is another request, 409 while the first still runs."""
@@ -59,13 +71,15 @@ def run_once(ctx: RequestContext, key: str, answer: Callable[[], Response]) -> R
             raise IdempotencyKeyReused()
         if claimed.answer is None:
             raise IdempotencyKeyInProgress()
-        kept = claimed.answer
-        headers = {**kept.headers, REPLAYED_HEADER: "true"}
+        kept, scope = claimed.answer, _scope(ctx, key, claimed.nonce)
+        headers = {name: kept_secrets.unseal(value, scope) for name, value in kept.headers.items()}
+        headers[REPLAYED_HEADER] = "true"
         if kept.status == 204:
             return NoContentResponse(body="", status_code=204, headers=headers)
-        return Response(body=kept.body, status_code=kept.status, headers=headers)
+        return Response(body=kept_secrets.unseal(kept.body, scope), status_code=kept.status, headers=headers)
     try:
-        response = answer()
+        with kept_secrets.collecting() as issued:
+            response = answer()
     except BaseException:
         idempotency.release(claimed)
         raise
@@ -73,9 +87,9 @@ def run_once(ctx: RequestContext, key: str, answer: Callable[[], Response]) -> R
         idempotency.release(claimed)
         return response
     body = response.body if isinstance(response.body, str) else ""
-    kept = idempotency.KeptAnswer(response.status_code, {k: v for k, v in response.headers.items() if v}, body)
     try:
-        idempotency.keep_answer(claimed, kept)
+        headers, body = _sealed(response.headers, body, issued, _scope(ctx, key, claimed.nonce))
+        idempotency.keep_answer(claimed, idempotency.KeptAnswer(response.status_code, headers, body))
     except Exception:  # noqa: BLE001 - the work is done: answer it; the claim stays "running" until its lease ends
         log.warning("could not keep an idempotent answer")
     return response

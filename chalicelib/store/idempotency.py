@@ -59,10 +59,11 @@ class KeptAnswer:
 @dataclass(frozen=True)
 class Earlier:
     """What a key already holds when a claim is refused: another request's fingerprint, and its answer
-    once it finished (None while it runs)."""
+    once it finished (None while it runs) with the nonce of the claim that gave it."""
 
     fingerprint: str
     answer: KeptAnswer | None
+    nonce: str = ""
 
 
 def claim(user_id: int, key: str, fingerprint: str) -> IdempotentRequest | Earlier:
@@ -111,7 +112,7 @@ def _earlier(held: IdempotentRequest | None) -> Earlier | None:
     if held.state != DONE:
         return Earlier(held.fingerprint, None)
     answer = KeptAnswer(int(held.status), json.loads(held.headers or "{}"), kept_body(held))
-    return Earlier(held.fingerprint, answer)
+    return Earlier(held.fingerprint, answer, held.nonce)
 
 
 def kept_body(held: IdempotentRequest) -> str:

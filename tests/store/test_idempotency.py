@@ -36,7 +36,7 @@ def test_a_kept_answer_is_given_to_the_next_claim(claimed):
     idempotency.keep_answer(claimed, idempotency.KeptAnswer(201, {"Content-Type": "application/json"}, '{"id": 1}'))
     earlier = idempotency.claim(USER, KEY, "fingerprint")
     assert earlier == idempotency.Earlier(
-        "fingerprint", idempotency.KeptAnswer(201, {"Content-Type": "application/json"}, '{"id": 1}')
+        "fingerprint", idempotency.KeptAnswer(201, {"Content-Type": "application/json"}, '{"id": 1}'), claimed.nonce
     )
 
 

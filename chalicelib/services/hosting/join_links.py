@@ -14,7 +14,7 @@ import re
 import secrets
 from dataclasses import dataclass
 
-from chalicelib import invite_links, limits, store
+from chalicelib import invite_links, kept_secrets, limits, store
 from chalicelib.config import get_settings
 from chalicelib.domain import invitation_insight
 from chalicelib.domain.event_fields import JOIN_MODES
@@ -73,7 +73,7 @@ def new_join_link(caller, event_id: int) -> tuple[str, str]:
     def replace(_attempt: int) -> tuple[str, str]:
         view = permitted_view(caller, event_id, Action.SHARE_JOIN_LINK)
         require_live(view.event)
-        code = secrets.token_urlsafe(CODE_BYTES)
+        code = kept_secrets.issued(secrets.token_urlsafe(CODE_BYTES))
         try:
             store_links.replace_code(view.event, _hash(code))
         except (store.Refused, store.Contended):

@@ -18,6 +18,7 @@ import secrets
 from datetime import datetime, timedelta
 from itertools import islice
 
+from chalicelib import kept_secrets
 from chalicelib.domain import visibility
 from chalicelib.retry import AttemptsSpent, TryAgain, retry
 from chalicelib.store import Refused
@@ -47,7 +48,7 @@ def feed_urls(base: str, token: str) -> dict[str, str]:
 
 def new_feed_token(user) -> str:
     """A new token for the user's feed; the one before it finds nothing from now on."""
-    token = secrets.token_urlsafe(TOKEN_BYTES)
+    token = kept_secrets.issued(secrets.token_urlsafe(TOKEN_BYTES))
 
     def attempt(_number: int) -> None:
         try:

@@ -9,12 +9,9 @@ pin key (SSM when deployed), so the table alone never gives anyone's link.
 from __future__ import annotations
 
 import base64
-import hashlib
-import hmac
 
-from chalicelib import invite_links
+from chalicelib import invite_links, kept_secrets
 from chalicelib.config import get_settings
-from chalicelib.pinkey import pin_key
 
 PAGE_PREFIX = "/p/"
 
@@ -27,12 +24,12 @@ def new_plan_code(plan_id: int) -> tuple[str, str] | None:
     """A fresh code of the plan and its hash; None without a public base URL (no link could be opened)."""
     if not get_settings().public_base_url:
         return None
-    code = invite_links.new_code(plan_id)
+    code = kept_secrets.issued(invite_links.new_code(plan_id))
     return code, invite_links.hash_code(code)
 
 
-def _keystream(plan_id: int, user_id: int) -> bytes:
-    return hmac.new(pin_key(), f"plan event link:{plan_id}:{user_id}".encode(), hashlib.sha256).digest()
+def _xor(plan_id: int, user_id: int, raw: bytes) -> bytes:
+    return kept_secrets.keystream_xor(f"plan event link:{plan_id}:{user_id}", raw)
 
 
 def _code_of(link: str) -> str | None:
@@ -45,7 +42,7 @@ def seal_event_link(plan_id: int, user_id: int, link: str) -> str | None:
     if code is None:
         return None
     raw = base64.urlsafe_b64decode(code)
-    sealed = bytes(a ^ b for a, b in zip(raw, _keystream(plan_id, user_id), strict=False))
+    sealed = _xor(plan_id, user_id, raw)
     return base64.urlsafe_b64encode(sealed).decode("ascii")
 
 
@@ -57,5 +54,5 @@ def unseal_event_link(plan_id: int, user_id: int, sealed: str | None) -> str | N
         raw = base64.urlsafe_b64decode(sealed.encode("ascii"))
     except ValueError:
         return None
-    code = base64.urlsafe_b64encode(bytes(a ^ b for a, b in zip(raw, _keystream(plan_id, user_id), strict=False)))
+    code = base64.urlsafe_b64encode(_xor(plan_id, user_id, raw))
     return invite_links.link_url(code.decode("ascii"))
