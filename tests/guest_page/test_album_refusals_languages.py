@@ -3,6 +3,9 @@ open, closed or off, and the person's and the event's photo limits, each asked f
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 
 from chalicelib.domain import the_day as day_rules
@@ -80,3 +83,13 @@ def test_in_english_the_page_shows_the_services_own_sentence(client, invited):  
     the_day.started(event_id, album="off")
     refused = _add_photo(client, path, "en")
     assert refused.status_code == 409 and album_words.ALBUM_WORDS["off"] in visible_text(refused)
+
+
+def test_wording_the_albums_refusals_loads_neither_the_album_nor_the_pass():
+    loaded = subprocess.run(
+        [sys.executable, "-c", "import sys, chalicelib.guest_page.service_words; print(sorted(sys.modules))"],
+        capture_output=True, text=True, check=True,
+    ).stdout  # fmt: skip
+    assert "'chalicelib.services.the_day.album_words'" in loaded
+    for heavy in ("chalicelib.services.the_day.photos", "chalicelib.services.the_day.check_ins", "segno", "PIL"):
+        assert f"'{heavy}'" not in loaded, heavy
