@@ -18,7 +18,7 @@ from chalicelib.parallel import parallel_map
 from chalicelib.services.guards.ratelimit import Limit, RollingLimit, charge_each, take_up_to
 from chalicelib.services.texts import stop_list, text_outbox
 from chalicelib.services.texts.host_label import host_label
-from chalicelib.services.texts.repeat_words import from_when
+from chalicelib.services.texts.repeat_words import at_time, from_when
 from chalicelib.services.texts.text_language import words_for
 from chalicelib.services.texts.text_wording import STOP_WORDS, segment_limits, shown_title
 from chalicelib.store import counters
@@ -98,14 +98,18 @@ def allowed_now(owner: User, people: list[User], now: float) -> list[User]:
     return people[: take_up_to(owner_limit, len(people), now)]
 
 
-def _fitted(wording, owner: User, event: Event, said: Words, *, title_first: bool = False) -> str:
+def _fitted(wording, owner: User, event: Event, said: Words, *, title_first: bool = False, plainer=()) -> str:
     """``wording(when)`` (a template of name and title) fitted with the host's name and the event's title,
     with the date's weekday when it fits, else without; ``title_first``: last, ``wording(when, title_first=True)``
-    without the weekday (the tightest form, for a text that also says how to answer by reply)."""
+    without the weekday (the tightest form, for a text that also says how to answer by reply). ``plainer``:
+    wordings of the same signature saying less (a series' invitation without its first date, then without its
+    repeat), tried in turn when none fits."""
     whens = (dates.short_when(event, said.language), dates.short_when(event, said.language, weekday=False))
-    templates = [wording(when) for when in whens]
-    if title_first:
-        templates.append(wording(whens[1], title_first=True))
+    templates = []
+    for form in (wording, *plainer):
+        templates += [form(when) for when in whens]
+        if title_first:
+            templates.append(form(whens[1], title_first=True))
     return sms_segments.fit(templates, host_label(owner), shown_title(event.title, said), segment_limits())
 
 
@@ -126,7 +130,8 @@ def invitation_text(
 ) -> str:
     """The invitation SMS: ``<service>: <name> invited you to "<title>", <when>. <link> Reply STOP to opt out.``
     For a series, its cadence in the person's words (``every other Tuesday``) goes first:
-    ``..., <series words> from <when>. ...``.
+    ``..., <series words> from <when>. ...``; when that cannot keep to its segments (UCS-2 with a long link),
+    ``<series words> at <time>``, and at the longest name and title the plain invitation (the page lists the dates).
     With two-way texting on, an invitation that ``asks`` says how to answer by reply before the opt-out words.
 
     The sender is named first and the opt-out words are always there; the inviter's name and the title
@@ -140,14 +145,20 @@ def invitation_text(
     ask = asking_words(said) if asks else ""
     stop = ask + said._(STOP_WORDS)
 
-    def wording(when: str, title_first: bool = False) -> sms_segments.Template:
-        when = from_when(series_words, when, said)
+    def worded(when: str, title_first: bool = False) -> sms_segments.Template:
         template = INVITATION_TITLE_FIRST if title_first else INVITATION
         return lambda who, title: said._(
             template, service=service, name=who, title=title, when=when, reply=reply, stop=stop
         )
 
-    return _fitted(wording, owner, event, said, title_first=bool(ask))
+    def wording(when: str, title_first: bool = False) -> sms_segments.Template:
+        return worded(from_when(series_words, when, said), title_first)
+
+    def repeat_at_time(_when: str, title_first: bool = False) -> sms_segments.Template:
+        return worded(at_time(series_words, event, said), title_first)
+
+    plainer = (repeat_at_time, worded) if series_words else ()
+    return _fitted(wording, owner, event, said, title_first=bool(ask), plainer=plainer)
 
 
 def send_invitation_texts(

@@ -11,12 +11,16 @@ from __future__ import annotations
 
 from datetime import date, timedelta
 
+from chalicelib import localtime
 from chalicelib.domain.recurrence import WEEKLY, Cadence
 from chalicelib.languages import dates
 from chalicelib.languages.catalogues import ENGLISH, N_, Words
 
 # Translators: {repeat} says how often a series meets ("every Tuesday"), {when} its first date.
 SERIES_FROM = N_("{repeat} from {when}")
+# Translators: the tight form of a series' text: how often it meets and its clock time ("every Tuesday at 19:00
+# CET"), the first date left to the page.
+SERIES_AT = N_("{repeat} at {time}")
 
 # Translators: {weekday} is the weekday's name as the language writes it alone ("Tuesday", "martes", "יום שלישי").
 WEEKLY_WORDS = {
@@ -51,6 +55,14 @@ def in_words(series: Cadence | str, said: Words) -> str:
 def from_when(series: Cadence | str | None, when: str, said: Words) -> str:
     """``when`` (the first date), preceded by how often the series meets when there is one."""
     return said._(SERIES_FROM, repeat=in_words(series, said), when=when) if series else when
+
+
+def at_time(series: Cadence, event, said: Words) -> str:
+    """How often the series meets and the event's clock time, without the first date; a day's event: the repeat."""
+    repeat = in_words(series, said)
+    if not event.is_time_specified:
+        return repeat
+    return said._(SERIES_AT, repeat=repeat, time=dates.clock(localtime.local_start(event), said.language))
 
 
 def as_message(series: Cadence | None) -> dict:

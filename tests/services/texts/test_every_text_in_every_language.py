@@ -24,6 +24,7 @@ from chalicelib.services.texts import attendance_texts, inbound_sms
 from chalicelib.services.texts import invitation_texts as invitations
 from chalicelib.services.texts.guest_texts import cancel_text, change_text
 from chalicelib.services.texts.removal_texts import removal_text
+from chalicelib.services.texts.repeat_words import at_time, in_words
 from chalicelib.services.texts.text_wording import STOP_WORDS
 from chalicelib.services.web import text_answers as answers
 from tests.services.texts.test_text_languages import DEPLOYED_LINK, SHORT_LINK, _event, _longest, _owner
@@ -92,10 +93,10 @@ def _series_cancellation(cadence: Cadence):
 
 
 # Each template: (name, title, the person's words, the link) -> the text; and what it carries (name, title, when,
-# stop).
+# stop; r: a series' first date, or its repeat and time).
 TEMPLATES = {
     "invitation": (lambda n, t, s, link: invitations.invitation_text(_owner(n), _event(t), link, said=s), "ntws"),
-    **{f"invitation, {every}": (_series_invitation(cadence), "ntws") for every, cadence in SERIES.items()},
+    **{f"invitation, {every}": (_series_invitation(cadence), "ntrs") for every, cadence in SERIES.items()},
     "waitlist promotion": (lambda n, t, s, link: invitations.promotion_text(_owner(n), _event(t), link, s), "ntws"),
     "waitlist drop": (lambda n, t, s, link: invitations.dropped_text(_owner(n), _event(t), link, s), "ntws"),
     "change": (_change, "tws"),
@@ -136,28 +137,6 @@ ASKING = (
 )
 
 
-# A series' invitation at the longest name and title with the deployed link takes 4 segments in UCS-2 (the
-# name and title already at their minimum): a known gap, listed so the cells fail loudly once they fit.
-SERIES_OVER_THE_LIMIT = {
-    *((f"invitation, every {n}", language) for n in ("week", "2 weeks", "3 weeks", "4 weeks")
-      for language in ("ar", "es", "pt-BR")),
-    *((f"invitation, every {n}", "he") for n in ("2 weeks", "3 weeks", "4 weeks")),
-    ("invitation, monthly", "ar"),
-}  # fmt: skip
-# With two-way texting's shorter link, the Hebrew monthly one fits; without it, it does not.
-SERIES_OVER_THE_LIMIT_ONE_WAY = SERIES_OVER_THE_LIMIT | {("invitation, monthly", "he")}
-OVER = pytest.mark.xfail(strict=True, reason="a series' invitation in UCS-2 takes 4 segments at the longest")
-
-
-def _cells(templates, over: set) -> list:
-    """Every (template, language), the series' invitations over the limit marked as the known gap they are."""
-    return [
-        pytest.param(template, language, marks=[OVER] if (template, language) in over else [])
-        for template in templates
-        for language in available()
-    ]
-
-
 def _text(template: str, language: str, link: str = DEPLOYED_LINK) -> tuple[str, str, str]:
     """The text at the longest name and title of the language's script, with ``link`` (the deployed stage's)."""
     name, title = _longest(language)
@@ -172,8 +151,10 @@ def _check(template: str, language: str, link: str = DEPLOYED_LINK) -> str:
         assert name[:10].rstrip() in text, text
     if "t" in carries:
         assert title[:20].rstrip() in text, text
-    if "w" in carries:
+    if "w" in carries or "r" in carries:
         whens = [dates.short_when(_event(title), language, weekday=weekday) for weekday in (True, False)]
+        if "r" in carries:  # a series' invitation: its first date, else its repeat and time (the tight form)
+            whens.append(at_time(SERIES[template.split(", ", 1)[1]], _event(title), said))
         assert any(when in text for when in whens), (whens, text)
     if "s" in carries:
         assert text.endswith(said._(STOP_WORDS)), text
@@ -183,12 +164,14 @@ def _check(template: str, language: str, link: str = DEPLOYED_LINK) -> str:
     return text
 
 
-@pytest.mark.parametrize(("template", "language"), _cells(TEMPLATES, SERIES_OVER_THE_LIMIT_ONE_WAY))
+@pytest.mark.parametrize("language", available())
+@pytest.mark.parametrize("template", TEMPLATES)
 def test_every_text_in_every_language_keeps_to_three_segments_and_to_the_name_and_title(aws, template, language):
     _check(template, language)
 
 
-@pytest.mark.parametrize(("template", "language"), _cells(ASKING, SERIES_OVER_THE_LIMIT))
+@pytest.mark.parametrize("language", available())
+@pytest.mark.parametrize("template", ASKING)
 def test_with_two_way_texting_the_asking_texts_keep_to_their_segments_in_every_language(
     aws, template, language, override_settings
 ):
@@ -204,14 +187,17 @@ def test_a_series_on_any_weekday_or_day_keeps_its_texts_to_three_segments_and_to
     said = words(language)
     cadences = [Cadence(WEEKLY, interval, weekday) for interval in range(1, 5) for weekday in range(7)]
     cadences += [Cadence(MONTHLY, interval, day) for interval in range(1, 5) for day in (1, 22, 31)]
-    over = any(language == known for _, known in SERIES_OVER_THE_LIMIT_ONE_WAY)
     for cadence in cadences:
         invitation = _series_invitation(cadence)(name, title, said, DEPLOYED_LINK)
         cancellation = _series_cancellation(cadence)(name, title, said, DEPLOYED_LINK)
-        assert sms.segments(cancellation) <= 3, (cadence, cancellation)
-        assert sms.segments(invitation) <= (4 if over else 3), (cadence, invitation)  # 4: the known gap above
         for text in (invitation, cancellation):
+            assert sms.segments(text) <= 3, (cadence, text)
             assert name[:10].rstrip() in text and title[:20].rstrip() in text, (cadence, text)
+        assert in_words(cadence, said) in cancellation
+        # with an everyday name and title and a stage's own domain the invitation says the repeat too (in UCS-2
+        # with a longer link or name, the first date gives way, then the repeat: the page lists the dates)
+        everyday = _series_invitation(cadence)("Dana Levi", "Book club", said, SHORT_LINK)
+        assert in_words(cadence, said) in everyday and sms.segments(everyday) <= 3, everyday
 
 
 @pytest.mark.parametrize(
