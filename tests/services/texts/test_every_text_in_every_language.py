@@ -133,7 +133,12 @@ TEMPLATES = {
 }
 # The texts that ask for a reply by text when the stage takes replies (SMS_TWO_WAY).
 ASKING = (
-    "invitation", *(f"invitation, {every}" for every in SERIES), "nudge", "reminder", "still coming?", "spot released"
+    "invitation",
+    *(f"invitation, {every}" for every in SERIES),
+    "nudge",
+    "reminder",
+    "still coming?",
+    "spot released",
 )
 
 
@@ -261,3 +266,11 @@ def test_the_docs_table_of_segments_per_language_is_what_the_texts_cost(aws):
     assert found, "docs/languages.md has no table of segments per language"
     measured = _measured_table()
     assert found.group("table") == measured, f"docs/languages.md should read:\n{measured}"
+
+
+@pytest.mark.parametrize(("language", "every"), [("es", "every week"), ("he", "every 2 weeks")])
+def test_a_tight_series_invitation_says_its_repeat_and_time_and_leaves_the_first_date_to_the_page(aws, language, every):
+    text, _, title = _text(f"invitation, {every}", language)
+    assert at_time(SERIES[every], _event(title), words(language)) in text, text
+    assert dates.short_when(_event(title), language, weekday=False) not in text
+    assert sms.segments(text) <= 3
