@@ -15,8 +15,6 @@ from itertools import islice
 
 from dateutil import rrule
 
-from chalicelib.localtime import WEEKDAYS
-
 WEEKLY, MONTHLY = "weekly", "monthly"
 FREQUENCIES = (WEEKLY, MONTHLY)
 MIN_INTERVAL, MAX_INTERVAL = 1, 4
@@ -86,26 +84,33 @@ def span_problem(repeat: Repeat, first: datetime, zone: tzinfo) -> tuple[str, st
     return None
 
 
-_ORDINAL_INTERVAL = {1: "", 2: "other ", 3: "third ", 4: "fourth "}
+@dataclass(frozen=True)
+class Cadence:
+    """How a series' dates follow one another, for its texts to say in each reader's words: ``freq``,
+    ``interval`` and ``day``: the weekday (Monday 0) of a weekly series, the day of the month of a monthly one,
+    both in the event's zone. Carried in a queued message as :meth:`as_message` gives it."""
+
+    freq: str
+    interval: int
+    day: int
+
+    def as_message(self) -> dict:
+        return {"freq": self.freq, "interval": self.interval, "day": self.day}
+
+    @classmethod
+    def from_message(cls, carried: object) -> Cadence | None:
+        """The cadence a message carries; None for anything else (a malformed or foreign value)."""
+        if not isinstance(carried, dict):
+            return None
+        freq, interval, day = carried.get("freq"), carried.get("interval"), carried.get("day")
+        if freq not in FREQUENCIES or not isinstance(interval, int) or not isinstance(day, int):
+            return None
+        if not MIN_INTERVAL <= interval <= MAX_INTERVAL or not 0 <= day <= (6 if freq == WEEKLY else 31):
+            return None
+        return cls(freq, interval, day)
 
 
-def in_words(repeat: Repeat, first: datetime, zone: tzinfo) -> str:
-    """The repeat as a text says it: ``every Tuesday``, ``every other Tuesday``, ``monthly on the 31st``,
-    ``every 3 months on the 5th``."""
+def cadence(repeat: Repeat, first: datetime, zone: tzinfo) -> Cadence:
+    """The cadence of a series whose first date is ``first``, read in ``zone``."""
     local = first.astimezone(zone)
-    if repeat.freq == WEEKLY:
-        return f"every {_ORDINAL_INTERVAL[repeat.interval]}{WEEKDAYS[local.weekday()]}"
-    day = _ordinal(local.day)
-    if repeat.interval == 1:
-        return f"monthly on the {day}"
-    if repeat.interval == 2:
-        return f"every other month on the {day}"
-    return f"every {repeat.interval} months on the {day}"
-
-
-def _ordinal(number: int) -> str:
-    if 10 <= number % 100 <= 20:
-        suffix = "th"
-    else:
-        suffix = {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
-    return f"{number}{suffix}"
+    return Cadence(repeat.freq, repeat.interval, local.weekday() if repeat.freq == WEEKLY else local.day)

@@ -1,5 +1,6 @@
 """What the services say in English, as a page says it in its reader's language: the refusals a page shows
-(a number or a name refused, a wrong pin, a plan's closed vote) and the host's label of a host without a name.
+(a number or a name refused, a wrong pin, a plan's closed vote, the album's refusals) and the host's label of a
+host without a name.
 
 The services keep their English: the API's JSON bodies carry exactly these sentences. A page looks each one up
 here and shows its catalogue's words; a sentence with no catalogue line is shown as the service gave it.
@@ -16,6 +17,7 @@ from chalicelib.services.participants.event_reads import REPLIES_CLOSED
 from chalicelib.services.plans.plans import ALREADY_DECIDED, VOTING_CLOSED
 from chalicelib.services.replies.replies import EVENT_FULL
 from chalicelib.services.texts.host_label import NO_HOST
+from chalicelib.services.the_day import album_words
 from chalicelib.validation import (
     BLANK,
     NAME_BIDI_CHARACTER,
@@ -45,6 +47,11 @@ SENTENCES = {
     EVENT_FULL: N_("This event is full."),
     REPLIES_CLOSED: N_("Replies are closed for this event."),
     NO_HOST: N_("Your host"),
+    album_words.NOT_GOING: N_("Only the hosts and the guests who are going can share photos."),
+    album_words.ALBUM_WORDS["off"]: N_("This event has no shared album."),
+    album_words.ALBUM_WORDS["not_yet"]: N_("The album opens when the event starts."),
+    album_words.ALBUM_WORDS["closed"]: N_("The album is closed."),
+    album_words.ALBUM_CHANGED: N_("The album changed meanwhile, try again."),
 }
 
 
@@ -63,6 +70,8 @@ WITH_VALUES = (
     (_pattern(OPTED_OUT, "service"),
      N_("This number has opted out of texts from {service}. Reply START to one of our texts, then try again.")),
     (_pattern(f"{NO_HOST} (number ending {{digits}})", "digits"), N_("Your host (number ending {digits})")),
+    (_pattern(album_words.ALBUM_FULL, "limit"), N_("This album already has {limit} photos.")),
+    (_pattern(album_words.PERSON_FULL_AT, "limit"), N_("You have already added {limit} photos to this album.")),
 )  # fmt: skip
 
 

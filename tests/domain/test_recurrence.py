@@ -111,14 +111,22 @@ def test_until_past_a_year_or_past_26_dates_or_before_a_second_date_is_a_problem
     assert recurrence.span_problem(Repeat(MONTHLY, until=date(2027, 6, 1)), first, UTC) is None
 
 
-def test_the_repeat_in_words():
+def test_the_cadence_is_the_weekday_or_the_day_of_the_month_in_the_events_zone():
     tuesday = datetime(2026, 12, 1, 19, 0, tzinfo=UTC)
-    assert recurrence.in_words(Repeat(WEEKLY), tuesday, UTC) == "every Tuesday"
-    assert recurrence.in_words(Repeat(WEEKLY, interval=2), tuesday, UTC) == "every other Tuesday"
-    assert recurrence.in_words(Repeat(MONTHLY), tuesday, UTC) == "monthly on the 1st"
-    assert recurrence.in_words(Repeat(MONTHLY, interval=3), tuesday, UTC) == "every 3 months on the 1st"
-    late = datetime(2026, 12, 1, 3, 0, tzinfo=UTC)  # still Monday evening in New York
-    assert recurrence.in_words(Repeat(WEEKLY), late, NEW_YORK) == "every Monday"
+    assert recurrence.cadence(Repeat(WEEKLY, interval=2), tuesday, UTC) == recurrence.Cadence(WEEKLY, 2, 1)
+    assert recurrence.cadence(Repeat(MONTHLY, interval=3), tuesday, UTC) == recurrence.Cadence(MONTHLY, 3, 1)
+    late = datetime(2026, 12, 1, 3, 0, tzinfo=UTC)  # still Monday evening, November 30th, in New York
+    assert recurrence.cadence(Repeat(WEEKLY), late, NEW_YORK) == recurrence.Cadence(WEEKLY, 1, 0)
+    assert recurrence.cadence(Repeat(MONTHLY), late, NEW_YORK) == recurrence.Cadence(MONTHLY, 1, 30)
+
+
+def test_a_cadence_goes_through_a_message_and_nothing_else_passes_for_one():
+    cadence = recurrence.Cadence(MONTHLY, 4, 31)
+    assert recurrence.Cadence.from_message(cadence.as_message()) == cadence
+    for carried in (None, "every Tuesday", {"freq": "daily", "interval": 1, "day": 1},
+                    {"freq": WEEKLY, "interval": 5, "day": 1}, {"freq": WEEKLY, "interval": 1, "day": 7},
+                    {"freq": MONTHLY, "interval": "2", "day": 3}, {"freq": MONTHLY, "interval": 1}):
+        assert recurrence.Cadence.from_message(carried) is None, carried  # fmt: skip
 
 
 # --------------------------------------------------------------------------- properties

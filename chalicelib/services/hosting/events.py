@@ -22,6 +22,7 @@ from datetime import datetime
 from chalicelib import invite_links, store
 from chalicelib.config import get_settings
 from chalicelib.domain import capacity, event_fields, questions
+from chalicelib.domain.recurrence import Cadence
 from chalicelib.domain.roles import Action, Role
 from chalicelib.errors import Conflict, ValidationError
 from chalicelib.ids import new_id
@@ -47,7 +48,7 @@ from chalicelib.services.participants.event_reads import (
     with_users,
 )
 from chalicelib.services.replies.waitlist import fit_line_to_event, promote_waiting
-from chalicelib.services.texts import guest_texts, text_outbox
+from chalicelib.services.texts import guest_texts, repeat_words, text_outbox
 from chalicelib.services.texts.invitation_texts import reachable, send_invitation_texts
 from chalicelib.store import events as event_store
 from chalicelib.store import series as series_store
@@ -364,11 +365,11 @@ def _invite_more(inviter, view: EventView, invitees: Invitees, textable: list, t
     return sorted(invited)
 
 
-def cancel_event(caller, event_id: int, *, tell: bool = True, series_words: str = "") -> bool:
+def cancel_event(caller, event_id: int, *, tell: bool = True, series: Cadence | None = None) -> bool:
     """Owner only, idempotent: one Query and one UpdateItem of META, whatever the number of invitees. Every
     read of the event checks META, so it is cancelled from here on. The ``cancelled`` copy on each invitation
-    (for stats) and the pushes are one ``event_cancelled`` message (texts say ``series_words`` when given); the
-    queue handler writes the flags (ceil(n / 100) TransactWriteItems). Not queued (or not ``tell``: a series'
+    (for stats) and the pushes are one ``event_cancelled`` message (texts say the ``series``' cadence when given);
+    the queue handler writes the flags (ceil(n / 100) TransactWriteItems). Not queued (or not ``tell``: a series'
     other dates), they are written here; a repeated cancel queues it again while any flag is missing. True
     when this call cancelled it and its guests are being told."""
     view = permitted_view(caller, event_id, Action.CANCEL)
@@ -381,7 +382,7 @@ def cancel_event(caller, event_id: int, *, tell: bool = True, series_words: str 
         photos.remove_album(view.event)  # S3 down: 503, and the photos go with the cancel's retry
     if not was_live and all(inv.cancelled for inv in view.invitations):
         return False
-    message = {"event_id": event_id, "actor_id": caller.id, **({"series_words": series_words} if series_words else {})}
+    message = {"event_id": event_id, "actor_id": caller.id, **repeat_words.as_message(series)}
     told = tell and notifications.enqueue(EVENT_CANCELLED, **message)
     if not told:
         flag_invitations_cancelled(view)

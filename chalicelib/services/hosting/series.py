@@ -34,11 +34,7 @@ def _zone(data: events.EventInput):
     return localtime.event_zone(data.time_zone or None, data.utc_offset_minutes)
 
 
-def _series_words(repeat: recurrence.Repeat, first: datetime, zone) -> str:
-    return recurrence.in_words(repeat, first, zone)
-
-
-def send_series_texts(owner, event, people, links, *, words: str) -> dict[int, str]:
+def send_series_texts(owner, event, people, links, *, words: recurrence.Cadence) -> dict[int, str]:
     """The one invitation text of a series to each number (the link is to the first date's page); each
     person's ``text_status``."""
     return send_invitation_texts(owner, event, people, links, series_words=words)
@@ -53,7 +49,7 @@ def create_series(owner, data: events.EventInput, repeat: recurrence.Repeat) -> 
         field, message = problem
         raise ValidationError({"repeat": {field: [message]}})
     dates = recurrence.occurrences(first, zone, repeat)
-    words = _series_words(repeat, first, zone)
+    words = recurrence.cadence(repeat, first, zone)
     series_id = new_id()
     now = utcnow()
     plan = SeriesPlan(
@@ -137,8 +133,8 @@ def _check_date(view: EventView, edit: events.EventInput) -> None:
 
 def cancel_series(caller, series_id: int) -> None:
     """``DELETE /series/{id}`` (the owner): every date still to come is cancelled; its guests hear it once,
-    through the first of those dates (its cancel message carries the repeat in words). 404 for anyone who is
-    not in the series' first date; 403 for its guests and co-hosts. Idempotent."""
+    through the first of those dates (its cancel message carries the cadence, worded for each guest). 404 for
+    anyone who is not in the series' first date; 403 for its guests and co-hosts. Idempotent."""
     series = series_store.load_series(series_id)
     if series is None:
         raise NotFound()
@@ -150,12 +146,12 @@ def cancel_series(caller, series_id: int) -> None:
         view = load_partition(event_id)
         if view is None or view.event.event_date <= now:
             continue
-        words = "" if told or view.event.cancelled else _words_of(series, view)
-        told = events.cancel_event(caller, event_id, tell=not told, series_words=words) or told
+        cadence = None if told or view.event.cancelled else _cadence_of(series, view)
+        told = events.cancel_event(caller, event_id, tell=not told, series=cadence) or told
     if series.cancelled_at is None:
         series_store.mark_series_cancelled(series, now)
 
 
-def _words_of(series, view: EventView) -> str:
+def _cadence_of(series, view: EventView) -> recurrence.Cadence:
     repeat = recurrence.Repeat(series.freq, int(series.interval))
-    return recurrence.in_words(repeat, view.event.event_date, localtime.zone_of(view.event))
+    return recurrence.cadence(repeat, view.event.event_date, localtime.zone_of(view.event))

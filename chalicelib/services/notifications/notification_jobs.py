@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from chalicelib.config import get_settings
 from chalicelib.domain import visibility
+from chalicelib.domain.recurrence import Cadence
 from chalicelib.languages import dates
 from chalicelib.languages.catalogues import ENGLISH, N_
 from chalicelib.languages.catalogues import words as words_in
@@ -34,7 +35,7 @@ from chalicelib.messaging.notifications.kinds import handles, queue_kind
 from chalicelib.messaging.notifications.messages import EVENT_FULL, FIELD_WORDS, Outcome, Push
 from chalicelib.messaging.notifications.push_words import PushWords, Value
 from chalicelib.services.push.push_delivery import deliver
-from chalicelib.services.texts import guest_texts
+from chalicelib.services.texts import guest_texts, repeat_words
 from chalicelib.services.texts.promotion_texts import text_dropped, text_promoted
 from chalicelib.store import favorites
 from chalicelib.store.events import GUEST, EventView, flag_invitations_cancelled, load_partition, mark_reminded
@@ -224,13 +225,13 @@ def _event_cancelled(message: dict) -> Outcome:
     if view is None or not view.event.cancelled:
         return Outcome()
     flag_invitations_cancelled(view)
-    return cancel_notices(view, series_words=message.get("series_words", ""))
+    return cancel_notices(view, series_words=repeat_words.carried(message))
 
 
-def cancel_notices(view: EventView, owner_name: str | None = None, series_words: str = "") -> Outcome:
+def cancel_notices(view: EventView, owner_name: str | None = None, series_words: Cadence | str = "") -> Outcome:
     """The ``event_cancelled`` push to each guest of a cancelled event, once. ``owner_name`` stands in for
-    the owner's profile when it is gone already (an account being deleted); ``series_words`` say it is the
-    dates of a series from this one on that are cancelled."""
+    the owner's profile when it is gone already (an account being deleted); ``series_words`` (a cadence, or a
+    message's old English words) say it is the dates of a series from this one on that are cancelled."""
     event = view.event
     ids = _guest_ids(view)
     users = get_users([*ids, event.owner_id])

@@ -29,6 +29,7 @@ from types import SimpleNamespace
 from chalicelib import localtime
 from chalicelib.config import get_settings
 from chalicelib.domain import visibility
+from chalicelib.domain.recurrence import Cadence
 from chalicelib.invite_links import hash_code, link_url, new_code
 from chalicelib.languages import dates
 from chalicelib.languages.catalogues import N_, Words, words
@@ -38,7 +39,8 @@ from chalicelib.messaging.notifications.kinds import handles, kind_named, queue_
 from chalicelib.messaging.notifications.messages import Outcome, RetryLater, event_expiry
 from chalicelib.services.texts import text_outbox
 from chalicelib.services.texts.host_label import host_label
-from chalicelib.services.texts.invitation_texts import SERIES_FROM, allowed_now, owner_quota_key, reachable
+from chalicelib.services.texts.invitation_texts import allowed_now, owner_quota_key, reachable
+from chalicelib.services.texts.repeat_words import from_when
 from chalicelib.services.texts.text_language import words_for
 from chalicelib.services.texts.text_wording import ending, place_line, segment_limits, shown_title
 from chalicelib.store import claims, guest_notices
@@ -114,14 +116,15 @@ def change_text(seen: visibility.SeenEvent, link: str, said: Words | None = None
     return sms_segments.fit([wording(when) for when in whens], place, shown_title(event.title, said), segment_limits())
 
 
-def cancel_text(owner_name: str, event, series_words: str = "", said: Words | None = None) -> str:
+def cancel_text(owner_name: str, event, series_words: Cadence | str = "", said: Words | None = None) -> str:
     """``<service>: <name> cancelled "<title>" (<when>). Reply STOP to opt out.`` in the person's words, cut like
-    an invitation; for a series' dates from this one on, ``(<series words> from <when>)``."""
+    an invitation; for a series' dates from this one on, ``(<series words> from <when>)``: its cadence in the
+    person's words (old English words as they came)."""
     service, said = get_settings().service_name, said or words(None)
     after = ending(said)
 
     def wording(when: str) -> sms_segments.Template:
-        when = said._(SERIES_FROM, repeat=series_words, when=when) if series_words else when
+        when = from_when(series_words, when, said)
         return lambda who, title: said._(CANCELLED, service=service, name=who, title=title, when=when) + after
 
     whens = (dates.short_when(event, said.language), dates.short_when(event, said.language, weekday=False))
@@ -197,7 +200,7 @@ def fresh_link(event_id: int, user_id: int) -> str:
     return link_url(code)
 
 
-def text_cancelled(view: EventView, owner_name: str | None = None, series_words: str = "") -> Outcome:
+def text_cancelled(view: EventView, owner_name: str | None = None, series_words: Cadence | str = "") -> Outcome:
     """The cancellation text to each guest without the app who had not declined, once; drops a held burst."""
     event = view.event
     held = guest_notices.held_burst(event.id)

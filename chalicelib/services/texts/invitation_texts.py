@@ -9,6 +9,7 @@ from datetime import datetime
 
 from chalicelib import limits
 from chalicelib.config import get_settings
+from chalicelib.domain.recurrence import Cadence
 from chalicelib.languages import dates
 from chalicelib.languages.catalogues import N_, Words, words
 from chalicelib.messaging import sms_segments, sms_sender
@@ -17,6 +18,7 @@ from chalicelib.parallel import parallel_map
 from chalicelib.services.guards.ratelimit import Limit, RollingLimit, charge_each, take_up_to
 from chalicelib.services.texts import stop_list, text_outbox
 from chalicelib.services.texts.host_label import host_label
+from chalicelib.services.texts.repeat_words import at_time, from_when
 from chalicelib.services.texts.text_language import words_for
 from chalicelib.services.texts.text_wording import STOP_WORDS, segment_limits, shown_title
 from chalicelib.store import counters
@@ -29,8 +31,6 @@ ANSWER_WORDS = N_("Reply 1 if you're going, 2 if not.")
 # Translators: {service} is the service's name (never translated), {name} the host's, {title} the event's;
 # {when} is the date; {reply} a link, or the sentence asking to get the app; {stop} the opt-out sentence.
 INVITATION = N_('{service}: {name} invited you to "{title}", {when}. {reply} {stop}')
-# Translators: {repeat} says how often a series meets (kept in English for now), {when} its first date.
-SERIES_FROM = N_("{repeat} from {when}")
 # Translators: the tightest invitation, for a text that also says how to answer by reply: the title first,
 # the host after it ({stop} then holds the reply sentence and the opt-out sentence).
 INVITATION_TITLE_FIRST = N_('{service}: "{title}" from {name}, {when}. {reply} {stop}')
@@ -102,14 +102,18 @@ def allowed_now(owner: User, people: list[User], now: float) -> list[User]:
     return people[: take_up_to(owner_limit, len(people), now)]
 
 
-def _fitted(wording, owner: User, event: Event, said: Words, *, title_first: bool = False) -> str:
+def _fitted(wording, owner: User, event: Event, said: Words, *, title_first: bool = False, plainer=()) -> str:
     """``wording(when)`` (a template of name and title) fitted with the host's name and the event's title,
     with the date's weekday when it fits, else without; ``title_first``: last, ``wording(when, title_first=True)``
-    without the weekday (the tightest form, for a text that also says how to answer by reply)."""
+    without the weekday (the tightest form, for a text that also says how to answer by reply). ``plainer``:
+    wordings of the same signature saying less (a series' invitation without its first date, then without its
+    repeat), tried in turn when none fits."""
     whens = (dates.short_when(event, said.language), dates.short_when(event, said.language, weekday=False))
-    templates = [wording(when) for when in whens]
-    if title_first:
-        templates.append(wording(whens[1], title_first=True))
+    templates = []
+    for form in (wording, *plainer):
+        templates += [form(when) for when in whens]
+        if title_first:
+            templates.append(form(whens[1], title_first=True))
     return sms_segments.fit(templates, host_label(owner), shown_title(event.title, said), segment_limits())
 
 
@@ -120,10 +124,18 @@ def asking_words(said: Words | None = None) -> str:
 
 
 def invitation_text(
-    owner: User, event: Event, link: str = "", series_words: str = "", said: Words | None = None, *, asks: bool = True
+    owner: User,
+    event: Event,
+    link: str = "",
+    series_words: Cadence | None = None,
+    said: Words | None = None,
+    *,
+    asks: bool = True,
 ) -> str:
     """The invitation SMS: ``<service>: <name> invited you to "<title>", <when>. <link> Reply STOP to opt out.``
-    For a series, ``series_words`` (``every other Tuesday``) go first: ``..., <series words> from <when>. ...``.
+    For a series, its cadence in the person's words (``every other Tuesday``) goes first:
+    ``..., <series words> from <when>. ...``; when that cannot keep to its segments (UCS-2 with a long link),
+    ``<series words> at <time>``, and at the longest name and title the plain invitation (the page lists the dates).
     With two-way texting on, an invitation that ``asks`` says how to answer by reply before the opt-out words.
 
     The sender is named first and the opt-out words are always there; the inviter's name and the title
@@ -137,14 +149,20 @@ def invitation_text(
     ask = asking_words(said) if asks else ""
     stop = ask + said._(STOP_WORDS)
 
-    def wording(when: str, title_first: bool = False) -> sms_segments.Template:
-        when = said._(SERIES_FROM, repeat=series_words, when=when) if series_words else when
+    def worded(when: str, title_first: bool = False) -> sms_segments.Template:
         template = INVITATION_TITLE_FIRST if title_first else INVITATION
         return lambda who, title: said._(
             template, service=service, name=who, title=title, when=when, reply=reply, stop=stop
         )
 
-    return _fitted(wording, owner, event, said, title_first=bool(ask))
+    def wording(when: str, title_first: bool = False) -> sms_segments.Template:
+        return worded(from_when(series_words, when, said), title_first)
+
+    def repeat_at_time(_when: str, title_first: bool = False) -> sms_segments.Template:
+        return worded(at_time(series_words, event, said), title_first)
+
+    plainer = (repeat_at_time, worded) if series_words else ()
+    return _fitted(wording, owner, event, said, title_first=bool(ask), plainer=plainer)
 
 
 def send_invitation_texts(
@@ -155,7 +173,7 @@ def send_invitation_texts(
     kind: str = text_outbox.INVITATION,
     *,
     wording=None,
-    series_words: str = "",
+    series_words: Cadence | None = None,
     expires: datetime | None = None,
 ) -> dict[int, str]:
     """Text ``people`` (invitees without an account, already ``reachable``), each with the link to their
@@ -163,8 +181,8 @@ def send_invitation_texts(
     approval); the invitations stand either way, and the answer is the same. Each row's ``text_status`` tells
     the hosts what became of its text; a text that could not even be claimed is logged. Returns each person's
     ``text_status`` by user id. ``wording(owner, event, link, said)`` writes another text than
-    :func:`invitation_text` (a plan's decision); ``series_words`` name a series' dates (``every other
-    Tuesday``) in the invitation text; ``expires``: when the texts' records may go (default: after
+    :func:`invitation_text` (a plan's decision); ``series_words``: a series' cadence, said in each
+    invitation text (``every other Tuesday``); ``expires``: when the texts' records may go (default: after
     the event)."""
     if not people:
         return {}

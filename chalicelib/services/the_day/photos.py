@@ -22,6 +22,15 @@ from chalicelib.domain.roles import Action, is_host, role_of
 from chalicelib.errors import Conflict, NotFound, PermissionDenied
 from chalicelib.retry import AttemptsSpent, TryAgain, retry
 from chalicelib.services.participants.event_reads import permitted_view
+from chalicelib.services.the_day.album_words import (
+    ALBUM_CHANGED,
+    ALBUM_WORDS,
+    EVENT_FULL,
+    NOT_GOING,
+    PERSON_FULL,
+    PHOTOS_PER_EVENT,
+    PHOTOS_PER_PERSON,
+)
 from chalicelib.store import photos as photo_store
 from chalicelib.store.records import Photo
 from chalicelib.timeutil import format_datetime, utcnow
@@ -30,22 +39,11 @@ UPLOAD_FOLDER = "photo-uploads"
 PHOTO_FOLDER = "photos"
 PHOTO_TYPES = ("image/jpeg", "image/png", "image/webp")
 MAX_UPLOAD_BYTES = 15 * 1024 * 1024
-PHOTOS_PER_PERSON = 50
-PHOTOS_PER_EVENT = 500
 UPLOAD_SECONDS = 15 * 60  # a grant's presigned POST works this long; a pending photo older is given back
 URL_SECONDS = 3600  # the album's presigned GETs
 PAGE_SIZE = 30
 THUMB_NAME, PHOTO_NAME = "thumb.jpg", "photo.jpg"  # the two JPEGs in a photo's folder
 GRANT_ATTEMPTS = 4
-
-NOT_GOING = "Only the hosts and the guests who are going can share photos."
-ALBUM_WORDS = {
-    "off": "This event has no shared album.",
-    "not_yet": "The album opens when the event starts.",
-    "closed": "The album is closed.",
-}
-EVENT_FULL = f"This album already has {PHOTOS_PER_EVENT} photos."
-PERSON_FULL = f"You have already added {PHOTOS_PER_PERSON} photos to this album."
 
 
 @dataclass(frozen=True)
@@ -107,7 +105,7 @@ def grant_upload(caller, event_id: int, content_type: str, *, redirect: str | No
     try:
         retry(attempt, attempts=GRANT_ATTEMPTS)
     except AttemptsSpent:
-        raise Conflict("The album changed meanwhile, try again.") from None
+        raise Conflict(ALBUM_CHANGED) from None
     return _presigned_post(key, content_type, redirect, now)
 
 

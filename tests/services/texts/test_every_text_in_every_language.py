@@ -12,6 +12,7 @@ from types import SimpleNamespace
 
 import pytest
 
+from chalicelib.domain.recurrence import MONTHLY, WEEKLY, Cadence
 from chalicelib.domain.visibility import Place
 from chalicelib.languages import dates
 from chalicelib.languages.catalogues import available, words
@@ -23,6 +24,7 @@ from chalicelib.services.texts import attendance_texts, inbound_sms
 from chalicelib.services.texts import invitation_texts as invitations
 from chalicelib.services.texts.guest_texts import cancel_text, change_text
 from chalicelib.services.texts.removal_texts import removal_text
+from chalicelib.services.texts.repeat_words import at_time, in_words
 from chalicelib.services.texts.text_wording import STOP_WORDS
 from chalicelib.services.web import text_answers as answers
 from tests.services.texts.test_text_languages import DEPLOYED_LINK, SHORT_LINK, _event, _longest, _owner
@@ -72,10 +74,29 @@ def _announcement(name: str, title: str, said, link: str) -> str:
     return announcement_text(name, _event(title), text, link, said)
 
 
+# A series' repeat as its invitation and cancellation say it, for the event on a Saturday, the 12th.
+SERIES = {
+    "every week": Cadence(WEEKLY, 1, 5),
+    "every 2 weeks": Cadence(WEEKLY, 2, 5),
+    "every 3 weeks": Cadence(WEEKLY, 3, 5),
+    "every 4 weeks": Cadence(WEEKLY, 4, 5),
+    "monthly": Cadence(MONTHLY, 1, 12),
+}
+
+
+def _series_invitation(cadence: Cadence):
+    return lambda n, t, s, link: invitations.invitation_text(_owner(n), _event(t), link, cadence, s)
+
+
+def _series_cancellation(cadence: Cadence):
+    return lambda n, t, s, link: cancel_text(n, _event(t), cadence, s)
+
+
 # Each template: (name, title, the person's words, the link) -> the text; and what it carries (name, title, when,
-# stop).
+# stop; r: a series' first date, or its repeat and time).
 TEMPLATES = {
     "invitation": (lambda n, t, s, link: invitations.invitation_text(_owner(n), _event(t), link, said=s), "ntws"),
+    **{f"invitation, {every}": (_series_invitation(cadence), "ntrs") for every, cadence in SERIES.items()},
     "waitlist promotion": (lambda n, t, s, link: invitations.promotion_text(_owner(n), _event(t), link, s), "ntws"),
     "waitlist drop": (lambda n, t, s, link: invitations.dropped_text(_owner(n), _event(t), link, s), "ntws"),
     "change": (_change, "tws"),
@@ -84,6 +105,7 @@ TEMPLATES = {
         "tws",
     ),
     "cancellation": (lambda n, t, s, link: cancel_text(n, _event(t), said=s), "ntws"),
+    **{f"cancellation, {every}": (_series_cancellation(cadence), "ntws") for every, cadence in SERIES.items()},
     "announcement": (_announcement, "nts"),
     "nudge": (lambda n, t, s, link: nudge_text(n, _event(t), link, s), "ntws"),
     "plan": (lambda n, t, s, link: plan_text(_owner(n), SimpleNamespace(title=t), link, s), "nts"),
@@ -110,7 +132,14 @@ TEMPLATES = {
     "pin: deletion": (lambda n, t, s, link: pin_text(PinPurpose.DELETION, "123456", s), ""),
 }
 # The texts that ask for a reply by text when the stage takes replies (SMS_TWO_WAY).
-ASKING = ("invitation", "nudge", "reminder", "still coming?", "spot released")
+ASKING = (
+    "invitation",
+    *(f"invitation, {every}" for every in SERIES),
+    "nudge",
+    "reminder",
+    "still coming?",
+    "spot released",
+)
 
 
 def _text(template: str, language: str, link: str = DEPLOYED_LINK) -> tuple[str, str, str]:
@@ -127,8 +156,10 @@ def _check(template: str, language: str, link: str = DEPLOYED_LINK) -> str:
         assert name[:10].rstrip() in text, text
     if "t" in carries:
         assert title[:20].rstrip() in text, text
-    if "w" in carries:
+    if "w" in carries or "r" in carries:
         whens = [dates.short_when(_event(title), language, weekday=weekday) for weekday in (True, False)]
+        if "r" in carries:  # a series' invitation: its first date, else its repeat and time (the tight form)
+            whens.append(at_time(SERIES[template.split(", ", 1)[1]], _event(title), said))
         assert any(when in text for when in whens), (whens, text)
     if "s" in carries:
         assert text.endswith(said._(STOP_WORDS)), text
@@ -153,6 +184,25 @@ def test_with_two_way_texting_the_asking_texts_keep_to_their_segments_in_every_l
     text = _check(template, language, SHORT_LINK)
     assert sms.segments(text) <= (2 if sms.encoding(text) == "gsm" else 3)
     assert any(words(language)._(line) in text for line in attendance_texts.ASKING_LINES.values()), text
+
+
+@pytest.mark.parametrize("language", available())
+def test_a_series_on_any_weekday_or_day_keeps_its_texts_to_three_segments_and_to_the_name_and_title(aws, language):
+    name, title = _longest(language)
+    said = words(language)
+    cadences = [Cadence(WEEKLY, interval, weekday) for interval in range(1, 5) for weekday in range(7)]
+    cadences += [Cadence(MONTHLY, interval, day) for interval in range(1, 5) for day in (1, 22, 31)]
+    for cadence in cadences:
+        invitation = _series_invitation(cadence)(name, title, said, DEPLOYED_LINK)
+        cancellation = _series_cancellation(cadence)(name, title, said, DEPLOYED_LINK)
+        for text in (invitation, cancellation):
+            assert sms.segments(text) <= 3, (cadence, text)
+            assert name[:10].rstrip() in text and title[:20].rstrip() in text, (cadence, text)
+        assert in_words(cadence, said) in cancellation
+        # with an everyday name and title and a stage's own domain the invitation says the repeat too (in UCS-2
+        # with a longer link or name, the first date gives way, then the repeat: the page lists the dates)
+        everyday = _series_invitation(cadence)("Dana Levi", "Book club", said, SHORT_LINK)
+        assert in_words(cadence, said) in everyday and sms.segments(everyday) <= 3, everyday
 
 
 @pytest.mark.parametrize(
@@ -216,3 +266,11 @@ def test_the_docs_table_of_segments_per_language_is_what_the_texts_cost(aws):
     assert found, "docs/languages.md has no table of segments per language"
     measured = _measured_table()
     assert found.group("table") == measured, f"docs/languages.md should read:\n{measured}"
+
+
+@pytest.mark.parametrize(("language", "every"), [("es", "every week"), ("he", "every 2 weeks")])
+def test_a_tight_series_invitation_says_its_repeat_and_time_and_leaves_the_first_date_to_the_page(aws, language, every):
+    text, _, title = _text(f"invitation, {every}", language)
+    assert at_time(SERIES[every], _event(title), words(language)) in text, text
+    assert dates.short_when(_event(title), language, weekday=False) not in text
+    assert sms.segments(text) <= 3
