@@ -7,7 +7,7 @@ import pytest
 from pynamodb.attributes import UnicodeAttribute
 
 from chalicelib.domain import event_fields
-from chalicelib.models import base as models_base
+from chalicelib.models import item_access
 from chalicelib.models.events import Event
 from tests.utils.api import body, get, post_event, post_json
 from tests.utils.exports import exported_file
@@ -26,7 +26,8 @@ def _declare(monkeypatch, declared: event_fields.EventField) -> None:
     attribute.attr_name = declared.name
     monkeypatch.setattr(Event, declared.name, attribute, raising=False)
     monkeypatch.setitem(Event._attributes, declared.name, attribute)
-    monkeypatch.setattr(models_base, "_reading_plans", {})  # the attributes read, planned once per model
+    monkeypatch.setattr(item_access, "_reading_plans", {})  # the attributes read and written, planned once per model
+    monkeypatch.setattr(item_access, "_writing_plans", {})
 
 
 @pytest.fixture
