@@ -1,0 +1,54 @@
+"""The table models' class building: PynamoDB's result without ``inspect.getmembers`` on every model.
+
+PynamoDB finds a model's attributes and indexes with ``inspect.getmembers``, which lists ``dir()`` of the
+class and reads every name it holds (a model has about 150, nearly all of them ``Model``'s methods), twice per
+class: with about fifty model classes, most of the CPU the models cost at a cold start. While PynamoDB builds
+a table model, :class:`TableModelMeta` answers ``dir()`` with only the names that hold an attribute or an index
+somewhere along the class's MRO; ``getmembers`` still reads and filters them itself, so the result is the
+one it gives from the full list (tests/models/test_model_meta.py compares both for every model). At any
+other time ``dir()`` of a model is the ordinary one.
+"""
+
+from __future__ import annotations
+
+import threading
+
+from pynamodb.attributes import Attribute
+from pynamodb.indexes import Index
+from pynamodb.models import MetaModel
+
+_building = threading.local()
+
+
+def _classes_being_built() -> set[int]:
+    classes = getattr(_building, "classes", None)
+    if classes is None:
+        classes = _building.classes = set()
+    return classes
+
+
+def declared_members(cls: type) -> list[str]:
+    """The names that hold an attribute or an index in the ``__dict__`` of ``cls`` or of a class it inherits."""
+    names: set[str] = set()
+    for klass in cls.__mro__:
+        for name, value in vars(klass).items():
+            if isinstance(value, (Attribute, Index)):
+                names.add(name)
+    return sorted(names)
+
+
+class TableModelMeta(MetaModel):
+    """PynamoDB's model metaclass, whose class building lists only the attributes and indexes."""
+
+    def __init__(cls, name, bases, namespace, discriminator=None) -> None:
+        building = _classes_being_built()
+        building.add(id(cls))
+        try:
+            super().__init__(name, bases, namespace, discriminator)
+        finally:
+            building.discard(id(cls))
+
+    def __dir__(cls):
+        if id(cls) in _classes_being_built():
+            return declared_members(cls)
+        return super().__dir__()
