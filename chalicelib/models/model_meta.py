@@ -12,6 +12,7 @@ other time ``dir()`` of a model is the ordinary one.
 from __future__ import annotations
 
 import threading
+from functools import cache
 
 from pynamodb.attributes import Attribute
 from pynamodb.indexes import Index
@@ -31,10 +32,18 @@ def declared_members(cls: type) -> list[str]:
     """The names that hold an attribute or an index in the ``__dict__`` of ``cls`` or of a class it inherits."""
     names: set[str] = set()
     for klass in cls.__mro__:
-        for name, value in vars(klass).items():
-            if isinstance(value, (Attribute, Index)):
-                names.add(name)
+        names.update(_own_members(klass) if isinstance(klass, TableModelMeta) else _library_members(klass))
     return sorted(names)
+
+
+def _own_members(klass: type) -> list[str]:
+    return [name for name, value in vars(klass).items() if isinstance(value, (Attribute, Index))]
+
+
+@cache
+def _library_members(klass: type) -> list[str]:
+    """The same for a class of PynamoDB's or Python's (``Model``, ``object``: never changed), listed once."""
+    return _own_members(klass)
 
 
 class TableModelMeta(MetaModel):
