@@ -21,10 +21,11 @@ from pynamodb.models import MetaModel
 _building = threading.local()
 
 
-def _classes_being_built() -> set[int]:
+def _classes_being_built() -> dict[int, list[str] | None]:
+    """The classes this thread is building, by id, with their declared members once listed."""
     classes = getattr(_building, "classes", None)
     if classes is None:
-        classes = _building.classes = set()
+        classes = _building.classes = {}
     return classes
 
 
@@ -51,13 +52,16 @@ class TableModelMeta(MetaModel):
 
     def __init__(cls, name, bases, namespace, discriminator=None) -> None:
         building = _classes_being_built()
-        building.add(id(cls))
+        building[id(cls)] = None
         try:
             super().__init__(name, bases, namespace, discriminator)
         finally:
-            building.discard(id(cls))
+            del building[id(cls)]
 
     def __dir__(cls):
-        if id(cls) in _classes_being_built():
-            return declared_members(cls)
-        return super().__dir__()
+        building = _classes_being_built()
+        if id(cls) not in building:
+            return super().__dir__()
+        if building[id(cls)] is None:
+            building[id(cls)] = declared_members(cls)
+        return list(building[id(cls)])
