@@ -2,9 +2,24 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from dataclasses import FrozenInstanceError
 from functools import lru_cache
+
+
+class _FieldsOnFirstUse:
+    """``Settings.__dataclass_fields__``, made when first asked for, so that ``dataclasses.fields``, ``replace``
+    and ``asdict`` take settings as they took the dataclass (no cold start asks)."""
+
+    def __get__(self, instance, owner):
+        namespace = {name: getattr(owner, name) for name in owner.__annotations__}
+        namespace["__annotations__"] = dict(owner.__annotations__)
+        namespace["__module__"] = owner.__module__
+        described = dataclasses.dataclass(frozen=True)(type(owner.__name__, (), namespace))
+        fields = described.__dataclass_fields__
+        type.__setattr__(owner, "__dataclass_fields__", fields)
+        return fields
 
 
 class Settings:
@@ -137,6 +152,8 @@ class Settings:
     web_link_days_after_event: int = 7
     # How long the answer form of a page stays valid (its anti-forgery token).
     web_form_ttl_seconds: int = 86400
+
+    __dataclass_fields__ = _FieldsOnFirstUse()
 
     def __init__(self, **values) -> None:
         unknown = sorted(values.keys() - self.__annotations__.keys())

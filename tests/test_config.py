@@ -1,3 +1,4 @@
+import dataclasses
 from dataclasses import FrozenInstanceError
 
 import pytest
@@ -60,3 +61,10 @@ def test_every_setting_has_a_type_its_environment_variable_is_read_as(override_s
     override_settings(fb_graph_timeout_seconds="2.5", sms_two_way="yes", invitees_per_event="40")
     settings = get_settings()
     assert (settings.fb_graph_timeout_seconds, settings.sms_two_way, settings.invitees_per_event) == (2.5, True, 40)
+
+
+def test_settings_are_copied_with_changes_and_listed_as_the_dataclass_they_were():
+    changed = dataclasses.replace(Settings(stage="test"), messages_per_event=7)
+    assert (changed.stage, changed.messages_per_event, changed.invitees_per_event) == ("test", 7, 500)
+    assert [field.name for field in dataclasses.fields(Settings)] == list(setting_types())
+    assert dataclasses.asdict(changed)["messages_per_event"] == 7 and dataclasses.is_dataclass(changed)
