@@ -29,12 +29,9 @@ NOT_LIST = 'Expected a list of items but got type "{kind}".'
 NOT_DATETIME = (
     "Datetime has wrong format. Use one of these formats instead: YYYY-MM-DDThh:mm[:ss[.uuuuuu]][+HH:MM|-HH:MM|Z]."
 )
-_EMAIL = re.compile(
-    r"^[^@\s]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+$"
-)
+_EMAIL = r"^[^@\s]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+$"
 NULL_CHARACTER = "Null characters are not allowed."
 SURROGATE_CHARACTER = "Surrogate characters are not allowed: U+{code:X}."
-_SURROGATE = re.compile("[\ud800-\udfff]")
 _MISSING = object()
 NAME_CONTROL_CHARACTER = "Control characters are not allowed."
 NAME_BIDI_CHARACTER = "Bidirectional control characters are not allowed."
@@ -53,9 +50,10 @@ def text_error(value: str) -> str | None:
     decodes to one; it has no UTF-8 form, so DynamoDB, SNS and S3 could not take it)."""
     if "\x00" in value:
         return NULL_CHARACTER
-    surrogate = _SURROGATE.search(value)
-    if surrogate:
-        return SURROGATE_CHARACTER.format(code=ord(surrogate.group()))
+    try:
+        value.encode("utf-8")  # fails at the first lone surrogate, the only text UTF-8 cannot encode
+    except UnicodeEncodeError as failure:
+        return SURROGATE_CHARACTER.format(code=ord(value[failure.start]))
     return None
 
 
@@ -189,7 +187,7 @@ class Fields:
 
     def email(self, name: str, *, required: bool = False, max_length: int = 256) -> str | None:
         value = self.string(name, required=required, max_length=max_length, allow_blank=False)
-        if value and not _EMAIL.match(value):
+        if value and not re.match(_EMAIL, value):  # compiled on first use (re's cache), not at import
             self.error(name, NOT_EMAIL)
             return None
         return value

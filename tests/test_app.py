@@ -120,6 +120,7 @@ READ_PATH_MODULES = frozenset(
         "chalicelib.models.base",
         "chalicelib.models.events",
         "chalicelib.models.item_access",
+        "chalicelib.models.model_meta",
         "chalicelib.models.users",
         "chalicelib.parallel",
         "chalicelib.phones",

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import re
-from dataclasses import fields
 from pathlib import Path
 
-from chalicelib.config import Settings
+from chalicelib.config import setting_types
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text()
@@ -42,7 +41,7 @@ def test_every_document_in_docs_links_only_existing_documents():
 
 def test_every_setting_is_named_in_the_configuration_document():
     configuration = (ROOT / "docs" / "configuration.md").read_text()
-    missing = [f.name.upper() for f in fields(Settings) if f"`{f.name.upper()}`" not in configuration]
+    missing = [name.upper() for name in setting_types() if f"`{name.upper()}`" not in configuration]
     assert missing == []
 
 

@@ -45,3 +45,26 @@ def test_text_refuses_nul_and_lone_surrogates_but_takes_any_character():
     assert text_error("a\x00b") == "Null characters are not allowed."
     assert text_error("\udfff") == "Surrogate characters are not allowed: U+DFFF."
     assert text_error("\U0001f600 e\u0301 \u05d0 \u200f\ufeff") is None  # emoji (a JSON surrogate pair), marks, RTL
+
+
+def test_text_names_the_first_lone_surrogate_after_any_script_or_emoji():
+    from chalicelib.validation import text_error
+
+    assert text_error("\U0001f389 \u05e9\u05dc\u05d5\u05dd \u6f22 \ud83d x \udfff") == (
+        "Surrogate characters are not allowed: U+D83D."
+    )
+    assert text_error("a" * 5000 + "\udfff") == "Surrogate characters are not allowed: U+DFFF."
+
+
+@pytest.mark.parametrize("email", ["a@b.co", "\u05d0@example.org", "first.last+tag@mail.example.com"])
+def test_email_takes_an_address_with_a_dotted_domain(email):
+    assert Fields({"email": email}).email("email") == email
+
+
+@pytest.mark.parametrize("email", ["a@b", "a b@c.de", "a@-b.de", "@b.de"])
+def test_email_refuses_an_address_without_a_dotted_domain(email):
+    fields = Fields({"email": email})
+    assert fields.email("email") is None
+    with pytest.raises(ValidationError) as raised:
+        fields.raise_if_errors()
+    assert body_of(raised.value) == {"email": ["Enter a valid email address."]}

@@ -20,6 +20,7 @@ from chalicelib import aws, write_tokens
 from chalicelib.aws_errors import cancellation_codes
 from chalicelib.config import get_settings
 from chalicelib.models import item_access
+from chalicelib.models.model_meta import TableModelMeta
 from chalicelib.retry import retry
 
 
@@ -53,7 +54,7 @@ def table_meta(table_setting: str) -> type:
 _swap_lock = threading.Lock()
 
 
-class TableModel(Model):
+class TableModel(Model, metaclass=TableModelMeta):
     """Base of the table models: PynamoDB's per-model connection, on the shared client, and a faster reading,
     access and writing of their items (models/item_access.py)."""
 

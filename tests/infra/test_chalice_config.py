@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import subprocess
 from pathlib import Path
 
 import pytest
 
-from chalicelib.config import Settings
+from chalicelib.config import setting_types
 from tests.infra.scripts import load
 from tests.infra.test_template import load_template
 from tests.utils.iam import allows
@@ -17,7 +16,7 @@ from tests.utils.iam import allows
 ROOT = Path(__file__).resolve().parents[2]
 CONFIG = json.loads((ROOT / ".chalice" / "config.json").read_text())
 STAGES = ("dev", "prod")
-SETTINGS = {field.name.upper() for field in dataclasses.fields(Settings)}
+SETTINGS = {name.upper() for name in setting_types()}
 
 
 @pytest.fixture(scope="module")

@@ -5,7 +5,6 @@ Used by the end-to-end test and the contract tests (Schemathesis, the browser ch
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import re
 import signal
@@ -18,7 +17,7 @@ from pathlib import Path
 
 import requests
 
-from chalicelib.config import Settings
+from chalicelib.config import setting_types
 
 ROOT = Path(__file__).resolve().parents[2]
 READY_LINE = "Ctrl-C stops everything."
@@ -42,7 +41,7 @@ def answers(port: int) -> bool:
 
 def fresh_shell_environment() -> dict[str, str]:
     """os.environ without what tests/conftest.py set for in-process tests, as `make run` would see it."""
-    settings = {field.name.upper() for field in dataclasses.fields(Settings)}
+    settings = {name.upper() for name in setting_types()}
     return {
         name: value
         for name, value in os.environ.items()
