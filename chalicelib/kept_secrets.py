@@ -24,17 +24,22 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 
 from chalicelib.errors import ServiceUnavailable
-from chalicelib.pinkey import PinKeyUnavailable, pin_key
 
 _collected: ContextVar[list[str] | None] = ContextVar("kept_secrets", default=None)
 _MARKER = re.compile("\x00([0-9]+)\\.([A-Za-z0-9_=-]*)\x00")
 BLOCK = hashlib.sha256().digest_size
 
 
+def _pinkey():
+    from chalicelib import pinkey  # the pin key's module stays off the API's cold start (tests/test_app.py)
+
+    return pinkey
+
+
 def keystream_xor(label: str, data: bytes) -> bytes:
     """``data`` XOR a keystream of HMAC-SHA256 blocks under the pin key: the first block is keyed by ``label``
     alone, the next ones by ``label#1``, ``label#2`` ... Sealing and opening are the same call."""
-    key = pin_key()
+    key = _pinkey().pin_key()
     stream = b""
     for block in range((len(data) + BLOCK - 1) // BLOCK):
         name = label if block == 0 else f"{label}#{block}"
@@ -52,9 +57,10 @@ def issued(secret: str) -> str:
     read first (once per process), so a key SSM cannot give is a 503 before anything is stored."""
     collected = _collected.get()
     if collected is not None and secret and secret not in collected:
+        pinkey = _pinkey()
         try:
-            pin_key()
-        except PinKeyUnavailable:
+            pinkey.pin_key()
+        except pinkey.PinKeyUnavailable:
             raise SealingUnavailable() from None
         collected.append(secret)
     return secret

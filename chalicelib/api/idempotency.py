@@ -13,7 +13,6 @@ from collections.abc import Callable
 
 from chalice import Response
 
-from chalicelib import kept_secrets
 from chalicelib.api.request import RequestContext
 from chalicelib.api.responses import NoContentResponse
 from chalicelib.errors import IdempotencyKeyInProgress, IdempotencyKeyReused, ValidationError
@@ -24,6 +23,12 @@ MAX_KEY_LENGTH = 255
 
 log = logging.getLogger("invites")
 INVALID_KEY = f"Must be 1 to {MAX_KEY_LENGTH} printable ASCII characters."
+
+
+def _secrets():
+    from chalicelib import kept_secrets  # loaded by the idempotent writes only, off the API's cold start
+
+    return kept_secrets
 
 
 def idempotency_key(ctx: RequestContext) -> str | None:
@@ -55,8 +60,8 @@ def _scope(ctx: RequestContext, key: str, nonce: str) -> str:
 
 def _sealed(headers: dict, body: str, issued: list[str], scope: str) -> tuple[dict[str, str], str]:
     """The headers and body to keep: the secrets the request issued sealed (chalicelib/kept_secrets.py)."""
-    headers = {name: kept_secrets.seal(value, issued, scope) for name, value in headers.items() if value}
-    return headers, kept_secrets.seal(body, issued, scope)
+    headers = {name: _secrets().seal(value, issued, scope) for name, value in headers.items() if value}
+    return headers, _secrets().seal(body, issued, scope)
 
 
 def run_once(ctx: RequestContext, key: str, answer: Callable[[], Response]) -> Response:
@@ -72,13 +77,13 @@ def run_once(ctx: RequestContext, key: str, answer: Callable[[], Response]) -> R
         if claimed.answer is None:
             raise IdempotencyKeyInProgress()
         kept, scope = claimed.answer, _scope(ctx, key, claimed.nonce)
-        headers = {name: kept_secrets.unseal(value, scope) for name, value in kept.headers.items()}
+        headers = {name: _secrets().unseal(value, scope) for name, value in kept.headers.items()}
         headers[REPLAYED_HEADER] = "true"
         if kept.status == 204:
             return NoContentResponse(body="", status_code=204, headers=headers)
-        return Response(body=kept_secrets.unseal(kept.body, scope), status_code=kept.status, headers=headers)
+        return Response(body=_secrets().unseal(kept.body, scope), status_code=kept.status, headers=headers)
     try:
-        with kept_secrets.collecting() as issued:
+        with _secrets().collecting() as issued:
             response = answer()
     except BaseException:
         idempotency.release(claimed)
