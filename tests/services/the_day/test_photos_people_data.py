@@ -28,9 +28,10 @@ def test_the_export_lists_the_photos_the_person_added_newest_first(album):
     first, second = the_day.ready_photo(event_id, guest), the_day.ready_photo(event_id, guest)
     the_day.ready_photo(event_id, owner)  # someone else's
     the_day.upload(guest, event_id, b"not processed yet")  # pending: not a photo yet
-    exported = data_export.collect(guest.user, utcnow())["photos_added"]
+    link = lambda photo, size: f"https://invites.example/users/me/export/photos/{photo.id}-{size}"  # noqa: E731
+    exported = data_export.collect(guest.user, utcnow(), link)["photos_added"]
     assert [(item["event_id"], item["id"]) for item in exported] == [(event_id, second.id), (event_id, first.id)]
-    assert exported[0]["url"].split("?")[0].endswith("/photo.jpg") and "X-Amz-Signature=" in exported[0]["url"]
+    assert (exported[0]["url"], exported[0]["thumb_url"]) == (link(second, "big"), link(second, "thumb"))
     assert data_export.collect(make_person("Nobody").user, utcnow())["photos_added"] == []
 
 
