@@ -98,13 +98,18 @@ def _delays_pass(url: str) -> None:
         message.delayed_until = 0
 
 
-def _changed_event(client, override_settings) -> Callable:
-    """An event changed: its guest with the app is pushed, its guest without it texted."""
+def _owner_with_two_guests(override_settings, device_token: str):
+    """A queue, an owner and an event of theirs with a guest who has the app; a number not invited yet."""
     url = use_queue(override_settings)
     owner, app_guest, number = make_person("Olive Owner"), make_person("Gus Guest"), phone()
-    add_device(app_guest, "d4" * 32)
+    add_device(app_guest, device_token)
     event = make_event(owner, app_guest)
-    path = f"/events/{event.id}"
+    return url, owner, app_guest, number, f"/events/{event.id}"
+
+
+def _changed_event(client, override_settings) -> Callable:
+    """An event changed: its guest with the app is pushed, its guest without it texted."""
+    url, owner, app_guest, number, path = _owner_with_two_guests(override_settings, "d4" * 32)
     assert post_json(client, path, {"invite_phone_numbers": [number]}, owner.token, "PATCH").status_code == 200
     drain(url)  # the invitation's own messages: not this job's
     assert post_json(client, path, {"title": "Picnic moved"}, owner.token, "PATCH").status_code == 200
@@ -157,11 +162,7 @@ def _photo_upload(client, override_settings) -> Callable:
 
 def _guests_removed_and_told(client, override_settings) -> Callable:
     """A host removes a guest with the app and one without it, asking that both be told: a push and a text."""
-    url = use_queue(override_settings)
-    owner, app_guest, number = make_person("Olive Owner"), make_person("Gus Guest"), phone()
-    add_device(app_guest, "f8" * 32)
-    event = make_event(owner, app_guest)
-    path = f"/events/{event.id}"
+    url, owner, app_guest, number, path = _owner_with_two_guests(override_settings, "f8" * 32)
     invited = post_json(client, path, {"invite_phone_numbers": [number]}, owner.token, "PATCH")
     texted = next(row["user_id"] for row in invited.json_body["invitees"] if row["phone_number"] == number)
     drain(url)  # the invitation's own messages: not this job's
