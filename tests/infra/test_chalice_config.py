@@ -160,11 +160,13 @@ def test_the_policy_covers_the_stages_resources(stage):
         for topic in (f"invites-{stage}-inbound-sms", f"invites-{stage}-alarms"):
             assert not _allowed(stage, "sns:Publish", f"arn:aws:sns:{region}:{account}:{topic}", function)
     assert not _allowed(stage, "s3:PutObject", f"arn:aws:s3:::{bucket}/a", "remind_upcoming_events")
-    # the pin key: this stage's parameter, for the API only; the stop list's key for every function that texts
+    # the pin key: this stage's parameter, for the API and for the worker that signs an export's photo links
+    # only; the stop list's key for every function that texts
     parameter = f"arn:aws:ssm:{region}:{account}:parameter/invites/{stage}/pin-secret"
     assert _allowed(stage, "ssm:GetParameter", parameter)
     assert not _allowed(stage, "ssm:GetParameter", f"arn:aws:ssm:{region}:{account}:parameter/invites/{stage}/other")
-    assert not any(_allowed(stage, "ssm:GetParameter", parameter, f) for f in FUNCTIONS[1:])
+    readers = [f for f in FUNCTIONS if _allowed(stage, "ssm:GetParameter", parameter, f)]
+    assert readers == ["api_handler", "send_notifications"]
     stop_list_key = f"arn:aws:ssm:{region}:{account}:parameter/invites/{stage}/stop-list-key"
     for function in FUNCTIONS:
         assert _allowed(stage, "ssm:GetParameter", stop_list_key, function) is (function != "remind_upcoming_events")
